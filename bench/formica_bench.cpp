@@ -1,0 +1,162 @@
+// formica_bench: runs a list of instances under a list of configurations and prints one table
+// (instance, n, method, backend, median ms per iteration and its phases, best length, gap), with
+// the same rows as CSV. Every speed-up table in the README comes from here.
+//
+//   formica_bench --instances d198,lin318,uniform:2000
+//                 --config "as-seq:algorithm=as,backend=cpu,threads=1"
+//                 --config "as-16t:algorithm=as,backend=cpu,threads=16" --iterations 10 --csv out.csv
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "core/error.h"
+#include "core/timer.h"
+#include "cuda/device.h"
+#include "io/generator.h"
+#include "io/instance_source.h"
+#include "io/known_optima.h"
+#include "solver/parameters.h"
+#include "solver/report.h"
+#include "solver/solver.h"
+
+namespace formica {
+namespace {
+
+struct BenchConfig {
+  std::string label;
+  SolverConfig config;
+};
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, separator))
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+/// "label:key=value,key=value" (the label may be omitted).
+BenchConfig parse_config(const std::string& spec) {
+  BenchConfig bench;
+  const size_t colon = spec.find(':');
+  bench.label = colon == std::string::npos ? spec : spec.substr(0, colon);
+  const std::string settings = colon == std::string::npos ? spec : spec.substr(colon + 1);
+  for (const std::string& setting : split(settings, ',')) {
+    const size_t eq = setting.find('=');
+    FORMICA_EXPECTS(eq != std::string::npos, "--config: '", setting, "' is not key=value");
+    set_parameter(bench.config, setting.substr(0, eq), setting.substr(eq + 1));
+  }
+  return bench;
+}
+
+/// A TSPLIB name or path, or "uniform:N[:seed]" / "clustered:N[:seed]".
+Instance load(const std::string& spec) {
+  const auto parts = split(spec, ':');
+  if (parts.size() >= 2) {
+    if (const auto kind = io::parse_instance_kind(parts[0]))
+      return io::generate_instance(std::stoi(parts[1]), *kind, parts.size() > 2 ? std::stoull(parts[2]) : 1);
+  }
+  return io::load_instance(spec);
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown CPU";
+}
+
+int run(int argc, char** argv) {
+  CLI::App app("formica_bench: median ms per iteration for instances x configurations");
+  std::string instances = "d198,lin318,pcb442";
+  std::vector<std::string> configs;
+  int iterations = 10, warmup = 1;
+  std::string csv;
+  app.add_option("--instances", instances, "Comma-separated TSPLIB names/paths or uniform:N[:seed]")
+      ->capture_default_str();
+  app.add_option("--config", configs, "label:key=value,... (repeatable; keys as in formica solve)");
+  app.add_option("--iterations", iterations, "Timed iterations per row")->capture_default_str();
+  app.add_option("--warmup", warmup, "Untimed iterations first")->capture_default_str();
+  app.add_option("--csv", csv, "Also write the rows as CSV");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  FORMICA_EXPECTS(iterations >= 1 && warmup >= 0, "--iterations must be at least 1");
+  std::vector<BenchConfig> benches;
+  for (const auto& spec : configs.empty() ? std::vector<std::string>{"as-seq:algorithm=as,backend=cpu,threads=1"} : configs)
+    benches.push_back(parse_config(spec));
+
+  const auto device = cuda::find_device();
+  std::printf("# formica_bench on %s (%d hardware threads)%s%s\n", cpu_model().c_str(), hardware_threads(),
+              device ? ", GPU " : ", no GPU", device ? device->name.c_str() : "");
+  std::printf("# %d warm-up + %d timed iterations per row; times are medians over the timed iterations\n",
+              warmup, iterations);
+  std::printf("%-12s %7s %-22s %-6s %11s %11s %11s %12s %8s\n", "instance", "n", "method", "backend", "ms/iter",
+              "constr ms", "pher ms", "best", "gap %");
+  std::ostringstream rows;
+  rows << "instance,n,method,backend,device,warmup,iterations,median_ms,median_construction_ms,"
+          "median_pheromone_ms,best_length,gap_percent\n";
+  for (const std::string& spec : split(instances, ',')) {
+    const Instance instance = load(spec);
+    const auto optimum = known_optimum(instance.name(), instance.n());
+    for (const BenchConfig& bench : benches) {
+      const SolverConfig& config = bench.config;
+      config.validate();
+      const Backend backend = resolve_backend(config.algorithm, config.backend);
+      const int threads = config.threads > 0 ? config.threads : hardware_threads();
+      auto search = make_search(instance, config, backend, threads);
+      std::vector<double> total, construction, pheromone;
+      for (int i = 0; i < warmup + iterations; ++i) {
+        search->step(StopFlag{});
+        if (i < warmup) continue;
+        const StepTimes t = search->last_step_times();
+        total.push_back(t.total_ms);
+        construction.push_back(t.construction_ms);
+        pheromone.push_back(t.pheromone_ms);
+      }
+      const int64_t best = search->best_length();
+      const double gap = optimum ? gap_percent(best, *optimum) : 0.0;
+      const std::string device_name = backend == Backend::Cuda ? device->name : concat("CPU ", threads, "t");
+      std::printf("%-12s %7d %-22s %-6s %11.3f %11.3f %11.3f %12lld %8s\n", instance.name().c_str(), instance.n(),
+                  bench.label.c_str(), std::string(to_string(backend)).c_str(), median(total), median(construction),
+                  median(pheromone), static_cast<long long>(best), optimum ? concat(gap).c_str() : "-");
+      std::fflush(stdout);
+      rows << instance.name() << ',' << instance.n() << ',' << bench.label << ',' << to_string(backend) << ",\""
+           << device_name << "\"," << warmup << ',' << iterations << ',' << median(total) << ','
+           << median(construction) << ',' << median(pheromone) << ',' << best << ','
+           << (optimum ? concat(gap) : "") << '\n';
+    }
+  }
+  if (!csv.empty()) {
+    std::ofstream out(csv);
+    out << rows.str();
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace formica
+
+int main(int argc, char** argv) {
+  try {
+    return formica::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "formica_bench: error: " << e.what() << "\n";
+    return 2;
+  }
+}

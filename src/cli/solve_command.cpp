@@ -1,0 +1,187 @@
+// `formica solve`: read or generate an instance, run the solver with progress on stderr, print a
+// one-line summary, and write the tour and JSON report. Ctrl-C stops cleanly and still writes
+// the best tour found so far.
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli/commands.h"
+#include "core/error.h"
+#include "io/generator.h"
+#include "io/instance_source.h"
+#include "io/known_optima.h"
+#include "io/tsplib.h"
+#include "solver/report.h"
+#include "solver/solver.h"
+
+namespace formica::cli {
+namespace {
+
+constexpr int kBuiltinCities = 1000;
+constexpr uint64_t kBuiltinSeed = 1;
+constexpr double kDefaultTimeLimit = 10.0;
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_interrupt(int) {
+  // A second Ctrl-C does not wait for the clean stop.
+  if (g_interrupted.exchange(true)) std::_Exit(130);
+}
+
+std::string names_of(const std::vector<aco::NamedValue>& names) {
+  std::string text;
+  for (const auto& n : names) text += (text.empty() ? "" : ", ") + std::string(n.name);
+  return text;
+}
+
+std::string help_of(const std::string& intro, const std::vector<aco::NamedValue>& names) {
+  std::string text = intro;
+  for (const auto& n : names) text += "\n  " + std::string(n.name) + ": " + std::string(n.help);
+  return text;
+}
+
+struct SolveOptionsCli {
+  std::string instance;
+  std::string algorithm = "as";
+  std::string backend = "auto";
+  std::string selection = "roulette";
+  std::optional<int64_t> iterations;
+  std::optional<double> time_limit;
+  std::optional<int64_t> target;
+  uint64_t seed = 1;
+  int threads = 0;
+  aco::AntSystemConfig as;
+  std::string tour_out, json_out;
+  bool quiet = false;
+};
+
+std::string format_gap(int64_t length, std::optional<int64_t> optimum) {
+  if (!optimum) return "";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "  gap %.2f%%", gap_percent(length, *optimum));
+  return buffer;
+}
+
+int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point start) {
+  SolverConfig config;
+  const auto algorithm = parse_algorithm(o.algorithm);
+  FORMICA_EXPECTS(algorithm, "unknown --algorithm '", o.algorithm, "' (valid: as)");
+  config.algorithm = *algorithm;
+  const auto requested = parse_backend(o.backend);
+  FORMICA_EXPECTS(requested, "unknown --backend '", o.backend, "' (valid: auto, cpu, cuda)");
+  config.backend = *requested;
+  const auto selection = aco::parse_selection(o.selection);
+  FORMICA_EXPECTS(selection, "unknown --selection '", o.selection,
+                  "' (valid: ", names_of(aco::selection_names()), ")");
+  config.iterations = o.iterations;
+  config.time_limit = o.time_limit;
+  config.target = o.target;
+  if (!config.iterations && !config.time_limit) config.time_limit = kDefaultTimeLimit;
+  config.seed = o.seed;
+  config.threads = o.threads;
+  config.ant_system = o.as;
+  config.ant_system.selection = *selection;
+  config.ant_system.threads = 1;  // the solver sets the real count
+  config.validate();
+  FORMICA_EXPECTS(o.tour_out.empty() || o.tour_out != o.json_out,
+                  "--tour-out and --json name the same file");
+
+  const Instance instance = o.instance.empty()
+                                ? io::generate_instance(kBuiltinCities, io::InstanceKind::Uniform, kBuiltinSeed)
+                                : io::load_instance(o.instance);
+  const std::optional<int64_t> optimum = known_optimum(instance.name(), instance.n());
+  const Backend backend = resolve_backend(config.algorithm, config.backend);
+
+  if (!o.quiet) {
+    std::cerr << "formica: " << instance.name() << " (n = " << instance.n() << ", "
+              << to_string(instance.type()) << (o.instance.empty() ? ", built-in generated instance" : "")
+              << (optimum ? ", optimum " + std::to_string(*optimum) : std::string()) << ")\n"
+              << "formica: algorithm " << to_string(config.algorithm) << " on "
+              << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
+              << config.ant_system.describe() << ", seed " << config.seed << "\n"
+              << "formica: stops after "
+              << (config.iterations ? std::to_string(*config.iterations) + " iterations" : std::string())
+              << (config.iterations && config.time_limit ? " or " : "")
+              << (config.time_limit ? std::to_string(*config.time_limit) + " s" : std::string())
+              << (config.target ? ", or at length " + std::to_string(*config.target) : std::string())
+              << " (Ctrl-C stops early and keeps the best tour)\n";
+  }
+
+  g_interrupted = false;
+  struct sigaction action {}, previous{};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, &previous);
+
+  SolveOptions options;
+  options.interrupt = &g_interrupted;
+  options.start = start;
+  double last_print = -1.0;
+  if (!o.quiet) {
+    options.on_progress = [&](const Progress& p) {
+      if (!p.improved && p.seconds - last_print < 1.0) return;
+      last_print = p.seconds;
+      char line[160];
+      std::snprintf(line, sizeof line, "iter %6lld  %8.2f s  best %lld", static_cast<long long>(p.iteration),
+                    p.seconds, static_cast<long long>(p.best_length));
+      std::cerr << line << format_gap(p.best_length, optimum) << "\n";
+    };
+  }
+  const Result result = solve(instance, config, options);
+  sigaction(SIGINT, &previous, nullptr);
+
+  if (!o.tour_out.empty()) io::write_tour(o.tour_out, instance.name(), result.tour);
+  if (!o.json_out.empty())
+    io::write_text_file_atomically(o.json_out, result_json(instance, config, result, optimum));
+
+  std::printf("%s: best %lld%s after %lld iterations in %.2f s, %s on %s (%s, stopped by %s)\n",
+              instance.name().c_str(), static_cast<long long>(result.tour.length()),
+              format_gap(result.tour.length(), optimum).c_str(),
+              static_cast<long long>(result.iterations), result.seconds,
+              std::string(to_string(config.algorithm)).c_str(),
+              std::string(to_string(result.backend)).c_str(), result.device.c_str(),
+              result.stop_reason.c_str());
+  return result.stop_reason == "interrupted" ? 130 : 0;
+}
+
+}  // namespace
+
+Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point start) {
+  auto o = std::make_shared<SolveOptionsCli>();
+  CLI::App* sub = app.add_subcommand("solve", "Solve an instance (the built-in 1000-city one if none is given)");
+  sub->add_option("instance", o->instance,
+                  "TSPLIB .tsp file, or the name of an instance in $FORMICA_TSPLIB_DIR/tsp");
+  sub->add_option("--algorithm", o->algorithm, "as: Ant System (Dorigo; Uchida et al. 2012)")
+      ->capture_default_str();
+  sub->add_option("--backend", o->backend,
+                  "auto (the GPU if a CUDA device is present), cpu or cuda")->capture_default_str();
+  sub->add_option("--iterations", o->iterations, "Stop after N iterations");
+  sub->add_option("--time-limit", o->time_limit,
+                  "Stop after S seconds, counted from program start (default 10 when "
+                  "--iterations is not given)");
+  sub->add_option("--target", o->target, "Stop once the best length is at most L");
+  sub->add_option("--seed", o->seed, "Random seed; the same seed gives the same result")
+      ->capture_default_str();
+  sub->add_option("--threads", o->threads, "CPU threads (0: all hardware threads)")
+      ->capture_default_str();
+  sub->add_option("--ants", o->as.ants, "Number of ants m (0: one per city)")->capture_default_str();
+  sub->add_option("--alpha", o->as.alpha, "Pheromone exponent")->capture_default_str();
+  sub->add_option("--beta", o->as.beta, "Heuristic exponent (eta = 1/d)")->capture_default_str();
+  sub->add_option("--rho", o->as.rho, "Evaporation rate in (0, 1]")->capture_default_str();
+  sub->add_option("--selection", o->selection,
+                  help_of("Next-city selection:", aco::selection_names()))->capture_default_str();
+  sub->add_option("--trials", o->as.trials, "w: stochastic trials before roulette")
+      ->capture_default_str();
+  sub->add_option("--hybrid-switch", o->as.hybrid_switch,
+                  "hybrid: visited fraction where trial gives way to compression")
+      ->capture_default_str();
+  sub->add_option("--tour-out", o->tour_out, "Write the best tour as a TSPLIB .tour file");
+  sub->add_option("--json", o->json_out, "Write a JSON report of the run");
+  sub->add_flag("--quiet", o->quiet, "No progress on stderr");
+  return {sub, [o, start] { return run_solve(*o, start); }};
+}
+
+}  // namespace formica::cli

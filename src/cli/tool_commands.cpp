@@ -1,0 +1,83 @@
+// `formica info`, `formica verify` and `formica generate`.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "core/error.h"
+#include "core/tour.h"
+#include "io/generator.h"
+#include "io/instance_source.h"
+#include "io/known_optima.h"
+#include "io/tsplib.h"
+#include "solver/report.h"
+
+namespace formica::cli {
+
+Command add_info_command(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  CLI::App* sub = app.add_subcommand("info", "Name, size, edge weight type and known optimum of an instance");
+  sub->add_option("instance", *path, "TSPLIB .tsp file or instance name")->required();
+  return {sub, [path] {
+            const Instance instance = io::load_instance(*path);
+            const auto optimum = known_optimum(instance.name(), instance.n());
+            std::cout << "name: " << instance.name() << "\n"
+                      << "n: " << instance.n() << "\n"
+                      << "edge_weight_type: " << to_string(instance.type()) << "\n"
+                      << "optimum: " << (optimum ? std::to_string(*optimum) : "unknown") << "\n";
+            if (!instance.comment().empty()) std::cout << "comment: " << instance.comment() << "\n";
+            return 0;
+          }};
+}
+
+Command add_verify_command(CLI::App& app) {
+  auto paths = std::make_shared<std::pair<std::string, std::string>>();
+  CLI::App* sub = app.add_subcommand("verify", "Check that a tour visits every city once and print its exact length");
+  sub->add_option("instance", paths->first, "TSPLIB .tsp file or instance name")->required();
+  sub->add_option("tour", paths->second, "TSPLIB .tour file")->required();
+  return {sub, [paths] {
+            const Instance instance = io::load_instance(paths->first);
+            std::vector<int32_t> order = io::read_tour(paths->second);
+            try {
+              validate_permutation(order, instance.n());
+            } catch (const InputError& e) {
+              throw InputError(concat(paths->second, ": not a tour of ", instance.name(), ": ", e.what()));
+            }
+            const Tour tour(instance, std::move(order));
+            const auto optimum = known_optimum(instance.name(), instance.n());
+            std::cout << "valid tour of " << instance.name() << ", length " << tour.length();
+            if (optimum) {
+              char gap[32];
+              std::snprintf(gap, sizeof gap, "%.4f", gap_percent(tour.length(), *optimum));
+              std::cout << " (optimum " << *optimum << ", gap " << gap << "%)";
+            }
+            std::cout << "\n";
+            return 0;
+          }};
+}
+
+Command add_generate_command(CLI::App& app) {
+  struct Options {
+    int cities = 1000;
+    std::string kind = "uniform";
+    uint64_t seed = 1;
+    std::string output;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand("generate", "Write a seeded random instance (DIMACS-style) as a .tsp file");
+  sub->add_option("--cities", o->cities, "Number of cities")->required();
+  sub->add_option("--kind", o->kind, "uniform or clustered")->capture_default_str();
+  sub->add_option("--seed", o->seed, "Random seed")->capture_default_str();
+  sub->add_option("--output", o->output, "Output .tsp file")->required();
+  return {sub, [o] {
+            const auto kind = io::parse_instance_kind(o->kind);
+            FORMICA_EXPECTS(kind, "unknown --kind '", o->kind, "' (valid: uniform, clustered)");
+            const Instance instance = io::generate_instance(o->cities, *kind, o->seed);
+            io::write_tsplib(o->output, instance);
+            std::cout << "wrote " << o->output << ": " << instance.name() << ", " << instance.n()
+                      << " cities\n";
+            return 0;
+          }};
+}
+
+}  // namespace formica::cli

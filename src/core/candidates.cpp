@@ -1,0 +1,46 @@
+// Candidate-list construction (k-d tree for coordinates, row partial sort for matrices).
+#include "core/candidates.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "core/error.h"
+#include "core/kd_tree.h"
+
+namespace formica {
+
+CandidateLists::CandidateLists(int n, int k, std::vector<int32_t> ids)
+    : n_(n), k_(k), ids_(std::move(ids)) {
+  FORMICA_EXPECTS(ids_.size() == static_cast<size_t>(n) * static_cast<size_t>(k),
+                  "candidate lists need n * k entries");
+}
+
+CandidateLists build_candidate_lists(const Instance& instance, int k, int threads) {
+  const int n = instance.n();
+  FORMICA_EXPECTS(k >= 1, "candidate list size must be at least 1, got ", k);
+  k = std::min(k, n - 1);
+  std::vector<int32_t> ids(static_cast<size_t>(n) * k);
+  if (instance.has_coordinates()) {
+    const KdTree tree(instance);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+    for (int i = 0; i < n; ++i) {
+      const std::vector<int32_t> near = tree.k_nearest(i, k);
+      std::copy(near.begin(), near.end(), ids.begin() + static_cast<ptrdiff_t>(i) * k);
+    }
+  } else {
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+    for (int i = 0; i < n; ++i) {
+      std::vector<int32_t> others(static_cast<size_t>(n));
+      std::iota(others.begin(), others.end(), 0);
+      others.erase(others.begin() + i);
+      std::partial_sort(others.begin(), others.begin() + k, others.end(), [&](int a, int b) {
+        const int64_t da = instance.distance(i, a), db = instance.distance(i, b);
+        return da != db ? da < db : a < b;
+      });
+      std::copy(others.begin(), others.begin() + k, ids.begin() + static_cast<ptrdiff_t>(i) * k);
+    }
+  }
+  return CandidateLists(n, k, std::move(ids));
+}
+
+}  // namespace formica

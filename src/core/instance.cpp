@@ -1,0 +1,77 @@
+// Instance construction and validation.
+#include "core/instance.h"
+
+#include <cmath>
+
+#include "core/error.h"
+
+namespace formica {
+namespace {
+
+void expect_finite(const std::vector<double>& values, const char* axis) {
+  for (size_t i = 0; i < values.size(); ++i)
+    FORMICA_EXPECTS(std::isfinite(values[i]), "city ", i + 1, " has a non-finite ", axis,
+                    " coordinate");
+}
+
+}  // namespace
+
+Instance::Instance(std::string name, EdgeWeightType type, std::vector<double> x,
+                   std::vector<double> y, std::vector<double> z)
+    : name_(std::move(name)), type_(type), x_(std::move(x)), y_(std::move(y)), z_(std::move(z)) {
+  FORMICA_EXPECTS(type != EdgeWeightType::Explicit,
+                  "EXPLICIT instances are built from a weight matrix, not coordinates");
+  FORMICA_EXPECTS(x_.size() == y_.size(), "x and y coordinate counts differ (", x_.size(), " vs ",
+                  y_.size(), ")");
+  if (type == EdgeWeightType::Euc3D)
+    FORMICA_EXPECTS(z_.size() == x_.size(), "EUC_3D needs a z coordinate for every city");
+  else
+    z_.clear();
+  FORMICA_EXPECTS(x_.size() >= 3, "an instance needs at least 3 cities, got ", x_.size());
+  FORMICA_EXPECTS(x_.size() <= 100'000'000, "too many cities: ", x_.size());
+  expect_finite(x_, "x");
+  expect_finite(y_, "y");
+  expect_finite(z_, "z");
+  n_ = static_cast<int>(x_.size());
+  if (type == EdgeWeightType::Geo) {
+    lat_.resize(x_.size());
+    lon_.resize(x_.size());
+    for (size_t i = 0; i < x_.size(); ++i) {
+      lat_[i] = tsplib::geo_radians(x_[i]);
+      lon_[i] = tsplib::geo_radians(y_[i]);
+    }
+  }
+}
+
+Instance Instance::from_matrix(std::string name, int n, std::vector<int32_t> weights) {
+  FORMICA_EXPECTS(n >= 3, "an instance needs at least 3 cities, got ", n);
+  FORMICA_EXPECTS(weights.size() == static_cast<size_t>(n) * static_cast<size_t>(n),
+                  "a ", n, "-city matrix needs ", static_cast<size_t>(n) * n, " weights, got ",
+                  weights.size());
+  const auto at = [&](int i, int j) { return weights[static_cast<size_t>(i) * n + j]; };
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      FORMICA_EXPECTS(at(i, j) >= 0, "negative weight ", at(i, j), " between cities ", i + 1,
+                      " and ", j + 1);
+      FORMICA_EXPECTS(at(i, j) == at(j, i), "weights are not symmetric: d(", i + 1, ",", j + 1,
+                      ") = ", at(i, j), " but d(", j + 1, ",", i + 1, ") = ", at(j, i));
+    }
+  Instance instance;
+  instance.name_ = std::move(name);
+  instance.n_ = n;
+  instance.type_ = EdgeWeightType::Explicit;
+  instance.matrix_ = std::move(weights);
+  for (int i = 0; i < n; ++i) instance.matrix_[static_cast<size_t>(i) * n + i] = 0;
+  return instance;
+}
+
+void Instance::set_display_coordinates(std::vector<double> x, std::vector<double> y) {
+  FORMICA_EXPECTS(x.size() == static_cast<size_t>(n_) && y.size() == static_cast<size_t>(n_),
+                  "display data needs ", n_, " points, got ", x.size());
+  expect_finite(x, "display x");
+  expect_finite(y, "display y");
+  display_x_ = std::move(x);
+  display_y_ = std::move(y);
+}
+
+}  // namespace formica

@@ -1,0 +1,79 @@
+// Instance: the cities of a symmetric TSP and their exact TSPLIB integer distances.
+//
+// Coordinate instances keep their coordinates (distances are computed on demand, O(n) memory);
+// EXPLICIT instances keep the full n x n weight matrix. Everything downstream asks `distance(i, j)`.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/distance.h"
+
+namespace formica {
+
+class Instance {
+ public:
+  /// A coordinate instance. `z` is used by EUC_3D only. Throws InputError for n < 3, coordinate
+  /// arrays of different lengths, or NaN / infinite coordinates.
+  Instance(std::string name, EdgeWeightType type, std::vector<double> x, std::vector<double> y,
+           std::vector<double> z = {});
+
+  /// An EXPLICIT instance from a full, symmetric, row-major n x n matrix of non-negative weights.
+  static Instance from_matrix(std::string name, int n, std::vector<int32_t> weights);
+
+  const std::string& name() const { return name_; }
+  const std::string& comment() const { return comment_; }
+  void set_comment(std::string comment) { comment_ = std::move(comment); }
+
+  int n() const { return n_; }
+  EdgeWeightType type() const { return type_; }
+  bool has_coordinates() const { return formica::has_coordinates(type_); }
+
+  /// Exact TSPLIB distance between cities i and j (0-based). distance(i, i) is 0.
+  int64_t distance(int i, int j) const {
+    if (i == j) return 0;
+    switch (type_) {
+      case EdgeWeightType::Euc2D: return tsplib::euc_2d(x_[i] - x_[j], y_[i] - y_[j]);
+      case EdgeWeightType::Ceil2D: return tsplib::ceil_2d(x_[i] - x_[j], y_[i] - y_[j]);
+      case EdgeWeightType::Att: return tsplib::att(x_[i] - x_[j], y_[i] - y_[j]);
+      case EdgeWeightType::Geo: return tsplib::geo(lat_[i], lon_[i], lat_[j], lon_[j]);
+      case EdgeWeightType::Man2D: return tsplib::man_2d(x_[i] - x_[j], y_[i] - y_[j]);
+      case EdgeWeightType::Max2D: return tsplib::max_2d(x_[i] - x_[j], y_[i] - y_[j]);
+      case EdgeWeightType::Euc3D:
+        return tsplib::euc_3d(x_[i] - x_[j], y_[i] - y_[j], z_[i] - z_[j]);
+      case EdgeWeightType::Explicit:
+        return matrix_[static_cast<size_t>(i) * static_cast<size_t>(n_) + static_cast<size_t>(j)];
+    }
+    return 0;
+  }
+
+  /// Coordinates as given in the file (empty for EXPLICIT unless display data was attached).
+  std::span<const double> x() const { return x_; }
+  std::span<const double> y() const { return y_; }
+  std::span<const double> z() const { return z_; }
+
+  /// Coordinates for drawing only (TSPLIB DISPLAY_DATA_SECTION); never used for distances.
+  bool has_display_coordinates() const { return !display_x_.empty() || has_coordinates(); }
+  std::span<const double> display_x() const { return display_x_.empty() ? x() : display_x_; }
+  std::span<const double> display_y() const { return display_y_.empty() ? y() : display_y_; }
+  void set_display_coordinates(std::vector<double> x, std::vector<double> y);
+
+  /// The full weight matrix of an EXPLICIT instance (row-major, n x n); empty otherwise.
+  std::span<const int32_t> matrix() const { return matrix_; }
+
+ private:
+  Instance() = default;
+
+  std::string name_;
+  std::string comment_;
+  int n_ = 0;
+  EdgeWeightType type_ = EdgeWeightType::Euc2D;
+  std::vector<double> x_, y_, z_;
+  std::vector<double> lat_, lon_;  // GEO only: coordinates converted to radians once
+  std::vector<int32_t> matrix_;    // EXPLICIT only
+  std::vector<double> display_x_, display_y_;
+};
+
+}  // namespace formica

@@ -1,0 +1,55 @@
+// KdTree: a static k-d tree over an instance's cities for k-nearest and nearest-unvisited queries.
+//
+// Distances inside the tree are the continuous metric behind the instance's TSPLIB type (L2 for
+// EUC_2D, CEIL_2D, ATT and EUC_3D; L1 for MAN_2D; L-infinity for MAX_2D; chord length on the unit
+// sphere for GEO). Each TSPLIB integer distance is a non-decreasing function of that metric, so the
+// nearest points under it are nearest under the exact distance too. Ties break by city index.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/instance.h"
+
+namespace formica {
+
+class KdTree {
+ public:
+  /// Builds the tree in O(n log n). Throws InputError for EXPLICIT instances.
+  explicit KdTree(const Instance& instance);
+
+  /// The k nearest other cities of `city`, nearest first (k is clamped to n - 1).
+  std::vector<int32_t> k_nearest(int city, int k) const;
+
+  /// The nearest city to `city` that has not been removed, or -1 if none is left.
+  int nearest_alive(int city) const;
+  /// Removes a city from nearest_alive queries (k_nearest ignores removals).
+  void remove(int city);
+
+  /// Continuous distance used for ordering (squared for L2 metrics).
+  double key_distance(int a, int b) const;
+
+ private:
+  enum class Metric { L1, L2, LInf };
+  struct Node {
+    int begin, end;      // range of order_ covered by this node
+    int left, right;     // child node indices, -1 for a leaf
+    int axis;
+    double split;
+    int alive;           // cities in this subtree not removed
+  };
+
+  int build(int begin, int end);
+  double axis_gap(double gap) const;  // metric lower bound from a gap along one axis
+
+  Metric metric_;
+  int dims_;
+  std::vector<double> coords_;  // dims_ per city
+  std::vector<int32_t> order_;  // city indices, partitioned by the tree
+  std::vector<Node> nodes_;
+  std::vector<int32_t> leaf_of_;  // node holding each city (for removal)
+  std::vector<int32_t> parent_;   // parent of each node
+  std::vector<uint8_t> removed_;
+};
+
+}  // namespace formica

@@ -1,0 +1,42 @@
+// Nearest-neighbour tour construction.
+#include "core/nearest_neighbour.h"
+
+#include <limits>
+
+#include "core/error.h"
+#include "core/kd_tree.h"
+
+namespace formica {
+
+std::vector<int32_t> nearest_neighbour_tour(const Instance& instance, int start) {
+  const int n = instance.n();
+  FORMICA_EXPECTS(start >= 0 && start < n, "start city ", start, " is outside 0..", n - 1);
+  std::vector<int32_t> tour;
+  tour.reserve(static_cast<size_t>(n));
+  tour.push_back(start);
+  if (instance.has_coordinates()) {
+    KdTree tree(instance);
+    tree.remove(start);
+    for (int current = start; static_cast<int>(tour.size()) < n;) {
+      current = tree.nearest_alive(current);
+      tree.remove(current);
+      tour.push_back(current);
+    }
+    return tour;
+  }
+  std::vector<uint8_t> visited(static_cast<size_t>(n), 0);
+  visited[start] = 1;
+  for (int current = start; static_cast<int>(tour.size()) < n;) {
+    int64_t best_d = std::numeric_limits<int64_t>::max();
+    int best = -1;
+    for (int j = 0; j < n; ++j)
+      if (!visited[j] && instance.distance(current, j) < best_d)
+        best_d = instance.distance(current, j), best = j;
+    visited[best] = 1;
+    tour.push_back(best);
+    current = best;
+  }
+  return tour;
+}
+
+}  // namespace formica

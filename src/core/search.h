@@ -1,0 +1,53 @@
+// Search: the interface every iterative method implements (ant colonies, 2-opt restarts), on any
+// backend. The solver drives a Search with its stopping rules; the bench harness times its steps.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace formica {
+
+enum class Backend { Auto, Cpu, Cuda };
+
+/// Why and when to stop early: an interrupt flag (Ctrl-C) and a wall-clock deadline. A Search
+/// polls it inside long steps so that neither waits for a whole iteration.
+struct StopFlag {
+  const std::atomic<bool>* interrupt = nullptr;
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+
+  bool requested() const {
+    return (interrupt != nullptr && interrupt->load(std::memory_order_relaxed)) ||
+           std::chrono::steady_clock::now() >= deadline;
+  }
+};
+
+/// Time one step spent in each phase, in milliseconds (CUDA events on the GPU).
+struct StepTimes {
+  double total_ms = 0.0;
+  double construction_ms = 0.0;
+  double pheromone_ms = 0.0;
+  double local_search_ms = 0.0;
+};
+
+class Search {
+ public:
+  virtual ~Search() = default;
+
+  /// Runs one iteration. Returns false if `stop` was requested before the iteration finished;
+  /// the unfinished iteration then leaves the best tour unchanged.
+  virtual bool step(const StopFlag& stop) = 0;
+
+  /// Exact length and order of the best tour found so far (empty before the first step).
+  virtual int64_t best_length() const = 0;
+  virtual std::vector<int32_t> best_tour() const = 0;
+  /// Exact length of the best tour of the last completed iteration.
+  virtual int64_t iteration_best_length() const = 0;
+
+  virtual StepTimes last_step_times() const = 0;
+  virtual Backend backend() const = 0;
+};
+
+}  // namespace formica

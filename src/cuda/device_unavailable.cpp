@@ -1,0 +1,9 @@
+// CPU-only builds: the CUDA backend was not compiled, so no device is ever reported.
+#include "cuda/device.h"
+
+namespace formica::cuda {
+
+bool built_with_cuda() { return false; }
+std::optional<DeviceInfo> find_device() { return std::nullopt; }
+
+}  // namespace formica::cuda

@@ -1,0 +1,489 @@
+// TSPLIB95 reader and writer (see tsplib.h for the forms it accepts).
+#include "io/tsplib.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <system_error>
+#include <unistd.h>
+
+#include "core/error.h"
+
+namespace formica::io {
+namespace {
+
+struct Line {
+  int number;             // 1-based line number in the file
+  std::string_view text;  // trimmed of blanks and '\r'
+};
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<Line> split_lines(std::string_view text) {
+  std::vector<Line> lines;
+  int number = 1;
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    lines.push_back({number++, trim(text.substr(0, end))});
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return lines;
+}
+
+std::vector<std::string_view> split_fields(std::string_view s) {
+  std::vector<std::string_view> fields;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && is_blank(s[i])) ++i;
+    const size_t start = i;
+    while (i < s.size() && !is_blank(s[i])) ++i;
+    if (i > start) fields.push_back(s.substr(start, i - start));
+  }
+  return fields;
+}
+
+std::optional<double> parse_number(std::string_view token) {
+  if (!token.empty() && token.front() == '+') token.remove_prefix(1);
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  if (end != token.data() + token.size()) return std::nullopt;
+  if (ec == std::errc::result_out_of_range) return std::strtod(std::string(token).c_str(), nullptr);
+  if (ec != std::errc()) return std::nullopt;
+  return value;
+}
+
+bool looks_numeric(std::string_view token) {
+  return !token.empty() && (std::isdigit(static_cast<unsigned char>(token.front())) ||
+                            token.front() == '-' || token.front() == '+' || token.front() == '.');
+}
+
+/// The keyword of a header or section line: its first word before any ':'.
+std::string_view keyword_of(std::string_view text) {
+  const auto fields = split_fields(text.substr(0, text.find(':')));
+  return fields.empty() ? std::string_view{} : fields[0];
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+enum class Format {
+  FullMatrix, UpperRow, LowerRow, UpperDiagRow, LowerDiagRow,
+  UpperCol, LowerCol, UpperDiagCol, LowerDiagCol, Function
+};
+
+std::optional<Format> parse_format(std::string_view s) {
+  static const std::pair<std::string_view, Format> kFormats[] = {
+      {"FULL_MATRIX", Format::FullMatrix},       {"UPPER_ROW", Format::UpperRow},
+      {"LOWER_ROW", Format::LowerRow},           {"UPPER_DIAG_ROW", Format::UpperDiagRow},
+      {"LOWER_DIAG_ROW", Format::LowerDiagRow},  {"UPPER_COL", Format::UpperCol},
+      {"LOWER_COL", Format::LowerCol},           {"UPPER_DIAG_COL", Format::UpperDiagCol},
+      {"LOWER_DIAG_COL", Format::LowerDiagCol},  {"FUNCTION", Format::Function}};
+  for (const auto& [name, format] : kFormats)
+    if (name == s) return format;
+  return std::nullopt;
+}
+
+/// Number of weights an EXPLICIT section holds for n cities in `format`.
+size_t weight_count(Format format, size_t n) {
+  switch (format) {
+    case Format::FullMatrix: return n * n;
+    case Format::UpperRow: case Format::LowerRow: case Format::UpperCol: case Format::LowerCol:
+      return n * (n - 1) / 2;
+    default: return n * (n + 1) / 2;
+  }
+}
+
+/// Expands a weight stream in `format` into a full row-major matrix. The column-wise forms are
+/// the row-wise forms of the other triangle: UPPER_COL lists (i, j) for j = 0.., i < j, which is
+/// exactly LOWER_ROW's order of the transposed entry, and likewise for the others.
+std::vector<int32_t> expand_matrix(Format format, int n, const std::vector<int32_t>& w) {
+  std::vector<int32_t> m(static_cast<size_t>(n) * n, 0);
+  size_t t = 0;
+  auto put = [&](int i, int j) {
+    m[static_cast<size_t>(i) * n + j] = w[t];
+    m[static_cast<size_t>(j) * n + i] = w[t];
+    ++t;
+  };
+  switch (format) {
+    case Format::FullMatrix:
+      for (size_t c = 0; c < m.size(); ++c) m[c] = w[c];
+      break;
+    case Format::UpperRow: case Format::LowerCol:
+      for (int i = 0; i < n; ++i) for (int j = i + 1; j < n; ++j) put(i, j);
+      break;
+    case Format::LowerRow: case Format::UpperCol:
+      for (int i = 0; i < n; ++i) for (int j = 0; j < i; ++j) put(i, j);
+      break;
+    case Format::UpperDiagRow: case Format::LowerDiagCol:
+      for (int i = 0; i < n; ++i) for (int j = i; j < n; ++j) put(i, j);
+      break;
+    case Format::LowerDiagRow: case Format::UpperDiagCol:
+      for (int i = 0; i < n; ++i) for (int j = 0; j <= i; ++j) put(i, j);
+      break;
+    case Format::Function: break;
+  }
+  return m;
+}
+
+class TsplibParser {
+ public:
+  TsplibParser(std::string_view text, std::string source)
+      : source_(std::move(source)), lines_(split_lines(text)) {}
+
+  Instance parse_instance();
+  std::vector<int32_t> parse_tour();
+
+ private:
+  [[noreturn]] void fail(int line, const std::string& reason) const {
+    throw InputError(concat(source_, ":", line, ": ", reason));
+  }
+  [[noreturn]] void fail(const std::string& reason) const {
+    throw InputError(concat(source_, ": ", reason));
+  }
+  int last_line() const { return lines_.empty() ? 1 : lines_.back().number; }
+
+  /// Handles a `KEY: value` header line; returns false if `key` is not a header keyword.
+  bool read_header(const Line& line, std::string_view key);
+  void require_dimension(const Line& line, std::string_view section) const {
+    if (dimension_ < 0) fail(line.number, concat("DIMENSION must come before ", section));
+  }
+  /// Reads n lines of "id a b [c]" into coordinates; `fields` counts the id.
+  void read_coordinates(std::string_view section, size_t fields,
+                        std::vector<std::vector<double>>& axes);
+  void read_weights();
+  void skip_fixed_edges();
+  /// True if the next non-blank line is data (numeric) rather than a keyword or the end.
+  std::optional<Line> next_nonblank() {
+    while (pos_ < lines_.size() && lines_[pos_].text.empty()) ++pos_;
+    if (pos_ == lines_.size()) return std::nullopt;
+    return lines_[pos_];
+  }
+
+  std::string source_;
+  std::vector<Line> lines_;
+  size_t pos_ = 0;
+
+  std::string name_, comment_, type_ = "TSP";
+  long dimension_ = -1;
+  std::optional<EdgeWeightType> weight_type_;
+  std::optional<Format> format_;
+  std::string display_type_;
+  std::vector<std::vector<double>> coords_, display_;
+  std::vector<int32_t> weights_;
+  int weights_line_ = 0;
+};
+
+bool TsplibParser::read_header(const Line& line, std::string_view key) {
+  const size_t colon = line.text.find(':');
+  const std::string_view value = colon == std::string_view::npos ? std::string_view{}
+                                                                 : trim(line.text.substr(colon + 1));
+  if (key == "NAME") {
+    name_ = std::string(value);
+  } else if (key == "COMMENT") {
+    if (!comment_.empty()) comment_ += ' ';
+    comment_ += std::string(value);
+  } else if (key == "TYPE") {
+    type_ = std::string(value);
+  } else if (key == "DIMENSION") {
+    const auto d = parse_number(value);
+    if (!d || *d != std::floor(*d) || *d < 0 || *d > 1e8)
+      fail(line.number, concat("DIMENSION '", value, "' is not a whole number of cities"));
+    dimension_ = static_cast<long>(*d);
+    if (dimension_ < 3) fail(line.number, concat("DIMENSION is ", dimension_, "; at least 3 cities are needed"));
+  } else if (key == "EDGE_WEIGHT_TYPE") {
+    weight_type_ = parse_edge_weight_type(upper(value));
+    if (!weight_type_)
+      fail(line.number, concat("unknown EDGE_WEIGHT_TYPE '", value,
+                               "' (formica reads EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, "
+                               "EUC_3D and EXPLICIT)"));
+  } else if (key == "EDGE_WEIGHT_FORMAT") {
+    format_ = parse_format(upper(value));
+    if (!format_) fail(line.number, concat("unknown EDGE_WEIGHT_FORMAT '", value, "'"));
+  } else if (key == "DISPLAY_DATA_TYPE") {
+    display_type_ = upper(value);
+  } else if (key == "NODE_COORD_TYPE" || key == "EDGE_DATA_FORMAT" || key == "CAPACITY") {
+    // Informative only for the symmetric TSP.
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void TsplibParser::read_coordinates(std::string_view section, size_t fields,
+                                    std::vector<std::vector<double>>& axes) {
+  const size_t n = static_cast<size_t>(dimension_);
+  axes.assign(fields - 1, std::vector<double>(n, 0.0));
+  std::vector<uint8_t> seen(n, 0);
+  for (size_t read = 0; read < n; ++read) {
+    const auto line = next_nonblank();
+    if (!line || !looks_numeric(split_fields(line->text)[0]))
+      fail(line ? line->number : last_line(),
+           concat("DIMENSION is ", n, " but ", section, " has only ", read, " cities",
+                  line ? "" : " (the file ends early)"));
+    ++pos_;
+    const auto f = split_fields(line->text);
+    if (f.size() != fields)
+      fail(line->number, concat("expected ", fields, " fields (city number and ", fields - 1,
+                                " coordinates), found ", f.size()));
+    const auto id = parse_number(f[0]);
+    if (!id || *id != std::floor(*id) || *id < 1 || *id > static_cast<double>(n))
+      fail(line->number, concat("city number '", f[0], "' is not in 1..", n));
+    const size_t city = static_cast<size_t>(*id) - 1;
+    if (seen[city]) fail(line->number, concat("city ", city + 1, " appears twice"));
+    seen[city] = 1;
+    for (size_t a = 1; a < fields; ++a) {
+      const auto v = parse_number(f[a]);
+      if (!v) fail(line->number, concat("coordinate '", f[a], "' is not a number"));
+      if (!std::isfinite(*v)) fail(line->number, concat("coordinate '", f[a], "' is not finite"));
+      axes[a - 1][city] = *v;
+    }
+  }
+  const auto after = next_nonblank();
+  if (after && looks_numeric(split_fields(after->text)[0]))
+    fail(after->number, concat(section, " has more than DIMENSION = ", n, " cities"));
+}
+
+void TsplibParser::read_weights() {
+  if (!format_) fail(weights_line_, "EDGE_WEIGHT_SECTION needs an EDGE_WEIGHT_FORMAT");
+  if (*format_ == Format::Function)
+    fail(weights_line_, "EDGE_WEIGHT_FORMAT FUNCTION has no EDGE_WEIGHT_SECTION");
+  const size_t want = weight_count(*format_, static_cast<size_t>(dimension_));
+  weights_.reserve(want);
+  while (weights_.size() < want) {
+    const auto line = next_nonblank();
+    if (!line || !looks_numeric(split_fields(line->text)[0]))
+      fail(line ? line->number : last_line(),
+           concat("DIMENSION ", dimension_, " in this EDGE_WEIGHT_FORMAT needs ", want,
+                  " weights, found only ", weights_.size(), line ? "" : " (the file ends early)"));
+    ++pos_;
+    const auto fields = split_fields(line->text);
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (weights_.size() == want)
+        fail(line->number, concat("more weights than DIMENSION ", dimension_, " allows"));
+      const auto v = parse_number(fields[i]);
+      if (!v) fail(line->number, concat("weight '", fields[i], "' is not a number"));
+      if (!std::isfinite(*v) || *v != std::floor(*v) || *v < 0 ||
+          *v > std::numeric_limits<int32_t>::max())
+        fail(line->number, concat("weight '", fields[i], "' is not a non-negative integer"));
+      weights_.push_back(static_cast<int32_t>(*v));
+    }
+  }
+  const auto after = next_nonblank();
+  if (after && looks_numeric(split_fields(after->text)[0]))
+    fail(after->number, concat("more weights than DIMENSION ", dimension_, " allows"));
+}
+
+void TsplibParser::skip_fixed_edges() {
+  // formica does not enforce fixed edges; linhp318, the one TSPLIB file with them, is read as
+  // lin318 (see the data folder's README).
+  while (auto line = next_nonblank()) {
+    const auto f = split_fields(line->text);
+    if (!looks_numeric(f[0])) return;
+    ++pos_;
+    if (f[0] == "-1") return;
+  }
+}
+
+Instance TsplibParser::parse_instance() {
+  bool have_coords = false, have_weights = false;
+  while (auto line = next_nonblank()) {
+    const std::string key = upper(keyword_of(line->text));
+    if (key == "EOF") break;
+    ++pos_;
+    if (key == "NODE_COORD_SECTION") {
+      require_dimension(*line, key);
+      if (!weight_type_) fail(line->number, "EDGE_WEIGHT_TYPE must come before NODE_COORD_SECTION");
+      read_coordinates(key, *weight_type_ == EdgeWeightType::Euc3D ? 4 : 3, coords_);
+      have_coords = true;
+    } else if (key == "EDGE_WEIGHT_SECTION") {
+      require_dimension(*line, key);
+      weights_line_ = line->number;
+      read_weights();
+      have_weights = true;
+    } else if (key == "DISPLAY_DATA_SECTION") {
+      require_dimension(*line, key);
+      read_coordinates(key, 3, display_);
+    } else if (key == "FIXED_EDGES_SECTION") {
+      skip_fixed_edges();
+    } else if (key.ends_with("_SECTION")) {
+      fail(line->number, concat("unexpected ", key, " in a TSP file"));
+    } else if (!read_header(*line, key)) {
+      fail(line->number, concat("unknown keyword '", keyword_of(line->text), "'"));
+    }
+  }
+  const std::string type = upper(type_);
+  if (type.rfind("TSP", 0) != 0)
+    fail(concat("TYPE '", type_, "' is not supported: formica solves the symmetric TSP"));
+  if (dimension_ < 0) fail("no DIMENSION given");
+  if (!weight_type_) fail("no EDGE_WEIGHT_TYPE given");
+  if (name_.empty()) name_ = "unnamed";
+  try {
+    if (*weight_type_ == EdgeWeightType::Explicit) {
+      if (!have_weights) fail(last_line(), "EXPLICIT instance without an EDGE_WEIGHT_SECTION");
+      const int n = static_cast<int>(dimension_);
+      Instance instance = Instance::from_matrix(name_, n, expand_matrix(*format_, n, weights_));
+      if (!display_.empty()) instance.set_display_coordinates(display_[0], display_[1]);
+      instance.set_comment(comment_);
+      return instance;
+    }
+    if (!have_coords)
+      fail(last_line(), concat("the file ends before NODE_COORD_SECTION (", to_string(*weight_type_),
+                               " needs coordinates)"));
+    Instance instance(name_, *weight_type_, coords_[0], coords_[1],
+                      coords_.size() > 2 ? coords_[2] : std::vector<double>{});
+    instance.set_comment(comment_);
+    return instance;
+  } catch (const InputError& e) {
+    if (std::string_view(e.what()).rfind(source_, 0) == 0) throw;
+    fail(e.what());
+  }
+}
+
+std::vector<int32_t> TsplibParser::parse_tour() {
+  std::vector<int32_t> tour;
+  bool in_section = false, ended = false;
+  while (auto line = next_nonblank()) {
+    ++pos_;
+    const std::string key = upper(keyword_of(line->text));
+    if (!in_section || ended) {
+      if (key == "EOF") break;
+      if (ended) fail(line->number, concat("unexpected '", line->text, "' after the tour"));
+      if (key == "TOUR_SECTION") in_section = true;
+      else if (!read_header(*line, key))
+        fail(line->number, concat("unknown keyword '", keyword_of(line->text), "'"));
+      continue;
+    }
+    for (std::string_view f : split_fields(line->text)) {
+      if (ended) fail(line->number, "city numbers after the -1 that ends the tour");
+      if (upper(f) == "EOF") {
+        ended = true;
+        break;
+      }
+      const auto v = parse_number(f);
+      if (!v || *v != std::floor(*v)) fail(line->number, concat("'", f, "' is not a city number"));
+      if (*v == -1) {
+        ended = true;
+        continue;
+      }
+      if (*v < 1 || *v > 1e9) fail(line->number, concat("city number ", f, " is not positive"));
+      tour.push_back(static_cast<int32_t>(*v) - 1);
+    }
+  }
+  if (!in_section) fail(last_line(), "no TOUR_SECTION");
+  const std::string type = upper(type_);
+  if (type != "TOUR" && type != "TSP") fail(concat("TYPE '", type_, "' is not a tour"));
+  if (dimension_ >= 0 && static_cast<size_t>(dimension_) != tour.size())
+    fail(concat("DIMENSION is ", dimension_, " but TOUR_SECTION lists ", tour.size(), " cities"));
+  return tour;
+}
+
+std::string format_coordinate(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<int64_t>(v));
+  std::ostringstream out;
+  out << std::setprecision(17) << v;
+  return out.str();
+}
+
+}  // namespace
+
+Instance parse_tsplib(std::string_view text, const std::string& source) {
+  return TsplibParser(text, source).parse_instance();
+}
+
+Instance read_tsplib(const std::filesystem::path& path) {
+  return parse_tsplib(read_text_file(path), path.string());
+}
+
+std::vector<int32_t> parse_tour(std::string_view text, const std::string& source) {
+  return TsplibParser(text, source).parse_tour();
+}
+
+std::vector<int32_t> read_tour(const std::filesystem::path& path) {
+  return parse_tour(read_text_file(path), path.string());
+}
+
+std::string read_text_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  FORMICA_EXPECTS(!std::filesystem::is_directory(path, ec), path.string(), ": is a directory");
+  std::ifstream in(path, std::ios::binary);
+  FORMICA_EXPECTS(in.good(), path.string(), ": cannot open (", std::strerror(errno), ")");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  FORMICA_EXPECTS(!in.bad(), path.string(), ": read error");
+  return buffer.str();
+}
+
+void write_text_file_atomically(const std::filesystem::path& path, std::string_view text) {
+  const std::filesystem::path temp =
+      path.string() + ".tmp." + std::to_string(static_cast<long>(::getpid()));
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    FORMICA_EXPECTS(out.good(), path.string(), ": cannot write (", std::strerror(errno), ")");
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.flush();
+    if (!out.good()) {
+      std::error_code ignored;
+      std::filesystem::remove(temp, ignored);
+      throw InputError(concat(path.string(), ": write failed"));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(temp, ignored);
+    throw InputError(concat(path.string(), ": cannot write (", ec.message(), ")"));
+  }
+}
+
+void write_tour(const std::filesystem::path& path, const std::string& name, const Tour& tour) {
+  std::ostringstream out;
+  out << "NAME : " << name << ".tour\n"
+      << "COMMENT : Length " << tour.length() << ", found by formica\n"
+      << "TYPE : TOUR\n"
+      << "DIMENSION : " << tour.n() << "\n"
+      << "TOUR_SECTION\n";
+  for (int32_t city : tour.order()) out << city + 1 << '\n';
+  out << "-1\nEOF\n";
+  write_text_file_atomically(path, out.str());
+}
+
+void write_tsplib(const std::filesystem::path& path, const Instance& instance) {
+  FORMICA_EXPECTS(instance.has_coordinates(), "only coordinate instances can be written");
+  std::ostringstream out;
+  out << "NAME : " << instance.name() << "\n";
+  if (!instance.comment().empty()) out << "COMMENT : " << instance.comment() << "\n";
+  out << "TYPE : TSP\n"
+      << "DIMENSION : " << instance.n() << "\n"
+      << "EDGE_WEIGHT_TYPE : " << to_string(instance.type()) << "\n"
+      << "NODE_COORD_SECTION\n";
+  const auto x = instance.x(), y = instance.y(), z = instance.z();
+  for (int i = 0; i < instance.n(); ++i) {
+    out << i + 1 << ' ' << format_coordinate(x[i]) << ' ' << format_coordinate(y[i]);
+    if (!z.empty()) out << ' ' << format_coordinate(z[i]);
+    out << '\n';
+  }
+  out << "EOF\n";
+  write_text_file_atomically(path, out.str());
+}
+
+}  // namespace formica::io

@@ -1,0 +1,42 @@
+// TSPLIB95 files: reading symmetric .tsp instances and .tour files, writing both.
+//
+// Reads every symmetric form in TSPLIB: EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D and
+// EXPLICIT with FULL_MATRIX, UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW, LOWER_DIAG_ROW, UPPER_COL,
+// LOWER_COL, UPPER_DIAG_COL and LOWER_DIAG_COL. Tolerates `KEY: v` and `KEY : v`, a missing EOF,
+// blank and trailing-blank lines, tabs and CRLF line ends. Any other deviation is an InputError
+// whose message starts with "file:line:".
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/instance.h"
+#include "core/tour.h"
+
+namespace formica::io {
+
+/// Parses the text of a .tsp file; `source` names it in error messages.
+Instance parse_tsplib(std::string_view text, const std::string& source);
+/// Reads a .tsp file from disk.
+Instance read_tsplib(const std::filesystem::path& path);
+
+/// Parses the text of a .tour file and returns its cities 0-based, in order (not yet validated
+/// against an instance: see validate_permutation).
+std::vector<int32_t> parse_tour(std::string_view text, const std::string& source);
+std::vector<int32_t> read_tour(const std::filesystem::path& path);
+
+/// Writes a .tour file (1-based city numbers). The file appears whole or not at all.
+void write_tour(const std::filesystem::path& path, const std::string& name, const Tour& tour);
+/// Writes a coordinate instance as a .tsp file. The file appears whole or not at all.
+void write_tsplib(const std::filesystem::path& path, const Instance& instance);
+
+/// Reads a whole file into a string; InputError naming the file if it cannot be read.
+std::string read_text_file(const std::filesystem::path& path);
+/// Writes `text` to `path` through a temporary file and a rename, so that a failure or an
+/// interruption never leaves a partial file behind.
+void write_text_file_atomically(const std::filesystem::path& path, std::string_view text);
+
+}  // namespace formica::io

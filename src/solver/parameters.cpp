@@ -1,0 +1,123 @@
+// The parameter table (see parameters.h).
+#include "solver/parameters.h"
+
+#include <charconv>
+#include <optional>
+
+#include "core/error.h"
+
+namespace formica {
+namespace {
+
+template <typename T>
+T parse_value(std::string_view name, std::string_view text) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  FORMICA_EXPECTS(ec == std::errc() && end == text.data() + text.size(), "--", name, ": '", text,
+                  "' is not a valid value");
+  return value;
+}
+
+template <typename T>
+nlohmann::json optional_json(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+std::string normalized(std::string_view name) {
+  std::string s(name);
+  for (char& c : s)
+    if (c == '_') c = '-';
+  return s;
+}
+
+std::vector<Parameter> make_parameters() {
+  std::vector<Parameter> p;
+  p.push_back({"algorithm", "as",
+               [](SolverConfig& c, std::string_view v) {
+                 const auto a = parse_algorithm(v);
+                 FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: as)");
+                 c.algorithm = *a;
+               },
+               [](const SolverConfig& c) { return nlohmann::json(std::string(to_string(c.algorithm))); }});
+  p.push_back({"backend", "auto, cpu or cuda",
+               [](SolverConfig& c, std::string_view v) {
+                 const auto b = parse_backend(v);
+                 FORMICA_EXPECTS(b, "unknown --backend '", v, "' (valid: auto, cpu, cuda)");
+                 c.backend = *b;
+               },
+               [](const SolverConfig& c) { return nlohmann::json(std::string(to_string(c.backend))); }});
+  p.push_back({"iterations", "stop after N iterations",
+               [](SolverConfig& c, std::string_view v) { c.iterations = parse_value<int64_t>("iterations", v); },
+               [](const SolverConfig& c) { return optional_json(c.iterations); }});
+  p.push_back({"time-limit", "stop after S seconds",
+               [](SolverConfig& c, std::string_view v) { c.time_limit = parse_value<double>("time-limit", v); },
+               [](const SolverConfig& c) { return optional_json(c.time_limit); }});
+  p.push_back({"target", "stop at length L",
+               [](SolverConfig& c, std::string_view v) { c.target = parse_value<int64_t>("target", v); },
+               [](const SolverConfig& c) { return optional_json(c.target); }});
+  p.push_back({"seed", "random seed",
+               [](SolverConfig& c, std::string_view v) { c.seed = parse_value<uint64_t>("seed", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.seed); }});
+  p.push_back({"threads", "CPU threads, 0 for all",
+               [](SolverConfig& c, std::string_view v) { c.threads = parse_value<int>("threads", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.threads); }});
+  p.push_back({"ants", "number of ants, 0 for one per city",
+               [](SolverConfig& c, std::string_view v) { c.ant_system.ants = parse_value<int>("ants", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.ant_system.ants); }});
+  p.push_back({"alpha", "pheromone exponent",
+               [](SolverConfig& c, std::string_view v) { c.ant_system.alpha = parse_value<double>("alpha", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.ant_system.alpha); }});
+  p.push_back({"beta", "heuristic exponent",
+               [](SolverConfig& c, std::string_view v) { c.ant_system.beta = parse_value<double>("beta", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.ant_system.beta); }});
+  p.push_back({"rho", "evaporation rate",
+               [](SolverConfig& c, std::string_view v) { c.ant_system.rho = parse_value<double>("rho", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.ant_system.rho); }});
+  p.push_back({"selection", "next-city selection method",
+               [](SolverConfig& c, std::string_view v) {
+                 const auto s = aco::parse_selection(v);
+                 std::string valid;
+                 for (const auto& n : aco::selection_names()) valid += (valid.empty() ? "" : ", ") + std::string(n.name);
+                 FORMICA_EXPECTS(s, "unknown --selection '", v, "' (valid: ", valid, ")");
+                 c.ant_system.selection = *s;
+               },
+               [](const SolverConfig& c) { return nlohmann::json(std::string(aco::to_string(c.ant_system.selection))); }});
+  p.push_back({"trials", "stochastic trials before roulette",
+               [](SolverConfig& c, std::string_view v) { c.ant_system.trials = parse_value<int>("trials", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.ant_system.trials); }});
+  p.push_back({"hybrid-switch", "visited fraction where hybrid switches to compression",
+               [](SolverConfig& c, std::string_view v) {
+                 c.ant_system.hybrid_switch = parse_value<double>("hybrid-switch", v);
+               },
+               [](const SolverConfig& c) { return nlohmann::json(c.ant_system.hybrid_switch); }});
+  return p;
+}
+
+}  // namespace
+
+const std::vector<Parameter>& parameters() {
+  static const std::vector<Parameter> table = make_parameters();
+  return table;
+}
+
+void set_parameter(SolverConfig& config, std::string_view name, std::string_view value) {
+  const std::string key = normalized(name);
+  for (const Parameter& p : parameters())
+    if (p.name == key) return p.set(config, value);
+  std::string valid;
+  for (const Parameter& p : parameters()) valid += (valid.empty() ? "" : ", ") + std::string(p.name);
+  throw InputError(concat("unknown parameter '", name, "' (valid: ", valid, ")"));
+}
+
+nlohmann::json parameters_json(const SolverConfig& config) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const Parameter& p : parameters()) {
+    std::string key(p.name);
+    for (char& c : key)
+      if (c == '-') c = '_';
+    out[key] = p.get(config);
+  }
+  return out;
+}
+
+}  // namespace formica

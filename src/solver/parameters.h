@@ -1,0 +1,32 @@
+// Every solver parameter by name: one table that the bench harness, the Python package and the
+// JSON report share, so a parameter added to a Config is reachable everywhere by adding one row.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "solver/solver.h"
+
+namespace formica {
+
+struct Parameter {
+  std::string_view name;  ///< as on the command line, without dashes ("time-limit")
+  std::string_view help;
+  std::function<void(SolverConfig&, std::string_view)> set;  ///< parses and stores a value
+  std::function<nlohmann::json(const SolverConfig&)> get;    ///< the value, null when unset
+};
+
+const std::vector<Parameter>& parameters();
+
+/// Sets parameter `name` ("rho", "time-limit" or "time_limit") from text. Throws InputError
+/// for an unknown name (listing the valid ones) or a value that does not parse.
+void set_parameter(SolverConfig& config, std::string_view name, std::string_view value);
+
+/// Every parameter's current value, keyed by name with '_' for '-'.
+nlohmann::json parameters_json(const SolverConfig& config);
+
+}  // namespace formica

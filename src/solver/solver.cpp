@@ -1,0 +1,157 @@
+// The solver loop: backend choice, stopping rules, progress and history (see solver.h).
+#include "solver/solver.h"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "aco/cpu/ant_system.h"
+#include "core/error.h"
+#include "core/timer.h"
+#include "cuda/device.h"
+
+namespace formica {
+
+std::string_view to_string(Algorithm algorithm) {
+  switch (algorithm) {
+    case Algorithm::AntSystem: return "as";
+  }
+  return "?";
+}
+
+std::optional<Algorithm> parse_algorithm(std::string_view text) {
+  if (text == "as") return Algorithm::AntSystem;
+  return std::nullopt;
+}
+
+std::string_view to_string(Backend backend) {
+  switch (backend) {
+    case Backend::Auto: return "auto";
+    case Backend::Cpu: return "cpu";
+    case Backend::Cuda: return "cuda";
+  }
+  return "?";
+}
+
+std::optional<Backend> parse_backend(std::string_view text) {
+  if (text == "auto") return Backend::Auto;
+  if (text == "cpu") return Backend::Cpu;
+  if (text == "cuda") return Backend::Cuda;
+  return std::nullopt;
+}
+
+int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+void SolverConfig::validate() const {
+  FORMICA_EXPECTS(!iterations || *iterations >= 1, "--iterations must be at least 1, got ", *iterations);
+  FORMICA_EXPECTS(!time_limit || (*time_limit > 0 && *time_limit <= 1e7),
+                  "--time-limit must be a positive number of seconds, got ", *time_limit);
+  FORMICA_EXPECTS(!target || *target >= 0, "--target must be a non-negative length, got ", *target);
+  FORMICA_EXPECTS(threads >= 0, "--threads must be at least 1, got ", threads);
+  ant_system.validate();
+}
+
+namespace {
+
+bool has_cuda_implementation(Algorithm) { return false; }
+
+}  // namespace
+
+std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig& config,
+                                    Backend backend, int threads) {
+  switch (config.algorithm) {
+    case Algorithm::AntSystem: {
+      aco::AntSystemConfig as = config.ant_system;
+      as.seed = config.seed;
+      as.threads = threads;
+      if (backend == Backend::Cpu) return std::make_unique<aco::AntSystemCpu>(instance, as);
+      break;
+    }
+  }
+  throw InputError(concat("--algorithm ", to_string(config.algorithm), " has no ",
+                          to_string(backend), " implementation"));
+}
+
+Backend resolve_backend(Algorithm algorithm, Backend requested) {
+  if (requested == Backend::Cpu) return Backend::Cpu;
+  const bool device = cuda::find_device().has_value();
+  if (requested == Backend::Cuda) {
+    FORMICA_EXPECTS(cuda::built_with_cuda(),
+                    "--backend cuda: this build of formica has no CUDA backend (nvcc was not found "
+                    "when it was configured)");
+    FORMICA_EXPECTS(device, "--backend cuda: no CUDA device is available");
+    FORMICA_EXPECTS(has_cuda_implementation(algorithm), "--algorithm ", to_string(algorithm),
+                    " has no CUDA implementation yet; use --backend cpu");
+    return Backend::Cuda;
+  }
+  return device && has_cuda_implementation(algorithm) ? Backend::Cuda : Backend::Cpu;
+}
+
+Result solve(const Instance& instance, const SolverConfig& config, const SolveOptions& options) {
+  config.validate();
+  const Backend backend = resolve_backend(config.algorithm, config.backend);
+  const int threads = config.threads > 0 ? config.threads : hardware_threads();
+  const Stopwatch clock(options.start);
+
+  StopFlag stop;
+  stop.interrupt = options.interrupt;
+  if (config.time_limit)
+    stop.deadline = options.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(*config.time_limit));
+
+  Result result;
+  result.backend = backend;
+  if (backend == Backend::Cuda) result.device = cuda::find_device()->name;
+  else result.device = concat("CPU, ", threads, threads == 1 ? " thread" : " threads");
+
+  std::unique_ptr<Search> search = make_search(instance, config, backend, threads);
+  StepTimes sum;
+  result.stop_reason = "iterations";
+  while (!config.iterations || result.iterations < *config.iterations) {
+    if (options.interrupt && options.interrupt->load()) {
+      result.stop_reason = "interrupted";
+      break;
+    }
+    // The first iteration always runs, so that every run returns a tour.
+    if (result.iterations > 0 && std::chrono::steady_clock::now() >= stop.deadline) {
+      result.stop_reason = "time limit";
+      break;
+    }
+    const bool completed = search->step(result.iterations == 0 ? StopFlag{} : stop);
+    if (!completed) {
+      result.stop_reason = options.interrupt && options.interrupt->load() ? "interrupted" : "time limit";
+      break;
+    }
+    ++result.iterations;
+    const StepTimes t = search->last_step_times();
+    sum.total_ms += t.total_ms;
+    sum.construction_ms += t.construction_ms;
+    sum.pheromone_ms += t.pheromone_ms;
+    sum.local_search_ms += t.local_search_ms;
+    const double seconds = clock.seconds();
+    const bool improved = result.history.empty() || search->best_length() < result.history.back().length;
+    if (improved) result.history.push_back({result.iterations, seconds, search->best_length()});
+    if (options.on_progress)
+      options.on_progress({result.iterations, seconds, search->best_length(),
+                           search->iteration_best_length(), improved});
+    if (config.target && search->best_length() <= *config.target) {
+      result.stop_reason = "target";
+      break;
+    }
+  }
+  // Every tour leaves the solver validated, with its length recomputed exactly.
+  result.tour = Tour(instance, search->best_tour());
+  if (result.tour.length() != search->best_length())
+    throw std::logic_error(concat("the search reported length ", search->best_length(),
+                                  " but its tour measures ", result.tour.length()));
+  result.seconds = clock.seconds();
+  if (result.iterations > 0) {
+    const double k = 1.0 / static_cast<double>(result.iterations);
+    result.mean_step_times = {sum.total_ms * k, sum.construction_ms * k, sum.pheromone_ms * k,
+                              sum.local_search_ms * k};
+  }
+  return result;
+}
+
+}  // namespace formica

@@ -1,0 +1,84 @@
+// The CPU selection methods sample exactly f_ij / sum over unvisited f_il: chi-square tests on a
+// fixed fitness row with a fixed visited set, for every method.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "aco/cpu/selection.h"
+#include "test_support.h"
+
+namespace formica::aco {
+namespace {
+
+struct Row {
+  std::vector<float> fitness;
+  std::vector<double> prefix;
+  std::vector<int> visited;
+};
+
+/// 40 cities with uneven fitness (a few large values, many small) and a third of them visited,
+/// including some of the heaviest, so that stochastic trial often draws visited cities.
+Row fixed_row() {
+  Row row;
+  for (int j = 0; j < 40; ++j) row.fitness.push_back(static_cast<float>(j % 7 == 0 ? 5.0 + j : 0.25 + 0.1 * (j % 5)));
+  row.fitness[39] = 0.0f;  // an unreachable city: never drawn
+  row.visited = {0, 3, 7, 8, 14, 15, 21, 22, 23, 30, 31, 35, 36};
+  double q = 0;
+  for (float f : row.fitness) row.prefix.push_back(q += f);
+  return row;
+}
+
+void check_distribution(Selection selection, int visited_before, double hybrid_switch) {
+  const Row row = fixed_row();
+  const int n = static_cast<int>(row.fitness.size());
+  AntPath path(n);
+  path.reset(row.visited[0]);
+  for (size_t v = 1; v < row.visited.size(); ++v) path.visit(row.visited[v]);
+  ASSERT_EQ(path.visited_count(), visited_before);
+
+  AntSystemConfig config;
+  config.selection = selection;
+  config.trials = 2;  // few trials so that the roulette fallback is exercised too
+  config.hybrid_switch = hybrid_switch;
+
+  std::vector<double> probability(n, 0.0);
+  double total = 0;
+  for (int j = 0; j < n; ++j)
+    if (!path.visited(j)) total += row.fitness[j];
+  for (int j = 0; j < n; ++j)
+    if (!path.visited(j)) probability[j] = row.fitness[j] / total;
+
+  std::vector<long> counts(n, 0);
+  RandomStream rng(2024, static_cast<uint64_t>(selection));
+  constexpr int kDraws = 400'000;
+  for (int d = 0; d < kDraws; ++d) ++counts[select_next(config, row.fitness, row.prefix, path, rng)];
+  const double p = test::chi_square_test(counts, probability);
+  EXPECT_GT(p, 1e-3) << "method " << to_string(selection) << " does not sample f_ij / sum f_il";
+}
+
+TEST(Selection, RouletteIsExact) { check_distribution(Selection::Roulette, 13, 0.85); }
+TEST(Selection, CompressionIsExact) { check_distribution(Selection::Compression, 13, 0.85); }
+TEST(Selection, StochasticTrialIsExact) { check_distribution(Selection::StochasticTrial, 13, 0.85); }
+TEST(Selection, HybridIsExactInItsTrialPhase) { check_distribution(Selection::Hybrid, 13, 0.85); }
+TEST(Selection, HybridIsExactInItsCompressionPhase) { check_distribution(Selection::Hybrid, 13, 0.1); }
+
+TEST(Selection, ChiSquareTestRejectsAWrongDistribution) {
+  // The test itself must be able to fail: uniform draws against the uneven row.
+  const Row row = fixed_row();
+  std::vector<double> probability(row.fitness.size());
+  double total = std::accumulate(row.fitness.begin(), row.fitness.end(), 0.0);
+  for (size_t j = 0; j < row.fitness.size(); ++j) probability[j] = row.fitness[j] / total;
+  std::vector<long> counts(row.fitness.size(), 0);
+  RandomStream rng(1, 1);
+  for (int d = 0; d < 100'000; ++d) ++counts[rng.below(39)];
+  EXPECT_LT(test::chi_square_test(counts, probability), 1e-6);
+}
+
+TEST(Selection, ChiSquarePValueMatchesTables) {
+  EXPECT_NEAR(test::chi_square_p_value(3.841, 1), 0.05, 1e-3);
+  EXPECT_NEAR(test::chi_square_p_value(18.307, 10), 0.05, 1e-3);
+  EXPECT_NEAR(test::chi_square_p_value(124.342, 100), 0.05, 1e-3);
+}
+
+}  // namespace
+}  // namespace formica::aco

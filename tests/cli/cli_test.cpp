@@ -1,0 +1,188 @@
+// The `formica` command line end to end: exit codes, one-line error messages, output files,
+// the time limit and Ctrl-C.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <fcntl.h>
+#include <fstream>
+#include <spawn.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+
+#include "core/tour.h"
+#include "io/tsplib.h"
+#include "test_support.h"
+
+extern char** environ;
+
+namespace formica {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path temp(const std::string& name) { return fs::temp_directory_path() / ("formica_cli_" + name); }
+
+Outcome formica(const std::string& args) {
+  const fs::path out = temp("stdout"), err = temp("stderr");
+  const std::string command = std::string(FORMICA_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+}
+
+std::string data(const std::string& name) { return test::data_file(name).string(); }
+
+struct ErrorCase {
+  std::string args;
+  std::string message;  // the whole stderr line after "formica: error: "
+};
+
+class CliErrors : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(CliErrors, OneLineAndExitCodeTwo) {
+  const Outcome run = formica(GetParam().args);
+  EXPECT_EQ(run.code, 2) << run.err;
+  EXPECT_EQ(run.err, "formica: error: " + GetParam().message + "\n");
+  EXPECT_TRUE(run.out.empty()) << run.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInput, CliErrors,
+    ::testing::Values(
+        ErrorCase{"info " + data("truncated.tsp"),
+                  data("truncated.tsp") + ":8: DIMENSION is 5 but NODE_COORD_SECTION has only 3 cities (the file ends early)"},
+        ErrorCase{"info " + data("malformed_coordinate.tsp"), data("malformed_coordinate.tsp") + ":8: coordinate 'ten' is not a number"},
+        ErrorCase{"info " + data("unknown_edge_weight_type.tsp"),
+                  data("unknown_edge_weight_type.tsp") +
+                      ":4: unknown EDGE_WEIGHT_TYPE 'XRAY1' (formica reads EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, "
+                      "EUC_3D and EXPLICIT)"},
+        ErrorCase{"info " + data("dimension_too_large.tsp"),
+                  data("dimension_too_large.tsp") + ":10: DIMENSION is 5 but NODE_COORD_SECTION has only 4 cities"},
+        ErrorCase{"solve " + data("too_few_cities.tsp"), data("too_few_cities.tsp") + ":3: DIMENSION is 2; at least 3 cities are needed"},
+        ErrorCase{"solve " + data("nan_coordinate.tsp"), data("nan_coordinate.tsp") + ":7: coordinate 'nan' is not finite"},
+        ErrorCase{"verify " + data("square.tsp") + " " + data("repeated_city.tour"),
+                  data("repeated_city.tour") + ": not a tour of square: tour visits city 2 twice"},
+        ErrorCase{"verify " + data("square.tsp") + " " + data("out_of_range_city.tour"),
+                  data("out_of_range_city.tour") + ": not a tour of square: tour position 4 holds city 5, outside 1..4"},
+        ErrorCase{"verify " + data("square.tsp") + " " + data("too_short.tour"),
+                  data("too_short.tour") + ": not a tour of square: tour has 3 cities but the instance has 4"},
+        ErrorCase{"solve --frobnicate", "The following argument was not expected: --frobnicate (see formica --help)"},
+        ErrorCase{"solve " + data("square.tsp") + " --rho 2", "--rho must be in (0, 1], got 2"},
+        ErrorCase{"solve " + data("square.tsp") + " --iterations 0", "--iterations must be at least 1, got 0"},
+        ErrorCase{"solve " + data("square.tsp") + " --alpha -1", "--alpha must be in [0, 20], got -1"},
+        ErrorCase{"solve " + data("square.tsp") + " --selection best",
+                  "unknown --selection 'best' (valid: roulette, compression, stochastic-trial, hybrid)"},
+        ErrorCase{"solve " + data("square.tsp") + " --backend tpu", "unknown --backend 'tpu' (valid: auto, cpu, cuda)"},
+        ErrorCase{"generate --cities 2 --output " + temp("two.tsp").string(), "an instance needs at least 3 cities, got 2"},
+        ErrorCase{"info /nonexistent/x.tsp", "/nonexistent/x.tsp: no such file"}));
+
+TEST(Cli, ErrorLeavesNoPartialOutput) {
+  const fs::path tour = temp("partial.tour"), json = temp("partial.json");
+  fs::remove(tour);
+  fs::remove(json);
+  const Outcome run = formica("solve " + data("nan_coordinate.tsp") + " --tour-out " + tour.string() + " --json " + json.string());
+  EXPECT_EQ(run.code, 2);
+  EXPECT_FALSE(fs::exists(tour));
+  EXPECT_FALSE(fs::exists(json));
+}
+
+TEST(Cli, GenerateInfoSolveVerify) {
+  const fs::path instance = temp("gen.tsp"), tour = temp("gen.tour"), json = temp("gen.json");
+  Outcome run = formica("generate --cities 60 --kind clustered --seed 5 --output " + instance.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  run = formica("info " + instance.string());
+  EXPECT_EQ(run.code, 0);
+  EXPECT_NE(run.out.find("name: clustered60-s5\nn: 60\nedge_weight_type: EUC_2D\noptimum: unknown"), std::string::npos) << run.out;
+
+  run = formica("solve " + instance.string() + " --iterations 5 --backend cpu --seed 3 --tour-out " + tour.string() +
+                " --json " + json.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.err.find("iter"), std::string::npos);  // progress on stderr
+  const auto doc = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(doc["instance"], "clustered60-s5");
+  EXPECT_EQ(doc["n"], 60);
+  EXPECT_EQ(doc["algorithm"], "as");
+  EXPECT_EQ(doc["backend"], "cpu");
+  EXPECT_EQ(doc["iterations"], 5);
+  EXPECT_EQ(doc["parameters"]["seed"], 3);
+  EXPECT_EQ(doc["parameters"]["rho"], 0.5);
+  EXPECT_TRUE(doc["gap"].is_null());
+  EXPECT_EQ(doc["tour"].size(), 60u);
+  EXPECT_FALSE(doc["history"].empty());
+  EXPECT_EQ(doc["history"].back()["length"], doc["best_length"]);
+
+  run = formica("verify " + instance.string() + " " + tour.string());
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(run.out, "valid tour of clustered60-s5, length " + std::to_string(doc["best_length"].get<int64_t>()) + "\n");
+  // The one-line summary names the length too.
+  const Outcome again = formica("solve " + instance.string() + " --iterations 5 --backend cpu --seed 3 --quiet");
+  EXPECT_EQ(again.code, 0);
+  EXPECT_TRUE(again.err.empty()) << again.err;
+  EXPECT_NE(again.out.find("best " + std::to_string(doc["best_length"].get<int64_t>())), std::string::npos) << again.out;
+}
+
+TEST(Cli, GapIsPrintedForTsplibInstances) {
+  FORMICA_REQUIRE_TSPLIB();
+  const Outcome run = formica("solve " + (*test::tsplib_dir() / "tsp" / "eil51.tsp").string() +
+                          " --iterations 5 --backend cpu --quiet");
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("gap "), std::string::npos) << run.out;
+}
+
+TEST(Cli, TimeLimitStopsTheRun) {
+  const auto start = std::chrono::steady_clock::now();
+  const Outcome run = formica("solve --time-limit 1.5 --backend cpu --quiet");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("stopped by time limit"), std::string::npos) << run.out;
+  EXPECT_LT(seconds, 6.0);
+}
+
+TEST(Cli, CtrlCStopsCleanlyAndWritesTheBestTour) {
+  const fs::path tour = temp("interrupted.tour"), out = temp("interrupted.out");
+  fs::remove(tour);
+  std::vector<std::string> args = {FORMICA_CLI_PATH, "solve", "--time-limit", "60", "--backend", "cpu",
+                                   "--quiet", "--tour-out", tour.string()};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, FORMICA_CLI_PATH, &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_NE(slurp(out).find("stopped by interrupted"), std::string::npos) << slurp(out);
+  ASSERT_TRUE(fs::exists(tour));
+  EXPECT_EQ(io::read_tour(tour).size(), 1000u);
+}
+
+TEST(Cli, HelpListsEverySelection) {
+  const Outcome run = formica("solve --help");
+  EXPECT_EQ(run.code, 0);
+  for (const char* name : {"roulette", "compression", "stochastic-trial", "hybrid"})
+    EXPECT_NE(run.out.find(name), std::string::npos) << name;
+}
+
+}  // namespace
+}  // namespace formica

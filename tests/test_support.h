@@ -1,0 +1,91 @@
+// Helpers shared by the tests: where the TSPLIB data is, skipping with a reason, and statistics.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/instance.h"
+#include "io/tsplib.h"
+
+namespace formica::test {
+
+/// $FORMICA_TSPLIB_DIR if set, else ../shared/tsplib beside the source tree; nullopt if absent.
+inline std::optional<std::filesystem::path> tsplib_dir() {
+  const char* env = std::getenv("FORMICA_TSPLIB_DIR");
+  const std::filesystem::path dir =
+      env != nullptr && *env != '\0' ? std::filesystem::path(env)
+                                     : std::filesystem::path(FORMICA_SOURCE_DIR) / ".." / "shared" / "tsplib";
+  if (std::filesystem::is_directory(dir / "tsp")) return dir;
+  return std::nullopt;
+}
+
+inline std::filesystem::path data_file(const std::string& name) {
+  return std::filesystem::path(FORMICA_TEST_DATA_DIR) / name;
+}
+
+/// Reads a TSPLIB instance by name from the data folder.
+inline Instance tsplib_instance(const std::string& name) {
+  return io::read_tsplib(*tsplib_dir() / "tsp" / (name + ".tsp"));
+}
+
+/// Upper tail probability of the chi-square distribution with k degrees of freedom, through the
+/// regularized incomplete gamma function Q(k/2, x/2) (series below a + 1, continued fraction above).
+inline double chi_square_p_value(double x, int k) {
+  const double a = 0.5 * k, z = 0.5 * x;
+  if (z <= 0) return 1.0;
+  const double log_prefix = a * std::log(z) - z - std::lgamma(a);
+  if (z < a + 1) {
+    double term = 1.0 / a, sum = term;
+    for (int i = 1; i < 10000 && term > sum * 1e-16; ++i) sum += term *= z / (a + i);
+    return 1.0 - sum * std::exp(log_prefix);
+  }
+  double b = z + 1 - a, c = 1e300, d = 1 / b, h = d;
+  for (int i = 1; i < 10000; ++i) {
+    const double an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    d = std::fabs(d) < 1e-300 ? 1e-300 : d;
+    c = b + an / c;
+    c = std::fabs(c) < 1e-300 ? 1e-300 : c;
+    d = 1 / d;
+    const double delta = d * c;
+    h *= delta;
+    if (std::fabs(delta - 1) < 1e-15) break;
+  }
+  return std::exp(log_prefix) * h;
+}
+
+/// Pearson's chi-square statistic of `counts` against `probabilities` (cells with p = 0 must be
+/// empty; they are checked, not counted). Returns the p-value.
+inline double chi_square_test(const std::vector<long>& counts, const std::vector<double>& probabilities) {
+  long total = 0;
+  for (long c : counts) total += c;
+  double statistic = 0;
+  int cells = 0;
+  for (size_t j = 0; j < counts.size(); ++j) {
+    if (probabilities[j] == 0) {
+      EXPECT_EQ(counts[j], 0) << "drew city " << j << " whose probability is 0";
+      continue;
+    }
+    const double expected = probabilities[j] * static_cast<double>(total);
+    statistic += (counts[j] - expected) * (counts[j] - expected) / expected;
+    ++cells;
+  }
+  return chi_square_p_value(statistic, cells - 1);
+}
+
+}  // namespace formica::test
+
+/// Skips the current test, saying why, when the TSPLIB folder is absent.
+#define FORMICA_REQUIRE_TSPLIB()                                                              \
+  do {                                                                                        \
+    if (!::formica::test::tsplib_dir())                                                       \
+      GTEST_SKIP() << "skipped: TSPLIB data not found (set FORMICA_TSPLIB_DIR; default "       \
+                      "../shared/tsplib)";                                                    \
+  } while (false)
