@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include "io/instance_source.h"
 #include "io/known_optima.h"
 #include "io/tsplib.h"
+#include "solver/parameters.h"
 #include "solver/report.h"
 #include "solver/solver.h"
 
@@ -31,29 +33,9 @@ extern "C" void on_interrupt(int) {
   if (g_interrupted.exchange(true)) std::_Exit(130);
 }
 
-std::string names_of(const std::vector<aco::NamedValue>& names) {
-  std::string text;
-  for (const auto& n : names) text += (text.empty() ? "" : ", ") + std::string(n.name);
-  return text;
-}
-
-std::string help_of(const std::string& intro, const std::vector<aco::NamedValue>& names) {
-  std::string text = intro;
-  for (const auto& n : names) text += "\n  " + std::string(n.name) + ": " + std::string(n.help);
-  return text;
-}
-
 struct SolveOptionsCli {
   std::string instance;
-  std::string algorithm = "as";
-  std::string backend = "auto";
-  std::string selection = "roulette";
-  std::optional<int64_t> iterations;
-  std::optional<double> time_limit;
-  std::optional<int64_t> target;
-  uint64_t seed = 1;
-  int threads = 0;
-  aco::AntSystemConfig as;
+  std::map<std::string, std::string> values;  // parameter name -> text given on the command line
   std::string tour_out, json_out;
   bool quiet = false;
 };
@@ -67,24 +49,8 @@ std::string format_gap(int64_t length, std::optional<int64_t> optimum) {
 
 int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point start) {
   SolverConfig config;
-  const auto algorithm = parse_algorithm(o.algorithm);
-  FORMICA_EXPECTS(algorithm, "unknown --algorithm '", o.algorithm, "' (valid: as)");
-  config.algorithm = *algorithm;
-  const auto requested = parse_backend(o.backend);
-  FORMICA_EXPECTS(requested, "unknown --backend '", o.backend, "' (valid: auto, cpu, cuda)");
-  config.backend = *requested;
-  const auto selection = aco::parse_selection(o.selection);
-  FORMICA_EXPECTS(selection, "unknown --selection '", o.selection,
-                  "' (valid: ", names_of(aco::selection_names()), ")");
-  config.iterations = o.iterations;
-  config.time_limit = o.time_limit;
-  config.target = o.target;
+  for (const auto& [name, value] : o.values) set_parameter(config, name, value);
   if (!config.iterations && !config.time_limit) config.time_limit = kDefaultTimeLimit;
-  config.seed = o.seed;
-  config.threads = o.threads;
-  config.ant_system = o.as;
-  config.ant_system.selection = *selection;
-  config.ant_system.threads = 1;  // the solver sets the real count
   config.validate();
   FORMICA_EXPECTS(o.tour_out.empty() || o.tour_out != o.json_out,
                   "--tour-out and --json name the same file");
@@ -154,30 +120,16 @@ Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point s
   CLI::App* sub = app.add_subcommand("solve", "Solve an instance (the built-in 1000-city one if none is given)");
   sub->add_option("instance", o->instance,
                   "TSPLIB .tsp file, or the name of an instance in $FORMICA_TSPLIB_DIR/tsp");
-  sub->add_option("--algorithm", o->algorithm, "as: Ant System (Dorigo; Uchida et al. 2012)")
-      ->capture_default_str();
-  sub->add_option("--backend", o->backend,
-                  "auto (the GPU if a CUDA device is present), cpu or cuda")->capture_default_str();
-  sub->add_option("--iterations", o->iterations, "Stop after N iterations");
-  sub->add_option("--time-limit", o->time_limit,
-                  "Stop after S seconds, counted from program start (default 10 when "
-                  "--iterations is not given)");
-  sub->add_option("--target", o->target, "Stop once the best length is at most L");
-  sub->add_option("--seed", o->seed, "Random seed; the same seed gives the same result")
-      ->capture_default_str();
-  sub->add_option("--threads", o->threads, "CPU threads (0: all hardware threads)")
-      ->capture_default_str();
-  sub->add_option("--ants", o->as.ants, "Number of ants m (0: one per city)")->capture_default_str();
-  sub->add_option("--alpha", o->as.alpha, "Pheromone exponent")->capture_default_str();
-  sub->add_option("--beta", o->as.beta, "Heuristic exponent (eta = 1/d)")->capture_default_str();
-  sub->add_option("--rho", o->as.rho, "Evaporation rate in (0, 1]")->capture_default_str();
-  sub->add_option("--selection", o->selection,
-                  help_of("Next-city selection:", aco::selection_names()))->capture_default_str();
-  sub->add_option("--trials", o->as.trials, "w: stochastic trials before roulette")
-      ->capture_default_str();
-  sub->add_option("--hybrid-switch", o->as.hybrid_switch,
-                  "hybrid: visited fraction where trial gives way to compression")
-      ->capture_default_str();
+  // Every solver parameter comes from the one table that Python and the bench harness share.
+  const SolverConfig defaults;
+  for (const Parameter& p : parameters()) {
+    const std::string name(p.name);
+    const nlohmann::json value = p.get(defaults);
+    std::string help(p.help);
+    if (!value.is_null()) help += " [default: " + (value.is_string() ? value.get<std::string>() : value.dump()) + "]";
+    sub->add_option_function<std::string>(
+        "--" + name, [o, name](const std::string& text) { o->values[name] = text; }, help);
+  }
   sub->add_option("--tour-out", o->tour_out, "Write the best tour as a TSPLIB .tour file");
   sub->add_option("--json", o->json_out, "Write a JSON report of the run");
   sub->add_flag("--quiet", o->quiet, "No progress on stderr");

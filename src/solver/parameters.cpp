@@ -30,16 +30,26 @@ std::string normalized(std::string_view name) {
   return s;
 }
 
+/// "next-city selection:" followed by one line per method.
+std::string_view selection_help() {
+  static const std::string help = [] {
+    std::string text = "next-city selection:";
+    for (const auto& n : aco::selection_names()) text += "\n  " + std::string(n.name) + ": " + std::string(n.help);
+    return text;
+  }();
+  return help;
+}
+
 std::vector<Parameter> make_parameters() {
   std::vector<Parameter> p;
-  p.push_back({"algorithm", "as",
+  p.push_back({"algorithm", "as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)",
                [](SolverConfig& c, std::string_view v) {
                  const auto a = parse_algorithm(v);
                  FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: as)");
                  c.algorithm = *a;
                },
                [](const SolverConfig& c) { return nlohmann::json(std::string(to_string(c.algorithm))); }});
-  p.push_back({"backend", "auto, cpu or cuda",
+  p.push_back({"backend", "auto (the GPU when a CUDA device is present), cpu or cuda",
                [](SolverConfig& c, std::string_view v) {
                  const auto b = parse_backend(v);
                  FORMICA_EXPECTS(b, "unknown --backend '", v, "' (valid: auto, cpu, cuda)");
@@ -49,13 +59,13 @@ std::vector<Parameter> make_parameters() {
   p.push_back({"iterations", "stop after N iterations",
                [](SolverConfig& c, std::string_view v) { c.iterations = parse_value<int64_t>("iterations", v); },
                [](const SolverConfig& c) { return optional_json(c.iterations); }});
-  p.push_back({"time-limit", "stop after S seconds",
+  p.push_back({"time-limit", "stop after S seconds, counted from program start (default 10 when --iterations is not given)",
                [](SolverConfig& c, std::string_view v) { c.time_limit = parse_value<double>("time-limit", v); },
                [](const SolverConfig& c) { return optional_json(c.time_limit); }});
-  p.push_back({"target", "stop at length L",
+  p.push_back({"target", "stop once the best length is at most L",
                [](SolverConfig& c, std::string_view v) { c.target = parse_value<int64_t>("target", v); },
                [](const SolverConfig& c) { return optional_json(c.target); }});
-  p.push_back({"seed", "random seed",
+  p.push_back({"seed", "random seed; the same seed gives the same result",
                [](SolverConfig& c, std::string_view v) { c.seed = parse_value<uint64_t>("seed", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.seed); }});
   p.push_back({"threads", "CPU threads, 0 for all",
@@ -73,7 +83,7 @@ std::vector<Parameter> make_parameters() {
   p.push_back({"rho", "evaporation rate",
                [](SolverConfig& c, std::string_view v) { c.ant_system.rho = parse_value<double>("rho", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.ant_system.rho); }});
-  p.push_back({"selection", "next-city selection method",
+  p.push_back({"selection", selection_help(),
                [](SolverConfig& c, std::string_view v) {
                  const auto s = aco::parse_selection(v);
                  std::string valid;
