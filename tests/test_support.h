@@ -25,9 +25,19 @@ inline std::optional<std::filesystem::path> tsplib_dir() {
   return std::nullopt;
 }
 
-inline std::filesystem::path data_file(const std::string& name) {
-  return std::filesystem::path(FORMICA_TEST_DATA_DIR) / name;
+/// Reads an environment variable, or `fallback` when it is unset (lets a build made on one
+/// machine run its tests on another, e.g. the GPU machine, from a different folder).
+inline std::string env_or(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : fallback;
 }
+
+inline std::filesystem::path data_file(const std::string& name) {
+  return std::filesystem::path(env_or("FORMICA_TEST_DATA_DIR", FORMICA_TEST_DATA_DIR)) / name;
+}
+
+/// The formica executable under test.
+inline std::string cli_path() { return env_or("FORMICA_CLI", FORMICA_CLI_PATH); }
 
 /// Reads a TSPLIB instance by name from the data folder.
 inline Instance tsplib_instance(const std::string& name) {

@@ -39,7 +39,7 @@ fs::path temp(const std::string& name) { return fs::temp_directory_path() / ("fo
 
 Outcome formica(const std::string& args) {
   const fs::path out = temp("stdout"), err = temp("stderr");
-  const std::string command = std::string(FORMICA_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
+  const std::string command = test::cli_path() + " " + args + " >" + out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
 }
@@ -155,7 +155,8 @@ TEST(Cli, TimeLimitStopsTheRun) {
 TEST(Cli, CtrlCStopsCleanlyAndWritesTheBestTour) {
   const fs::path tour = temp("interrupted.tour"), out = temp("interrupted.out");
   fs::remove(tour);
-  std::vector<std::string> args = {FORMICA_CLI_PATH, "solve", "--time-limit", "60", "--backend", "cpu",
+  const std::string cli = test::cli_path();
+  std::vector<std::string> args = {cli, "solve", "--time-limit", "60", "--backend", "cpu",
                                    "--quiet", "--tour-out", tour.string()};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -164,7 +165,7 @@ TEST(Cli, CtrlCStopsCleanlyAndWritesTheBestTour) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, FORMICA_CLI_PATH, &actions, nullptr, argv.data(), environ), 0);
+  ASSERT_EQ(posix_spawn(&pid, cli.c_str(), &actions, nullptr, argv.data(), environ), 0);
   posix_spawn_file_actions_destroy(&actions);
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   kill(pid, SIGINT);
