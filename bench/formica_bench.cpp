@@ -106,11 +106,11 @@ int run(int argc, char** argv) {
               device ? ", GPU " : ", no GPU", device ? device->name.c_str() : "");
   std::printf("# %d warm-up + %d timed iterations per row; times are medians over the timed iterations\n",
               warmup, iterations);
-  std::printf("%-12s %7s %-22s %-6s %11s %11s %11s %12s %8s\n", "instance", "n", "method", "backend", "ms/iter",
-              "constr ms", "pher ms", "best", "gap %");
+  std::printf("%-12s %7s %-24s %-6s %10s %10s %9s %8s %10s %11s %8s\n", "instance", "n", "method", "backend",
+              "ms/iter", "constr ms", "pher ms", "step us", "total ms", "best", "gap %");
   std::ostringstream rows;
   rows << "instance,n,method,backend,device,warmup,iterations,median_ms,median_construction_ms,"
-          "median_pheromone_ms,best_length,gap_percent\n";
+          "median_pheromone_ms,construction_us_per_step,total_ms,best_length,gap_percent\n";
   for (const std::string& spec : split(instances, ',')) {
     const Instance instance = load(spec);
     const auto optimum = known_optimum(instance.name(), instance.n());
@@ -132,14 +132,19 @@ int run(int argc, char** argv) {
       const int64_t best = search->best_length();
       const double gap = optimum ? gap_percent(best, *optimum) : 0.0;
       const std::string device_name = backend == Backend::Cuda ? device->name : concat("CPU ", threads, "t");
-      std::printf("%-12s %7d %-22s %-6s %11.3f %11.3f %11.3f %12lld %8s\n", instance.name().c_str(), instance.n(),
-                  bench.label.c_str(), std::string(to_string(backend)).c_str(), median(total), median(construction),
-                  median(pheromone), static_cast<long long>(best), optimum ? concat(gap).c_str() : "-");
+      // Tour construction is n dependent steps per ant: its time per step is the latency to beat.
+      const double step_us = median(construction) * 1e3 / instance.n();
+      double sum_ms = 0.0;
+      for (double t : total) sum_ms += t;
+      std::printf("%-12s %7d %-24s %-6s %10.3f %10.3f %9.3f %8.3f %10.1f %11lld %8s\n", instance.name().c_str(),
+                  instance.n(), bench.label.c_str(), std::string(to_string(backend)).c_str(), median(total),
+                  median(construction), median(pheromone), step_us, sum_ms, static_cast<long long>(best),
+                  optimum ? concat(gap).c_str() : "-");
       std::fflush(stdout);
       rows << instance.name() << ',' << instance.n() << ',' << bench.label << ',' << to_string(backend) << ",\""
            << device_name << "\"," << warmup << ',' << iterations << ',' << median(total) << ','
-           << median(construction) << ',' << median(pheromone) << ',' << best << ','
-           << (optimum ? concat(gap) : "") << '\n';
+           << median(construction) << ',' << median(pheromone) << ',' << step_us << ',' << sum_ms << ',' << best
+           << ',' << (optimum ? concat(gap) : "") << '\n';
     }
   }
   if (!csv.empty()) {

@@ -30,14 +30,33 @@ std::string normalized(std::string_view name) {
   return s;
 }
 
-/// "next-city selection:" followed by one line per method.
-std::string_view selection_help() {
-  static const std::string help = [] {
-    std::string text = "next-city selection:";
-    for (const auto& n : aco::selection_names()) text += "\n  " + std::string(n.name) + ": " + std::string(n.help);
-    return text;
-  }();
-  return help;
+/// `intro` followed by one line per named value (for --help).
+std::string listing(std::string_view intro, const std::vector<aco::NamedValue>& names) {
+  std::string text(intro);
+  for (const auto& n : names) text += "\n  " + std::string(n.name) + ": " + std::string(n.help);
+  return text;
+}
+
+std::string valid_names(const std::vector<aco::NamedValue>& names) {
+  std::string text;
+  for (const auto& n : names) text += (text.empty() ? "" : ", ") + std::string(n.name);
+  return text;
+}
+
+/// A parameter whose value is one of a list of names: `field` selects the Config member.
+template <typename Enum, typename Field>
+Parameter named_parameter(std::string_view name, std::string_view intro, std::vector<aco::NamedValue> (*names)(),
+                          std::optional<Enum> (*parse)(std::string_view), std::string_view (*print)(Enum),
+                          Field field) {
+  static std::vector<std::string> helps;  // keeps each help text alive for the string_view
+  helps.push_back(listing(intro, names()));
+  return {name, helps.back(),
+          [=](SolverConfig& c, std::string_view v) {
+            const auto value = parse(v);
+            FORMICA_EXPECTS(value, "unknown --", name, " '", v, "' (valid: ", valid_names(names()), ")");
+            field(c) = *value;
+          },
+          [=](const SolverConfig& c) { return nlohmann::json(std::string(print(field(c)))); }};
 }
 
 std::vector<Parameter> make_parameters() {
@@ -83,15 +102,9 @@ std::vector<Parameter> make_parameters() {
   p.push_back({"rho", "evaporation rate",
                [](SolverConfig& c, std::string_view v) { c.ant_system.rho = parse_value<double>("rho", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.ant_system.rho); }});
-  p.push_back({"selection", selection_help(),
-               [](SolverConfig& c, std::string_view v) {
-                 const auto s = aco::parse_selection(v);
-                 std::string valid;
-                 for (const auto& n : aco::selection_names()) valid += (valid.empty() ? "" : ", ") + std::string(n.name);
-                 FORMICA_EXPECTS(s, "unknown --selection '", v, "' (valid: ", valid, ")");
-                 c.ant_system.selection = *s;
-               },
-               [](const SolverConfig& c) { return nlohmann::json(std::string(aco::to_string(c.ant_system.selection))); }});
+  p.push_back(named_parameter<aco::Selection>(
+      "selection", "next-city selection:", aco::selection_names, aco::parse_selection, aco::to_string,
+      [](auto& c) -> auto& { return c.ant_system.selection; }));
   p.push_back({"trials", "stochastic trials before roulette",
                [](SolverConfig& c, std::string_view v) { c.ant_system.trials = parse_value<int>("trials", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.ant_system.trials); }});
@@ -100,6 +113,14 @@ std::vector<Parameter> make_parameters() {
                  c.ant_system.hybrid_switch = parse_value<double>("hybrid-switch", v);
                },
                [](const SolverConfig& c) { return nlohmann::json(c.ant_system.hybrid_switch); }});
+  p.push_back(named_parameter<aco::Construction>(
+      "construction", "who builds a tour on the GPU (cuda backend):", aco::construction_names,
+      aco::parse_construction, aco::to_string,
+      [](auto& c) -> auto& { return c.ant_system.construction; }));
+  p.push_back(named_parameter<aco::PheromoneUpdate>(
+      "pheromone-update", "pheromone update design on the GPU (cuda backend):", aco::pheromone_update_names,
+      aco::parse_pheromone_update, aco::to_string,
+      [](auto& c) -> auto& { return c.ant_system.pheromone_update; }));
   return p;
 }
 

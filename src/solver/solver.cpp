@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "aco/cpu/ant_system.h"
+#include "aco/cuda/ant_system_cuda.h"
 #include "core/error.h"
 #include "core/timer.h"
 #include "cuda/device.h"
@@ -54,7 +55,9 @@ void SolverConfig::validate() const {
 
 namespace {
 
-bool has_cuda_implementation(Algorithm) { return false; }
+bool has_cuda_implementation(Algorithm algorithm) {
+  return cuda::built_with_cuda() && algorithm == Algorithm::AntSystem;
+}
 
 }  // namespace
 
@@ -66,7 +69,11 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       as.seed = config.seed;
       as.threads = threads;
       if (backend == Backend::Cpu) return std::make_unique<aco::AntSystemCpu>(instance, as);
+#if FORMICA_HAVE_CUDA
+      return std::make_unique<aco::AntSystemCuda>(instance, as);
+#else
       break;
+#endif
     }
   }
   throw InputError(concat("--algorithm ", to_string(config.algorithm), " has no ",

@@ -145,7 +145,7 @@ TEST(Cli, GapIsPrintedForTsplibInstances) {
 
 TEST(Cli, TimeLimitStopsTheRun) {
   const auto start = std::chrono::steady_clock::now();
-  const Outcome run = formica("solve --time-limit 1.5 --backend cpu --quiet");
+  const Outcome run = formica("solve " + data("square.tsp") + " --time-limit 1.5 --backend cpu --quiet");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(run.code, 0) << run.err;
   EXPECT_NE(run.out.find("stopped by time limit"), std::string::npos) << run.out;

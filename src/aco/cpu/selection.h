@@ -27,9 +27,4 @@ int select_stochastic_trial(std::span<const float> fitness_row, std::span<const 
 int select_next(const AntSystemConfig& config, std::span<const float> fitness_row,
                 std::span<const double> prefix_row, const AntPath& path, RandomStream& rng);
 
-/// True when `selection` reads per-row prefix sums computed once per iteration.
-inline bool needs_prefix_sums(Selection selection) {
-  return selection == Selection::StochasticTrial || selection == Selection::Hybrid;
-}
-
 }  // namespace formica::aco

@@ -1,0 +1,215 @@
+// The GPU Ant System (see ant_system_cuda.h): buffers, one iteration as a sequence of kernels on
+// one stream, phases timed with CUDA events.
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+#include "aco/cuda/ant_lengths.cuh"
+#include "aco/cuda/ant_system_cuda.h"
+#include "aco/cuda/construction.cuh"
+#include "aco/cuda/fitness.cuh"
+#include "aco/cuda/pheromone_update.cuh"
+#include "core/distance_matrix.h"
+#include "core/error.h"
+#include "core/nearest_neighbour.h"
+#include "core/tour.h"
+#include "cuda/buffer.cuh"
+
+namespace formica::aco {
+
+using ::formica::cuda::DeviceBuffer;
+
+namespace {
+
+int padded(int n) { return (n + 31) / 32 * 32; }
+
+int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+/// A CUDA event that destroys itself.
+struct Event {
+  cudaEvent_t event{};
+  Event() { CUDA_CHECK(cudaEventCreate(&event)); }
+  ~Event() { cudaEventDestroy(event); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+};
+
+float elapsed_ms(const Event& from, const Event& to) {
+  float ms = 0.f;
+  CUDA_CHECK(cudaEventElapsedTime(&ms, from.event, to.event));
+  return ms;
+}
+
+}  // namespace
+
+struct AntSystemCuda::State {
+  const Instance& instance;
+  AntSystemConfig config;
+  int n, ld, m;
+  double tau0 = 0.0;
+  double deposit_scale = 1.0;  // fixed-point scale of the deposits 1 / L_k
+  cudaStream_t stream{};
+
+  DeviceBuffer<int32_t> distances;
+  DeviceBuffer<float> eta_beta, tau, fitness, prefix;
+  DeviceBuffer<int32_t> tours, successors, scratch;
+  DeviceBuffer<long long> lengths;
+  DeviceBuffer<unsigned long long> deposits;
+  DeviceBuffer<long long> best_length_d;
+  DeviceBuffer<int> best_index_d;
+  DeviceBuffer<unsigned char> reduce_temp;
+  long long* pinned = nullptr;  // [0] iteration-best length, [1] its ant
+
+  Event start, constructed, ranked, updated;
+  std::vector<int32_t> best_tour;
+  int64_t best_length = 0, iteration_best = 0;
+  uint64_t iteration = 0;
+  StepTimes times;
+
+  State(const Instance& inst, const AntSystemConfig& cfg)
+      : instance(inst), config(cfg), n(inst.n()), ld(padded(inst.n())), m(cfg.ants > 0 ? cfg.ants : inst.n()) {}
+  ~State() {
+    if (pinned) cudaFreeHost(pinned);
+    if (stream) cudaStreamDestroy(stream);
+  }
+};
+
+size_t AntSystemCuda::memory_bytes(int n, const AntSystemConfig& config) {
+  const size_t ld = static_cast<size_t>(padded(n));
+  const size_t m = config.ants > 0 ? static_cast<size_t>(config.ants) : static_cast<size_t>(n);
+  const size_t matrices = 4 + (needs_prefix_sums(config.selection) ? 1 : 0);  // distances, eta, tau, fitness
+  return ld * ld * 4 * matrices + m * static_cast<size_t>(n) * 4 * 2 +
+         cuda::construction_scratch_ints(config.construction, config.selection, n, static_cast<int>(m)) * 4 + m * 16;
+}
+
+AntSystemCuda::AntSystemCuda(const Instance& instance, const AntSystemConfig& config)
+    : state_(std::make_unique<State>(instance, config)) {
+  State& s = *state_;
+  s.config.validate();
+  const int n = s.n, ld = s.ld, m = s.m;
+
+  size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const size_t need = memory_bytes(n, s.config);
+  if (need > free_bytes / 10 * 9)
+    throw OutOfMemoryError(concat("the dense GPU Ant System needs ", need >> 20, " MiB for n = ", n, ", m = ", m,
+                                  " but the GPU has ", free_bytes >> 20, " MiB free"));
+  FORMICA_EXPECTS(cuda::pheromone_update_shared_bytes(ld) > 0, "the symmetrize pheromone update keeps a row of ",
+                  n, " cities in shared memory, more than this GPU allows per block");
+  if (s.config.construction == Construction::BlockPerAnt) {
+    int device = 0, limit = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const size_t bytes = cuda::block_per_ant_shared_bytes(s.config.selection, n, ld);
+    FORMICA_EXPECTS(bytes + 1024 <= static_cast<size_t>(limit), "--construction block-per-ant needs ",
+                    bytes >> 10, " KiB of shared memory per block for n = ", n, "; this GPU allows ", limit >> 10,
+                    " KiB (use --construction warp-per-ant)");
+  }
+
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+  const size_t cells = static_cast<size_t>(ld) * ld;
+  s.distances = DeviceBuffer<int32_t>(std::span<const int32_t>(dense_distance_matrix(instance, ld, hardware_threads())));
+  s.eta_beta = DeviceBuffer<float>(cells);
+  s.tau = DeviceBuffer<float>(cells);
+  s.fitness = DeviceBuffer<float>(cells);
+  if (needs_prefix_sums(s.config.selection)) s.prefix = DeviceBuffer<float>(cells);
+  s.tours = DeviceBuffer<int32_t>(static_cast<size_t>(m) * n);
+  s.successors = DeviceBuffer<int32_t>(static_cast<size_t>(n) * m);
+  s.scratch = DeviceBuffer<int32_t>(cuda::construction_scratch_ints(s.config.construction, s.config.selection, n, m));
+  s.lengths = DeviceBuffer<long long>(static_cast<size_t>(m));
+  s.deposits = DeviceBuffer<unsigned long long>(static_cast<size_t>(m));
+  s.best_length_d = DeviceBuffer<long long>(1);
+  s.best_index_d = DeviceBuffer<int>(1);
+  s.reduce_temp = DeviceBuffer<unsigned char>(cuda::best_ant_temp_bytes(m));
+  CUDA_CHECK(cudaMallocHost(&s.pinned, 2 * sizeof(long long)));
+
+  cuda::launch_heuristic(s.distances.data(), s.eta_beta.data(), n, ld, s.config.beta, s.stream);
+  // tau_0 = m / L_nn (Uchida 2.3 with m ants; their n / L(T_G) for the default m = n).
+  const int64_t nn_length = std::max<int64_t>(tour_length(instance, nearest_neighbour_tour(instance, 0)), 1);
+  s.tau0 = static_cast<double>(m) / static_cast<double>(nn_length);
+  cuda::launch_fill(s.tau.data(), ld, static_cast<float>(s.tau0), s.stream);
+  // Fixed-point deposits: no tour is shorter than L_nn / (1 + log2 n) (the nearest-neighbour
+  // bound of Rosenkrantz et al.), so m deposits of scale / L_k on one edge stay below 2^62.
+  const double shortest = static_cast<double>(nn_length) / (1.0 + std::log2(static_cast<double>(n)));
+  s.deposit_scale = std::exp2(std::floor(std::log2(std::ldexp(shortest, 62) / m)));
+  CUDA_CHECK(cudaStreamSynchronize(s.stream));
+}
+
+AntSystemCuda::~AntSystemCuda() = default;
+
+bool AntSystemCuda::step(const StopFlag& stop) {
+  State& s = *state_;
+  if (stop.requested()) return false;
+  const int n = s.n, ld = s.ld, m = s.m;
+  CUDA_CHECK(cudaEventRecord(s.start.event, s.stream));
+  cuda::launch_fitness(s.tau.data(), s.eta_beta.data(), s.fitness.data(), s.prefix.data(), n, ld, s.config.alpha,
+                       s.stream);
+  cuda::ConstructionArgs args;
+  args.n = n;
+  args.ld = ld;
+  args.m = m;
+  args.fitness = s.fitness.data();
+  args.prefix = s.prefix.data();
+  args.tours = s.tours.data();
+  args.successors = s.successors.data();
+  args.scratch = s.scratch.data();
+  args.seed = s.config.seed;
+  args.iteration = s.iteration;
+  args.trials = s.config.trials;
+  args.switch_count = static_cast<int>(std::ceil(s.config.hybrid_switch * n));
+  cuda::launch_construction(s.config.construction, s.config.selection, args, s.stream);
+  CUDA_CHECK(cudaEventRecord(s.constructed.event, s.stream));
+  cuda::launch_ant_lengths(s.distances.data(), ld, s.tours.data(), n, m, s.lengths.data(), s.deposits.data(),
+                           s.deposit_scale, s.stream);
+  cuda::launch_best_ant(s.lengths.data(), m, s.best_length_d.data(), s.best_index_d.data(), s.reduce_temp.data(),
+                        s.reduce_temp.size(), s.stream);
+  CUDA_CHECK(cudaMemcpyAsync(s.pinned, s.best_length_d.data(), sizeof(long long), cudaMemcpyDeviceToHost, s.stream));
+  CUDA_CHECK(cudaMemcpyAsync(s.pinned + 1, s.best_index_d.data(), sizeof(int), cudaMemcpyDeviceToHost, s.stream));
+  CUDA_CHECK(cudaEventRecord(s.ranked.event, s.stream));
+  cuda::launch_pheromone_update(s.tau.data(), n, ld, m, s.successors.data(), s.deposits.data(), s.config.rho,
+                                s.deposit_scale, s.stream);
+  cuda::launch_symmetrize(s.tau.data(), ld, s.stream);
+  CUDA_CHECK(cudaEventRecord(s.updated.event, s.stream));
+  CUDA_CHECK(cudaEventSynchronize(s.updated.event));
+
+  int best_ant = 0;
+  std::memcpy(&best_ant, s.pinned + 1, sizeof(int));
+  s.iteration_best = s.pinned[0];
+  if (s.best_tour.empty() || s.iteration_best < s.best_length) {
+    s.best_length = s.iteration_best;
+    s.best_tour.resize(static_cast<size_t>(n));
+    CUDA_CHECK(cudaMemcpy(s.best_tour.data(), s.tours.data() + static_cast<size_t>(best_ant) * n,
+                          static_cast<size_t>(n) * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  }
+  s.times.construction_ms = elapsed_ms(s.start, s.ranked);
+  s.times.pheromone_ms = elapsed_ms(s.ranked, s.updated);
+  s.times.total_ms = elapsed_ms(s.start, s.updated);
+  ++s.iteration;
+  return true;
+}
+
+int64_t AntSystemCuda::best_length() const { return state_->best_length; }
+std::vector<int32_t> AntSystemCuda::best_tour() const { return state_->best_tour; }
+int64_t AntSystemCuda::iteration_best_length() const { return state_->iteration_best; }
+StepTimes AntSystemCuda::last_step_times() const { return state_->times; }
+int AntSystemCuda::ants() const { return state_->m; }
+double AntSystemCuda::initial_pheromone() const { return state_->tau0; }
+
+std::vector<float> AntSystemCuda::pheromone() const {
+  const State& s = *state_;
+  const std::vector<float> padded_matrix = s.tau.download(s.stream);
+  std::vector<float> out(static_cast<size_t>(s.n) * s.n);
+  for (int i = 0; i < s.n; ++i)
+    std::memcpy(out.data() + static_cast<size_t>(i) * s.n, padded_matrix.data() + static_cast<size_t>(i) * s.ld,
+                static_cast<size_t>(s.n) * sizeof(float));
+  return out;
+}
+
+std::vector<int32_t> AntSystemCuda::tours() const { return state_->tours.download(state_->stream); }
+
+std::vector<int64_t> AntSystemCuda::tour_lengths() const {
+  const auto lengths = state_->lengths.download(state_->stream);
+  return std::vector<int64_t>(lengths.begin(), lengths.end());
+}
+
+}  // namespace formica::aco

@@ -1,0 +1,236 @@
+// The GPU Ant System: every selection method and construction samples the exact distribution
+// (chi-square against f_ij / sum over unvisited), tours are valid with exact lengths at awkward
+// sizes, one pheromone update matches the CPU reference and is exactly symmetric, and the same
+// seed gives the same result.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "core/tour.h"
+#include "cuda_support.h"
+#include "io/generator.h"
+#include "io/known_optima.h"
+#include "solver/report.h"
+#include "solver/solver.h"
+#include "test_support.h"
+
+#if FORMICA_HAVE_CUDA
+#include "aco/cuda/ant_system_cuda.h"
+#include "aco/cuda/selection_sampler.h"
+#endif
+
+namespace formica::aco {
+namespace {
+
+#if FORMICA_HAVE_CUDA
+
+struct Row {
+  std::vector<float> fitness;
+  std::vector<uint8_t> visited;
+};
+
+/// n cities, uneven fitness (a few heavy cities, one zero), about a third visited including heavy
+/// ones, so that trials often land on visited cities and every fallback path runs.
+Row make_row(int n, uint64_t seed) {
+  Row row;
+  RandomStream rng(seed, 0);
+  for (int j = 0; j < n; ++j) {
+    const float heavy = j % 7 == 0 ? 6.0f : 1.0f;
+    row.fitness.push_back(heavy * (0.25f + static_cast<float>(rng.next_double())));
+    row.visited.push_back(rng.next_double() < 0.33 || j % 14 == 0 ? 1 : 0);
+  }
+  row.fitness[n - 1] = 0.0f;  // unreachable: never drawn
+  row.visited[1] = 0;
+  return row;
+}
+
+struct SamplerCase {
+  Construction construction;
+  Selection selection;
+  bool trial_phase;
+  int n;
+};
+
+std::string case_name(const SamplerCase& c) {
+  std::string name = std::string(to_string(c.construction)) + "_" + std::string(to_string(c.selection)) +
+                     (c.selection == Selection::Hybrid ? (c.trial_phase ? "_trialphase" : "_compressionphase") : "") +
+                     "_n" + std::to_string(c.n);
+  for (char& ch : name)
+    if (ch == '-') ch = '_';
+  return name;
+}
+
+class GpuSelection : public ::testing::TestWithParam<SamplerCase> {};
+
+TEST_P(GpuSelection, SamplesTheExactDistribution) {
+  FORMICA_REQUIRE_CUDA();
+  const SamplerCase c = GetParam();
+  const Row row = make_row(c.n, 17 + c.n);
+  cuda::SamplerRequest request;
+  request.construction = c.construction;
+  request.selection = c.selection;
+  request.trial_phase = c.trial_phase;
+  request.trials = 2;  // few trials: the roulette fallback is exercised too
+  request.draws = c.n <= 64 ? 512'000 : 2048L * c.n;
+  request.seed = 99;
+  const std::vector<long> counts = cuda::sample_selection(request, row.fitness, row.visited);
+  std::vector<double> probability(c.n, 0.0);
+  double total = 0;
+  for (int j = 0; j < c.n; ++j)
+    if (!row.visited[j]) total += row.fitness[j];
+  for (int j = 0; j < c.n; ++j)
+    if (!row.visited[j]) probability[j] = row.fitness[j] / total;
+  const long drawn = std::accumulate(counts.begin(), counts.end(), 0L);
+  EXPECT_GT(drawn, request.draws / 2);
+  const double p = test::chi_square_test(counts, probability);
+  RecordProperty("p_value", std::to_string(p));
+  EXPECT_GT(p, 1e-3) << case_name(c);
+}
+
+std::vector<SamplerCase> sampler_cases() {
+  std::vector<SamplerCase> cases;
+  for (auto construction : {Construction::WarpPerAnt, Construction::BlockPerAnt})
+    for (int n : {40, 1000, 3000}) {
+      cases.push_back({construction, Selection::Roulette, true, n});
+      cases.push_back({construction, Selection::Compression, false, n});
+      cases.push_back({construction, Selection::StochasticTrial, true, n});
+      cases.push_back({construction, Selection::Hybrid, true, n});
+      cases.push_back({construction, Selection::Hybrid, false, n});
+    }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllMethods, GpuSelection, ::testing::ValuesIn(sampler_cases()),
+                         [](const auto& param_info) { return case_name(param_info.param); });
+
+AntSystemConfig gpu_config(Construction construction, Selection selection, uint64_t seed = 5) {
+  AntSystemConfig config;
+  config.construction = construction;
+  config.selection = selection;
+  config.seed = seed;
+  return config;
+}
+
+TEST(AntSystemCuda, ToursAreValidWithExactLengthsAtAwkwardSizes) {
+  FORMICA_REQUIRE_CUDA();
+  for (int n : {3, 4, 5, 31, 32, 33, 1000, 3038}) {
+    const Instance instance = n == 3038 && test::tsplib_dir() ? test::tsplib_instance("pcb3038")
+                                                              : io::generate_instance(n, io::InstanceKind::Clustered, n);
+    for (auto construction : {Construction::WarpPerAnt, Construction::BlockPerAnt})
+      for (auto selection : {Selection::Roulette, Selection::Compression, Selection::StochasticTrial, Selection::Hybrid}) {
+        SCOPED_TRACE(std::string(to_string(construction)) + " " + std::string(to_string(selection)) + " n=" +
+                     std::to_string(n));
+        AntSystemConfig config = gpu_config(construction, selection);
+        if (n > 1000) config.ants = 64;  // every ant's tour is checked on the host
+        AntSystemCuda colony(instance, config);
+        for (int it = 0; it < 2; ++it) ASSERT_TRUE(colony.step(StopFlag{}));
+        const auto tours = colony.tours();
+        const auto lengths = colony.tour_lengths();
+        for (int k = 0; k < colony.ants(); ++k) {
+          const std::vector<int32_t> order(tours.begin() + static_cast<ptrdiff_t>(k) * n,
+                                           tours.begin() + static_cast<ptrdiff_t>(k + 1) * n);
+          const Tour tour(instance, order);  // throws unless a permutation
+          ASSERT_EQ(tour.length(), lengths[k]) << "ant " << k;
+        }
+        EXPECT_EQ(Tour(instance, colony.best_tour()).length(), colony.best_length());
+        EXPECT_EQ(colony.best_length(), std::min(colony.best_length(), *std::min_element(lengths.begin(), lengths.end())));
+      }
+  }
+}
+
+TEST(AntSystemCuda, OneUpdateMatchesTheCpuReferenceAndIsSymmetric) {
+  FORMICA_REQUIRE_CUDA();
+  for (int n : {4, 33, 200, 777}) {
+    const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 3 * n);
+    AntSystemConfig config = gpu_config(Construction::WarpPerAnt, Selection::Hybrid);
+    config.rho = 0.3;
+    AntSystemCuda colony(instance, config);
+    ASSERT_TRUE(colony.step(StopFlag{}));
+    const auto tours = colony.tours();
+    const auto lengths = colony.tour_lengths();
+    const auto tau = colony.pheromone();
+    std::vector<double> expected(static_cast<size_t>(n) * n, (1.0 - config.rho) * static_cast<float>(colony.initial_pheromone()));
+    for (int k = 0; k < colony.ants(); ++k)
+      for (int p = 0; p < n; ++p) {
+        const int a = tours[static_cast<size_t>(k) * n + p], b = tours[static_cast<size_t>(k) * n + (p + 1) % n];
+        expected[static_cast<size_t>(a) * n + b] += 1.0 / static_cast<double>(lengths[k]);
+        expected[static_cast<size_t>(b) * n + a] += 1.0 / static_cast<double>(lengths[k]);
+      }
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        if (i == j) continue;
+        const size_t ij = static_cast<size_t>(i) * n + j, ji = static_cast<size_t>(j) * n + i;
+        ASSERT_NEAR(tau[ij], expected[ij], 1e-5 * expected[ij]) << i << "," << j << " n=" << n;
+        ASSERT_EQ(tau[ij], tau[ji]) << "not exactly symmetric at " << i << "," << j;
+      }
+  }
+}
+
+TEST(AntSystemCuda, SameSeedSameResult) {
+  FORMICA_REQUIRE_CUDA();
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Clustered, 1);
+  for (auto construction : {Construction::WarpPerAnt, Construction::BlockPerAnt}) {
+    const auto run = [&](uint64_t seed) {
+      AntSystemCuda colony(instance, gpu_config(construction, Selection::Hybrid, seed));
+      for (int it = 0; it < 5; ++it) colony.step(StopFlag{});
+      return std::make_pair(colony.best_tour(), colony.pheromone());
+    };
+    const auto a = run(7), b = run(7), c = run(8);
+    EXPECT_EQ(a.first, b.first);
+    EXPECT_EQ(a.second, b.second);  // bit-identical pheromone: deposits are summed as integers
+    EXPECT_NE(a.first, c.first);
+  }
+}
+
+TEST(AntSystemCuda, HundredIterationsOnD198LandInThePapersRange) {
+  FORMICA_REQUIRE_CUDA();
+  FORMICA_REQUIRE_TSPLIB();
+  const Instance instance = test::tsplib_instance("d198");
+  for (auto selection : {Selection::Roulette, Selection::Hybrid}) {
+    AntSystemCuda colony(instance, gpu_config(Construction::WarpPerAnt, selection, 1));
+    for (int it = 0; it < 100; ++it) colony.step(StopFlag{});
+    const double gap = gap_percent(colony.best_length(), 15780);
+    RecordProperty(std::string("gap_") + std::string(to_string(selection)), std::to_string(gap));
+    // Uchida et al. Table 4: +7.4 % on the GPU; the CPU test documents our spread (3-15 %).
+    EXPECT_GE(gap, 3.0);
+    EXPECT_LE(gap, 15.0);
+  }
+}
+
+TEST(AntSystemCuda, SolverRunsOnTheGpu) {
+  FORMICA_REQUIRE_CUDA();
+  SolverConfig config;
+  config.backend = Backend::Cuda;
+  config.iterations = 3;
+  const Instance instance = io::generate_instance(500, io::InstanceKind::Uniform, 2);
+  const Result result = solve(instance, config);
+  EXPECT_EQ(result.backend, Backend::Cuda);
+  EXPECT_EQ(result.iterations, 3);
+  EXPECT_EQ(result.tour.n(), 500);
+  EXPECT_GT(result.mean_step_times.construction_ms, 0.0);
+}
+
+TEST(AntSystemCuda, RefusesSizesItsKernelsCannotHoldWithAClearError) {
+  FORMICA_REQUIRE_CUDA();
+  const Instance instance = io::generate_instance(40'000, io::InstanceKind::Uniform, 2);
+  AntSystemConfig config = gpu_config(Construction::BlockPerAnt, Selection::Compression);
+  config.ants = 8;
+  try {
+    AntSystemCuda colony(instance, config);
+    FAIL() << "n = 40,000 should not fit the row-in-shared-memory update";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
+  }
+}
+
+#else
+
+TEST(AntSystemCuda, NotBuilt) { GTEST_SKIP() << "skipped: built without CUDA"; }
+
+#endif
+
+}  // namespace
+}  // namespace formica::aco
