@@ -5,7 +5,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
-filter=${2:-'GpuSelection.*n40:AntSystemCuda.OneUpdate*:AntSystemCuda.SameSeed*:CudaSmoke.*'}
+filter=${2:-'GpuSelection.*n40:AntSystemCuda.OneUpdate*'}
 out=${OUT:-$root/gpu-check-logs}
 mkdir -p "$out"
 export FORMICA_TSPLIB_DIR=${FORMICA_TSPLIB_DIR:-$root/shared/tsplib}
@@ -21,7 +21,7 @@ done
 grep -h -A2 '^\[  FAILED  \]' "$out"/*_tests.log | head -40
 if command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck synccheck; do
-    compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/tests/aco_tests" --gtest_brief=1 \
+    timeout "${SANITIZER_TIMEOUT:-150}" compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/tests/aco_tests" --gtest_brief=1 \
       --gtest_filter="$filter" >"$out/sanitizer-$tool.log" 2>&1
     code=$?
     [ $code -ne 0 ] && status=1

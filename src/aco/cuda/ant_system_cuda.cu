@@ -2,6 +2,7 @@
 // one stream, phases timed with CUDA events.
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <thread>
 
 #include "aco/cuda/ant_lengths.cuh"
@@ -108,7 +109,18 @@ AntSystemCuda::AntSystemCuda(const Instance& instance, const AntSystemConfig& co
 
   CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
   const size_t cells = static_cast<size_t>(ld) * ld;
-  s.distances = DeviceBuffer<int32_t>(std::span<const int32_t>(dense_distance_matrix(instance, ld, hardware_threads())));
+  // No tour is shorter than the sum over cities of the distance to their nearest other city.
+  double shortest_tour = 0.0;
+  {
+    const std::vector<int32_t> d = dense_distance_matrix(instance, ld, hardware_threads());
+    for (int i = 0; i < n; ++i) {
+      int32_t nearest = std::numeric_limits<int32_t>::max();
+      for (int j = 0; j < n; ++j)
+        if (j != i) nearest = std::min(nearest, d[static_cast<size_t>(i) * ld + j]);
+      shortest_tour += nearest;
+    }
+    s.distances = DeviceBuffer<int32_t>(std::span<const int32_t>(d));
+  }
   s.eta_beta = DeviceBuffer<float>(cells);
   s.tau = DeviceBuffer<float>(cells);
   s.fitness = DeviceBuffer<float>(cells);
@@ -128,10 +140,9 @@ AntSystemCuda::AntSystemCuda(const Instance& instance, const AntSystemConfig& co
   const int64_t nn_length = std::max<int64_t>(tour_length(instance, nearest_neighbour_tour(instance, 0)), 1);
   s.tau0 = static_cast<double>(m) / static_cast<double>(nn_length);
   cuda::launch_fill(s.tau.data(), ld, static_cast<float>(s.tau0), s.stream);
-  // Fixed-point deposits: no tour is shorter than L_nn / (1 + log2 n) (the nearest-neighbour
-  // bound of Rosenkrantz et al.), so m deposits of scale / L_k on one edge stay below 2^62.
-  const double shortest = static_cast<double>(nn_length) / (1.0 + std::log2(static_cast<double>(n)));
-  s.deposit_scale = std::exp2(std::floor(std::log2(std::ldexp(shortest, 62) / m)));
+  // Fixed-point deposits: with every tour at least `shortest_tour` long, m deposits of
+  // scale / L_k on one edge stay below 2^62.
+  s.deposit_scale = std::exp2(std::floor(std::log2(std::ldexp(std::max(shortest_tour, 1.0), 62) / m)));
   CUDA_CHECK(cudaStreamSynchronize(s.stream));
 }
 
