@@ -46,9 +46,9 @@ struct BlockSelection {
     const float total = prefix_sums([&](int j) { return visited.test(j) ? 0.f : __ldg(row + j); }, n, prefix, shared);
     const int lane = threadIdx.x % kWarpSize;
     if (threadIdx.x < kWarpSize) {
-      const float r = u * total;
+      const float r = threshold_below(u, total);
       int j = warp_search_first_greater([prefix](int i) { return prefix[i]; }, n, r, search_top_stride(n), lane);
-      if (visited.test(j) || !(__ldg(row + j) > 0.f)) j = warp_first_unvisited(visited, n, lane);
+      if (j == n) j = warp_first_unvisited(visited, n, lane);  // every remaining fitness is zero
       if (lane == 0) shared.choice = j;
     }
     __syncthreads();
@@ -62,8 +62,9 @@ struct BlockSelection {
     const float total = prefix_sums([&](int k) { return __ldg(row + unvisited[k]); }, count, prefix, shared);
     if (threadIdx.x < kWarpSize) {
       const int lane = threadIdx.x;
-      const int slot = warp_search_first_greater([prefix](int i) { return prefix[i]; }, count, u * total,
-                                                 search_top_stride(count), lane);
+      int slot = warp_search_first_greater([prefix](int i) { return prefix[i]; }, count,
+                                           threshold_below(u, total), search_top_stride(count), lane);
+      if (slot == count) slot = count - 1;  // every remaining fitness is zero
       if (lane == 0) {
         shared.choice = unvisited[slot];
         shared.slot = slot;

@@ -16,9 +16,16 @@ __host__ __device__ inline int search_top_stride(int n) {
   return top;
 }
 
+/// A threshold r = u * total strictly below `total` (u in [0, 1) can round up to total), so that
+/// a search for the first q[j] > r always lands on an entry with a positive weight.
+__device__ __forceinline__ float threshold_below(float u, float total) {
+  const float r = u * total;
+  return r < total ? r : nextafterf(total, 0.f);
+}
+
 /// Continues a search inside the window starting at `lo` whose segments have length `stride`.
-/// `load(i)` returns q[i] for 0 <= i < n. Entries at or past n count as +infinity, so when
-/// r >= q[n-1] (possible only through rounding) the result is n - 1.
+/// `load(i)` returns q[i] for 0 <= i < n; entries at or past n count as +infinity. Returns n when
+/// no q[j] > r exists (r >= q[n-1]).
 template <typename Load>
 __device__ __forceinline__ int warp_search_from(Load load, int n, float r, int lo, int stride, int lane) {
   for (int s = stride; s >= 1; s /= 32) {
@@ -27,10 +34,10 @@ __device__ __forceinline__ int warp_search_from(Load load, int n, float r, int l
     const unsigned above = __ballot_sync(kFullMask, value > r);
     lo += (above ? first_lane(above) : 31) * s;
   }
-  return lo < n ? lo : n - 1;
+  return lo < n && load(lo) > r ? lo : n;
 }
 
-/// First index j with q[j] > r (see warp_search_from); `top` is search_top_stride(n).
+/// First index j with q[j] > r, or n if none (see warp_search_from); `top` is search_top_stride(n).
 template <typename Load>
 __device__ __forceinline__ int warp_search_first_greater(Load load, int n, float r, int top, int lane) {
   return warp_search_from(load, n, r, 0, top, lane);

@@ -100,7 +100,7 @@ __device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits
   for (int g = lane; g < group_count; g += kWarpSize) lane_sum += masked_sum(g, __ldg(groups + g));
   const float inclusive = warp_inclusive_sum(lane_sum, lane);
   const float total = __shfl_sync(kFullMask, inclusive, 31);
-  const float r = u * total;
+  const float r = threshold_below(u, total);
   const unsigned past = __ballot_sync(kFullMask, inclusive > r && lane_sum > 0.f);
   if (past == 0) return warp_first_unvisited(visited, n, lane);  // all remaining fitness is zero
   const int owner = first_lane(past);
@@ -154,7 +154,7 @@ __device__ inline Choice warp_compression(const float* row, const int32_t* unvis
   for (int k = lane; k < count; k += kWarpSize) lane_sum += __ldg(row + unvisited[k]);
   const float inclusive = warp_inclusive_sum(lane_sum, lane);
   const float total = __shfl_sync(kFullMask, inclusive, 31);
-  const float r = u * total;
+  const float r = threshold_below(u, total);
   unsigned past = __ballot_sync(kFullMask, inclusive > r && lane_sum > 0.f);
   if (past == 0) past = __ballot_sync(kFullMask, lane < count);  // all zero: any city will do
   const int owner = first_lane(past);
@@ -192,7 +192,8 @@ __device__ inline int warp_remove_slot(int32_t* unvisited, int count, int slot, 
 /// through its static prefix sums q'[0, n) (32-way search), accepting the first unvisited j.
 /// Trial t uses the uniform of lane t (`u` differs per lane). Returns -1 when every trial lands
 /// on a visited city; the caller then falls back to roulette, which keeps the distribution exact
-/// (rejection sampling conditioned on "unvisited" is the target distribution itself).
+/// (rejection sampling conditioned on "unvisited" is the target distribution itself). A draw
+/// only ever lands on an entry with f_j > 0, since q'[j] > r >= q'[j-1].
 __device__ inline int warp_stochastic_trial(const float* prefix, int n, int top, VisitedBits visited, float u,
                                             int trials, int lane) {
   const auto load = [prefix](int i) { return __ldg(prefix + i); };
@@ -204,11 +205,12 @@ __device__ inline int warp_stochastic_trial(const float* prefix, int n, int top,
   const int last_segment = (n - 1) / top;
   const float total = __shfl_sync(kFullMask, first, last_segment);
   for (int t = 0; t < trials; ++t) {
-    const float r = __shfl_sync(kFullMask, u, t) * total;
+    const float r = threshold_below(__shfl_sync(kFullMask, u, t), total);
     const unsigned above = __ballot_sync(kFullMask, first > r);
-    const int segment = above ? first_lane(above) : last_segment;
-    const int j = top == 1 ? min(segment, n - 1) : warp_search_from(load, n, r, segment * top, top / 32, lane);
-    if (!visited.test(j)) return j;
+    if (above == 0) continue;  // the whole row is zero
+    const int segment = first_lane(above);
+    const int j = top == 1 ? (segment < n ? segment : n) : warp_search_from(load, n, r, segment * top, top / 32, lane);
+    if (j < n && !visited.test(j)) return j;
   }
   return -1;
 }
