@@ -93,7 +93,7 @@ TEST_P(GpuSelection, SamplesTheExactDistribution) {
 std::vector<SamplerCase> sampler_cases() {
   std::vector<SamplerCase> cases;
   for (auto construction : {Construction::WarpPerAnt, Construction::BlockPerAnt})
-    for (int n : {40, 1000, 3000}) {
+    for (int n : {40, 1000, 2000, 5000}) {
       cases.push_back({construction, Selection::Roulette, true, n});
       cases.push_back({construction, Selection::Compression, false, n});
       cases.push_back({construction, Selection::StochasticTrial, true, n});

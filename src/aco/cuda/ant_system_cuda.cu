@@ -24,6 +24,9 @@ namespace {
 
 int padded(int n) { return (n + 31) / 32 * 32; }
 
+/// Shared memory a warp-per-ant block may use before the index arrays move to global memory.
+constexpr size_t kWarpSharedLimit = 96 * 1024;
+
 int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 /// A CUDA event that destroys itself.
@@ -168,6 +171,7 @@ bool AntSystemCuda::step(const StopFlag& stop) {
   args.iteration = s.iteration;
   args.trials = s.config.trials;
   args.switch_count = static_cast<int>(std::ceil(s.config.hybrid_switch * n));
+  cuda::plan_warp_memory(s.config.selection, args, kWarpSharedLimit);
   cuda::launch_construction(s.config.construction, s.config.selection, args, s.stream);
   CUDA_CHECK(cudaEventRecord(s.constructed.event, s.stream));
   cuda::launch_ant_lengths(s.distances.data(), ld, s.tours.data(), n, m, s.lengths.data(), s.deposits.data(),

@@ -23,18 +23,20 @@ struct BlockSelection {
   };
 
   /// prefix[k] = sum of value(0..k) for k in [0, count), in tiles of kThreads; returns the total.
-  /// Ends with a barrier, so `prefix` is complete for every thread.
+  /// Each tile continues from the previous tile's last stored sum (not from the scan's separate
+  /// block aggregate, which may round differently), so the sums never decrease and a zero value
+  /// never owns an interval. Ends with a barrier, so `prefix` is complete for every thread.
   template <typename Value>
   __device__ static float prefix_sums(Value value, int count, float* prefix, Shared& shared) {
     float running = 0.f;
     for (int base = 0; base < count; base += kThreads) {
       const int k = base + static_cast<int>(threadIdx.x);
       const float v = k < count ? value(k) : 0.f;
-      float inclusive, tile_total;
-      Scan(shared.scan).InclusiveSum(v, inclusive, tile_total);
+      float inclusive;
+      Scan(shared.scan).InclusiveSum(v, inclusive);
       if (k < count) prefix[k] = running + inclusive;
-      running += tile_total;
-      __syncthreads();  // the scan storage is reused by the next tile
+      __syncthreads();  // the stored sums are visible, and the scan storage free for the next tile
+      running = prefix[min(base + kThreads, count) - 1];
     }
     return running;
   }

@@ -8,6 +8,8 @@
 #include "core/error.h"
 #include "cuda/check.cuh"
 
+#include <algorithm>
+
 namespace formica::aco::cuda {
 namespace {
 
@@ -61,16 +63,20 @@ __device__ __forceinline__ int index_array_step(const ConstructionArgs& a) {
   return a.n;
 }
 
-template <Selection kMethod>
+template <Selection kMethod, int kG>
 __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize) construct_warp_per_ant(ConstructionArgs a, RowSource src) {
-  extern __shared__ uint32_t visited_words[];
+  extern __shared__ uint32_t warp_shared[];
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
   const int warp = static_cast<int>(threadIdx.x) / kWarpSize;
   const int ant = static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp;
   if (ant >= a.m) return;  // whole warps leave; nothing below waits on the block
   const int n = a.n;
-  VisitedBits visited{visited_words + warp * (a.ld / 32)};
+  // Per warp: the visited bitmask, then (when it fits) the unvisited index array.
+  uint32_t* region = warp_shared + static_cast<size_t>(warp) * a.shared_words_per_warp;
+  VisitedBits visited{region};
   warp_clear(visited, a.ld, lane);
+  int32_t* unvisited = a.index_in_shared ? reinterpret_cast<int32_t*>(region + a.ld / 32)
+                                         : a.scratch + static_cast<size_t>(ant) * n;
 
   curandStatePhilox4_32_10_t rng;
   init_rng(rng, a, ant, lane);
@@ -80,14 +86,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize) construct_warp_per
 
   OrderWriter order{a.tours + static_cast<size_t>(ant) * n};
   order.record(0, start, lane);
-  int32_t* unvisited = a.scratch != nullptr ? a.scratch + static_cast<size_t>(ant) * n : nullptr;
   int remaining = 0;
   const int switch_step = index_array_step<kMethod>(a);
   int current = start;
   for (int p = 1; p < n; ++p) {
     if (p == switch_step) remaining = warp_collect_unvisited(visited, n, unvisited, lane);
     const float u = uniform01(rng);  // lane t's uniform serves trial t
-    const Choice choice = warp_select_next<kMethod>(src, current, p < switch_step, visited, unvisited, remaining, u, lane);
+    const Choice choice =
+        warp_select_next<kMethod, kG>(src, current, p < switch_step, visited, unvisited, remaining, u, lane);
     if (p >= switch_step) remaining = warp_remove_slot(unvisited, remaining, choice.slot, lane);
     if (lane == 0) {
       visited.set(choice.city);
@@ -163,23 +169,39 @@ void launch_block(const ConstructionArgs& args, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH();
 }
 
+template <Selection kMethod, int kG>
+void launch_warp(const ConstructionArgs& args, cudaStream_t stream) {
+  const int blocks = (args.m + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const size_t bytes = static_cast<size_t>(kWarpsPerBlock) * args.shared_words_per_warp * sizeof(uint32_t);
+  auto kernel = construct_warp_per_ant<kMethod, kG>;
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  kernel<<<blocks, kWarpsPerBlock * kWarpSize, bytes, stream>>>(args, row_source(args));
+  CUDA_CHECK_LAUNCH();
+}
+
 template <Selection kMethod>
 void launch(Construction construction, const ConstructionArgs& args, cudaStream_t stream) {
   if (construction == Construction::WarpPerAnt) {
-    const int blocks = (args.m + kWarpsPerBlock - 1) / kWarpsPerBlock;
-    const size_t bytes = static_cast<size_t>(kWarpsPerBlock) * (args.ld / 32) * sizeof(uint32_t);
-    auto kernel = construct_warp_per_ant<kMethod>;
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-    kernel<<<blocks, kWarpsPerBlock * kWarpSize, bytes, stream>>>(args, row_source(args));
-    CUDA_CHECK_LAUNCH();
-  } else if (args.n <= 512) {
-    launch_block<128, kMethod>(args, stream);
-  } else {
-    launch_block<256, kMethod>(args, stream);
+    switch (groups_per_lane(args.ld)) {
+      case 2: return launch_warp<kMethod, 2>(args, stream);
+      case 8: return launch_warp<kMethod, 8>(args, stream);
+      case 16: return launch_warp<kMethod, 16>(args, stream);
+      default: return launch_warp<kMethod, 0>(args, stream);
+    }
   }
+  if (args.n <= 512) return launch_block<128, kMethod>(args, stream);
+  launch_block<256, kMethod>(args, stream);
 }
 
 }  // namespace
+
+void plan_warp_memory(Selection selection, ConstructionArgs& args, size_t shared_limit) {
+  const bool index_array = selection == Selection::Compression || selection == Selection::Hybrid;
+  const int capacity = selection == Selection::Hybrid ? args.n - std::max(args.switch_count, 1) + 1 : args.n;
+  const size_t words_with_index = static_cast<size_t>(args.ld / 32) + (capacity + 3) / 4 * 4;
+  args.index_in_shared = index_array && kWarpsPerBlock * words_with_index * sizeof(uint32_t) <= shared_limit;
+  args.shared_words_per_warp = static_cast<int>(args.index_in_shared ? words_with_index : args.ld / 32);
+}
 
 size_t construction_scratch_ints(Construction construction, Selection selection, int n, int m) {
   const bool needs = construction == Construction::WarpPerAnt &&

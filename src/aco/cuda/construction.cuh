@@ -27,7 +27,13 @@ struct ConstructionArgs {
   unsigned long long iteration = 0;
   int trials = 8;                  ///< w
   int switch_count = 0;            ///< hybrid: visited cities at which compression takes over
+  int shared_words_per_warp = 0;   ///< warp-per-ant: 32-bit words of shared memory per warp
+  bool index_in_shared = false;    ///< warp-per-ant: unvisited index array in shared memory
 };
+
+/// Lays out warp-per-ant shared memory: the visited bitmask, plus the unvisited index array
+/// when it fits in `shared_limit` bytes per block (else it lives in global scratch).
+void plan_warp_memory(Selection selection, ConstructionArgs& args, size_t shared_limit);
 
 /// Ints of global scratch the construction needs (0 when none).
 size_t construction_scratch_ints(Construction construction, Selection selection, int n, int m);

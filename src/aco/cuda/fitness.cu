@@ -28,6 +28,7 @@ __global__ void __launch_bounds__(kThreads) fitness_kernel(const float* tau, con
                                                            float* prefix, int n, int ld, float alpha) {
   using Scan = cub::BlockScan<float, kThreads>;
   __shared__ typename Scan::TempStorage scan;
+  __shared__ float tile_end;
   const size_t row = static_cast<size_t>(blockIdx.x) * ld;
   float running = 0.f;
   for (int base = 0; base < ld; base += kThreads) {
@@ -39,11 +40,16 @@ __global__ void __launch_bounds__(kThreads) fitness_kernel(const float* tau, con
     }
     if (j < ld) fitness[row + j] = f;
     if (kPrefix) {
-      float inclusive, tile_total;
-      Scan(scan).InclusiveSum(f, inclusive, tile_total);
-      if (j < ld) prefix[row + j] = running + inclusive;
-      running += tile_total;
+      // Continue from the previous tile's last stored sum so the row never decreases (the scan's
+      // block aggregate may round differently from its last inclusive sum).
+      float inclusive;
+      Scan(scan).InclusiveSum(f, inclusive);
+      const float sum = running + inclusive;
+      if (j < ld) prefix[row + j] = sum;
+      if (threadIdx.x == kThreads - 1) tile_end = sum;
       __syncthreads();
+      running = tile_end;
+      __syncthreads();  // tile_end and the scan storage are reused by the next tile
     }
   }
 }

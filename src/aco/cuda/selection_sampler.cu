@@ -26,7 +26,7 @@ __device__ void load_visited(VisitedBits visited, const uint8_t* flags, int n, i
   }
 }
 
-template <Selection kMethod>
+template <Selection kMethod, int kG>
 __global__ void sample_warp(RowSource src, const uint8_t* flags, bool trial_phase, long draws_per_warp,
                             unsigned long long seed, int32_t* scratch, unsigned long long* counts) {
   extern __shared__ uint32_t words[];
@@ -42,7 +42,7 @@ __global__ void sample_warp(RowSource src, const uint8_t* flags, bool trial_phas
   curand_init(seed, static_cast<unsigned long long>(global_warp) * kWarpSize + lane, 0, &rng);
   for (long d = 0; d < draws_per_warp; ++d) {
     const float u = 1.0f - curand_uniform(&rng);
-    const Choice c = warp_select_next<kMethod>(src, 0, trial_phase, visited, unvisited, remaining, u, lane);
+    const Choice c = warp_select_next<kMethod, kG>(src, 0, trial_phase, visited, unvisited, remaining, u, lane);
     if (lane == 0) atomicAdd(counts + c.city, 1ull);
   }
 }
@@ -87,8 +87,14 @@ void launch(const SamplerRequest& q, const RowSource& src, const uint8_t* flags,
   if (q.construction == Construction::WarpPerAnt) {
     const int warps_per_block = 4;
     const size_t bytes = static_cast<size_t>(warps_per_block) * (src.ld / 32) * sizeof(uint32_t);
-    sample_warp<kMethod><<<kSamplerWarps / warps_per_block, warps_per_block * kWarpSize, bytes>>>(
-        src, flags, q.trial_phase, q.draws / kSamplerWarps, q.seed, scratch, counts);
+    const dim3 grid(kSamplerWarps / warps_per_block), block(warps_per_block * kWarpSize);
+    const long draws = q.draws / kSamplerWarps;
+    switch (groups_per_lane(src.ld)) {
+      case 2: sample_warp<kMethod, 2><<<grid, block, bytes>>>(src, flags, q.trial_phase, draws, q.seed, scratch, counts); break;
+      case 8: sample_warp<kMethod, 8><<<grid, block, bytes>>>(src, flags, q.trial_phase, draws, q.seed, scratch, counts); break;
+      case 16: sample_warp<kMethod, 16><<<grid, block, bytes>>>(src, flags, q.trial_phase, draws, q.seed, scratch, counts); break;
+      default: sample_warp<kMethod, 0><<<grid, block, bytes>>>(src, flags, q.trial_phase, draws, q.seed, scratch, counts); break;
+    }
   } else {
     const size_t bytes = static_cast<size_t>(src.ld / 32) * sizeof(uint32_t) + static_cast<size_t>(src.ld) * 8;
     sample_block<kMethod><<<kSamplerBlocks, kBlockThreads, bytes>>>(src, flags, q.trial_phase,

@@ -2,8 +2,13 @@
 // for a warp, with the ant's visited set as a bitmask in shared memory and no block barriers.
 //
 // Every function returns a city drawn with probability f_ij / (sum of f_il over unvisited l)
-// (up to float rounding of the sums). The cities are summed in a fixed order, so the result is
+// (up to float rounding of the sums). Cities are summed in a fixed order, so the result is
 // reproducible; the order need not be the index order for the distribution to be exact.
+//
+// Tour construction is latency-bound: a step cannot start before the previous one chose its
+// city. Each method therefore issues all of a step's global loads at once (register arrays of
+// compile-time size kG, unrolled) so that a step costs one or two memory round trips, not one
+// per element. kG = 0 selects loop versions for rows too long for registers.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +32,8 @@ struct VisitedBits {
   __device__ bool test(int city) const { return (words[city >> 5] >> (city & 31)) & 1u; }
   /// Marks `city`; only one lane may call it, followed by __syncwarp().
   __device__ void set(int city) { words[city >> 5] |= 1u << (city & 31); }
+  /// The visited flags of the four cities of float4 group g, in bits 0-3.
+  __device__ uint32_t group_bits(int g) const { return (words[g >> 3] >> (4 * (g & 7))) & 0xfu; }
 };
 
 /// Clears the bitmask of `ld` bits (ld a multiple of 32) with the whole warp.
@@ -36,7 +43,7 @@ __device__ inline void warp_clear(VisitedBits visited, int ld, int lane) {
 }
 
 /// Writes the unvisited cities of [0, n) in increasing order to `out`; returns their count.
-/// Warp-wide stream compaction of the complement of the bitmask (ballot-free: popc + scan).
+/// Warp-wide stream compaction of the complement of the bitmask (popc + warp scan).
 __device__ inline int warp_collect_unvisited(VisitedBits visited, int n, int32_t* out, int lane) {
   const int words = (n + 31) / 32;
   int count = 0;
@@ -83,101 +90,145 @@ __device__ inline int warp_first_unvisited(VisitedBits visited, int n, int lane)
   return 0;
 }
 
-/// SelectWithoutCompression (Uchida 4.2.1) for a warp: roulette over the whole row with the
-/// visited cities weighted 0. Lane l owns the float4 groups l, l + 32, ... of the row (coalesced
-/// 512-byte loads); cities are ordered lane by lane for the prefix sums. `row` is 16-byte aligned
-/// with `ld` (a multiple of 32) entries, zero past n. `u` is uniform in [0, 1), the same in
-/// every lane.
+/// The four values of `f` with the cities whose bit is set in `visited_bits` zeroed.
+__device__ __forceinline__ float4 mask_group(float4 f, uint32_t visited_bits) {
+  return make_float4((visited_bits & 1u) ? 0.f : f.x, (visited_bits & 2u) ? 0.f : f.y,
+                     (visited_bits & 4u) ? 0.f : f.z, (visited_bits & 8u) ? 0.f : f.w);
+}
+
+/// Walks masked values in order from `acc`: the city of the first value that takes the running
+/// sum past r; if rounding keeps it at or below r, the last positive one. -1 if none is positive.
+struct Walk {
+  float acc;
+  float r;
+  int city = -1;
+  int last_positive = -1;
+  bool done = false;
+
+  __device__ void take(float value, int index) {
+    if (done || value <= 0.f) return;
+    last_positive = index;
+    acc += value;
+    if (acc > r) city = index, done = true;
+  }
+  __device__ int result() const { return done ? city : last_positive; }
+};
+
+/// SelectWithoutCompression (Uchida 4.2.1) for a warp: roulette over the whole row, visited
+/// cities weighted 0. Lane l holds float4 groups l, l + 32, ... (kG of them) in registers: one
+/// coalesced round of loads, a warp scan of the lane sums, and the lane owning the threshold finds
+/// the city in its own registers. `row` is 16-byte aligned with `ld` <= 128 * kG entries, zero
+/// past n; `u` in [0, 1) is the same in every lane.
+template <int kG>
 __device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits visited, float u, int lane) {
   const float4* groups = reinterpret_cast<const float4*>(row);
   const int group_count = ld / 4;
-  const auto masked_sum = [&](int g, float4 f) {
-    const uint32_t bits = visited.words[g >> 3] >> (4 * (g & 7));
-    return ((bits & 1u) ? 0.f : f.x) + ((bits & 2u) ? 0.f : f.y) + ((bits & 4u) ? 0.f : f.z) +
-           ((bits & 8u) ? 0.f : f.w);
-  };
+  float4 f[kG];
+#pragma unroll
+  for (int t = 0; t < kG; ++t) {
+    const int g = lane + kWarpSize * t;
+    f[t] = g < group_count ? __ldg(groups + g) : make_float4(0.f, 0.f, 0.f, 0.f);
+  }
   float lane_sum = 0.f;
-  for (int g = lane; g < group_count; g += kWarpSize) lane_sum += masked_sum(g, __ldg(groups + g));
+#pragma unroll
+  for (int t = 0; t < kG; ++t) {
+    const int g = lane + kWarpSize * t;
+    f[t] = mask_group(f[t], g < group_count ? visited.group_bits(g) : 0xfu);
+    lane_sum += (f[t].x + f[t].y) + (f[t].z + f[t].w);
+  }
   const float inclusive = warp_inclusive_sum(lane_sum, lane);
   const float total = __shfl_sync(kFullMask, inclusive, 31);
   const float r = threshold_below(u, total);
   const unsigned past = __ballot_sync(kFullMask, inclusive > r && lane_sum > 0.f);
-  if (past == 0) return warp_first_unvisited(visited, n, lane);  // all remaining fitness is zero
+  if (past == 0) return warp_first_unvisited(visited, n, lane);  // every remaining fitness is zero
   const int owner = first_lane(past);
-  float running = __shfl_sync(kFullMask, inclusive - lane_sum, owner);
-  // The owner's groups, one per lane: find the group, then the city inside it.
-  int fallback = -1;
-  for (int base = 0; owner + kWarpSize * base < group_count; base += kWarpSize) {
-    const int g = owner + kWarpSize * (base + lane);
-    const float4 f = g < group_count ? __ldg(groups + g) : make_float4(0.f, 0.f, 0.f, 0.f);
-    const float s = g < group_count ? masked_sum(g, f) : 0.f;
-    const float group_inclusive = warp_inclusive_sum(s, lane);
-    const unsigned hit = __ballot_sync(kFullMask, running + group_inclusive > r && s > 0.f);
-    const unsigned positive = __ballot_sync(kFullMask, s > 0.f);
-    if (positive) fallback = owner + kWarpSize * (base + last_lane(positive));
-    if (hit) {
-      const int h = first_lane(hit);
-      int city = -1;
-      if (lane == h) {
-        const uint32_t bits = visited.words[g >> 3] >> (4 * (g & 7));
-        const float value[4] = {f.x, f.y, f.z, f.w};
-        float acc = running + group_inclusive - s;
-        for (int e = 0; e < 4; ++e) {
-          if ((bits >> e) & 1u || value[e] <= 0.f) continue;
-          city = 4 * g + e;  // the last positive one if rounding keeps acc <= r
-          acc += value[e];
-          if (acc > r) break;
-        }
-      }
-      return __shfl_sync(kFullMask, city, h);
+  int city = -1;
+  if (lane == owner) {
+    Walk walk{inclusive - lane_sum, r};
+#pragma unroll
+    for (int t = 0; t < kG; ++t) {
+      const int base = 4 * (lane + kWarpSize * t);
+      walk.take(f[t].x, base);
+      walk.take(f[t].y, base + 1);
+      walk.take(f[t].z, base + 2);
+      walk.take(f[t].w, base + 3);
     }
-    running += __shfl_sync(kFullMask, group_inclusive, 31);
+    city = walk.result();
   }
-  // Rounding put r past the owner's last city: take the owner's last positive unvisited city.
-  if (fallback >= 0) {
-    int city = -1;
-    if (lane == 0) {
-      const uint32_t bits = visited.words[fallback >> 3] >> (4 * (fallback & 7));
-      for (int e = 0; e < 4; ++e)
-        if (!((bits >> e) & 1u) && row[4 * fallback + e] > 0.f) city = 4 * fallback + e;
+  return __shfl_sync(kFullMask, city, owner);
+}
+
+/// warp_roulette for rows of any length: two passes over the row in loops.
+template <>
+__device__ inline int warp_roulette<0>(const float* row, int n, int ld, VisitedBits visited, float u, int lane) {
+  const float4* groups = reinterpret_cast<const float4*>(row);
+  const int group_count = ld / 4;
+  const auto masked_sum = [&](int g) {
+    const float4 f = mask_group(__ldg(groups + g), visited.group_bits(g));
+    return (f.x + f.y) + (f.z + f.w);
+  };
+  float lane_sum = 0.f;
+#pragma unroll 8
+  for (int g = lane; g < group_count; g += kWarpSize) lane_sum += masked_sum(g);
+  const float inclusive = warp_inclusive_sum(lane_sum, lane);
+  const float total = __shfl_sync(kFullMask, inclusive, 31);
+  const float r = threshold_below(u, total);
+  const unsigned past = __ballot_sync(kFullMask, inclusive > r && lane_sum > 0.f);
+  if (past == 0) return warp_first_unvisited(visited, n, lane);
+  const int owner = first_lane(past);
+  int city = -1;
+  if (lane == owner) {
+    Walk walk{inclusive - lane_sum, r};
+    for (int g = lane; g < group_count && !walk.done; g += kWarpSize) {
+      const float4 f = mask_group(__ldg(groups + g), visited.group_bits(g));
+      walk.take(f.x, 4 * g);
+      walk.take(f.y, 4 * g + 1);
+      walk.take(f.z, 4 * g + 2);
+      walk.take(f.w, 4 * g + 3);
     }
-    return __shfl_sync(kFullMask, city, 0);
+    city = walk.result();
   }
-  return warp_first_unvisited(visited, n, lane);
+  return __shfl_sync(kFullMask, city, owner);
 }
 
 /// SelectWithCompression (Uchida 4.2.2) for a warp: roulette over the unvisited index array
-/// `unvisited[0, count)` only. Lane l owns slots l, l + 32, ...; returns the city and its slot.
+/// `unvisited[0, count)` only (shared or global memory). Lane l owns slots l, l + 32, ...; the
+/// fitness values are gathered in batches of 8 independent loads.
 __device__ inline Choice warp_compression(const float* row, const int32_t* unvisited, int count, float u,
                                           int lane) {
+  constexpr int kBatch = 8;
   float lane_sum = 0.f;
-  for (int k = lane; k < count; k += kWarpSize) lane_sum += __ldg(row + unvisited[k]);
+  for (int base = 0; base < count; base += kWarpSize * kBatch) {
+    int city[kBatch];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int k = base + lane + kWarpSize * b;
+      city[b] = k < count ? unvisited[k] : -1;
+    }
+    float value[kBatch];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) value[b] = city[b] >= 0 ? __ldg(row + city[b]) : 0.f;
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) lane_sum += value[b];
+  }
   const float inclusive = warp_inclusive_sum(lane_sum, lane);
   const float total = __shfl_sync(kFullMask, inclusive, 31);
   const float r = threshold_below(u, total);
   unsigned past = __ballot_sync(kFullMask, inclusive > r && lane_sum > 0.f);
   if (past == 0) past = __ballot_sync(kFullMask, lane < count);  // all zero: any city will do
   const int owner = first_lane(past);
-  float running = __shfl_sync(kFullMask, inclusive - lane_sum, owner);
-  Choice last{-1, -1};
-  for (int base = 0; owner + kWarpSize * base < count; base += kWarpSize) {
-    const int k = owner + kWarpSize * (base + lane);
-    const int city = k < count ? unvisited[k] : -1;
-    const float f = city >= 0 ? __ldg(row + city) : 0.f;
-    const float value_inclusive = warp_inclusive_sum(f, lane);
-    const unsigned hit = __ballot_sync(kFullMask, running + value_inclusive > r && f > 0.f);
-    const unsigned present = __ballot_sync(kFullMask, city >= 0);
-    if (hit) {
-      const int h = first_lane(hit);
-      return {__shfl_sync(kFullMask, city, h), __shfl_sync(kFullMask, k, h)};
+  int slot = -1;
+  if (lane == owner) {
+    Walk walk{inclusive - lane_sum, r};
+    for (int k = lane; k < count && !walk.done; k += kWarpSize) {
+      const float f = __ldg(row + unvisited[k]);
+      walk.take(f, k);
+      if (walk.last_positive < 0 && !walk.done) walk.last_positive = k;  // all zero: keep some slot
     }
-    if (present) {
-      const int h = last_lane(present);
-      last = {__shfl_sync(kFullMask, city, h), __shfl_sync(kFullMask, k, h)};
-    }
-    running += __shfl_sync(kFullMask, value_inclusive, 31);
+    slot = walk.result();
   }
-  return last;  // rounding put r past the owner's slots, or every value is zero
+  slot = __shfl_sync(kFullMask, slot, owner);
+  return {unvisited[slot], slot};
 }
 
 /// Removes slot `slot` from the unvisited index array in O(1) by moving the last entry into it
@@ -194,23 +245,40 @@ __device__ inline int warp_remove_slot(int32_t* unvisited, int count, int slot, 
 /// on a visited city; the caller then falls back to roulette, which keeps the distribution exact
 /// (rejection sampling conditioned on "unvisited" is the target distribution itself). A draw
 /// only ever lands on an entry with f_j > 0, since q'[j] > r >= q'[j-1].
+///
+/// The first search round is the same for every trial and is loaded once; the later rounds of
+/// kBatch trials are searched together, their loads issued at once, and the first unvisited
+/// result in trial order wins, exactly as if the trials ran one after another.
 __device__ inline int warp_stochastic_trial(const float* prefix, int n, int top, VisitedBits visited, float u,
                                             int trials, int lane) {
-  const auto load = [prefix](int i) { return __ldg(prefix + i); };
-  // The first round of the search is the same for every trial: load it once. The lane whose
-  // segment holds n - 1 reads q'[n-1], the row total.
+  constexpr int kBatch = 4;
+  const float kInfinity = __int_as_float(0x7f800000);
   const int first_end = min((lane + 1) * top - 1, n - 1);
-  const bool live = lane * top < n;
-  const float first = live ? load(first_end) : __int_as_float(0x7f800000);
-  const int last_segment = (n - 1) / top;
-  const float total = __shfl_sync(kFullMask, first, last_segment);
-  for (int t = 0; t < trials; ++t) {
-    const float r = threshold_below(__shfl_sync(kFullMask, u, t), total);
-    const unsigned above = __ballot_sync(kFullMask, first > r);
-    if (above == 0) continue;  // the whole row is zero
-    const int segment = first_lane(above);
-    const int j = top == 1 ? (segment < n ? segment : n) : warp_search_from(load, n, r, segment * top, top / 32, lane);
-    if (j < n && !visited.test(j)) return j;
+  const float first = lane * top < n ? __ldg(prefix + first_end) : kInfinity;
+  const float total = __shfl_sync(kFullMask, first, (n - 1) / top);  // q'[n-1], the row total
+  if (!(total > 0.f)) return -1;
+  for (int t0 = 0; t0 < trials; t0 += kBatch) {
+    float r[kBatch];
+    int lo[kBatch];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      r[b] = threshold_below(__shfl_sync(kFullMask, u, (t0 + b) & 31), total);
+      // r < q'[n-1], so the first segment whose last entry exceeds r is a live one.
+      lo[b] = first_lane(__ballot_sync(kFullMask, first > r[b])) * top;
+    }
+    for (int s = top / 32; s >= 1; s /= 32) {
+      float value[kBatch];
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) {
+        const int idx = lo[b] + (lane + 1) * s - 1;
+        value[b] = idx < n ? __ldg(prefix + idx) : kInfinity;
+      }
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) lo[b] += first_lane(__ballot_sync(kFullMask, value[b] > r[b])) * s;
+    }
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b)
+      if (t0 + b < trials && !visited.test(lo[b])) return lo[b];
   }
   return -1;
 }
@@ -228,19 +296,24 @@ struct RowSource {
 /// One selection step of method kMethod from city `current`, without changing the ant's state
 /// (the caller commits the choice). `trial_phase` is true for stochastic trial and for hybrid
 /// before its switch point; compression reads unvisited[0, remaining). `u` differs per lane.
-template <Selection kMethod>
+template <Selection kMethod, int kG>
 __device__ inline Choice warp_select_next(const RowSource& src, int current, bool trial_phase, VisitedBits visited,
                                           const int32_t* unvisited, int remaining, float u, int lane) {
   const float* row = src.fitness + static_cast<size_t>(current) * src.ld;
   if (kMethod == Selection::Roulette)
-    return {warp_roulette(row, src.n, src.ld, visited, __shfl_sync(kFullMask, u, 0), lane), -1};
+    return {warp_roulette<kG>(row, src.n, src.ld, visited, __shfl_sync(kFullMask, u, 0), lane), -1};
   if (kMethod == Selection::StochasticTrial || (kMethod == Selection::Hybrid && trial_phase)) {
     const float* prefix_row = src.prefix + static_cast<size_t>(current) * src.ld;
     int j = warp_stochastic_trial(prefix_row, src.n, src.top, visited, u, src.trials, lane);
-    if (j < 0) j = warp_roulette(row, src.n, src.ld, visited, __shfl_sync(kFullMask, u, src.trials), lane);
+    if (j < 0) j = warp_roulette<kG>(row, src.n, src.ld, visited, __shfl_sync(kFullMask, u, src.trials), lane);
     return {j, -1};
   }
   return warp_compression(row, unvisited, remaining, __shfl_sync(kFullMask, u, 0), lane);
+}
+
+/// Float4 groups per lane for rows of ld entries: the register-resident sizes, or 0 (loops).
+constexpr int groups_per_lane(int ld) {
+  return ld <= 256 ? 2 : ld <= 1024 ? 8 : ld <= 2048 ? 16 : 0;
 }
 
 }  // namespace formica::aco::cuda
