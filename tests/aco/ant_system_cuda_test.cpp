@@ -75,7 +75,7 @@ TEST_P(GpuSelection, SamplesTheExactDistribution) {
   request.trial_phase = c.trial_phase;
   request.trials = 2;  // few trials: the roulette fallback is exercised too
   request.draws = c.n <= 64 ? 512'000 : 2048L * c.n;
-  request.seed = 99;
+  request.seed = std::stoull(test::env_or("FORMICA_TEST_SEED", "99"));
   const std::vector<long> counts = cuda::sample_selection(request, row.fitness, row.visited);
   std::vector<double> probability(c.n, 0.0);
   double total = 0;

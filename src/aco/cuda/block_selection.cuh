@@ -50,7 +50,9 @@ struct BlockSelection {
     if (threadIdx.x < kWarpSize) {
       const float r = threshold_below(u, total);
       int j = warp_search_first_greater([prefix](int i) { return prefix[i]; }, n, r, search_top_stride(n), lane);
-      if (j == n) j = warp_first_unvisited(visited, n, lane);  // every remaining fitness is zero
+      const auto drawable = [&](int i) { return !visited.test(i) && __ldg(row + i) > 0.f; };
+      if (j == n || !drawable(j)) j = warp_nearest_eligible(drawable, j < n ? j : n - 1, n, lane);
+      if (j < 0) j = warp_first_unvisited(visited, n, lane);  // every remaining fitness is zero
       if (lane == 0) shared.choice = j;
     }
     __syncthreads();
@@ -66,7 +68,9 @@ struct BlockSelection {
       const int lane = threadIdx.x;
       int slot = warp_search_first_greater([prefix](int i) { return prefix[i]; }, count,
                                            threshold_below(u, total), search_top_stride(count), lane);
-      if (slot == count) slot = count - 1;  // every remaining fitness is zero
+      const auto drawable = [&](int k) { return __ldg(row + unvisited[k]) > 0.f; };
+      if (slot == count || !drawable(slot)) slot = warp_nearest_eligible(drawable, slot < count ? slot : count - 1, count, lane);
+      if (slot < 0) slot = count - 1;  // every remaining fitness is zero
       if (lane == 0) {
         shared.choice = unvisited[slot];
         shared.slot = slot;

@@ -90,6 +90,24 @@ __device__ inline int warp_first_unvisited(VisitedBits visited, int n, int lane)
   return 0;
 }
 
+/// The first index at or after `from` (else the last before it) in [0, count) for which
+/// `eligible(i)` holds, or -1. Block scans form prefix sums with tree-shaped additions, so a
+/// zero weight can own an interval about one ulp wide: a search that lands on one is moved to
+/// the nearest weight that can really be drawn.
+template <typename Eligible>
+__device__ inline int warp_nearest_eligible(Eligible eligible, int from, int count, int lane) {
+  for (int base = from; base < count; base += kWarpSize) {
+    const unsigned ok = __ballot_sync(kFullMask, base + lane < count && eligible(base + lane));
+    if (ok) return base + first_lane(ok);
+  }
+  for (int top = from; top > 0; top -= kWarpSize) {
+    const int i = top - 1 - lane;
+    const unsigned ok = __ballot_sync(kFullMask, i >= 0 && eligible(i));
+    if (ok) return top - 1 - first_lane(ok);
+  }
+  return -1;
+}
+
 /// The four values of `f` with the cities whose bit is set in `visited_bits` zeroed.
 __device__ __forceinline__ float4 mask_group(float4 f, uint32_t visited_bits) {
   return make_float4((visited_bits & 1u) ? 0.f : f.x, (visited_bits & 2u) ? 0.f : f.y,
