@@ -10,6 +10,7 @@
 #include "aco/cuda/construction.cuh"
 #include "aco/cuda/fitness.cuh"
 #include "aco/cuda/pheromone_update.cuh"
+#include "aco/cuda/warp_selection.cuh"
 #include "core/distance_matrix.h"
 #include "core/error.h"
 #include "core/nearest_neighbour.h"
@@ -55,7 +56,7 @@ struct AntSystemCuda::State {
   cudaStream_t stream{};
 
   DeviceBuffer<int32_t> distances;
-  DeviceBuffer<float> eta_beta, tau, fitness, prefix;
+  DeviceBuffer<float> eta_beta, tau, fitness, prefix, summary;
   DeviceBuffer<int32_t> tours, successors, scratch;
   DeviceBuffer<long long> lengths;
   DeviceBuffer<unsigned long long> deposits;
@@ -127,7 +128,10 @@ AntSystemCuda::AntSystemCuda(const Instance& instance, const AntSystemConfig& co
   s.eta_beta = DeviceBuffer<float>(cells);
   s.tau = DeviceBuffer<float>(cells);
   s.fitness = DeviceBuffer<float>(cells);
-  if (needs_prefix_sums(s.config.selection)) s.prefix = DeviceBuffer<float>(cells);
+  if (needs_prefix_sums(s.config.selection)) {
+    s.prefix = DeviceBuffer<float>(cells);
+    s.summary = DeviceBuffer<float>(static_cast<size_t>(ld) * cuda::summary_stride(ld));
+  }
   s.tours = DeviceBuffer<int32_t>(static_cast<size_t>(m) * n);
   s.successors = DeviceBuffer<int32_t>(static_cast<size_t>(n) * m);
   s.scratch = DeviceBuffer<int32_t>(cuda::construction_scratch_ints(s.config.construction, s.config.selection, n, m));
@@ -156,14 +160,15 @@ bool AntSystemCuda::step(const StopFlag& stop) {
   if (stop.requested()) return false;
   const int n = s.n, ld = s.ld, m = s.m;
   CUDA_CHECK(cudaEventRecord(s.start.event, s.stream));
-  cuda::launch_fitness(s.tau.data(), s.eta_beta.data(), s.fitness.data(), s.prefix.data(), n, ld, s.config.alpha,
-                       s.stream);
+  cuda::launch_fitness(s.tau.data(), s.eta_beta.data(), s.fitness.data(), s.prefix.data(), s.summary.data(), n, ld,
+                       s.config.alpha, s.stream);
   cuda::ConstructionArgs args;
   args.n = n;
   args.ld = ld;
   args.m = m;
   args.fitness = s.fitness.data();
   args.prefix = s.prefix.data();
+  args.summary = s.summary.data();
   args.tours = s.tours.data();
   args.successors = s.successors.data();
   args.scratch = s.scratch.data();

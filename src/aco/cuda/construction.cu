@@ -51,7 +51,7 @@ struct OrderWriter {
 };
 
 RowSource row_source(const ConstructionArgs& a) {
-  return {a.fitness, a.prefix, a.n, a.ld, search_top_stride(a.n), a.trials};
+  return {a.fitness, a.prefix, a.summary, a.n, a.ld, search_top_stride(a.n), a.trials};
 }
 
 /// The step at which an ant switches to the unvisited index array: step 1 for compression, the

@@ -118,12 +118,15 @@ std::vector<long> sample_selection(const SamplerRequest& q, std::span<const floa
     running += row[j];
     prefix[j] = running;  // float inclusive sums, as the fitness kernel forms them
   }
+  std::vector<float> summary(static_cast<size_t>(summary_stride(ld)), running);
+  for (int k = 0; k < ld / 32; ++k) summary[k] = prefix[32 * k + 31];
   DeviceBuffer<float> d_row{std::span<const float>(row)}, d_prefix{std::span<const float>(prefix)};
+  DeviceBuffer<float> d_summary{std::span<const float>(summary)};
   DeviceBuffer<uint8_t> d_flags(visited);
   DeviceBuffer<int32_t> scratch(static_cast<size_t>(kSamplerWarps) * n);
   DeviceBuffer<unsigned long long> counts(static_cast<size_t>(n));
   CUDA_CHECK(cudaMemset(counts.data(), 0, counts.size() * sizeof(unsigned long long)));
-  const RowSource src{d_row.data(), d_prefix.data(), n, ld, search_top_stride(n), q.trials};
+  const RowSource src{d_row.data(), d_prefix.data(), d_summary.data(), n, ld, search_top_stride(n), q.trials};
   switch (q.selection) {
     case Selection::Roulette: launch<Selection::Roulette>(q, src, d_flags.data(), scratch.data(), counts.data()); break;
     case Selection::Compression:

@@ -162,15 +162,29 @@ __device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits
   const int owner = first_lane(past);
   int city = -1;
   if (lane == owner) {
-    Walk walk{inclusive - lane_sum, r};
+    // Two levels inside the owner's registers: the group that crosses r, then the city in it.
+    float acc = inclusive - lane_sum;
+    int group = -1, last_group = -1;
 #pragma unroll
     for (int t = 0; t < kG; ++t) {
-      const int base = 4 * (lane + kWarpSize * t);
-      walk.take(f[t].x, base);
-      walk.take(f[t].y, base + 1);
-      walk.take(f[t].z, base + 2);
-      walk.take(f[t].w, base + 3);
+      const float s = (f[t].x + f[t].y) + (f[t].z + f[t].w);
+      if (group < 0 && s > 0.f) {
+        last_group = t;
+        if (acc + s > r) group = t;
+        else acc += s;
+      }
     }
+    if (group < 0) group = last_group;  // rounding kept the sum at or below r
+    float4 g4 = f[0];
+#pragma unroll
+    for (int t = 1; t < kG; ++t)
+      if (t == group) g4 = f[t];
+    Walk walk{acc, r};
+    const int base = 4 * (lane + kWarpSize * group);
+    walk.take(g4.x, base);
+    walk.take(g4.y, base + 1);
+    walk.take(g4.z, base + 2);
+    walk.take(g4.w, base + 3);
     city = walk.result();
   }
   return __shfl_sync(kFullMask, city, owner);
@@ -210,11 +224,13 @@ __device__ inline int warp_roulette<0>(const float* row, int n, int ld, VisitedB
 }
 
 /// SelectWithCompression (Uchida 4.2.2) for a warp: roulette over the unvisited index array
-/// `unvisited[0, count)` only (shared or global memory). Lane l owns slots l, l + 32, ...; the
-/// fitness values are gathered in batches of 8 independent loads.
+/// `unvisited[0, count)` only (shared or global memory). Lane l owns slots l, l + 32, ...; up to
+/// 256 entries the gathered fitness values stay in registers for the owner's search, beyond that
+/// the owner reads its slots again.
 __device__ inline Choice warp_compression(const float* row, const int32_t* unvisited, int count, float u,
                                           int lane) {
   constexpr int kBatch = 8;
+  float value[kBatch];
   float lane_sum = 0.f;
   for (int base = 0; base < count; base += kWarpSize * kBatch) {
     int city[kBatch];
@@ -223,7 +239,6 @@ __device__ inline Choice warp_compression(const float* row, const int32_t* unvis
       const int k = base + lane + kWarpSize * b;
       city[b] = k < count ? unvisited[k] : -1;
     }
-    float value[kBatch];
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) value[b] = city[b] >= 0 ? __ldg(row + city[b]) : 0.f;
 #pragma unroll
@@ -233,17 +248,19 @@ __device__ inline Choice warp_compression(const float* row, const int32_t* unvis
   const float total = __shfl_sync(kFullMask, inclusive, 31);
   const float r = threshold_below(u, total);
   unsigned past = __ballot_sync(kFullMask, inclusive > r && lane_sum > 0.f);
-  if (past == 0) past = __ballot_sync(kFullMask, lane < count);  // all zero: any city will do
+  const bool all_zero = past == 0;
+  if (all_zero) past = __ballot_sync(kFullMask, lane < count);  // any city will do
   const int owner = first_lane(past);
   int slot = -1;
   if (lane == owner) {
     Walk walk{inclusive - lane_sum, r};
-    for (int k = lane; k < count && !walk.done; k += kWarpSize) {
-      const float f = __ldg(row + unvisited[k]);
-      walk.take(f, k);
-      if (walk.last_positive < 0 && !walk.done) walk.last_positive = k;  // all zero: keep some slot
+    if (count <= kWarpSize * kBatch) {
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) walk.take(value[b], lane + kWarpSize * b);
+    } else {
+      for (int k = lane; k < count && !walk.done; k += kWarpSize) walk.take(__ldg(row + unvisited[k]), k);
     }
-    slot = walk.result();
+    slot = all_zero ? lane : walk.result();
   }
   slot = __shfl_sync(kFullMask, slot, owner);
   return {unvisited[slot], slot};
@@ -301,11 +318,57 @@ __device__ inline int warp_stochastic_trial(const float* prefix, int n, int top,
   return -1;
 }
 
+/// Entries of a row summary (every 32nd prefix sum) for rows of ld entries, padded to float4.
+__host__ __device__ constexpr int summary_stride(int ld) { return (ld / 32 + 3) / 4 * 4; }
+
+/// Largest row length the lane-parallel trials handle: one float4 of summary per lane.
+constexpr int kSummaryRowLimit = 32 * 4 * 32;
+
+/// SelectWithStochasticTrial with every trial in its own lane (rows up to kSummaryRowLimit):
+/// `summary[k]` = q'[min(32k + 31, ld - 1)] (the padding holds q'[n-1]) is one float4 per lane; lane t searches
+/// it for its own r_t with shuffles, then reads the 32 prefix sums of its segment (8 float4,
+/// one 128-byte line) and counts those <= r_t. Two memory round trips settle all trials at once;
+/// the first unvisited result in trial order wins, as if the trials ran one after another.
+__device__ inline int warp_stochastic_trial_lanes(const float* prefix, const float* summary, int ld, int n,
+                                                  VisitedBits visited, float u, int trials, int lane) {
+  const int lanes_used = summary_stride(ld) / 4;
+  const float infinity = __int_as_float(0x7f800000);
+  const float4 mine = lane < lanes_used ? __ldg(reinterpret_cast<const float4*>(summary) + lane)
+                                        : make_float4(infinity, infinity, infinity, infinity);
+  const float total = __shfl_sync(kFullMask, mine.w, lanes_used - 1);  // padding holds q'[n-1]
+  if (!(total > 0.f)) return -1;
+  const float r = threshold_below(u, total);
+  // First lane whose last summary entry exceeds r (binary search over the 32 lane ends).
+  int owner = 0;
+#pragma unroll
+  for (int step = 16; step >= 1; step >>= 1) {
+    const float end = __shfl_sync(kFullMask, mine.w, owner + step - 1);
+    if (end <= r) owner += step;
+  }
+  const float sx = __shfl_sync(kFullMask, mine.x, owner), sy = __shfl_sync(kFullMask, mine.y, owner);
+  const float sz = __shfl_sync(kFullMask, mine.z, owner);
+  const int segment = 4 * owner + (sx <= r) + (sy <= r) + (sz <= r);
+  int j = n;
+  if (lane < trials) {
+    const float4* q = reinterpret_cast<const float4*>(prefix + 32 * segment);
+    int below = 0;
+#pragma unroll
+    for (int v = 0; v < 8; ++v) {
+      const float4 x = __ldg(q + v);
+      below += (x.x <= r) + (x.y <= r) + (x.z <= r) + (x.w <= r);
+    }
+    j = 32 * segment + below;
+  }
+  const unsigned accepted = __ballot_sync(kFullMask, lane < trials && j < n && !visited.test(j));
+  return accepted ? __shfl_sync(kFullMask, j, first_lane(accepted)) : -1;
+}
+
 /// Where a step reads its row: the dense fitness matrix and, for stochastic trial, the prefix
-/// matrix (both ld x ld, row-major).
+/// matrix (both ld x ld, row-major) with its summary (summary_stride(ld) entries per row).
 struct RowSource {
   const float* fitness;
   const float* prefix;
+  const float* summary;
   int n, ld;
   int top;     // search_top_stride(n)
   int trials;  // w, at most 31: lane `trials` keeps the roulette's uniform
@@ -322,7 +385,11 @@ __device__ inline Choice warp_select_next(const RowSource& src, int current, boo
     return {warp_roulette<kG>(row, src.n, src.ld, visited, __shfl_sync(kFullMask, u, 0), lane), -1};
   if (kMethod == Selection::StochasticTrial || (kMethod == Selection::Hybrid && trial_phase)) {
     const float* prefix_row = src.prefix + static_cast<size_t>(current) * src.ld;
-    int j = warp_stochastic_trial(prefix_row, src.n, src.top, visited, u, src.trials, lane);
+    int j = src.ld <= kSummaryRowLimit
+                ? warp_stochastic_trial_lanes(prefix_row,
+                                              src.summary + static_cast<size_t>(current) * summary_stride(src.ld),
+                                              src.ld, src.n, visited, u, src.trials, lane)
+                : warp_stochastic_trial(prefix_row, src.n, src.top, visited, u, src.trials, lane);
     if (j < 0) j = warp_roulette<kG>(row, src.n, src.ld, visited, __shfl_sync(kFullMask, u, src.trials), lane);
     return {j, -1};
   }
