@@ -11,8 +11,9 @@ namespace {
 constexpr int kThreads = 256;
 
 __global__ void __launch_bounds__(kThreads) ant_lengths_kernel(const int32_t* distances, int ld, const int32_t* tours,
-                                                               int n, long long* lengths,
-                                                               unsigned long long* deposits, double scale) {
+                                                               int n, int m, long long* lengths,
+                                                               unsigned long long* deposits, int32_t* successors,
+                                                               double scale) {
   using Reduce = cub::BlockReduce<long long, kThreads>;
   __shared__ typename Reduce::TempStorage storage;
   const int32_t* tour = tours + static_cast<size_t>(blockIdx.x) * n;
@@ -20,6 +21,7 @@ __global__ void __launch_bounds__(kThreads) ant_lengths_kernel(const int32_t* di
   for (int p = static_cast<int>(threadIdx.x); p < n; p += kThreads) {
     const int a = tour[p], b = tour[p + 1 < n ? p + 1 : 0];
     sum += distances[static_cast<size_t>(a) * ld + b];
+    successors[static_cast<size_t>(a) * m + blockIdx.x] = b;
   }
   const long long length = Reduce(storage).Sum(sum);
   if (threadIdx.x == 0) {
@@ -31,8 +33,8 @@ __global__ void __launch_bounds__(kThreads) ant_lengths_kernel(const int32_t* di
 }  // namespace
 
 void launch_ant_lengths(const int32_t* distances, int ld, const int32_t* tours, int n, int m, long long* lengths,
-                        unsigned long long* deposits, double scale, cudaStream_t stream) {
-  ant_lengths_kernel<<<m, kThreads, 0, stream>>>(distances, ld, tours, n, lengths, deposits, scale);
+                        unsigned long long* deposits, int32_t* successors, double scale, cudaStream_t stream) {
+  ant_lengths_kernel<<<m, kThreads, 0, stream>>>(distances, ld, tours, n, m, lengths, deposits, successors, scale);
   CUDA_CHECK_LAUNCH();
 }
 

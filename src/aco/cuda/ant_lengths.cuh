@@ -1,5 +1,7 @@
 // Each ant's exact tour length (a block per ant, CUB BlockReduce over its edges), the fixed-point
-// deposit 1 / L_k that the pheromone update adds, and the iteration-best ant (CUB ArgMin).
+// deposit 1 / L_k that the pheromone update adds, the transposed successor arrays of Uchida's
+// Figure 5 (successors[i * m + k] = t_k(i), the city after i in ant k's tour), and the
+// iteration-best ant (CUB ArgMin).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -10,9 +12,10 @@
 namespace formica::aco::cuda {
 
 /// lengths[k] = exact length of tours[k] (int distances from the ld x ld matrix);
-/// deposits[k] = round(scale / lengths[k]), the deposit 1 / L_k in fixed point.
+/// deposits[k] = round(scale / lengths[k]), the deposit 1 / L_k in fixed point;
+/// successors[i * m + k] = the city after i in tours[k].
 void launch_ant_lengths(const int32_t* distances, int ld, const int32_t* tours, int n, int m, long long* lengths,
-                        unsigned long long* deposits, double scale, cudaStream_t stream);
+                        unsigned long long* deposits, int32_t* successors, double scale, cudaStream_t stream);
 
 /// Bytes of temporary storage launch_best_ant needs for m ants.
 size_t best_ant_temp_bytes(int m);

@@ -170,7 +170,6 @@ bool AntSystemCuda::step(const StopFlag& stop) {
   args.prefix = s.prefix.data();
   args.summary = s.summary.data();
   args.tours = s.tours.data();
-  args.successors = s.successors.data();
   args.scratch = s.scratch.data();
   args.seed = s.config.seed;
   args.iteration = s.iteration;
@@ -180,7 +179,7 @@ bool AntSystemCuda::step(const StopFlag& stop) {
   cuda::launch_construction(s.config.construction, s.config.selection, args, s.stream);
   CUDA_CHECK(cudaEventRecord(s.constructed.event, s.stream));
   cuda::launch_ant_lengths(s.distances.data(), ld, s.tours.data(), n, m, s.lengths.data(), s.deposits.data(),
-                           s.deposit_scale, s.stream);
+                           s.successors.data(), s.deposit_scale, s.stream);
   cuda::launch_best_ant(s.lengths.data(), m, s.best_length_d.data(), s.best_index_d.data(), s.reduce_temp.data(),
                         s.reduce_temp.size(), s.stream);
   CUDA_CHECK(cudaMemcpyAsync(s.pinned, s.best_length_d.data(), sizeof(long long), cudaMemcpyDeviceToHost, s.stream));

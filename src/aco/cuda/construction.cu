@@ -88,23 +88,20 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize) construct_warp_per
   order.record(0, start, lane);
   int remaining = 0;
   const int switch_step = index_array_step<kMethod>(a);
+  SummaryPrefetch prefetch;
   int current = start;
   for (int p = 1; p < n; ++p) {
     if (p == switch_step) remaining = warp_collect_unvisited(visited, n, unvisited, lane);
     const float u = uniform01(rng);  // lane t's uniform serves trial t
-    const Choice choice =
-        warp_select_next<kMethod, kG>(src, current, p < switch_step, visited, unvisited, remaining, u, lane);
+    const Choice choice = warp_select_next<kMethod, kG>(src, current, p < switch_step, visited, unvisited, remaining,
+                                                        u, lane, &prefetch);
     if (p >= switch_step) remaining = warp_remove_slot(unvisited, remaining, choice.slot, lane);
-    if (lane == 0) {
-      visited.set(choice.city);
-      a.successors[static_cast<size_t>(current) * a.m + ant] = choice.city;
-    }
+    if (lane == 0) visited.set(choice.city);
     __syncwarp();
     order.record(p, choice.city, lane);
     current = choice.city;
   }
   order.flush(n, lane);
-  if (lane == 0) a.successors[static_cast<size_t>(current) * a.m + ant] = start;
 }
 
 template <Selection kMethod, int kThreads>
@@ -151,13 +148,11 @@ __global__ void __launch_bounds__(kThreads) construct_block_per_ant(Construction
       if (p >= switch_step) unvisited[shared.slot] = unvisited[remaining - 1];  // Figure 7
       visited.set(next);
       a.tours[static_cast<size_t>(ant) * n + p] = next;
-      a.successors[static_cast<size_t>(current) * a.m + ant] = next;
     }
     if (p >= switch_step) --remaining;
     __syncthreads();
     current = next;
   }
-  if (tid == 0) a.successors[static_cast<size_t>(current) * a.m + ant] = start;
 }
 
 template <int kThreads, Selection kMethod>

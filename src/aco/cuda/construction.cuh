@@ -1,8 +1,7 @@
 // Tour construction on the GPU: every ant builds a whole tour in one launch (KE-ALL in Zhou et
 // al.'s terms), either one warp or one block per ant, with any of the four selection methods of
-// Uchida et al. Tours come out twice: as order arrays (tours[k * n + p]) and as the transposed
-// successor arrays of Uchida's Figure 5 (successors[i * m + k] = t_k(i)), which the pheromone
-// update reads row by row with coalesced access.
+// Uchida et al. Tours come out as order arrays (tours[k * n + p]); the length kernel turns them
+// into the successor arrays of Uchida's Figure 5 (ant_lengths.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -22,7 +21,6 @@ struct ConstructionArgs {
   const float* prefix = nullptr;   ///< q'_ij per row (stochastic trial, hybrid), or null
   const float* summary = nullptr;  ///< every 32nd q'_ij per row (summary_stride(ld) per row), or null
   int32_t* tours = nullptr;        ///< m x n visiting orders
-  int32_t* successors = nullptr;   ///< n x m transposed successor arrays
   int32_t* scratch = nullptr;      ///< m x n unvisited index arrays (warp compression, hybrid)
   unsigned long long seed = 0;     ///< cuRAND Philox seed
   unsigned long long iteration = 0;

@@ -324,17 +324,34 @@ __host__ __device__ constexpr int summary_stride(int ld) { return (ld / 32 + 3) 
 /// Largest row length the lane-parallel trials handle: one float4 of summary per lane.
 constexpr int kSummaryRowLimit = 32 * 4 * 32;
 
-/// SelectWithStochasticTrial with every trial in its own lane (rows up to kSummaryRowLimit):
-/// `summary[k]` = q'[min(32k + 31, ld - 1)] (the padding holds q'[n-1]) is one float4 per lane; lane t searches
-/// it for its own r_t with shuffles, then reads the 32 prefix sums of its segment (8 float4,
-/// one 128-byte line) and counts those <= r_t. Two memory round trips settle all trials at once;
-/// the first unvisited result in trial order wins, as if the trials ran one after another.
-__device__ inline int warp_stochastic_trial_lanes(const float* prefix, const float* summary, int ld, int n,
-                                                  VisitedBits visited, float u, int trials, int lane) {
-  const int lanes_used = summary_stride(ld) / 4;
+/// The summary entries (one float4 per lane) of the row a step will probably read next, loaded
+/// while the current step finishes: the load of the next row is the one memory round trip a step
+/// cannot avoid, so it starts as early as the likely next city is known.
+struct SummaryPrefetch {
+  int city = -1;
+  float4 entries;
+};
+
+/// Loads this lane's float4 of the summary row of `city` (+inf past the row).
+__device__ __forceinline__ float4 load_summary(const float* summary, int ld, int city, int lane) {
+  const int stride = summary_stride(ld);
   const float infinity = __int_as_float(0x7f800000);
-  const float4 mine = lane < lanes_used ? __ldg(reinterpret_cast<const float4*>(summary) + lane)
-                                        : make_float4(infinity, infinity, infinity, infinity);
+  return lane < stride / 4
+             ? __ldg(reinterpret_cast<const float4*>(summary + static_cast<size_t>(city) * stride) + lane)
+             : make_float4(infinity, infinity, infinity, infinity);
+}
+
+/// SelectWithStochasticTrial with every trial in its own lane (rows up to kSummaryRowLimit):
+/// `mine` is this lane's float4 of the row summary (summary[k] = q'[min(32k + 31, ld - 1)], the
+/// padding holding q'[n-1]); lane t searches it for its own r_t with shuffles, then reads the 32
+/// prefix sums of its segment (8 float4, one 128-byte line) and counts those <= r_t. Two memory
+/// round trips settle all trials at once; the first unvisited result in trial order wins, as if
+/// the trials ran one after another. When `next` is given, the summary row of trial 0's city (the
+/// usual winner) is prefetched into it.
+__device__ inline int warp_stochastic_trial_lanes(const float* prefix, float4 mine, int ld, int n,
+                                                  VisitedBits visited, float u, int trials, int lane,
+                                                  const float* summary_matrix, SummaryPrefetch* next) {
+  const int lanes_used = summary_stride(ld) / 4;
   const float total = __shfl_sync(kFullMask, mine.w, lanes_used - 1);  // padding holds q'[n-1]
   if (!(total > 0.f)) return -1;
   const float r = threshold_below(u, total);
@@ -351,13 +368,17 @@ __device__ inline int warp_stochastic_trial_lanes(const float* prefix, const flo
   int j = n;
   if (lane < trials) {
     const float4* q = reinterpret_cast<const float4*>(prefix + 32 * segment);
-    int below = 0;
+    int count[8];
 #pragma unroll
     for (int v = 0; v < 8; ++v) {
       const float4 x = __ldg(q + v);
-      below += (x.x <= r) + (x.y <= r) + (x.z <= r) + (x.w <= r);
+      count[v] = ((x.x <= r) + (x.y <= r)) + ((x.z <= r) + (x.w <= r));
     }
-    j = 32 * segment + below;
+    j = 32 * segment + (((count[0] + count[1]) + (count[2] + count[3])) + ((count[4] + count[5]) + (count[6] + count[7])));
+  }
+  if (next != nullptr) {
+    const int likely = __shfl_sync(kFullMask, j, 0);
+    if (likely < n) *next = {likely, load_summary(summary_matrix, ld, likely, lane)};
   }
   const unsigned accepted = __ballot_sync(kFullMask, lane < trials && j < n && !visited.test(j));
   return accepted ? __shfl_sync(kFullMask, j, first_lane(accepted)) : -1;
@@ -377,19 +398,26 @@ struct RowSource {
 /// One selection step of method kMethod from city `current`, without changing the ant's state
 /// (the caller commits the choice). `trial_phase` is true for stochastic trial and for hybrid
 /// before its switch point; compression reads unvisited[0, remaining). `u` differs per lane.
+/// `prefetch` (may be null) carries the summary row prefetched by the previous step.
 template <Selection kMethod, int kG>
 __device__ inline Choice warp_select_next(const RowSource& src, int current, bool trial_phase, VisitedBits visited,
-                                          const int32_t* unvisited, int remaining, float u, int lane) {
+                                          const int32_t* unvisited, int remaining, float u, int lane,
+                                          SummaryPrefetch* prefetch = nullptr) {
   const float* row = src.fitness + static_cast<size_t>(current) * src.ld;
   if (kMethod == Selection::Roulette)
     return {warp_roulette<kG>(row, src.n, src.ld, visited, __shfl_sync(kFullMask, u, 0), lane), -1};
   if (kMethod == Selection::StochasticTrial || (kMethod == Selection::Hybrid && trial_phase)) {
     const float* prefix_row = src.prefix + static_cast<size_t>(current) * src.ld;
-    int j = src.ld <= kSummaryRowLimit
-                ? warp_stochastic_trial_lanes(prefix_row,
-                                              src.summary + static_cast<size_t>(current) * summary_stride(src.ld),
-                                              src.ld, src.n, visited, u, src.trials, lane)
-                : warp_stochastic_trial(prefix_row, src.n, src.top, visited, u, src.trials, lane);
+    int j;
+    if (src.ld <= kSummaryRowLimit) {
+      const float4 mine = prefetch != nullptr && prefetch->city == current
+                              ? prefetch->entries
+                              : load_summary(src.summary, src.ld, current, lane);
+      j = warp_stochastic_trial_lanes(prefix_row, mine, src.ld, src.n, visited, u, src.trials, lane, src.summary,
+                                      prefetch);
+    } else {
+      j = warp_stochastic_trial(prefix_row, src.n, src.top, visited, u, src.trials, lane);
+    }
     if (j < 0) j = warp_roulette<kG>(row, src.n, src.ld, visited, __shfl_sync(kFullMask, u, src.trials), lane);
     return {j, -1};
   }
