@@ -69,24 +69,31 @@ TEST_P(GpuSelection, SamplesTheExactDistribution) {
   FORMICA_REQUIRE_CUDA();
   const SamplerCase c = GetParam();
   const Row row = make_row(c.n, 17 + c.n);
-  cuda::SamplerRequest request;
-  request.construction = c.construction;
-  request.selection = c.selection;
-  request.trial_phase = c.trial_phase;
-  request.trials = 2;  // few trials: the roulette fallback is exercised too
-  request.draws = c.n <= 64 ? 512'000 : 2048L * c.n;
-  request.seed = std::stoull(test::env_or("FORMICA_TEST_SEED", "99"));
-  const std::vector<long> counts = cuda::sample_selection(request, row.fitness, row.visited);
   std::vector<double> probability(c.n, 0.0);
   double total = 0;
   for (int j = 0; j < c.n; ++j)
     if (!row.visited[j]) total += row.fitness[j];
   for (int j = 0; j < c.n; ++j)
     if (!row.visited[j]) probability[j] = row.fitness[j] / total;
-  const long drawn = std::accumulate(counts.begin(), counts.end(), 0L);
-  EXPECT_GT(drawn, request.draws / 2);
-  const double p = test::chi_square_test(counts, probability);
-  RecordProperty("p_value", std::to_string(p));
+  cuda::SamplerRequest request;
+  request.construction = c.construction;
+  request.selection = c.selection;
+  request.trial_phase = c.trial_phase;
+  request.trials = 2;  // few trials: the roulette fallback is exercised too
+  request.draws = c.n <= 64 ? 512'000 : 2048L * c.n;
+  // Two-stage test: with 40 cases at p > 1e-3 about one chance alarm in 25 suite runs is
+  // expected, so a case below 1e-3 is drawn again with a fresh seed and must pass then. A real
+  // bias fails both stages (its p-value is far below 1e-3 at these sample sizes).
+  const uint64_t seed = std::stoull(test::env_or("FORMICA_TEST_SEED", "99"));
+  double p = 0;
+  for (int stage = 0; stage < 2; ++stage) {
+    request.seed = seed + 1000 * stage;
+    const std::vector<long> counts = cuda::sample_selection(request, row.fitness, row.visited);
+    EXPECT_GT(std::accumulate(counts.begin(), counts.end(), 0L), request.draws / 2);
+    p = test::chi_square_test(counts, probability);  // also fails on any draw of a zero-probability city
+    RecordProperty("p_value_stage" + std::to_string(stage), std::to_string(p));
+    if (p > 1e-3) break;
+  }
   EXPECT_GT(p, 1e-3) << case_name(c);
 }
 
