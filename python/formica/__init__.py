@@ -72,7 +72,7 @@ class Result:
         gap: percent above the known optimum, None when no optimum is known.
         optimum: the proven optimal length of a TSPLIB instance, None when unknown.
         iterations: completed iterations.
-        seconds: wall-clock seconds from the call to the end of the run.
+        seconds: wall-clock seconds from the solver's start to the end of the run.
         history: every improvement of the best length, in order (see HistoryPoint). With
             metric="float" these lengths are the solver's fixed-point lengths in the problem's
             units, within n / (2 * scale) of the exact ones.
@@ -196,8 +196,9 @@ def solve(
             formica.parameters()["algorithm"], e.g. "as".
         backend: "auto" (the GPU when one is present and the algorithm has a CUDA version),
             "cpu" or "cuda".
-        time_limit: stop after this many seconds, counted from the call. With neither
-            time_limit nor iterations the run stops after 10 seconds.
+        time_limit: stop after this many seconds, counted from the solver's start (once the
+            problem is converted). With neither time_limit nor iterations the run stops after
+            10 seconds.
         iterations: stop after this many iterations.
         target: stop once the best length is at most this.
         seed: random seed; the same seed, problem, parameters and device give the same result.
@@ -207,7 +208,7 @@ def solve(
             "float" for unrounded distances (Euclidean for coordinates, the values themselves for
             a matrix). The solver works on integers: with "float" it sees each distance rounded
             to a multiple of 1 / scale, scale being the power of two that maps the extent of the
-            problem (its widest coordinate range, or largest matrix entry) into [2**23, 2**24)
+            problem (its widest coordinate range, or largest matrix entry) into (2**23, 2**24]
             units; Result.length is then the unrounded length, summed in double.
         **params: any other solver parameter by name (ants=, alpha=, beta=, rho=, selection=,
             threads=, ...; the full list with help is formica.parameters()).

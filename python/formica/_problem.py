@@ -24,7 +24,7 @@ METRICS = COORDINATE_METRICS + ("explicit", "float")
 
 #: With metric="float" the core sees each distance rounded to a multiple of 1 / scale, where
 #: scale is the power of two that maps the problem's extent (its largest coordinate range, or
-#: its largest matrix entry) into [FLOAT_SCALE_UNITS / 2, FLOAT_SCALE_UNITS) units.
+#: its largest matrix entry) into (FLOAT_SCALE_UNITS / 2, FLOAT_SCALE_UNITS] units.
 FLOAT_SCALE_UNITS = 2.0**24
 
 ProblemLike = Union[str, "os.PathLike[str]", _core.Instance, npt.ArrayLike]
@@ -87,7 +87,7 @@ def as_tour(tour: npt.ArrayLike) -> np.ndarray:
 
 
 def _scale_for(magnitude: float) -> float:
-    """The power of two mapping `magnitude` into [FLOAT_SCALE_UNITS / 2, FLOAT_SCALE_UNITS)."""
+    """The power of two mapping `magnitude` into (FLOAT_SCALE_UNITS / 2, FLOAT_SCALE_UNITS]."""
     if not magnitude > 0 or not math.isfinite(magnitude):
         return 1.0
     return 2.0 ** math.floor(math.log2(FLOAT_SCALE_UNITS / magnitude))

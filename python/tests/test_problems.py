@@ -85,8 +85,19 @@ def test_float_metric_is_unrounded_and_exact_in_double(points: np.ndarray) -> No
     assert result.length == formica.tour_length(small, result.tour, metric="float")
     # The solver ranks tours by fixed-point lengths within n / (2 scale) of the exact ones.
     extent = float((small.max(axis=0) - small.min(axis=0)).max())
-    assert abs(result.history[-1].length - result.length) <= len(small) * extent / 2**23
+    assert abs(result.history[-1].length - result.length) <= len(small) * extent / 2**24
     assert result.gap is None and result.optimum is None
+
+
+@pytest.mark.parametrize("size", [1e-6, 1.0, 3e9])
+def test_float_metric_at_any_scale(size: float) -> None:
+    points = np.random.default_rng(8).uniform(0, size, size=(40, 2)) + 5 * size
+    result = formica.solve(points, metric="float", iterations=5, seed=2)
+    assert result.length == pytest.approx(reference_length("float", points, result.tour), rel=1e-12)
+    extent = float((points.max(axis=0) - points.min(axis=0)).max())
+    assert abs(result.history[-1].length - result.length) <= len(points) * extent / 2**24
+    # A tour measured by the solver in fixed point is a tour of the same points.
+    assert result.length == formica.tour_length(points, result.tour, metric="float")
 
 
 def test_integer_matrix_is_explicit_and_integral_floats_are_accepted() -> None:
