@@ -59,12 +59,21 @@ Parameter named_parameter(std::string_view name, std::string_view intro, std::ve
           [=](const SolverConfig& c) { return nlohmann::json(std::string(print(field(c)))); }};
 }
 
+std::string_view time_limit_help() {
+  static const std::string help =
+      concat("stop after S seconds, counted from program start (default ", kDefaultTimeLimit,
+             " when --iterations is not given)");
+  return help;
+}
+
 std::vector<Parameter> make_parameters() {
   std::vector<Parameter> p;
-  p.push_back({"algorithm", "as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)",
+  p.push_back({"algorithm",
+               "auto: the solver's default choice (today Ant System)\n"
+               "as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)",
                [](SolverConfig& c, std::string_view v) {
                  const auto a = parse_algorithm(v);
-                 FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: as)");
+                 FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: auto, as)");
                  c.algorithm = *a;
                },
                [](const SolverConfig& c) { return nlohmann::json(std::string(to_string(c.algorithm))); }});
@@ -78,7 +87,7 @@ std::vector<Parameter> make_parameters() {
   p.push_back({"iterations", "stop after N iterations",
                [](SolverConfig& c, std::string_view v) { c.iterations = parse_value<int64_t>("iterations", v); },
                [](const SolverConfig& c) { return optional_json(c.iterations); }});
-  p.push_back({"time-limit", "stop after S seconds, counted from program start (default 10 when --iterations is not given)",
+  p.push_back({"time-limit", time_limit_help(),
                [](SolverConfig& c, std::string_view v) { c.time_limit = parse_value<double>("time-limit", v); },
                [](const SolverConfig& c) { return optional_json(c.time_limit); }});
   p.push_back({"target", "stop once the best length is at most L",

@@ -16,14 +16,26 @@ namespace formica {
 
 std::string_view to_string(Algorithm algorithm) {
   switch (algorithm) {
+    case Algorithm::Auto: return "auto";
     case Algorithm::AntSystem: return "as";
   }
   return "?";
 }
 
 std::optional<Algorithm> parse_algorithm(std::string_view text) {
+  if (text == "auto") return Algorithm::Auto;
   if (text == "as") return Algorithm::AntSystem;
   return std::nullopt;
+}
+
+Algorithm resolve_algorithm(Algorithm algorithm) {
+  return algorithm == Algorithm::Auto ? Algorithm::AntSystem : algorithm;
+}
+
+SolverConfig resolve_config(SolverConfig config) {
+  config.algorithm = resolve_algorithm(config.algorithm);
+  if (!config.iterations && !config.time_limit) config.time_limit = kDefaultTimeLimit;
+  return config;
 }
 
 std::string_view to_string(Backend backend) {
@@ -63,7 +75,9 @@ bool has_cuda_implementation(Algorithm algorithm) {
 
 std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig& config,
                                     Backend backend, int threads) {
-  switch (config.algorithm) {
+  const Algorithm algorithm = resolve_algorithm(config.algorithm);
+  switch (algorithm) {
+    case Algorithm::Auto: throw std::logic_error("resolve_algorithm returned Algorithm::Auto");
     case Algorithm::AntSystem: {
       aco::AntSystemConfig as = config.ant_system;
       as.seed = config.seed;
@@ -76,12 +90,13 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
 #endif
     }
   }
-  throw InputError(concat("--algorithm ", to_string(config.algorithm), " has no ",
+  throw InputError(concat("--algorithm ", to_string(algorithm), " has no ",
                           to_string(backend), " implementation"));
 }
 
-Backend resolve_backend(Algorithm algorithm, Backend requested) {
+Backend resolve_backend(Algorithm requested_algorithm, Backend requested) {
   if (requested == Backend::Cpu) return Backend::Cpu;
+  const Algorithm algorithm = resolve_algorithm(requested_algorithm);
   const bool device = cuda::find_device().has_value();
   if (requested == Backend::Cuda) {
     FORMICA_EXPECTS(cuda::built_with_cuda(),
@@ -95,7 +110,8 @@ Backend resolve_backend(Algorithm algorithm, Backend requested) {
   return device && has_cuda_implementation(algorithm) ? Backend::Cuda : Backend::Cpu;
 }
 
-Result solve(const Instance& instance, const SolverConfig& config, const SolveOptions& options) {
+Result solve(const Instance& instance, const SolverConfig& request, const SolveOptions& options) {
+  const SolverConfig config = resolve_config(request);
   config.validate();
   const Backend backend = resolve_backend(config.algorithm, config.backend);
   const int threads = config.threads > 0 ? config.threads : hardware_threads();
@@ -108,6 +124,10 @@ Result solve(const Instance& instance, const SolverConfig& config, const SolveOp
                                         std::chrono::duration<double>(*config.time_limit));
 
   Result result;
+  result.config = config;
+  result.config.backend = backend;
+  result.config.threads = threads;
+  if (result.config.ant_system.ants == 0) result.config.ant_system.ants = instance.n();
   result.backend = backend;
   if (backend == Backend::Cuda) result.device = cuda::find_device()->name;
   else result.device = concat("CPU, ", threads, threads == 1 ? " thread" : " threads");
