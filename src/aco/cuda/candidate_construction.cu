@@ -316,7 +316,7 @@ __global__ void construct_thread_kernel(CandidateConstructionArgs a, int ants) {
 }
 
 /// ACS: one block per matrix, a warp per ant, every ant in lockstep (see the header).
-__global__ void construct_lockstep_kernel(CandidateConstructionArgs a) {
+__global__ void __launch_bounds__(1024) construct_lockstep_kernel(CandidateConstructionArgs a) {
   extern __shared__ uint32_t shared_words[];
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize, warp = static_cast<int>(threadIdx.x) / kWarpSize;
   const int warps = static_cast<int>(blockDim.x) / kWarpSize;
