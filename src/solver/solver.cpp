@@ -7,7 +7,9 @@
 #include <thread>
 
 #include "aco/cpu/ant_system.h"
+#include "aco/cpu/colony_search.h"
 #include "aco/cuda/ant_system_cuda.h"
+#include "aco/cuda/colony_search_cuda.h"
 #include "core/error.h"
 #include "core/timer.h"
 #include "cuda/device.h"
@@ -18,6 +20,9 @@ std::string_view to_string(Algorithm algorithm) {
   switch (algorithm) {
     case Algorithm::Auto: return "auto";
     case Algorithm::AntSystem: return "as";
+    case Algorithm::Mmas: return "mmas";
+    case Algorithm::Acs: return "acs";
+    case Algorithm::Gaco: return "gaco";
   }
   return "?";
 }
@@ -25,6 +30,9 @@ std::string_view to_string(Algorithm algorithm) {
 std::optional<Algorithm> parse_algorithm(std::string_view text) {
   if (text == "auto") return Algorithm::Auto;
   if (text == "as") return Algorithm::AntSystem;
+  if (text == "mmas") return Algorithm::Mmas;
+  if (text == "acs") return Algorithm::Acs;
+  if (text == "gaco") return Algorithm::Gaco;
   return std::nullopt;
 }
 
@@ -54,6 +62,19 @@ std::optional<Backend> parse_backend(std::string_view text) {
   return std::nullopt;
 }
 
+aco::ColonyConfig colony_config(const SolverConfig& config, int threads) {
+  aco::ColonyConfig colony = config.colony;
+  colony.variant = config.algorithm == Algorithm::Acs    ? aco::ColonyVariant::Acs
+                   : config.algorithm == Algorithm::Gaco ? aco::ColonyVariant::Gaco
+                                                         : aco::ColonyVariant::Mmas;
+  colony.ants = config.ant_system.ants;
+  colony.alpha = config.ant_system.alpha;
+  colony.beta = config.ant_system.beta;
+  colony.seed = config.seed;
+  colony.threads = threads;
+  return colony;
+}
+
 int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 void SolverConfig::validate() const {
@@ -63,12 +84,14 @@ void SolverConfig::validate() const {
   FORMICA_EXPECTS(!target || *target >= 0, "--target must be a non-negative length, got ", *target);
   FORMICA_EXPECTS(threads >= 0, "--threads must be at least 1, got ", threads);
   ant_system.validate();
+  if (resolve_algorithm(algorithm) != Algorithm::AntSystem) colony_config(*this, 1).validate();
 }
 
 namespace {
 
 bool has_cuda_implementation(Algorithm algorithm) {
-  return cuda::built_with_cuda() && algorithm == Algorithm::AntSystem;
+  (void)algorithm;  // every algorithm has a CUDA implementation
+  return cuda::built_with_cuda();
 }
 
 }  // namespace
@@ -85,6 +108,17 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       if (backend == Backend::Cpu) return std::make_unique<aco::AntSystemCpu>(instance, as);
 #if FORMICA_HAVE_CUDA
       return std::make_unique<aco::AntSystemCuda>(instance, as);
+#else
+      break;
+#endif
+    }
+    case Algorithm::Mmas:
+    case Algorithm::Acs:
+    case Algorithm::Gaco: {
+      const aco::ColonyConfig colony = colony_config(config, threads);
+      if (backend == Backend::Cpu) return std::make_unique<aco::ColonySearchCpu>(instance, colony);
+#if FORMICA_HAVE_CUDA
+      return std::make_unique<aco::ColonySearchCuda>(instance, colony);
 #else
       break;
 #endif

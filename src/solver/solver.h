@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "aco/colony_config.h"
 #include "aco/config.h"
 #include "core/instance.h"
 #include "core/search.h"
@@ -23,7 +24,7 @@
 namespace formica {
 
 /// The algorithms by name. Auto, the default, is whatever resolve_algorithm() says it is.
-enum class Algorithm { Auto, AntSystem };
+enum class Algorithm { Auto, AntSystem, Mmas, Acs, Gaco };
 
 std::string_view to_string(Algorithm algorithm);
 std::optional<Algorithm> parse_algorithm(std::string_view text);
@@ -39,6 +40,8 @@ struct SolverConfig {
   uint64_t seed = 1;
   int threads = 0;                    ///< CPU threads; 0 means every hardware thread
   aco::AntSystemConfig ant_system;
+  /// MMAS, ACS and GACO; their ants, alpha and beta come from ant_system (see make_search).
+  aco::ColonyConfig colony;
 
   /// Throws InputError naming the first parameter out of range.
   void validate() const;
@@ -100,6 +103,10 @@ Backend resolve_backend(Algorithm algorithm, Backend requested);
 
 /// Hardware threads of this machine (at least 1).
 int hardware_threads();
+
+/// The colony variants' configuration of `config` (MMAS, ACS or GACO after its algorithm; ants,
+/// alpha, beta and seed from the shared rows) with `threads` CPU threads.
+aco::ColonyConfig colony_config(const SolverConfig& config, int threads);
 
 /// The Search that runs `config.algorithm` on `backend` (already resolved) with `threads` CPU
 /// threads. The bench harness drives it directly to time single iterations.

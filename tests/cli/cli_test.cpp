@@ -87,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"solve " + data("square.tsp") + " --selection best",
                   "unknown --selection 'best' (valid: roulette, compression, stochastic-trial, hybrid)"},
         ErrorCase{"solve " + data("square.tsp") + " --backend tpu", "unknown --backend 'tpu' (valid: auto, cpu, cuda)"},
-        ErrorCase{"solve " + data("square.tsp") + " --algorithm aco", "unknown --algorithm 'aco' (valid: auto, as)"},
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm aco", "unknown --algorithm 'aco' (valid: auto, as, mmas, acs, gaco)"},
         ErrorCase{"solve " + data("square.tsp") + " --tour-out a.x --svg a.x", "--tour-out and --svg name the same file"},
         ErrorCase{"solve " + data("square.tsp") + " --json b.x --plot-history b.x",
                   "--json and --plot-history name the same file"},
