@@ -67,7 +67,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << (optimum ? ", optimum " + std::to_string(*optimum) : std::string()) << ")\n"
               << "formica: algorithm " << to_string(config.algorithm) << " on "
               << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
-              << config.ant_system.describe() << ", seed " << config.seed << "\n"
+              << config.describe_algorithm() << ", seed " << config.seed << "\n"
               << "formica: stops after "
               << (config.iterations ? std::to_string(*config.iterations) + " iterations" : std::string())
               << (config.iterations && config.time_limit ? " or " : "")

@@ -30,22 +30,82 @@ std::string normalized(std::string_view name) {
   return s;
 }
 
-/// "next-city selection:" followed by one line per method.
+/// "a, b, c" for a list of named values.
+template <typename Names>
+std::string valid_names(const Names& names) {
+  std::string valid;
+  for (const auto& n : names) valid += (valid.empty() ? "" : ", ") + std::string(n.name);
+  return valid;
+}
+
+/// `title` followed by one line "name: help" per named value.
+template <typename Names>
+std::string list_help(std::string_view title, const Names& names) {
+  std::string text(title);
+  for (const auto& n : names) text += "\n  " + std::string(n.name) + ": " + std::string(n.help);
+  return text;
+}
+
 std::string_view selection_help() {
-  static const std::string help = [] {
-    std::string text = "next-city selection:";
-    for (const auto& n : aco::selection_names()) text += "\n  " + std::string(n.name) + ": " + std::string(n.help);
-    return text;
-  }();
+  static const std::string help = list_help("next-city selection:", aco::selection_names());
   return help;
+}
+
+std::string_view start_help() {
+  static const std::string help = list_help("two-opt: the tour each restart climbs from:", localsearch::start_names());
+  return help;
+}
+
+void add_two_opt_parameters(std::vector<Parameter>& p) {
+  p.push_back({"restarts", "two-opt: climbs in total, each from its own start tour; the search then finishes",
+               [](SolverConfig& c, std::string_view v) { c.two_opt.restarts = parse_value<int64_t>("restarts", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.two_opt.restarts); }});
+  p.push_back({"k-swap", "two-opt: improving moves applied per pass, best first, none overlapping another; "
+                         "1 is the original one-move climb, inf applies all",
+               [](SolverConfig& c, std::string_view v) {
+                 const auto k = localsearch::parse_k_swap(v);
+                 FORMICA_EXPECTS(k, "--k-swap: '", v, "' is not a positive integer or inf");
+                 c.two_opt.k_swap = *k;
+               },
+               [](const SolverConfig& c) { return nlohmann::json(localsearch::k_swap_text(c.two_opt.k_swap)); }});
+  p.push_back({"queue", "two-opt on the GPU: restarts a block takes from the work queue at a time; 0 divides them evenly",
+               [](SolverConfig& c, std::string_view v) { c.two_opt.queue = parse_value<int>("queue", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.two_opt.queue); }});
+  p.push_back({"start", start_help(),
+               [](SolverConfig& c, std::string_view v) {
+                 const auto s = localsearch::parse_start(v);
+                 FORMICA_EXPECTS(s, "unknown --start '", v, "' (valid: ", valid_names(localsearch::start_names()), ")");
+                 c.two_opt.start = *s;
+               },
+               [](const SolverConfig& c) { return nlohmann::json(std::string(localsearch::to_string(c.two_opt.start))); }});
+  p.push_back({"layout", "two-opt on the GPU: auto, block (a fixed grid, one tour per block) or grid (all blocks on one tour)",
+               [](SolverConfig& c, std::string_view v) {
+                 const auto l = localsearch::parse_layout(v);
+                 FORMICA_EXPECTS(l, "unknown --layout '", v, "' (valid: auto, block, grid)");
+                 c.two_opt.layout = *l;
+               },
+               [](const SolverConfig& c) { return nlohmann::json(std::string(localsearch::to_string(c.two_opt.layout))); }});
+  p.push_back({"threads-per-block", "two-opt on the GPU: threads per block, a power of two in [32, 1024]; 0 chooses per n",
+               [](SolverConfig& c, std::string_view v) {
+                 c.two_opt.threads_per_block = parse_value<int>("threads-per-block", v);
+               },
+               [](const SolverConfig& c) { return nlohmann::json(c.two_opt.threads_per_block); }});
+  p.push_back({"tile", "two-opt on the GPU: shared-memory elements (x, y, cost) per block; 0 chooses per n",
+               [](SolverConfig& c, std::string_view v) { c.two_opt.tile = parse_value<int>("tile", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.two_opt.tile); }});
+  p.push_back({"neighbours", "two-opt: nearest neighbours per city in the pre-climb of large tours; 0 turns it off",
+               [](SolverConfig& c, std::string_view v) { c.two_opt.neighbours = parse_value<int>("neighbours", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.two_opt.neighbours); }});
 }
 
 std::vector<Parameter> make_parameters() {
   std::vector<Parameter> p;
-  p.push_back({"algorithm", "as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)",
+  p.push_back({"algorithm",
+               "as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)\n"
+               "two-opt: 2-opt hill climbing with random restarts and k-swap (Robinson et al. 2018)",
                [](SolverConfig& c, std::string_view v) {
                  const auto a = parse_algorithm(v);
-                 FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: as)");
+                 FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: as, two-opt)");
                  c.algorithm = *a;
                },
                [](const SolverConfig& c) { return nlohmann::json(std::string(to_string(c.algorithm))); }});
@@ -86,9 +146,7 @@ std::vector<Parameter> make_parameters() {
   p.push_back({"selection", selection_help(),
                [](SolverConfig& c, std::string_view v) {
                  const auto s = aco::parse_selection(v);
-                 std::string valid;
-                 for (const auto& n : aco::selection_names()) valid += (valid.empty() ? "" : ", ") + std::string(n.name);
-                 FORMICA_EXPECTS(s, "unknown --selection '", v, "' (valid: ", valid, ")");
+                 FORMICA_EXPECTS(s, "unknown --selection '", v, "' (valid: ", valid_names(aco::selection_names()), ")");
                  c.ant_system.selection = *s;
                },
                [](const SolverConfig& c) { return nlohmann::json(std::string(aco::to_string(c.ant_system.selection))); }});
@@ -100,6 +158,7 @@ std::vector<Parameter> make_parameters() {
                  c.ant_system.hybrid_switch = parse_value<double>("hybrid-switch", v);
                },
                [](const SolverConfig& c) { return nlohmann::json(c.ant_system.hybrid_switch); }});
+  add_two_opt_parameters(p);
   return p;
 }
 
@@ -114,9 +173,7 @@ void set_parameter(SolverConfig& config, std::string_view name, std::string_view
   const std::string key = normalized(name);
   for (const Parameter& p : parameters())
     if (p.name == key) return p.set(config, value);
-  std::string valid;
-  for (const Parameter& p : parameters()) valid += (valid.empty() ? "" : ", ") + std::string(p.name);
-  throw InputError(concat("unknown parameter '", name, "' (valid: ", valid, ")"));
+  throw InputError(concat("unknown parameter '", name, "' (valid: ", valid_names(parameters()), ")"));
 }
 
 nlohmann::json parameters_json(const SolverConfig& config) {

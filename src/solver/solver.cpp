@@ -10,18 +10,21 @@
 #include "core/error.h"
 #include "core/timer.h"
 #include "cuda/device.h"
+#include "localsearch/cpu/two_opt_cpu.h"
 
 namespace formica {
 
 std::string_view to_string(Algorithm algorithm) {
   switch (algorithm) {
     case Algorithm::AntSystem: return "as";
+    case Algorithm::TwoOpt: return "two-opt";
   }
   return "?";
 }
 
 std::optional<Algorithm> parse_algorithm(std::string_view text) {
   if (text == "as") return Algorithm::AntSystem;
+  if (text == "two-opt") return Algorithm::TwoOpt;
   return std::nullopt;
 }
 
@@ -50,6 +53,15 @@ void SolverConfig::validate() const {
   FORMICA_EXPECTS(!target || *target >= 0, "--target must be a non-negative length, got ", *target);
   FORMICA_EXPECTS(threads >= 0, "--threads must be at least 1, got ", threads);
   ant_system.validate();
+  two_opt.validate();
+}
+
+std::string SolverConfig::describe_algorithm() const {
+  switch (algorithm) {
+    case Algorithm::AntSystem: return ant_system.describe();
+    case Algorithm::TwoOpt: return two_opt.describe();
+  }
+  return {};
 }
 
 namespace {
@@ -66,6 +78,13 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       as.seed = config.seed;
       as.threads = threads;
       if (backend == Backend::Cpu) return std::make_unique<aco::AntSystemCpu>(instance, as);
+      break;
+    }
+    case Algorithm::TwoOpt: {
+      localsearch::TwoOptConfig two_opt = config.two_opt;
+      two_opt.seed = config.seed;
+      two_opt.threads = threads;
+      if (backend == Backend::Cpu) return std::make_unique<localsearch::cpu::TwoOptCpu>(instance, two_opt);
       break;
     }
   }
@@ -109,6 +128,10 @@ Result solve(const Instance& instance, const SolverConfig& config, const SolveOp
   StepTimes sum;
   result.stop_reason = "iterations";
   while (!config.iterations || result.iterations < *config.iterations) {
+    if (search->finished()) {
+      result.stop_reason = "finished";
+      break;
+    }
     if (options.interrupt && options.interrupt->load()) {
       result.stop_reason = "interrupted";
       break;

@@ -19,10 +19,11 @@
 #include "core/instance.h"
 #include "core/search.h"
 #include "core/tour.h"
+#include "localsearch/config.h"
 
 namespace formica {
 
-enum class Algorithm { AntSystem };
+enum class Algorithm { AntSystem, TwoOpt };
 
 std::string_view to_string(Algorithm algorithm);
 std::optional<Algorithm> parse_algorithm(std::string_view text);
@@ -38,9 +39,12 @@ struct SolverConfig {
   uint64_t seed = 1;
   int threads = 0;                    ///< CPU threads; 0 means every hardware thread
   aco::AntSystemConfig ant_system;
+  localsearch::TwoOptConfig two_opt;
 
   /// Throws InputError naming the first parameter out of range.
   void validate() const;
+  /// The chosen algorithm's parameters on one line, for logs and benchmark rows.
+  std::string describe_algorithm() const;
 };
 
 struct HistoryPoint {
@@ -72,7 +76,7 @@ struct Result {
   std::vector<HistoryPoint> history;  ///< every improvement of the best-so-far length
   Backend backend = Backend::Cpu;
   std::string device;              ///< "CPU, 16 threads" or the GPU's name
-  std::string stop_reason;         ///< "iterations", "time limit", "target", "interrupted"
+  std::string stop_reason;         ///< "iterations", "time limit", "target", "interrupted", "finished"
   StepTimes mean_step_times;       ///< average over completed iterations
 };
 
