@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/instance.h"
@@ -45,6 +46,8 @@ class TwoOptSearch : public Search {
   int64_t restarts_done() const { return next_restart_; }
   /// Restart whose tour is best_tour() (the lowest index among equally short ones).
   int64_t best_restart() const { return best_restart_; }
+  /// How the work is laid out on the hardware (GPU: layout, threads per block, tile, grid).
+  virtual std::string describe_launch() const = 0;
 
  protected:
   struct Batch {

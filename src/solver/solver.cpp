@@ -11,6 +11,9 @@
 #include "core/timer.h"
 #include "cuda/device.h"
 #include "localsearch/cpu/two_opt_cpu.h"
+#if FORMICA_HAVE_CUDA
+#include "localsearch/cuda/two_opt_cuda.h"
+#endif
 
 namespace formica {
 
@@ -66,7 +69,7 @@ std::string SolverConfig::describe_algorithm() const {
 
 namespace {
 
-bool has_cuda_implementation(Algorithm) { return false; }
+bool has_cuda_implementation(Algorithm algorithm) { return algorithm == Algorithm::TwoOpt; }
 
 }  // namespace
 
@@ -85,6 +88,9 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       two_opt.seed = config.seed;
       two_opt.threads = threads;
       if (backend == Backend::Cpu) return std::make_unique<localsearch::cpu::TwoOptCpu>(instance, two_opt);
+#if FORMICA_HAVE_CUDA
+      if (backend == Backend::Cuda) return localsearch::cuda::make_two_opt_cuda(instance, two_opt);
+#endif
       break;
     }
   }

@@ -3,6 +3,7 @@
 
 #include "core/tour.h"
 #include "cuda/device.h"
+#include "cuda_support.h"
 #include "io/generator.h"
 
 #if FORMICA_HAVE_CUDA
@@ -11,12 +12,6 @@
 
 namespace formica {
 namespace {
-
-#define FORMICA_REQUIRE_CUDA()                                                   \
-  do {                                                                           \
-    if (!cuda::built_with_cuda()) GTEST_SKIP() << "skipped: built without CUDA"; \
-    if (!cuda::find_device()) GTEST_SKIP() << "skipped: no CUDA device";         \
-  } while (false)
 
 TEST(CudaSmoke, DeviceReportsItself) {
   FORMICA_REQUIRE_CUDA();

@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/error.h"
 #include "core/timer.h"
 #include "core/tour.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
@@ -28,6 +29,12 @@ bool TwoOptCpu::parallel_restarts() const {
 }
 
 int64_t TwoOptCpu::batch_size(int64_t) { return parallel_restarts() ? config_.threads : 1; }
+
+std::string TwoOptCpu::describe_launch() const {
+  return concat("CPU, ", config_.threads, config_.threads == 1 ? " thread" : " threads",
+                parallel_restarts() ? ", one restart per thread" : ", threads share each pass",
+                lists_ ? concat(", neighbour lists k=", lists_->k()) : std::string());
+}
 
 ClimbCounts TwoOptCpu::climb(std::span<int32_t> tour, int threads, const StopFlag* stop, TwoOptStats& stats) {
   if (lists_) {

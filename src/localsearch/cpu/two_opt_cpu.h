@@ -18,6 +18,7 @@ class TwoOptCpu final : public TwoOptSearch {
  public:
   TwoOptCpu(const Instance& instance, const TwoOptConfig& config);
   Backend backend() const override { return Backend::Cpu; }
+  std::string describe_launch() const override;
 
   /// Climbs `tour` to a 2-opt local optimum under the exact metric: the neighbour-list pre-climb
   /// first on large tours (see kNeighbourListMinCities), then best-improvement passes with k-swap.
