@@ -5,16 +5,19 @@
 // lane of the search holds in registers (R of two_opt_pass.cuh; fewer for wide points), a Point (what a tour position holds: coordinates and the cost of the edge to the
 // next position, the paper's (x, y, cost) triplet), a Value type for distances and gains, and
 //   point(city)         the Point of a city (cost not set),
-//   distance(a, b)      the distance between two Points,
-//   cost(p), set_cost   the stored edge cost.
+//   distance(a, b)      the distance between two Points (plus an offset, for the float ones),
+//   cost(p), set_cost   the stored edge cost (with the same offset).
 //
-// Fast policies (float) give the TSPLIB integer distance as a float: the square root is the
-// hardware approximation (sqrt.approx, one special-function instruction), rounded to an integer
-// with the magic-number trick (two adds). For integer coordinates whose squared distances stay
-// below 2^24 this is exact except where the approximate root lands on the wrong side of a rounding
-// boundary, which the exact policy then catches. Every operation is an explicit intrinsic, so the
-// same two Points always give the same bits and d(a, b) = d(b, a): gains are exact integers in
-// float, and the climb descends a well-defined potential.
+// Fast policies (float) give the TSPLIB integer distance plus an offset of 1.5 * 2^23: the square
+// root is the hardware approximation (sqrt.approx, one special-function instruction), and adding
+// the offset rounds it to an integer (no fraction bits are left in [2^23, 2^24)). Points store the edge
+// cost with the same offset. The kernels only ever subtract two offset values (exact: both lie in
+// [2^23, 2^24)) or add a plain difference to one, so every gain comes out exact, and the offset
+// saves the instruction that would remove it from each of the n(n - 3) / 2 distances of a pass. For
+// integer coordinates whose squared distances stay below 2^24 the distances are the exact TSPLIB
+// ones except where the approximate root lands on the wrong side of a rounding boundary, which the
+// exact policy then catches. Every operation is an explicit intrinsic, so the same two Points always
+// give the same bits and d(a, b) = d(b, a): the climb descends a well-defined potential.
 //
 // The exact policy computes tsplib:: distances in double, exactly as the host does (the files
 // including it are compiled with --fmad=false so nothing is contracted into an FMA); GEO and
@@ -37,24 +40,24 @@ __device__ __forceinline__ float sqrt_approx(float s) {
   return r;
 }
 
-/// Nearest integer of 0 <= x < 2^22 (ties to even): adding 1.5 * 2^23 leaves no fraction bits.
-__device__ __forceinline__ float round_nearest(float x) {
-  constexpr float kMagic = 12582912.0f;
-  return __fsub_rn(__fadd_rn(x, kMagic), kMagic);
-}
+inline constexpr float kFloatOffset = 12582912.0f;  // 1.5 * 2^23
 
-/// ceil(sqrt(s)) for an integer s < 2^24: the rounded approximate root k is right to within one,
-/// and k * k < s (exact in float) says when it is one short.
-__device__ __forceinline__ float ceil_sqrt(float s) {
-  const float k = round_nearest(sqrt_approx(s));
-  return __fmaf_rn(k, k, -s) < 0.0f ? __fadd_rn(k, 1.0f) : k;
+/// Nearest integer of 0 <= x < 2^22 (ties to even), plus kFloatOffset.
+__device__ __forceinline__ float round_offset(float x) { return __fadd_rn(x, kFloatOffset); }
+
+/// ceil(root) + kFloatOffset where root approximates sqrt(s) and `below(k)` says k < sqrt(s) for an
+/// integer k: the rounded approximate root is right to within one, one short exactly when below.
+template <class Below>
+__device__ __forceinline__ float ceil_offset(float root, Below below) {
+  const float shifted = round_offset(root);
+  return below(__fsub_rn(shifted, kFloatOffset)) ? __fadd_rn(shifted, 1.0f) : shifted;
 }
 
 __device__ __forceinline__ float squared(float dx, float dy) { return __fmaf_rn(dy, dy, __fmul_rn(dx, dx)); }
 
 }  // namespace detail
 
-/// Points of the float policies: coordinates in x, y, z and the edge cost in w.
+/// Points of the float policies: coordinates in x, y, z and the edge cost (plus the offset) in w.
 struct Float4Points {
   static constexpr int kRows = 4;
   using Point = float4;
@@ -68,7 +71,7 @@ struct Float4Points {
 struct FastEuc2D : Float4Points {
   __device__ Value distance(const Point& a, const Point& b) const {
     const float dx = __fsub_rn(a.x, b.x), dy = __fsub_rn(a.y, b.y);
-    return detail::round_nearest(detail::sqrt_approx(detail::squared(dx, dy)));
+    return detail::round_offset(detail::sqrt_approx(detail::squared(dx, dy)));
   }
 };
 
@@ -77,7 +80,8 @@ struct FastEuc2D : Float4Points {
 struct FastCeil2D : Float4Points {
   __device__ Value distance(const Point& a, const Point& b) const {
     const float dx = __fsub_rn(a.x, b.x), dy = __fsub_rn(a.y, b.y);
-    return detail::ceil_sqrt(detail::squared(dx, dy));
+    const float s = detail::squared(dx, dy);
+    return detail::ceil_offset(detail::sqrt_approx(s), [s](float k) { return __fmaf_rn(k, k, -s) < 0.0f; });
   }
 };
 
@@ -87,16 +91,16 @@ struct FastGeneric : Float4Points {
   __device__ Value distance(const Point& a, const Point& b) const {
     const float dx = __fsub_rn(a.x, b.x), dy = __fsub_rn(a.y, b.y);
     switch (type) {
-      case EdgeWeightType::Att: {  // ceil(sqrt(s / 10)): k = round(root), one more when 10 k^2 < s
+      case EdgeWeightType::Att: {  // ceil(sqrt(s / 10)): one more than the rounded root when 10 k^2 < s
         const float s = detail::squared(dx, dy);
-        const float k = detail::round_nearest(detail::sqrt_approx(__fmul_rn(s, 0.1f)));
-        return __fmul_rn(__fmul_rn(k, k), 10.0f) < s ? __fadd_rn(k, 1.0f) : k;
+        return detail::ceil_offset(detail::sqrt_approx(__fmul_rn(s, 0.1f)),
+                                   [s](float k) { return __fmul_rn(__fmul_rn(k, k), 10.0f) < s; });
       }
-      case EdgeWeightType::Man2D: return detail::round_nearest(__fadd_rn(fabsf(dx), fabsf(dy)));
-      case EdgeWeightType::Max2D: return detail::round_nearest(fmaxf(fabsf(dx), fabsf(dy)));
+      case EdgeWeightType::Man2D: return detail::round_offset(__fadd_rn(fabsf(dx), fabsf(dy)));
+      case EdgeWeightType::Max2D: return detail::round_offset(fmaxf(fabsf(dx), fabsf(dy)));
       default: {  // EUC_3D
         const float dz = __fsub_rn(a.z, b.z);
-        return detail::round_nearest(detail::sqrt_approx(__fmaf_rn(dz, dz, detail::squared(dx, dy))));
+        return detail::round_offset(detail::sqrt_approx(__fmaf_rn(dz, dz, detail::squared(dx, dy))));
       }
     }
   }
@@ -157,6 +161,9 @@ template <typename Value>
 __device__ __forceinline__ Value improving_threshold() {
   return Value(0.5);
 }
+
+__device__ __forceinline__ float smaller(float a, float b) { return fminf(a, b); }
+__device__ __forceinline__ double smaller(double a, double b) { return fmin(a, b); }
 
 template <typename Value>
 __device__ __forceinline__ Value infinity();

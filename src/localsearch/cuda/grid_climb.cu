@@ -62,7 +62,7 @@ __device__ inline void append(unsigned long long key, int2 move, unsigned long l
 }
 
 template <class Metric>
-__global__ void __launch_bounds__(kSearchThreads) grid_search_kernel(Metric metric, PassShape shape, int tile_bytes,
+__global__ void __launch_bounds__(kSearchThreads, 4) grid_search_kernel(Metric metric, PassShape shape, int tile_bytes,
                                                                      const typename Metric::Point* points,
                                                                      unsigned long long* keys,
                                                                      unsigned long long* moves, int* counter) {
@@ -119,6 +119,21 @@ __global__ void __launch_bounds__(kSelectThreads) select_kernel(const unsigned l
     totals[1] = *scratch.kept_swaps;
     *total_moves += static_cast<unsigned long long>(*scratch.kept_count);
   }
+}
+
+/// k = 1 needs only the best candidate: one block finds it and leaves it as the only sorted one.
+__global__ void __launch_bounds__(kSelectThreads) top_candidate_kernel(const unsigned long long* keys,
+                                                                       const unsigned long long* moves,
+                                                                       unsigned long long* sorted_moves, int* counters) {
+  __shared__ unsigned long long scratch[33];
+  const int m = counters[0];
+  unsigned long long best = 0;
+  for (int c = threadIdx.x; c < m; c += blockDim.x) best = keys[c] > best ? keys[c] : best;
+  best = block_max(best, scratch);
+  for (int c = threadIdx.x; c < m; c += blockDim.x)
+    if (keys[c] == best) sorted_moves[0] = moves[c];  // keys are unique: one writer
+  __syncthreads();
+  if (threadIdx.x == 0) counters[0] = 1;
 }
 
 __global__ void apply_kernel(int32_t* tour, int32_t* pos, const int2* kept, const int* prefix, const int* totals) {
@@ -203,11 +218,16 @@ struct GridClimber::State {
     CUDA_CHECK_LAUNCH();
   }
 
-  /// Sorts the m candidates best first, selects, and applies.
+  /// Sorts the m candidates best first (for k = 1 only finds the best), selects, and applies.
   void select_and_apply(int m, bool wake) {
-    size_t bytes = sort_bytes;
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(sort_temp.data(), bytes, keys.data(), sorted_keys.data(),
-                                                         moves.data(), sorted_moves.data(), m));
+    if (config.k_swap == 1) {
+      top_candidate_kernel<<<1, kSelectThreads>>>(keys.data(), moves.data(), sorted_moves.data(), counters.data());
+      CUDA_CHECK_LAUNCH();
+    } else {
+      size_t bytes = sort_bytes;
+      CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(sort_temp.data(), bytes, keys.data(), sorted_keys.data(),
+                                                           moves.data(), sorted_moves.data(), m));
+    }
     apply_sorted(wake);
   }
 

@@ -41,7 +41,7 @@ __device__ void best_neighbour_move(const Metric& metric, const DeviceCities& ci
       const int sc = tour[q + 1 == n ? 0 : q + 1];
       if (c != succ && sc != a) {
         const Point psc = metric.point(sc, cities);
-        const Value g = d_succ + metric.distance(pc, psc) - d_ac - metric.distance(ps, psc);
+        const Value g = (d_succ - d_ac) + (metric.distance(pc, psc) - metric.distance(ps, psc));  // offsets cancel
         if (g > gain) gain = g, e1 = p, e2 = q;
       }
     }
@@ -49,7 +49,7 @@ __device__ void best_neighbour_move(const Metric& metric, const DeviceCities& ci
       const int pc_city = tour[q == 0 ? n - 1 : q - 1];
       if (c != pred && pc_city != a) {
         const Point ppc = metric.point(pc_city, cities);
-        const Value g = d_pred + metric.distance(ppc, pc) - d_ac - metric.distance(pp, ppc);
+        const Value g = (d_pred - d_ac) + (metric.distance(ppc, pc) - metric.distance(pp, ppc));
         if (g > gain) gain = g, e1 = p == 0 ? n - 1 : p - 1, e2 = q == 0 ? n - 1 : q - 1;
       }
     }

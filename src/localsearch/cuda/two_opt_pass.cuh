@@ -9,7 +9,10 @@
 // the triangle's ragged edge), and sweeps them from the highest j down, every lane reading the same
 // column (a shared-memory broadcast) for its R rows held in registers.
 //
-// The gain of (i, j) is cost(i) + cost(j) - d(i, j) - d(i + 1, j + 1). Sweeping j downwards, the
+// The gain of (i, j) is cost(i) + cost(j) - d(i, j) - d(i + 1, j + 1), computed as
+// cost(i) - ((d(i, j) - cost(j)) + d(i + 1, j + 1)) so that the policies' offsets (device_metric.cuh)
+// cancel: every difference is of two offset values, and the offset left in the sum of the inner
+// parentheses is removed by the outer difference. Sweeping j downwards, the
 // distances d(i + 1, j + 1) of a lane's rows are the ones it computed at the previous column for
 // its next row, so R + 1 distances (one square root each) serve R moves: about one root per
 // evaluation instead of the two the paper's loop takes. A lane keeps, per row, only the minimum of
@@ -66,7 +69,7 @@ __device__ __forceinline__ void sweep_columns(const Metric& metric, const typena
     for (int a = 0; a < R; ++a) {
       Value v = (dcur[a] - cq) + dprev[a + 1];
       if (kMasked && !is_move(n, i0 + a, j)) v = infinity<Value>();
-      mins[a] = v < mins[a] ? v : mins[a];
+      mins[a] = smaller(v, mins[a]);
     }
 #pragma unroll
     for (int a = 1; a <= R; ++a) dprev[a] = dcur[a];
