@@ -100,7 +100,11 @@ class TwoOptCuda final : public TwoOptSearch {
   }
 
   bool climb_on_grid(int64_t first, int64_t count, const StopFlag& stop, Batch& out) {
-    if (!grid_) grid_ = std::make_unique<GridClimber>(device_, instance_, config_);
+    if (!grid_) {
+      TwoOptConfig grid_config = config_;
+      if (!use_lists()) grid_config.neighbours = 0;  // no lists to build for tours this small
+      grid_ = std::make_unique<GridClimber>(device_, instance_, grid_config);
+    }
     for (int64_t r = first; r < first + count; ++r) {
       std::vector<int32_t> tour;
       GridClimbResult result;
