@@ -215,6 +215,32 @@ TEST(TwoOptCudaClimb, EveryRestartEndsInALocalOptimum) {
   }
 }
 
+// Small enough for compute-sanitizer's memcheck, racecheck and synccheck: every kernel of both
+// layouts, both selections (k = 1 and k-swap), both queue modes, a start tour from the host.
+TEST(TwoOptCudaClimb, TinyClimbsForTheSanitizers) {
+  FORMICA_REQUIRE_CUDA();
+  const Instance instance = io::generate_instance(70, io::InstanceKind::Uniform, 2);
+  for (Layout layout : {Layout::BlockPerTour, Layout::GridPerTour})
+    for (int k : {1, kUnlimitedSwaps})
+      for (int queue : {0, 2}) {
+        TwoOptConfig config = cuda_config(3, k, queue, queue == 0 ? StartKind::Random : StartKind::NearestNeighbour,
+                                          layout);
+        config.threads_per_block = 64;
+        const auto search = run_cuda(instance, config);
+        FORMICA_EXPECT_TWO_OPT_OPTIMUM(instance, search->best_tour());
+      }
+  TwoOptConfig config;
+  config.neighbours = 6;
+  const DeviceInstance device(instance);
+  GridClimber grid(device, instance, config);
+  std::vector<int32_t> tour = random_start(70, 1, 0);
+  GridClimbResult result;
+  ASSERT_TRUE(grid.climb(tour, true, StopFlag{}, result));
+  EXPECT_GT(result.neighbour_passes, 0);
+  EXPECT_EQ(result.length, tour_length(instance, tour));
+  FORMICA_EXPECT_TWO_OPT_OPTIMUM(instance, tour);
+}
+
 TEST(TwoOptCudaClimb, TheBestRestartIsTheShortestOfTheirExactLengths) {
   FORMICA_REQUIRE_CUDA();
   const Instance instance = io::generate_instance(300, io::InstanceKind::Clustered, 4);
