@@ -161,6 +161,9 @@ AutoShape choose_block_shape(int n, int64_t restarts, int multiprocessors, const
 
 Layout choose_layout(int n, int64_t remaining, int multiprocessors, const TwoOptConfig& config) {
   if (config.layout != Layout::Auto) return config.layout;
+  // Large tours get the neighbour-list pre-climb, which only the grid-per-tour layout runs: it
+  // replaces thousands of O(n^2) passes.
+  if (config.neighbours > 0 && n >= kNeighbourListMinCities) return Layout::GridPerTour;
   // The whole GPU on one tour pays a fixed cost per pass; one tour per block leaves SMs idle when
   // there are fewer tours than SMs. Take the layout that keeps more of the GPU busy.
   const double pass_seconds = static_cast<double>(moves_per_pass(n)) / (multiprocessors * kMovesPerSecondPerSm);

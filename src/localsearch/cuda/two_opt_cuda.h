@@ -25,7 +25,8 @@ struct AutoShape {
 };
 AutoShape choose_block_shape(int n, int64_t restarts, int multiprocessors, const TwoOptConfig& config);
 
-/// The layout for `remaining` tours of n cities (config.layout unless it is Auto).
+/// The layout for `remaining` tours of n cities (config.layout unless it is Auto): grid per tour for
+/// tours that get the neighbour-list pre-climb, else whichever keeps more of the GPU busy.
 Layout choose_layout(int n, int64_t remaining, int multiprocessors, const TwoOptConfig& config);
 
 }  // namespace formica::localsearch::cuda
