@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench_support.h"
 #include "core/error.h"
 #include "core/timer.h"
 #include "cuda/device.h"
@@ -23,60 +24,14 @@
 #include "solver/report.h"
 #include "solver/solver.h"
 
-namespace formica {
+namespace formica::bench {
 namespace {
-
-struct BenchConfig {
-  std::string label;
-  SolverConfig config;
-};
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, separator))
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
-
-/// "label:key=value,key=value" (the label may be omitted).
-BenchConfig parse_config(const std::string& spec) {
-  BenchConfig bench;
-  const size_t colon = spec.find(':');
-  bench.label = colon == std::string::npos ? spec : spec.substr(0, colon);
-  const std::string settings = colon == std::string::npos ? spec : spec.substr(colon + 1);
-  for (const std::string& setting : split(settings, ',')) {
-    const size_t eq = setting.find('=');
-    FORMICA_EXPECTS(eq != std::string::npos, "--config: '", setting, "' is not key=value");
-    set_parameter(bench.config, setting.substr(0, eq), setting.substr(eq + 1));
-  }
-  return bench;
-}
-
-/// A TSPLIB name or path, or "uniform:N[:seed]" / "clustered:N[:seed]".
-Instance load(const std::string& spec) {
-  const auto parts = split(spec, ':');
-  if (parts.size() >= 2) {
-    if (const auto kind = io::parse_instance_kind(parts[0]))
-      return io::generate_instance(std::stoi(parts[1]), *kind, parts.size() > 2 ? std::stoull(parts[2]) : 1);
-  }
-  return io::load_instance(spec);
-}
 
 double median(std::vector<double> values) {
   if (values.empty()) return 0.0;
   std::sort(values.begin(), values.end());
   const size_t mid = values.size() / 2;
   return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
-}
-
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown CPU";
 }
 
 int run(int argc, char** argv) {
@@ -155,11 +110,11 @@ int run(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace formica
+}  // namespace formica::bench
 
 int main(int argc, char** argv) {
   try {
-    return formica::run(argc, argv);
+    return formica::bench::run(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "formica_bench: error: " << e.what() << "\n";
     return 2;

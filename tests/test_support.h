@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/instance.h"
+#include "core/rng.h"
 #include "io/tsplib.h"
 
 namespace formica::test {
@@ -42,6 +43,22 @@ inline std::string cli_path() { return env_or("FORMICA_CLI", FORMICA_CLI_PATH); 
 /// Reads a TSPLIB instance by name from the data folder.
 inline Instance tsplib_instance(const std::string& name) {
   return io::read_tsplib(*tsplib_dir() / "tsp" / (name + ".tsp"));
+}
+
+/// Cities at random integer coordinates in [0, side) (degrees for GEO; z too for EUC_3D). Small
+/// sides make ties common, which tests must survive.
+inline Instance random_instance(EdgeWeightType type, int n, uint64_t seed, double side) {
+  RandomStream rng(seed, 0);
+  std::vector<double> x(n), y(n), z;
+  for (int i = 0; i < n; ++i) {
+    x[i] = type == EdgeWeightType::Geo ? rng.next_double() * 120 - 60 : std::floor(rng.next_double() * side);
+    y[i] = type == EdgeWeightType::Geo ? rng.next_double() * 300 - 150 : std::floor(rng.next_double() * side);
+  }
+  if (type == EdgeWeightType::Euc3D) {
+    z.resize(n);
+    for (int i = 0; i < n; ++i) z[i] = std::floor(rng.next_double() * side);
+  }
+  return Instance("random", type, x, y, z);
 }
 
 /// Upper tail probability of the chi-square distribution with k degrees of freedom, through the

@@ -75,7 +75,7 @@ def test_float_metric_target_is_in_the_problems_units() -> None:
         ({"alpha": -1}, "--alpha must be in [0, 20], got -1"),
         ({"selection": "best"}, "unknown --selection 'best' (valid: roulette, compression, stochastic-trial, hybrid)"),
         ({"backend": "tpu"}, "unknown --backend 'tpu' (valid: auto, cpu, cuda)"),
-        ({"algorithm": "x"}, "unknown --algorithm 'x' (valid: auto, as, mmas, acs, gaco)"),
+        ({"algorithm": "x"}, "unknown --algorithm 'x' (valid: auto, as, mmas, acs, gaco, two-opt)"),
         ({"ants": "many"}, "--ants: 'many' is not a valid value"),
         ({"iterations": True}, "--iterations: 'True' is not a valid value"),
     ],

@@ -102,9 +102,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << (optimum ? ", optimum " + std::to_string(*optimum) : std::string()) << ")\n"
               << "formica: algorithm " << to_string(config.algorithm) << " on "
               << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
-              << (config.algorithm == Algorithm::AntSystem ? config.ant_system.describe()
-                                                           : colony_config(config, 1).describe())
-              << ", seed " << config.seed << "\n"
+              << config.describe_algorithm() << ", seed " << config.seed << "\n"
               << "formica: stops after "
               << (config.iterations ? std::to_string(*config.iterations) + " iterations" : std::string())
               << (config.iterations && config.time_limit ? " or " : "")

@@ -48,6 +48,10 @@ class Search {
 
   virtual StepTimes last_step_times() const = 0;
   virtual Backend backend() const = 0;
+
+  /// True once the search has done all the work it was configured for (e.g. a fixed number of
+  /// restarts); the solver then stops. Searches that can always go on keep the default.
+  virtual bool finished() const { return false; }
 };
 
 }  // namespace formica

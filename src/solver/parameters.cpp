@@ -30,16 +30,19 @@ std::string normalized(std::string_view name) {
   return s;
 }
 
-/// `intro` followed by one line per named value (for --help).
-std::string listing(std::string_view intro, const std::vector<aco::NamedValue>& names) {
-  std::string text(intro);
-  for (const auto& n : names) text += "\n  " + std::string(n.name) + ": " + std::string(n.help);
-  return text;
+/// "a, b, c" for a list of named values.
+template <typename Names>
+std::string valid_names(const Names& names) {
+  std::string valid;
+  for (const auto& n : names) valid += (valid.empty() ? "" : ", ") + std::string(n.name);
+  return valid;
 }
 
-std::string valid_names(const std::vector<aco::NamedValue>& names) {
-  std::string text;
-  for (const auto& n : names) text += (text.empty() ? "" : ", ") + std::string(n.name);
+/// `title` followed by one line "name: help" per named value.
+template <typename Names>
+std::string list_help(std::string_view title, const Names& names) {
+  std::string text(title);
+  for (const auto& n : names) text += "\n  " + std::string(n.name) + ": " + std::string(n.help);
   return text;
 }
 
@@ -49,7 +52,7 @@ Parameter named_parameter(std::string_view name, std::string_view intro, std::ve
                           std::optional<Enum> (*parse)(std::string_view), std::string_view (*print)(Enum),
                           Field field) {
   static std::vector<std::string> helps;  // keeps each help text alive for the string_view
-  helps.push_back(listing(intro, names()));
+  helps.push_back(list_help(intro, names()));
   return {name, helps.back(),
           [=](SolverConfig& c, std::string_view v) {
             const auto value = parse(v);
@@ -102,16 +105,64 @@ void add_colony_parameters(std::vector<Parameter>& p) {
       [](auto& c) -> auto& { return c.colony.ant_construction; }));
 }
 
+std::string_view start_help() {
+  static const std::string help = list_help("two-opt: the tour each restart climbs from:", localsearch::start_names());
+  return help;
+}
+
+void add_two_opt_parameters(std::vector<Parameter>& p) {
+  p.push_back({"restarts", "two-opt: climbs in total, each from its own start tour; the search then finishes",
+               [](SolverConfig& c, std::string_view v) { c.two_opt.restarts = parse_value<int64_t>("restarts", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.two_opt.restarts); }});
+  p.push_back({"k-swap", "two-opt: improving moves applied per pass, best first, none overlapping another; "
+                         "1 is the original one-move climb, inf applies all",
+               [](SolverConfig& c, std::string_view v) {
+                 const auto k = localsearch::parse_k_swap(v);
+                 FORMICA_EXPECTS(k, "--k-swap: '", v, "' is not a positive integer or inf");
+                 c.two_opt.k_swap = *k;
+               },
+               [](const SolverConfig& c) { return nlohmann::json(localsearch::k_swap_text(c.two_opt.k_swap)); }});
+  p.push_back({"queue", "two-opt on the GPU: restarts a block takes from the work queue at a time; 0 divides them evenly",
+               [](SolverConfig& c, std::string_view v) { c.two_opt.queue = parse_value<int>("queue", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.two_opt.queue); }});
+  p.push_back({"start", start_help(),
+               [](SolverConfig& c, std::string_view v) {
+                 const auto s = localsearch::parse_start(v);
+                 FORMICA_EXPECTS(s, "unknown --start '", v, "' (valid: ", valid_names(localsearch::start_names()), ")");
+                 c.two_opt.start = *s;
+               },
+               [](const SolverConfig& c) { return nlohmann::json(std::string(localsearch::to_string(c.two_opt.start))); }});
+  p.push_back({"layout", "two-opt on the GPU: auto, block (a fixed grid, one tour per block) or grid (all blocks on one tour)",
+               [](SolverConfig& c, std::string_view v) {
+                 const auto l = localsearch::parse_layout(v);
+                 FORMICA_EXPECTS(l, "unknown --layout '", v, "' (valid: auto, block, grid)");
+                 c.two_opt.layout = *l;
+               },
+               [](const SolverConfig& c) { return nlohmann::json(std::string(localsearch::to_string(c.two_opt.layout))); }});
+  p.push_back({"threads-per-block", "two-opt on the GPU: threads per block, a power of two in [32, 1024]; 0 chooses per n",
+               [](SolverConfig& c, std::string_view v) {
+                 c.two_opt.threads_per_block = parse_value<int>("threads-per-block", v);
+               },
+               [](const SolverConfig& c) { return nlohmann::json(c.two_opt.threads_per_block); }});
+  p.push_back({"tile", "two-opt on the GPU: shared-memory elements (x, y, cost) per block; 0 chooses per n",
+               [](SolverConfig& c, std::string_view v) { c.two_opt.tile = parse_value<int>("tile", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.two_opt.tile); }});
+  p.push_back({"neighbours", "two-opt: nearest neighbours per city in the pre-climb of large tours; 0 turns it off",
+               [](SolverConfig& c, std::string_view v) { c.two_opt.neighbours = parse_value<int>("neighbours", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.two_opt.neighbours); }});
+}
+
 std::vector<Parameter> make_parameters() {
   std::vector<Parameter> p;
   p.push_back({"algorithm",
                "auto: the solver's default choice (today Ant System)\n"
                "  as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)\n  mmas: MAX-MIN Ant System (Stutzle and "
                "Hoos 2000)\n  acs: Ant Colony System (Dorigo and Gambardella 1997)\n  gaco: MMAS and ACS colonies "
-               "sharing one matrix, dynamic neighbours (Li and Jin)",
+               "sharing one matrix, dynamic neighbours (Li and Jin)\n"
+               "  two-opt: 2-opt hill climbing with random restarts and k-swap (Robinson et al. 2018)",
                [](SolverConfig& c, std::string_view v) {
                  const auto a = parse_algorithm(v);
-                 FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: auto, as, mmas, acs, gaco)");
+                 FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: ", algorithm_names(), ")");
                  c.algorithm = *a;
                },
                [](const SolverConfig& c) { return nlohmann::json(std::string(to_string(c.algorithm))); }});
@@ -169,6 +220,7 @@ std::vector<Parameter> make_parameters() {
       aco::parse_pheromone_update, aco::to_string,
       [](auto& c) -> auto& { return c.ant_system.pheromone_update; }));
   add_colony_parameters(p);
+  add_two_opt_parameters(p);
   return p;
 }
 
@@ -183,9 +235,7 @@ void set_parameter(SolverConfig& config, std::string_view name, std::string_view
   const std::string key = normalized(name);
   for (const Parameter& p : parameters())
     if (p.name == key) return p.set(config, value);
-  std::string valid;
-  for (const Parameter& p : parameters()) valid += (valid.empty() ? "" : ", ") + std::string(p.name);
-  throw InputError(concat("unknown parameter '", name, "' (valid: ", valid, ")"));
+  throw InputError(concat("unknown parameter '", name, "' (valid: ", valid_names(parameters()), ")"));
 }
 
 nlohmann::json parameters_json(const SolverConfig& config) {

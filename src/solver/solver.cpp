@@ -13,6 +13,10 @@
 #include "core/error.h"
 #include "core/timer.h"
 #include "cuda/device.h"
+#include "localsearch/cpu/two_opt_cpu.h"
+#if FORMICA_HAVE_CUDA
+#include "localsearch/cuda/two_opt_cuda.h"
+#endif
 
 namespace formica {
 
@@ -23,8 +27,17 @@ std::string_view to_string(Algorithm algorithm) {
     case Algorithm::Mmas: return "mmas";
     case Algorithm::Acs: return "acs";
     case Algorithm::Gaco: return "gaco";
+    case Algorithm::TwoOpt: return "two-opt";
   }
   return "?";
+}
+
+std::string algorithm_names() {
+  std::string names;
+  for (Algorithm a : {Algorithm::Auto, Algorithm::AntSystem, Algorithm::Mmas, Algorithm::Acs, Algorithm::Gaco,
+                      Algorithm::TwoOpt})
+    names += (names.empty() ? "" : ", ") + std::string(to_string(a));
+  return names;
 }
 
 std::optional<Algorithm> parse_algorithm(std::string_view text) {
@@ -33,6 +46,7 @@ std::optional<Algorithm> parse_algorithm(std::string_view text) {
   if (text == "mmas") return Algorithm::Mmas;
   if (text == "acs") return Algorithm::Acs;
   if (text == "gaco") return Algorithm::Gaco;
+  if (text == "two-opt") return Algorithm::TwoOpt;
   return std::nullopt;
 }
 
@@ -84,7 +98,22 @@ void SolverConfig::validate() const {
   FORMICA_EXPECTS(!target || *target >= 0, "--target must be a non-negative length, got ", *target);
   FORMICA_EXPECTS(threads >= 0, "--threads must be at least 1, got ", threads);
   ant_system.validate();
-  if (resolve_algorithm(algorithm) != Algorithm::AntSystem) colony_config(*this, 1).validate();
+  const Algorithm resolved = resolve_algorithm(algorithm);
+  if (resolved == Algorithm::Mmas || resolved == Algorithm::Acs || resolved == Algorithm::Gaco)
+    colony_config(*this, 1).validate();
+  two_opt.validate();
+}
+
+std::string SolverConfig::describe_algorithm() const {
+  switch (resolve_algorithm(algorithm)) {
+    case Algorithm::Auto:
+    case Algorithm::AntSystem: return ant_system.describe();
+    case Algorithm::Mmas:
+    case Algorithm::Acs:
+    case Algorithm::Gaco: return colony_config(*this, 1).describe();
+    case Algorithm::TwoOpt: return two_opt.describe();
+  }
+  return {};
 }
 
 namespace {
@@ -122,6 +151,16 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
 #else
       break;
 #endif
+    }
+    case Algorithm::TwoOpt: {
+      localsearch::TwoOptConfig two_opt = config.two_opt;
+      two_opt.seed = config.seed;
+      two_opt.threads = threads;
+      if (backend == Backend::Cpu) return std::make_unique<localsearch::cpu::TwoOptCpu>(instance, two_opt);
+#if FORMICA_HAVE_CUDA
+      if (backend == Backend::Cuda) return localsearch::cuda::make_two_opt_cuda(instance, two_opt);
+#endif
+      break;
     }
   }
   throw InputError(concat("--algorithm ", to_string(algorithm), " has no ",
@@ -170,6 +209,10 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   StepTimes sum;
   result.stop_reason = "iterations";
   while (!config.iterations || result.iterations < *config.iterations) {
+    if (search->finished()) {
+      result.stop_reason = "finished";
+      break;
+    }
     if (options.interrupt && options.interrupt->load()) {
       result.stop_reason = "interrupted";
       break;

@@ -20,14 +20,17 @@
 #include "core/instance.h"
 #include "core/search.h"
 #include "core/tour.h"
+#include "localsearch/config.h"
 
 namespace formica {
 
 /// The algorithms by name. Auto, the default, is whatever resolve_algorithm() says it is.
-enum class Algorithm { Auto, AntSystem, Mmas, Acs, Gaco };
+enum class Algorithm { Auto, AntSystem, Mmas, Acs, Gaco, TwoOpt };
 
 std::string_view to_string(Algorithm algorithm);
 std::optional<Algorithm> parse_algorithm(std::string_view text);
+/// "auto, as, ..." : every algorithm name, for help and error messages.
+std::string algorithm_names();
 std::string_view to_string(Backend backend);
 std::optional<Backend> parse_backend(std::string_view text);
 
@@ -42,9 +45,12 @@ struct SolverConfig {
   aco::AntSystemConfig ant_system;
   /// MMAS, ACS and GACO; their ants, alpha and beta come from ant_system (see make_search).
   aco::ColonyConfig colony;
+  localsearch::TwoOptConfig two_opt;
 
   /// Throws InputError naming the first parameter out of range.
   void validate() const;
+  /// The chosen algorithm's parameters on one line, for logs and benchmark rows.
+  std::string describe_algorithm() const;
 };
 
 /// The one place that says what Algorithm::Auto runs: today Ant System, the only algorithm there
@@ -92,7 +98,7 @@ struct Result {
   std::vector<HistoryPoint> history;  ///< every improvement of the best-so-far length
   Backend backend = Backend::Cpu;
   std::string device;              ///< "CPU, 16 threads" or the GPU's name
-  std::string stop_reason;         ///< "iterations", "time limit", "target", "interrupted"
+  std::string stop_reason;         ///< "iterations", "time limit", "target", "interrupted", "finished"
   StepTimes mean_step_times;       ///< average over completed iterations
 };
 

@@ -87,10 +87,16 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"solve " + data("square.tsp") + " --selection best",
                   "unknown --selection 'best' (valid: roulette, compression, stochastic-trial, hybrid)"},
         ErrorCase{"solve " + data("square.tsp") + " --backend tpu", "unknown --backend 'tpu' (valid: auto, cpu, cuda)"},
-        ErrorCase{"solve " + data("square.tsp") + " --algorithm aco", "unknown --algorithm 'aco' (valid: auto, as, mmas, acs, gaco)"},
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm aco", "unknown --algorithm 'aco' (valid: auto, as, mmas, acs, gaco, two-opt)"},
         ErrorCase{"solve " + data("square.tsp") + " --tour-out a.x --svg a.x", "--tour-out and --svg name the same file"},
         ErrorCase{"solve " + data("square.tsp") + " --json b.x --plot-history b.x",
                   "--json and --plot-history name the same file"},
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm two-opt --k-swap 0",
+                  "--k-swap: '0' is not a positive integer or inf"},
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm two-opt --start greedy",
+                  "unknown --start 'greedy' (valid: random, nearest-neighbour, space-filling-curve)"},
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm two-opt --restarts 0",
+                  "--restarts must be at least 1, got 0"},
         ErrorCase{"generate --cities 2 --output " + temp("two.tsp").string(), "an instance needs at least 3 cities, got 2"},
         ErrorCase{"info /nonexistent/x.tsp", "/nonexistent/x.tsp: no such file"}));
 
@@ -228,11 +234,26 @@ TEST(Cli, CtrlCStopsCleanlyAndWritesTheBestTour) {
   EXPECT_EQ(io::read_tour(tour).size(), 1000u);
 }
 
-TEST(Cli, HelpListsEverySelection) {
+TEST(Cli, HelpListsEverySelectionAndStart) {
   const Outcome run = formica("solve --help");
   EXPECT_EQ(run.code, 0);
-  for (const char* name : {"roulette", "compression", "stochastic-trial", "hybrid"})
+  for (const char* name : {"roulette", "compression", "stochastic-trial", "hybrid", "two-opt", "--k-swap",
+                           "--restarts", "--queue", "nearest-neighbour", "space-filling-curve"})
     EXPECT_NE(run.out.find(name), std::string::npos) << name;
+}
+
+TEST(Cli, TwoOptFinishesAfterItsRestarts) {
+  const fs::path instance = temp("two_opt.tsp"), json = temp("two_opt.json");
+  ASSERT_EQ(formica("generate --cities 80 --kind uniform --seed 2 --output " + instance.string()).code, 0);
+  const Outcome run = formica("solve " + instance.string() + " --algorithm two-opt --backend cpu --restarts 4 " +
+                              "--k-swap 2 --start space-filling-curve --quiet --json " + json.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("stopped by finished"), std::string::npos) << run.out;
+  const auto doc = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(doc["algorithm"], "two-opt");
+  EXPECT_EQ(doc["parameters"]["k_swap"], "2");
+  EXPECT_EQ(doc["parameters"]["restarts"], 4);
+  EXPECT_EQ(doc["parameters"]["start"], "space-filling-curve");
 }
 
 }  // namespace

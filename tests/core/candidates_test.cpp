@@ -14,21 +14,6 @@
 namespace formica {
 namespace {
 
-Instance random_instance(EdgeWeightType type, int n, uint64_t seed, double side) {
-  RandomStream rng(seed, 0);
-  std::vector<double> x(n), y(n), z;
-  for (int i = 0; i < n; ++i) {
-    // Integer coordinates on a small grid make ties common, which the test must survive.
-    x[i] = type == EdgeWeightType::Geo ? rng.next_double() * 120 - 60 : std::floor(rng.next_double() * side);
-    y[i] = type == EdgeWeightType::Geo ? rng.next_double() * 300 - 150 : std::floor(rng.next_double() * side);
-  }
-  if (type == EdgeWeightType::Euc3D) {
-    z.resize(n);
-    for (int i = 0; i < n; ++i) z[i] = std::floor(rng.next_double() * side);
-  }
-  return Instance("random", type, x, y, z);
-}
-
 /// Brute force: every other city sorted by the tree's continuous key, then index.
 std::vector<int32_t> brute_force(const KdTree& tree, int n, int city, int k) {
   std::vector<int32_t> others;
@@ -47,7 +32,7 @@ class CandidatesByType : public ::testing::TestWithParam<EdgeWeightType> {};
 TEST_P(CandidatesByType, MatchBruteForce) {
   for (int n : {3, 4, 17, 300}) {
     for (double side : {20.0, 1000.0}) {
-      const Instance instance = random_instance(GetParam(), n, 11 * n, side);
+      const Instance instance = test::random_instance(GetParam(), n, 11 * n, side);
       const KdTree tree(instance);
       const int k = std::min(10, n - 1);
       const CandidateLists lists = build_candidate_lists(instance, 10);

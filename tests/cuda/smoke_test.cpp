@@ -4,6 +4,7 @@
 #include "core/tour.h"
 #include "cuda_support.h"
 #include "cuda/device.h"
+#include "cuda_support.h"
 #include "io/generator.h"
 
 #if FORMICA_HAVE_CUDA

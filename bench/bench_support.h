@@ -1,0 +1,63 @@
+// Helpers shared by the benchmark programs: configuration rows, instance specs, the machine.
+#pragma once
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "io/generator.h"
+#include "io/instance_source.h"
+#include "solver/parameters.h"
+#include "solver/solver.h"
+
+namespace formica::bench {
+
+struct BenchConfig {
+  std::string label;
+  SolverConfig config;
+};
+
+inline std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, separator))
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+/// "label:key=value,key=value" (the label may be omitted).
+inline BenchConfig parse_config(const std::string& spec) {
+  BenchConfig bench;
+  const size_t colon = spec.find(':');
+  bench.label = colon == std::string::npos ? spec : spec.substr(0, colon);
+  const std::string settings = colon == std::string::npos ? spec : spec.substr(colon + 1);
+  for (const std::string& setting : split(settings, ',')) {
+    const size_t eq = setting.find('=');
+    FORMICA_EXPECTS(eq != std::string::npos, "--config: '", setting, "' is not key=value");
+    set_parameter(bench.config, setting.substr(0, eq), setting.substr(eq + 1));
+  }
+  return bench;
+}
+
+/// A TSPLIB name or path, or "uniform:N[:seed]" / "clustered:N[:seed]".
+inline Instance load(const std::string& spec) {
+  const auto parts = split(spec, ':');
+  if (parts.size() >= 2) {
+    if (const auto kind = io::parse_instance_kind(parts[0]))
+      return io::generate_instance(std::stoi(parts[1]), *kind, parts.size() > 2 ? std::stoull(parts[2]) : 1);
+  }
+  return io::load_instance(spec);
+}
+
+inline std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown CPU";
+}
+
+}  // namespace formica::bench

@@ -1,0 +1,92 @@
+// Names, validation and printing of the 2-opt parameters.
+#include "localsearch/config.h"
+
+#include <charconv>
+
+#include "core/error.h"
+
+namespace formica::localsearch {
+namespace {
+
+struct StartEntry {
+  StartKind value;
+  NamedStart name;
+};
+
+constexpr StartEntry kStarts[] = {
+    {StartKind::Random, {"random", "a seeded random permutation per restart (Robinson et al. 2.2)"}},
+    {StartKind::NearestNeighbour,
+     {"nearest-neighbour", "the greedy tour from city 0, then from a random city per restart"}},
+    {StartKind::SpaceFillingCurve,
+     {"space-filling-curve", "the Hilbert-curve tour, then shifted and mirrored curves per restart"}},
+};
+
+constexpr std::pair<Layout, std::string_view> kLayouts[] = {
+    {Layout::Auto, "auto"}, {Layout::BlockPerTour, "block"}, {Layout::GridPerTour, "grid"}};
+
+bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
+}  // namespace
+
+std::string_view to_string(StartKind start) {
+  for (const auto& entry : kStarts)
+    if (entry.value == start) return entry.name.name;
+  return "?";
+}
+
+std::optional<StartKind> parse_start(std::string_view text) {
+  for (const auto& entry : kStarts)
+    if (entry.name.name == text) return entry.value;
+  return std::nullopt;
+}
+
+std::vector<NamedStart> start_names() {
+  std::vector<NamedStart> names;
+  for (const auto& entry : kStarts) names.push_back(entry.name);
+  return names;
+}
+
+std::string_view to_string(Layout layout) {
+  for (const auto& [value, name] : kLayouts)
+    if (value == layout) return name;
+  return "?";
+}
+
+std::optional<Layout> parse_layout(std::string_view text) {
+  for (const auto& [value, name] : kLayouts)
+    if (name == text) return value;
+  return std::nullopt;
+}
+
+std::string k_swap_text(int k_swap) { return k_swap == kUnlimitedSwaps ? "inf" : std::to_string(k_swap); }
+
+std::optional<int> parse_k_swap(std::string_view text) {
+  if (text == "inf" || text == "infinity") return kUnlimitedSwaps;
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 1) return std::nullopt;
+  return value;
+}
+
+void TwoOptConfig::validate() const {
+  FORMICA_EXPECTS(restarts >= 1, "--restarts must be at least 1, got ", restarts);
+  FORMICA_EXPECTS(k_swap >= 0, "--k-swap must be a positive integer or inf, got ", k_swap);
+  FORMICA_EXPECTS(queue >= 0, "--queue must be 0 (no queue) or a positive number of restarts, got ", queue);
+  FORMICA_EXPECTS(threads_per_block == 0 || (power_of_two(threads_per_block) && threads_per_block >= 32 &&
+                                             threads_per_block <= 1024),
+                  "--threads-per-block must be 0 (automatic) or a power of two in [32, 1024], got ",
+                  threads_per_block);
+  FORMICA_EXPECTS(tile == 0 || (tile >= 32 && tile <= 65536),
+                  "--tile must be 0 (automatic) or in [32, 65536] shared-memory elements, got ", tile);
+  FORMICA_EXPECTS(neighbours >= 0 && neighbours <= 64, "--neighbours must be in [0, 64], got ", neighbours);
+  FORMICA_EXPECTS(threads >= 1, "--threads must be at least 1, got ", threads);
+}
+
+std::string TwoOptConfig::describe() const {
+  return concat("restarts=", restarts, " k-swap=", k_swap_text(k_swap), " queue=", queue,
+                " start=", to_string(start), " layout=", to_string(layout), " threads-per-block=",
+                threads_per_block == 0 ? std::string("auto") : std::to_string(threads_per_block),
+                " tile=", tile == 0 ? std::string("auto") : std::to_string(tile), " neighbours=", neighbours);
+}
+
+}  // namespace formica::localsearch

@@ -1,0 +1,72 @@
+// Parameters of 2-opt hill climbing with random restarts (Robinson et al. 2018), with the paper's
+// defaults, and the names of the start tours.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace formica::localsearch {
+
+/// The tour a restart climbs from.
+enum class StartKind {
+  Random,             // a seeded random permutation per restart (sections 2.2, 3.1)
+  NearestNeighbour,   // the greedy tour from a start city drawn per restart (restart 0: city 0)
+  SpaceFillingCurve,  // the Hilbert-curve tour (restart 0) or a shifted, mirrored variant of it
+};
+
+struct NamedStart {
+  std::string_view name;
+  std::string_view help;
+};
+
+std::string_view to_string(StartKind start);
+std::optional<StartKind> parse_start(std::string_view text);
+std::vector<NamedStart> start_names();
+
+/// Which GPU layout climbs the tours (the CPU ignores it).
+enum class Layout {
+  Auto,          // one tour per block, unless there are fewer tours than SMs and n is large
+  BlockPerTour,  // a fixed grid of blocks, each climbing whole tours (sections 3.3.1, 3.3.2)
+  GridPerTour,   // every block of the GPU on one tour at a time (the paper's future work, section 7)
+};
+
+std::string_view to_string(Layout layout);
+std::optional<Layout> parse_layout(std::string_view text);
+
+/// k-swap value meaning "no limit" (infinity-swap, section 3.4).
+inline constexpr int kUnlimitedSwaps = 0;
+
+/// 2-opt hill climbing with random restarts (Robinson et al. 2018). Defaults are the paper's final
+/// algorithm: random restarts, infinity-swap, a work queue handing out one tour at a time.
+struct TwoOptConfig {
+  int64_t restarts = 1000;      ///< climbs in total; the paper's experiments use 1000 (section 4.4)
+  int k_swap = kUnlimitedSwaps; ///< moves applied per pass, best first, no two overlapping; 0 = infinity
+  int queue = 1;                ///< Q restarts handed out per atomic fetch (section 3.3.2); 0 = no queue
+  StartKind start = StartKind::Random;
+  Layout layout = Layout::Auto;
+  int threads_per_block = 0;    ///< T (sections 5.2.1-5.2.6): 32..1024, a power of two; 0 = chosen per n
+  int tile = 0;                 ///< S: shared-memory elements (x, y, cost) per block; 0 = chosen per n
+  int neighbours = 10;          ///< candidate-list size of the neighbour-list pre-climb on large tours; 0 = off
+  int threads = 1;              ///< CPU threads (the result does not depend on it)
+  uint64_t seed = 1;
+
+  /// Throws InputError naming the first parameter out of range.
+  void validate() const;
+  /// One line "restarts=1000 k-swap=inf ..." for logs and benchmark rows.
+  std::string describe() const;
+};
+
+/// "inf" or the number.
+std::string k_swap_text(int k_swap);
+/// Parses "inf", "infinity" or a positive integer; nullopt otherwise.
+std::optional<int> parse_k_swap(std::string_view text);
+
+/// With TwoOptConfig::neighbours > 0, tours of at least this many cities are first climbed with
+/// neighbour lists (O(n k) per pass) before the full O(n^2) passes that certify the 2-opt local
+/// optimum: always on the CPU, and on the GPU when the whole grid climbs one tour.
+inline constexpr int kNeighbourListMinCities = 10'000;
+
+}  // namespace formica::localsearch
