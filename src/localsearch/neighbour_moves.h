@@ -39,6 +39,7 @@ struct CityContext {
   int64_t d_succ, d_pred;
 };
 
+FORMICA_HD_TEMPLATE
 template <class Tour, class Distance>
 FORMICA_HD CityContext city_context(const Tour& t, const Distance& distance, int a) {
   CityContext ctx;
@@ -59,6 +60,7 @@ FORMICA_HD inline bool two_opt_exhausted(const CityContext& ctx, int64_t d_ac) {
 
 /// The 2-opt moves giving a the edge (a, c) to its `index`-th listed neighbour c: instead of
 /// (a, succ) with (succ, succ of c), or instead of (a, pred) with (pred, pred of c).
+FORMICA_HD_TEMPLATE
 template <class Tour, class Distance>
 FORMICA_HD void two_opt_moves(const Tour& t, const Distance& distance, const CityContext& ctx, int c,
                               int64_t d_ac, int index, LocalMove& best) {
@@ -95,6 +97,7 @@ struct Segment {
 
 /// Segments are numbered 0..5: dir +1 with lengths 1, 2, 3, then dir -1. Or-opt moves come after
 /// the 2k 2-opt moves of a list of k neighbours. Valid for length <= n - 3.
+FORMICA_HD_TEMPLATE
 template <class Tour, class Distance>
 FORMICA_HD Segment or_opt_segment(const Tour& t, const Distance& distance, const CityContext& ctx, int number,
                                   int k) {
@@ -112,6 +115,7 @@ FORMICA_HD Segment or_opt_segment(const Tour& t, const Distance& distance, const
 /// The Or-opt moves of segment `s` with a's `index`-th listed neighbour c: the segment between c
 /// and either tour neighbour e of c, a next to c (neither c nor e in the segment). The caller
 /// stops at the first neighbour with d(a, c) >= g1 (nearest first: the partial gain only falls).
+FORMICA_HD_TEMPLATE
 template <class Tour, class Distance>
 FORMICA_HD void or_opt_moves(const Tour& t, const Distance& distance, const CityContext& ctx,
                              const Segment& s, int c, int64_t d_ac, int index, LocalMove& best) {
@@ -140,6 +144,7 @@ FORMICA_HD void or_opt_moves(const Tour& t, const Distance& distance, const City
 /// direction, with at least three cities outside it) between the adjacent cities c and d (a tour
 /// edge with neither end in the segment), x next to c and y next to d. Three 2-opt moves at most;
 /// every other edge of the tour stays.
+FORMICA_HD_TEMPLATE
 template <class Tour>
 FORMICA_HD void apply_or_opt(Tour& t, int x, int y, int c, int d) {
   const int n = t.n();
@@ -165,6 +170,7 @@ FORMICA_HD void apply_or_opt(Tour& t, int x, int y, int c, int d) {
 
 /// Applies `m` to `t` and writes the cities of its changed edges to `ends` (4 for 2-opt, 6 for
 /// Or-opt, in the order the climbers queue them); returns how many.
+FORMICA_HD_TEMPLATE
 template <class Tour>
 FORMICA_HD int apply_move(Tour& t, const LocalMove& m, int* ends) {
   if (!m.or_opt) {

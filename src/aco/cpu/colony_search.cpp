@@ -10,7 +10,6 @@
 #include "aco/cpu/focused_construction.h"
 #include "core/error.h"
 #include "core/memory.h"
-#include "core/nearest_neighbour.h"
 #include "core/rng.h"
 #include "core/timer.h"
 #include "core/tour.h"
@@ -56,8 +55,8 @@ bool for_each_ant(int threads, int ants, const StopFlag& stop, MakeWorker make_w
 
 /// The ants' local search: 2-opt, or 2-opt and Or-opt; a queue of active cities without the final
 /// sweep (the solver's polish certifies the best tour at the end).
-localsearch::cpu::ClimbOptions ant_climb(const ColonyConfig& config, bool sweep) {
-  return {.or_opt = config.local_search == localsearch::LocalSearchKind::OrOpt, .sweep = sweep};
+localsearch::cpu::ClimbOptions ant_climb(const ColonyConfig& config) {
+  return {.or_opt = config.local_search == localsearch::LocalSearchKind::OrOpt, .sweep = false};
 }
 
 }  // namespace
@@ -93,11 +92,8 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
 }
 
 void ColonySearchCpu::start_focused() {
-  // Every colony starts from the nearest-neighbour tour, improved by the local search when there
-  // is one; it counts as each colony's best so far.
-  std::vector<int32_t> tour = nearest_neighbour_tour(instance_, 0);
-  if (ls_lists_)
-    localsearch::cpu::NeighbourClimber(instance_, *ls_lists_, ant_climb(config_, true)).climb(tour);
+  // Every colony starts from the same tour; it counts as each colony's best so far.
+  const std::vector<int32_t> tour = focused_start_tour(instance_, config_, ls_lists_ ? &*ls_lists_ : nullptr);
   const int64_t length = tour_length(instance_, tour);
   source_tours_.resize(static_cast<size_t>(layout_.colonies) * n_);
   source_pos_.resize(source_tours_.size());
@@ -132,7 +128,7 @@ void ColonySearchCpu::construct_focused(const StopFlag& stop, bool& abandoned) {
   };
   const auto make_worker = [&] {
     Worker w{std::vector<int32_t>(static_cast<size_t>(n_)), {}, WalkMarks(n_), std::nullopt};
-    if (ls_lists_) w.climber.emplace(instance_, *ls_lists_, ant_climb(config_, false));
+    if (ls_lists_) w.climber.emplace(instance_, *ls_lists_, ant_climb(config_));
     return w;
   };
   abandoned = !for_each_ant(config_.threads, layout_.total_ants(), stop, make_worker, [&](int a, Worker& w) {
@@ -162,7 +158,7 @@ void ColonySearchCpu::construct_focused(const StopFlag& stop, bool& abandoned) {
 
 void ColonySearchCpu::improve_tours(const StopFlag& stop, bool& abandoned) {
   const auto make_climber = [&] {
-    return localsearch::cpu::NeighbourClimber(instance_, *ls_lists_, ant_climb(config_, false));
+    return localsearch::cpu::NeighbourClimber(instance_, *ls_lists_, ant_climb(config_));
   };
   abandoned = !for_each_ant(config_.threads, layout_.total_ants(), stop, make_climber,
                             [&](int a, localsearch::cpu::NeighbourClimber& climber) {

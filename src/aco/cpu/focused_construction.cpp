@@ -4,8 +4,21 @@
 #include <algorithm>
 
 #include "aco/cpu/candidate_selection.h"
+#include "core/nearest_neighbour.h"
+#include "localsearch/cpu/neighbour_list_climb.h"
 
 namespace formica::aco {
+
+std::vector<int32_t> focused_start_tour(const Instance& instance, const ColonyConfig& config,
+                                        const CandidateLists* lists) {
+  std::vector<int32_t> tour = nearest_neighbour_tour(instance, 0);
+  if (lists != nullptr) {
+    const localsearch::cpu::ClimbOptions options{
+        .or_opt = config.local_search == localsearch::LocalSearchKind::OrOpt, .sweep = true};
+    localsearch::cpu::NeighbourClimber(instance, *lists, options).climb(tour);
+  }
+  return tour;
+}
 
 void WalkMarks::next_walk() {
   if (++epoch_ == 0) {  // the counter wrapped: forget every old mark once

@@ -21,11 +21,19 @@
 #include <vector>
 
 #include "aco/candidate_set.h"
+#include "aco/colony_config.h"
+#include "core/candidates.h"
 #include "core/instance.h"
 #include "core/rng.h"
 #include "localsearch/cpu/array_tour.h"
 
 namespace formica::aco {
+
+/// The tour every colony's focused ants start from before the first iteration, on both backends:
+/// the nearest-neighbour tour from city 0, climbed with the colony's local search (with the final
+/// sweep) when `lists` is given.
+std::vector<int32_t> focused_start_tour(const Instance& instance, const ColonyConfig& config,
+                                        const CandidateLists* lists);
 
 /// The cities a walk has passed, cleared in O(1) per walk by an epoch counter.
 class WalkMarks {
