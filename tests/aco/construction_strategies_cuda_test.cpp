@@ -169,24 +169,35 @@ AntSystemConfig config_of(const Strategy& s, uint64_t seed = 5) {
 
 using colony::expect_valid_tours;
 
-TEST(ConstructionStrategies, EveryStrategyBuildsValidToursWithExactLengths) {
+/// "n33" (built by appending: GCC 12 warns falsely on "n" + std::to_string(...)).
+std::string size_name(int n) {
+  std::string name = "n";
+  name += std::to_string(n);
+  return name;
+}
+
+class EveryStrategy : public ::testing::TestWithParam<int> {};
+
+TEST_P(EveryStrategy, BuildsValidToursWithExactLengths) {
   FORMICA_REQUIRE_CUDA();
   const std::vector<Strategy> strategies = every_strategy();
   EXPECT_EQ(strategies.size(), 31u);
-  for (int n : {3, 4, 33, 1000, 4461}) {
-    const Instance instance = n == 4461 && test::tsplib_dir() ? test::tsplib_instance("fnl4461")
-                                                              : io::generate_instance(n, io::InstanceKind::Clustered, n);
-    for (const Strategy& s : strategies) {
-      SCOPED_TRACE(strategy_name(s) + " n=" + std::to_string(n));
-      AntSystemConfig config = config_of(s);
-      if (n > 1000) config.ants = 64;  // every ant's tour is checked on the host
-      AntSystemCuda colony(instance, config);
-      EXPECT_EQ(colony.plan().construction, s.construction);
-      for (int it = 0; it < 2; ++it) ASSERT_TRUE(colony.step(StopFlag{}));
-      expect_valid_tours(instance, colony);
-    }
+  const int n = GetParam();
+  const Instance instance = n == 4461 && test::tsplib_dir() ? test::tsplib_instance("fnl4461")
+                                                            : io::generate_instance(n, io::InstanceKind::Clustered, n);
+  for (const Strategy& s : strategies) {
+    SCOPED_TRACE(strategy_name(s) + " n=" + std::to_string(n));
+    AntSystemConfig config = config_of(s);
+    if (n > 1000) config.ants = 64;  // every ant's tour is checked on the host
+    AntSystemCuda colony(instance, config);
+    EXPECT_EQ(colony.plan().construction, s.construction);
+    for (int it = 0; it < 2; ++it) ASSERT_TRUE(colony.step(StopFlag{}));
+    expect_valid_tours(instance, colony);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Sizes, EveryStrategy, ::testing::Values(3, 4, 33, 1000, 4461),
+                         [](const auto& param_info) { return size_name(param_info.param); });
 
 TEST(ConstructionStrategies, OddBlockSizesBuildValidTours) {
   FORMICA_REQUIRE_CUDA();
@@ -205,26 +216,30 @@ TEST(ConstructionStrategies, OddBlockSizesBuildValidTours) {
   }
 }
 
-TEST(ConstructionStrategies, KeOneBuildsTheToursKeAllBuilds) {
+class KeOne : public ::testing::TestWithParam<int> {};
+
+TEST_P(KeOne, BuildsTheToursKeAllBuilds) {
   FORMICA_REQUIRE_CUDA();
-  for (int n : {33, 1000}) {
-    const Instance instance = io::generate_instance(n, io::InstanceKind::Clustered, 7 * n);
-    for (const Strategy& s : every_strategy()) {
-      if (s.launch != Launch::KeOne) continue;
-      SCOPED_TRACE(strategy_name(s) + " n=" + std::to_string(n));
-      const auto run = [&](Launch launch) {
-        AntSystemConfig config = config_of(s);
-        config.launch = launch;
-        AntSystemCuda colony(instance, config);
-        for (int it = 0; it < 3; ++it) colony.step(StopFlag{});  // the graph is replayed with new keys
-        return std::make_pair(colony.tours(), colony.pheromone());
-      };
-      const auto all = run(Launch::KeAll), one = run(Launch::KeOne);
-      EXPECT_EQ(all.first, one.first);
-      EXPECT_EQ(all.second, one.second);
-    }
+  const int n = GetParam();
+  const Instance instance = io::generate_instance(n, io::InstanceKind::Clustered, 7 * n);
+  for (const Strategy& s : every_strategy()) {
+    if (s.launch != Launch::KeOne) continue;
+    SCOPED_TRACE(strategy_name(s) + " n=" + std::to_string(n));
+    const auto run = [&](Launch launch) {
+      AntSystemConfig config = config_of(s);
+      config.launch = launch;
+      AntSystemCuda colony(instance, config);
+      for (int it = 0; it < 3; ++it) colony.step(StopFlag{});  // the graph is replayed with new keys
+      return std::make_pair(colony.tours(), colony.pheromone());
+    };
+    const auto all = run(Launch::KeAll), one = run(Launch::KeOne);
+    EXPECT_EQ(all.first, one.first);
+    EXPECT_EQ(all.second, one.second);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Sizes, KeOne, ::testing::Values(33, 1000),
+                         [](const auto& param_info) { return size_name(param_info.param); });
 
 TEST(ConstructionStrategies, SameSeedSameResult) {
   FORMICA_REQUIRE_CUDA();
