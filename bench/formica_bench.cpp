@@ -162,9 +162,11 @@ int run(int argc, char** argv) {
       Row row;
       try {
         row = measure(instance, config, backend, threads, warmup, iterations, seeds);
-      } catch (const InputError& e) {
-        // A design that refuses this size (scatter-gather's work, a register or shared-memory limit)
-        // gets a row saying why, and the table goes on.
+      } catch (const std::exception& e) {
+        if (dynamic_cast<const InputError*>(&e) == nullptr && dynamic_cast<const OutOfMemoryError*>(&e) == nullptr)
+          throw;
+        // A design that refuses this size (scatter-gather's work, a register or shared-memory limit,
+        // memory) gets a row saying why, and the table goes on.
         std::printf("%-12s %7d %-24s %-6s refused: %s\n", instance.name().c_str(), instance.n(), bench.label.c_str(),
                     std::string(to_string(backend)).c_str(), e.what());
         std::fflush(stdout);

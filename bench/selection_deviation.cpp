@@ -91,6 +91,7 @@ int run(int argc, char** argv) {
       std::printf("%-10s %6d %7.0f%% %11.4f %8.4f %8.4f", instance.name().c_str(), n,
                   100.0 * path.visited_count() / n, aco::total_variation_distance(own, exact), noise,
                   aco::total_variation_distance(frequencies(cpu), exact));
+#if FORMICA_HAVE_CUDA
       if (gpu) {
         for (auto construction : {aco::Construction::WarpPerAnt, aco::Construction::BlockPerAnt,
                                   aco::Construction::ThreadPerAnt, aco::Construction::Stc}) {
@@ -102,6 +103,7 @@ int run(int argc, char** argv) {
           std::printf(" %9.4f", aco::total_variation_distance(frequencies(counts), exact));
         }
       }
+#endif
       const size_t top = static_cast<size_t>(std::max_element(exact.begin(), exact.end()) - exact.begin());
       std::printf(" %13.4f %11.4f\n", exact[top], own[top]);
       std::fflush(stdout);

@@ -15,18 +15,6 @@ namespace {
 constexpr int kMaxThreads = 1024;
 constexpr int kStartThreads = 128;
 
-/// Warp 0 lists the unvisited cities into `unvisited` (Uchida's index array); returns their
-/// count in every thread of the group.
-__device__ inline int collect_unvisited(VisitedBits visited, int n, int32_t* unvisited, const ThreadGroup& g,
-                                        GroupShared& shared) {
-  if (threadIdx.x < kWarpSize) {
-    const int count = warp_collect_unvisited(visited, n, unvisited, static_cast<int>(threadIdx.x));
-    if (threadIdx.x == 0) shared.choice = count;
-  }
-  g.sync();
-  return shared.choice;
-}
-
 template <Selection kMethod>
 __global__ void __launch_bounds__(kMaxThreads) construct_block_per_ant(ConstructionArgs a, RowSource src) {
   extern __shared__ uint32_t dynamic_shared[];

@@ -55,6 +55,18 @@ __device__ inline uint32_t own_visited_bits(VisitedBits visited, int n, int thre
   return mine;
 }
 
+/// Warp 0 lists the unvisited cities into `unvisited` (Uchida's index array, Figure 7); returns
+/// their count in every thread of the group.
+__device__ inline int collect_unvisited(VisitedBits visited, int n, int32_t* unvisited, const ThreadGroup& g,
+                                        GroupShared& shared) {
+  if (threadIdx.x < kWarpSize) {
+    const int count = warp_collect_unvisited(visited, n, unvisited, static_cast<int>(threadIdx.x));
+    if (threadIdx.x == 0) shared.count = count;
+  }
+  g.sync();
+  return shared.count;
+}
+
 /// Roulette over a view: group prefix sums of the weights in `prefix` (view.count floats), then
 /// warp 0's 32-way search for the threshold (Uchida 4.2.1-4.2.2). Returns the slot in every thread
 /// (its city in shared.city).

@@ -34,6 +34,7 @@ struct GroupShared {
   int city;    // the chosen city, written with `choice`: callers read it instead of their arrays,
                // so one thread may change those arrays as soon as the choice is made
   int tile;    // tile roulette: the chosen tile
+  int count;   // the length of a freshly collected unvisited index array
 };
 
 /// Inclusive prefix sum of `value` over the group, in thread order (warp scans, then the warp

@@ -70,15 +70,7 @@ __global__ void __launch_bounds__(1024) sample_block(RowSource src, const uint8_
   load_visited(visited, flags, src.n, src.ld, tid, g.threads);
   g.sync();
   const uint32_t mine = own_visited_bits(visited, src.n, g.threads);
-  int remaining = 0;
-  if (layout.list > 0) {
-    if (tid < kWarpSize) {
-      const int count = warp_collect_unvisited(visited, src.n, mem.list, tid);
-      if (tid == 0) shared.choice = count;
-    }
-    g.sync();
-    remaining = shared.choice;
-  }
+  const int remaining = layout.list > 0 ? collect_unvisited(visited, src.n, mem.list, g, shared) : 0;
   for (long d = 0; d < draws_per_block; ++d) {
     const StepRandom rnd{key, blockIdx.x, static_cast<uint32_t>(d)};
     const Choice c = block_select<kMethod>(src, 0, trial_phase, visited, mine, mem.list, remaining,
