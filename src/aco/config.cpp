@@ -34,7 +34,8 @@ constexpr Entry<Selection> kSelections[] = {
 constexpr Entry<Construction> kConstructions[] = {
     {Construction::Auto, {"auto", "picked by n and selection from the measured table (README, construction table)"}},
     {Construction::WarpPerAnt,
-     {"warp-per-ant", "a warp builds each tour; visited bitmask in shared memory, warp scans and ballots"}},
+     {"warp-per-ant", "a warp builds each tour: visited bitmask in shared memory, warp scans (Zhou Figure B1) "
+                      "and ballots, no block barriers"}},
     {Construction::BlockPerAnt,
      {"block-per-ant", "a block (queen) per ant, threads (workers) per city in tiles, visited bits in "
                        "registers (Cecilia 3.2.2; Zhou ST-GROUP)"}},

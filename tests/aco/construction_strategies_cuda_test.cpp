@@ -169,13 +169,6 @@ AntSystemConfig config_of(const Strategy& s, uint64_t seed = 5) {
 
 using colony::expect_valid_tours;
 
-/// "n33" (built by appending: GCC 12 warns falsely on "n" + std::to_string(...)).
-std::string size_name(int n) {
-  std::string name = "n";
-  name += std::to_string(n);
-  return name;
-}
-
 class EveryStrategy : public ::testing::TestWithParam<int> {};
 
 TEST_P(EveryStrategy, BuildsValidToursWithExactLengths) {
@@ -197,7 +190,7 @@ TEST_P(EveryStrategy, BuildsValidToursWithExactLengths) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, EveryStrategy, ::testing::Values(3, 4, 33, 1000, 4461),
-                         [](const auto& param_info) { return size_name(param_info.param); });
+                         [](const auto& param_info) { return test::size_name(param_info.param); });
 
 TEST(ConstructionStrategies, OddBlockSizesBuildValidTours) {
   FORMICA_REQUIRE_CUDA();
@@ -239,7 +232,7 @@ TEST_P(KeOne, BuildsTheToursKeAllBuilds) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, KeOne, ::testing::Values(33, 1000),
-                         [](const auto& param_info) { return size_name(param_info.param); });
+                         [](const auto& param_info) { return test::size_name(param_info.param); });
 
 TEST(ConstructionStrategies, SameSeedSameResult) {
   FORMICA_REQUIRE_CUDA();

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "cuda_support.h"
 #include "io/generator.h"
+#include "test_support.h"
 
 #if FORMICA_HAVE_CUDA
 #include "aco/cuda/ant_system_cuda.h"
@@ -35,35 +36,40 @@ std::vector<PheromoneUpdate> every_design() {
   return designs;
 }
 
-TEST(PheromoneDesigns, OneUpdateMatchesTheCpuReferenceAndIsSymmetric) {
+class OneUpdate : public ::testing::TestWithParam<int> {};
+
+TEST_P(OneUpdate, EveryDesignMatchesTheCpuReferenceAndIsSymmetric) {
   FORMICA_REQUIRE_CUDA();
-  for (int n : {3, 4, 33, 200, 777})
-    for (PheromoneUpdate design : every_design()) {
-      SCOPED_TRACE(std::string(to_string(design)) + " n=" + std::to_string(n));
-      const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 3 * n);
-      const AntSystemConfig config = config_of(design);
-      AntSystemCuda colony(instance, config);
-      ASSERT_TRUE(colony.step(StopFlag{}));
-      const auto tours = colony.tours();
-      const auto lengths = colony.tour_lengths();
-      const auto tau = colony.pheromone();
-      std::vector<double> expected(static_cast<size_t>(n) * n,
-                                   (1.0 - config.rho) * static_cast<float>(colony.initial_pheromone()));
-      for (int k = 0; k < colony.ants(); ++k)
-        for (int p = 0; p < n; ++p) {
-          const int a = tours[static_cast<size_t>(k) * n + p], b = tours[static_cast<size_t>(k) * n + (p + 1) % n];
-          expected[static_cast<size_t>(a) * n + b] += 1.0 / static_cast<double>(lengths[k]);
-          expected[static_cast<size_t>(b) * n + a] += 1.0 / static_cast<double>(lengths[k]);
-        }
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) {
-          if (i == j) continue;
-          const size_t ij = static_cast<size_t>(i) * n + j, ji = static_cast<size_t>(j) * n + i;
-          ASSERT_NEAR(tau[ij], expected[ij], 1e-5 * expected[ij]) << i << "," << j;
-          ASSERT_EQ(tau[ij], tau[ji]) << "not exactly symmetric at " << i << "," << j;
-        }
-    }
+  const int n = GetParam();
+  for (PheromoneUpdate design : every_design()) {
+    SCOPED_TRACE(std::string(to_string(design)) + " n=" + std::to_string(n));
+    const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 3 * n);
+    const AntSystemConfig config = config_of(design);
+    AntSystemCuda colony(instance, config);
+    ASSERT_TRUE(colony.step(StopFlag{}));
+    const auto tours = colony.tours();
+    const auto lengths = colony.tour_lengths();
+    const auto tau = colony.pheromone();
+    std::vector<double> expected(static_cast<size_t>(n) * n,
+                                 (1.0 - config.rho) * static_cast<float>(colony.initial_pheromone()));
+    for (int k = 0; k < colony.ants(); ++k)
+      for (int p = 0; p < n; ++p) {
+        const int a = tours[static_cast<size_t>(k) * n + p], b = tours[static_cast<size_t>(k) * n + (p + 1) % n];
+        expected[static_cast<size_t>(a) * n + b] += 1.0 / static_cast<double>(lengths[k]);
+        expected[static_cast<size_t>(b) * n + a] += 1.0 / static_cast<double>(lengths[k]);
+      }
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        if (i == j) continue;
+        const size_t ij = static_cast<size_t>(i) * n + j, ji = static_cast<size_t>(j) * n + i;
+        ASSERT_NEAR(tau[ij], expected[ij], 1e-5 * expected[ij]) << i << "," << j;
+        ASSERT_EQ(tau[ij], tau[ji]) << "not exactly symmetric at " << i << "," << j;
+      }
+  }
 }
+
+INSTANTIATE_TEST_SUITE_P(PheromoneDesigns, OneUpdate, ::testing::Values(3, 4, 33, 200, 777),
+                         [](const auto& param_info) { return test::size_name(param_info.param); });
 
 TEST(PheromoneDesigns, FixedPointDesignsAgreeBitForBitAndRunToRun) {
   FORMICA_REQUIRE_CUDA();
