@@ -7,7 +7,7 @@
 #   3. block size: block-per-ant roulette and stc tile roulette at 32 ... 1024 threads (Zhou C2);
 #   4. quality: the fastest exact strategy per instance (from 1), QUALITY_ITERATIONS iterations
 #      averaged over seeds (Zhou Table C6 shape); fewer seeds on the largest instances, as printed;
-#   5. I-Roulette's distance from roulette on real rows (selection_deviation: d198, pr1002, fnl4461);
+#   5. I-Roulette's distance from roulette on real rows (selection_deviation);
 #   6. the sequential CPU Ant System (roulette, I-Roulette, tile roulette), run in the background
 #      on the same machine meanwhile, 1 iteration on the large instances, for same-method speed-ups.
 #   bench/construction_table.sh BUILD_DIR OUT_DIR [INSTANCES]
@@ -98,8 +98,7 @@ echo "# GPU quality: $((SECONDS - started)) s so far"
 
 # 5. I-Roulette's distance from roulette.
 echo "## 5. I-Roulette vs roulette"
-deviation=$(echo "$instances" | tr , '\n' | grep -E '^(d198|pr1002|fnl4461)$' | paste -sd, -)
-"$build/selection_deviation" --instances "${deviation:-${instances%%,*}}" --draws 100000
+"$build/selection_deviation" --instances "$instances" --draws 100000
 echo "# GPU part done after $((SECONDS - started)) s; waiting for the CPU rows"
 
 wait "${cpu_pids[@]}"
