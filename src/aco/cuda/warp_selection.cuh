@@ -2,8 +2,8 @@
 // for a warp, with the ant's visited set as a bitmask in shared memory and no block barriers
 // (and Cecilia et al.'s I-Roulette, from i_roulette.cuh).
 //
-// Every function returns a city drawn with probability f_ij / (sum of f_il over unvisited l)
-// (up to float rounding of the sums). Cities are summed in a fixed order, so the result is
+// Every function but I-Roulette returns a city drawn with probability f_ij / (sum of f_il over
+// unvisited l) (up to float rounding of the sums). Cities are summed in a fixed order, so the result is
 // reproducible; the order need not be the index order for the distribution to be exact.
 //
 // Tour construction is latency-bound: a step cannot start before the previous one chose its
