@@ -300,7 +300,7 @@ GpuPlan plan_gpu(const AntSystemConfig& config, int n, int m) {
   return plan;
 }
 
-void require_cpu_defaults(const AntSystemConfig& config) {
+std::string gpu_choices(const AntSystemConfig& config) {
   const AntSystemConfig defaults;
   std::string chosen;
   const auto note = [&](bool differs, std::string_view flag, std::string_view value) {
@@ -310,6 +310,11 @@ void require_cpu_defaults(const AntSystemConfig& config) {
   note(config.launch != defaults.launch, "launch", to_string(config.launch));
   note(config.block_size != defaults.block_size, "block-size", std::to_string(config.block_size));
   note(config.pheromone_update != defaults.pheromone_update, "pheromone-update", to_string(config.pheromone_update));
+  return chosen;
+}
+
+void require_cpu_defaults(const AntSystemConfig& config) {
+  const std::string chosen = gpu_choices(config);
   FORMICA_EXPECTS(chosen.empty(), chosen, ": GPU-only choice", chosen.find(',') != std::string::npos ? "s" : "",
                   ", but this run uses the cpu backend (one thread per ant, one pheromone update); use --backend "
                   "cuda or leave them at their defaults");

@@ -131,6 +131,10 @@ constexpr double kScatterGatherMaxChecks = 1.1e12;
 /// Edge checks one scatter-gather update makes for n cities and m ants (0 for other designs).
 double scatter_gather_checks(PheromoneUpdate update, int n, int m);
 
+/// The CUDA-only choices `config` sets away from their defaults, "--construction stc, --launch
+/// ke-one" (empty when none).
+std::string gpu_choices(const AntSystemConfig& config);
+
 /// Throws InputError when `config` sets a CUDA-only choice (construction, launch, block size,
 /// pheromone update) away from its default: the CPU backend would silently ignore it.
 void require_cpu_defaults(const AntSystemConfig& config);

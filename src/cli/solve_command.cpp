@@ -1,19 +1,23 @@
 // `formica solve`: read or generate an instance, run the solver with progress on stderr, print a
-// one-line summary, and write the tour and JSON report. Ctrl-C stops cleanly and still writes
-// the best tour found so far.
+// one-line summary, and write the tour, the JSON report and the pictures. Ctrl-C stops cleanly
+// and still writes the best tour found so far.
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/commands.h"
 #include "core/error.h"
 #include "io/generator.h"
 #include "io/instance_source.h"
 #include "io/known_optima.h"
+#include "io/svg.h"
 #include "io/tsplib.h"
 #include "solver/parameters.h"
 #include "solver/report.h"
@@ -24,7 +28,6 @@ namespace {
 
 constexpr int kBuiltinCities = 1000;
 constexpr uint64_t kBuiltinSeed = 1;
-constexpr double kDefaultTimeLimit = 10.0;
 
 std::atomic<bool> g_interrupted{false};
 
@@ -36,7 +39,7 @@ extern "C" void on_interrupt(int) {
 struct SolveOptionsCli {
   std::string instance;
   std::map<std::string, std::string> values;  // parameter name -> text given on the command line
-  std::string tour_out, json_out;
+  std::string tour_out, json_out, svg_out, history_out;
   bool quiet = false;
 };
 
@@ -47,17 +50,49 @@ std::string format_gap(int64_t length, std::optional<int64_t> optimum) {
   return buffer;
 }
 
+/// Each output file at most once: two options naming one file would overwrite each other.
+void expect_distinct_outputs(const SolveOptionsCli& o) {
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"--tour-out", &o.tour_out}, {"--json", &o.json_out}, {"--svg", &o.svg_out}, {"--plot-history", &o.history_out}};
+  for (size_t i = 0; i < std::size(outputs); ++i)
+    for (size_t j = i + 1; j < std::size(outputs); ++j)
+      FORMICA_EXPECTS(outputs[i].second->empty() || *outputs[i].second != *outputs[j].second, outputs[i].first,
+                      " and ", outputs[j].first, " name the same file");
+}
+
+/// --svg and --plot-history: the tour over the cities, and the best length (the gap when the
+/// optimum is known) against time.
+void write_pictures(const SolveOptionsCli& o, const Instance& instance, const Result& result,
+                    std::optional<int64_t> optimum) {
+  const std::optional<double> gap =
+      optimum ? std::optional<double>(gap_percent(result.tour.length(), *optimum)) : std::nullopt;
+  const std::string title = io::picture_title(instance.name(), std::to_string(result.tour.length()), gap);
+  if (!o.svg_out.empty())
+    io::write_text_file_atomically(o.svg_out, io::tour_svg(*io::drawing_coordinates(instance), result.tour.order(), title));
+  if (!o.history_out.empty()) {
+    std::vector<double> seconds, values;
+    for (const HistoryPoint& h : result.history) {
+      seconds.push_back(h.seconds);
+      values.push_back(optimum ? gap_percent(h.length, *optimum) : static_cast<double>(h.length));
+    }
+    io::write_text_file_atomically(
+        o.history_out, io::convergence_svg(seconds, values, result.seconds, title,
+                                           optimum ? "gap above the optimum (%)" : "best tour length"));
+  }
+}
+
 int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point start) {
-  SolverConfig config;
-  for (const auto& [name, value] : o.values) set_parameter(config, name, value);
-  if (!config.iterations && !config.time_limit) config.time_limit = kDefaultTimeLimit;
+  SolverConfig request;
+  for (const auto& [name, value] : o.values) set_parameter(request, name, value);
+  const SolverConfig config = resolve_config(request);
   config.validate();
-  FORMICA_EXPECTS(o.tour_out.empty() || o.tour_out != o.json_out,
-                  "--tour-out and --json name the same file");
+  expect_distinct_outputs(o);
 
   const Instance instance = o.instance.empty()
                                 ? io::generate_instance(kBuiltinCities, io::InstanceKind::Uniform, kBuiltinSeed)
                                 : io::load_instance(o.instance);
+  FORMICA_EXPECTS(o.svg_out.empty() || io::drawing_coordinates(instance), "--svg: ", instance.name(),
+                  " has no coordinates to draw (an EXPLICIT instance without DISPLAY_DATA_SECTION)");
   const std::optional<int64_t> optimum = known_optimum(instance.name(), instance.n());
   const Backend backend = resolve_backend(config.algorithm, config.backend);
   // Choices that cannot run here fail now, before any output: GPU-only choices on the CPU, or a
@@ -76,7 +111,9 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << (optimum ? ", optimum " + std::to_string(*optimum) : std::string()) << ")\n"
               << "formica: algorithm " << to_string(config.algorithm) << " on "
               << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
-              << config.ant_system.describe() << ", seed " << config.seed << "\n";
+              << (config.algorithm == Algorithm::AntSystem ? config.ant_system.describe()
+                                                           : colony_config(config, 1).describe())
+              << ", seed " << config.seed << "\n";
     if (!gpu_plan.empty()) std::cerr << "formica: GPU " << gpu_plan << "\n";
     std::cerr
               << "formica: stops after "
@@ -111,14 +148,14 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   sigaction(SIGINT, &previous, nullptr);
 
   if (!o.tour_out.empty()) io::write_tour(o.tour_out, instance.name(), result.tour);
-  if (!o.json_out.empty())
-    io::write_text_file_atomically(o.json_out, result_json(instance, config, result, optimum));
+  if (!o.json_out.empty()) io::write_text_file_atomically(o.json_out, result_json(instance, result, optimum));
+  write_pictures(o, instance, result, optimum);
 
   std::printf("%s: best %lld%s after %lld iterations in %.2f s, %s on %s (%s, stopped by %s)\n",
               instance.name().c_str(), static_cast<long long>(result.tour.length()),
               format_gap(result.tour.length(), optimum).c_str(),
               static_cast<long long>(result.iterations), result.seconds,
-              std::string(to_string(config.algorithm)).c_str(),
+              std::string(to_string(result.config.algorithm)).c_str(),
               std::string(to_string(result.backend)).c_str(), result.device.c_str(),
               result.stop_reason.c_str());
   return result.stop_reason == "interrupted" ? 130 : 0;
@@ -143,6 +180,9 @@ Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point s
   }
   sub->add_option("--tour-out", o->tour_out, "Write the best tour as a TSPLIB .tour file");
   sub->add_option("--json", o->json_out, "Write a JSON report of the run");
+  sub->add_option("--svg", o->svg_out, "Write a picture of the best tour over the cities (SVG)");
+  sub->add_option("--plot-history", o->history_out,
+                  "Write the best length (the gap when the optimum is known) against time, log scale (SVG)");
   sub->add_flag("--quiet", o->quiet, "No progress on stderr");
   return {sub, [o, start] { return run_solve(*o, start); }};
 }

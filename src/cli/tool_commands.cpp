@@ -70,9 +70,7 @@ Command add_generate_command(CLI::App& app) {
   sub->add_option("--seed", o->seed, "Random seed")->capture_default_str();
   sub->add_option("--output", o->output, "Output .tsp file")->required();
   return {sub, [o] {
-            const auto kind = io::parse_instance_kind(o->kind);
-            FORMICA_EXPECTS(kind, "unknown --kind '", o->kind, "' (valid: uniform, clustered)");
-            const Instance instance = io::generate_instance(o->cities, *kind, o->seed);
+            const Instance instance = io::generate_instance(o->cities, io::instance_kind(o->kind), o->seed);
             io::write_tsplib(o->output, instance);
             std::cout << "wrote " << o->output << ": " << instance.name() << ", " << instance.n()
                       << " cities\n";

@@ -24,8 +24,11 @@ class OutOfMemoryError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Concatenates any streamable values into one string: `concat("line ", 12, ": bad")`.
+/// Concatenates any streamable values into one string: `concat("line ", 12, ": bad")`. Constrained
+/// to streamable values so that argument-dependent lookup from other libraries' unqualified
+/// `concat` calls (nanobind's type descriptions of formica types) never picks it.
 template <typename... Args>
+  requires requires(std::ostringstream& out, Args&&... args) { (out << ... << args); }
 std::string concat(Args&&... args) {
   std::ostringstream out;
   (out << ... << std::forward<Args>(args));

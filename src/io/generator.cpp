@@ -28,6 +28,12 @@ std::optional<InstanceKind> parse_instance_kind(std::string_view text) {
   return std::nullopt;
 }
 
+InstanceKind instance_kind(std::string_view text) {
+  const auto kind = parse_instance_kind(text);
+  FORMICA_EXPECTS(kind, "unknown --kind '", text, "' (valid: uniform, clustered)");
+  return *kind;
+}
+
 std::string_view to_string(InstanceKind kind) {
   return kind == InstanceKind::Uniform ? "uniform" : "clustered";
 }

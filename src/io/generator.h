@@ -14,6 +14,8 @@ namespace formica::io {
 enum class InstanceKind { Uniform, Clustered };
 
 std::optional<InstanceKind> parse_instance_kind(std::string_view text);
+/// parse_instance_kind, or InputError naming the valid kinds.
+InstanceKind instance_kind(std::string_view text);
 std::string_view to_string(InstanceKind kind);
 
 /// A generated EUC_2D instance named like "uniform1000-s1". Coordinates are integers.

@@ -456,13 +456,19 @@ void write_text_file_atomically(const std::filesystem::path& path, std::string_v
 }
 
 void write_tour(const std::filesystem::path& path, const std::string& name, const Tour& tour) {
+  write_tour(path, name, tour.order(), concat("Length ", tour.length(), ", found by formica"));
+}
+
+void write_tour(const std::filesystem::path& path, const std::string& name, std::span<const int32_t> order,
+                std::string_view comment) {
+  validate_permutation(order, static_cast<int>(order.size()));
   std::ostringstream out;
-  out << "NAME : " << name << ".tour\n"
-      << "COMMENT : Length " << tour.length() << ", found by formica\n"
-      << "TYPE : TOUR\n"
-      << "DIMENSION : " << tour.n() << "\n"
+  out << "NAME : " << name << ".tour\n";
+  if (!comment.empty()) out << "COMMENT : " << comment << "\n";
+  out << "TYPE : TOUR\n"
+      << "DIMENSION : " << order.size() << "\n"
       << "TOUR_SECTION\n";
-  for (int32_t city : tour.order()) out << city + 1 << '\n';
+  for (int32_t city : order) out << city + 1 << '\n';
   out << "-1\nEOF\n";
   write_text_file_atomically(path, out.str());
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,8 +29,13 @@ Instance read_tsplib(const std::filesystem::path& path);
 std::vector<int32_t> parse_tour(std::string_view text, const std::string& source);
 std::vector<int32_t> read_tour(const std::filesystem::path& path);
 
-/// Writes a .tour file (1-based city numbers). The file appears whole or not at all.
+/// Writes a .tour file (1-based city numbers) with "Length L, found by formica" as its comment.
+/// The file appears whole or not at all.
 void write_tour(const std::filesystem::path& path, const std::string& name, const Tour& tour);
+/// Writes a .tour file of `order`, which must be a permutation of 0..n-1 (InputError otherwise),
+/// with `comment` as its COMMENT line (none if empty).
+void write_tour(const std::filesystem::path& path, const std::string& name, std::span<const int32_t> order,
+                std::string_view comment);
 /// Writes a coordinate instance as a .tsp file. The file appears whole or not at all.
 void write_tsplib(const std::filesystem::path& path, const Instance& instance);
 

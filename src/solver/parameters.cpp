@@ -68,12 +68,59 @@ std::string combinations_help() {
   return text;
 }
 
+std::string_view time_limit_help() {
+  static const std::string help =
+      concat("stop after S seconds, counted from program start (default ", kDefaultTimeLimit,
+             " when --iterations is not given)");
+  return help;
+}
+
+/// A numeric field of the colony variants' config.
+template <typename T, typename Field>
+Parameter colony_number(std::string_view name, std::string_view help, Field field) {
+  return {name, help, [=](SolverConfig& c, std::string_view v) { field(c.colony) = parse_value<T>(name, v); },
+          [=](const SolverConfig& c) { return nlohmann::json(field(c.colony)); }};
+}
+
+/// The rows of MMAS, ACS and GACO (aco/colony_config.h documents each field).
+void add_colony_parameters(std::vector<Parameter>& p) {
+  p.push_back(colony_number<double>("mmas-rho", "MMAS / GACO evaporation rate, 0 for the default (MMAS 0.02, GACO 0.5)", [](auto& c) -> auto& { return c.mmas_rho; }));
+  p.push_back(colony_number<double>("p-best", "MMAS: probability of building the best tour at convergence (sets tau_min)",
+                                    [](auto& c) -> auto& { return c.p_best; }));
+  p.push_back(colony_number<int>("best-every", "MMAS: the restart-best ant deposits every N-th iteration (u_gb)",
+                                 [](auto& c) -> auto& { return c.best_every; }));
+  p.push_back(named_parameter<aco::MmasSchedule>("schedule", "MMAS depositor schedule:", aco::mmas_schedule_names,
+                                                 aco::parse_mmas_schedule, aco::to_string,
+                                                 [](auto& c) -> auto& { return c.colony.schedule; }));
+  p.push_back(colony_number<int>("restart-after",
+                                 "MMAS: re-initialise the pheromone once converged and the restart-best is N iterations old",
+                                 [](auto& c) -> auto& { return c.restart_after; }));
+  p.push_back(colony_number<double>("acs-rho", "ACS global evaporation rate", [](auto& c) -> auto& { return c.acs_rho; }));
+  p.push_back(colony_number<double>("q0", "ACS: probability of the greedy choice", [](auto& c) -> auto& { return c.q0; }));
+  p.push_back(colony_number<double>("xi", "ACS: local evaporation rate", [](auto& c) -> auto& { return c.xi; }));
+  p.push_back(colony_number<int>("candidates", "MMAS / ACS / GACO: nearest-neighbour candidates per city",
+                                 [](auto& c) -> auto& { return c.candidates; }));
+  p.push_back(colony_number<int>("colonies", "colonies at once, 0 for one matrix group (GACO 2, otherwise 1)", [](auto& c) -> auto& { return c.colonies; }));
+  p.push_back(colony_number<int>("colonies-per-matrix", "colonies sharing one pheromone matrix, 0 for the default (GACO 2, else 1)",
+                                 [](auto& c) -> auto& { return c.colonies_per_matrix; }));
+  p.push_back(colony_number<int>("exchange-interval", "matrix groups exchange their best tour every K iterations, 0 never",
+                                 [](auto& c) -> auto& { return c.exchange_interval; }));
+  p.push_back(named_parameter<aco::AntConstruction>(
+      "ant-construction", "who builds a tour of MMAS / ACS / GACO on the GPU (cuda backend):",
+      aco::ant_construction_names, aco::parse_ant_construction, aco::to_string,
+      [](auto& c) -> auto& { return c.colony.ant_construction; }));
+}
+
 std::vector<Parameter> make_parameters() {
   std::vector<Parameter> p;
-  p.push_back({"algorithm", "as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)",
+  p.push_back({"algorithm",
+               "auto: the solver's default choice (today Ant System)\n"
+               "  as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)\n  mmas: MAX-MIN Ant System (Stutzle and "
+               "Hoos 2000)\n  acs: Ant Colony System (Dorigo and Gambardella 1997)\n  gaco: MMAS and ACS colonies "
+               "sharing one matrix, dynamic neighbours (Li and Jin)",
                [](SolverConfig& c, std::string_view v) {
                  const auto a = parse_algorithm(v);
-                 FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: as)");
+                 FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: auto, as, mmas, acs, gaco)");
                  c.algorithm = *a;
                },
                [](const SolverConfig& c) { return nlohmann::json(std::string(to_string(c.algorithm))); }});
@@ -87,7 +134,7 @@ std::vector<Parameter> make_parameters() {
   p.push_back({"iterations", "stop after N iterations",
                [](SolverConfig& c, std::string_view v) { c.iterations = parse_value<int64_t>("iterations", v); },
                [](const SolverConfig& c) { return optional_json(c.iterations); }});
-  p.push_back({"time-limit", "stop after S seconds, counted from program start (default 10 when --iterations is not given)",
+  p.push_back({"time-limit", time_limit_help(),
                [](SolverConfig& c, std::string_view v) { c.time_limit = parse_value<double>("time-limit", v); },
                [](const SolverConfig& c) { return optional_json(c.time_limit); }});
   p.push_back({"target", "stop once the best length is at most L",
@@ -99,7 +146,7 @@ std::vector<Parameter> make_parameters() {
   p.push_back({"threads", "CPU threads, 0 for all",
                [](SolverConfig& c, std::string_view v) { c.threads = parse_value<int>("threads", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.threads); }});
-  p.push_back({"ants", "number of ants, 0 for one per city",
+  p.push_back({"ants", "number of ants (per colony), 0 for the default: one per city (ACS: 10)",
                [](SolverConfig& c, std::string_view v) { c.ant_system.ants = parse_value<int>("ants", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.ant_system.ants); }});
   p.push_back({"alpha", "pheromone exponent",
@@ -108,7 +155,7 @@ std::vector<Parameter> make_parameters() {
   p.push_back({"beta", "heuristic exponent",
                [](SolverConfig& c, std::string_view v) { c.ant_system.beta = parse_value<double>("beta", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.ant_system.beta); }});
-  p.push_back({"rho", "evaporation rate",
+  p.push_back({"rho", "evaporation rate of Ant System (MMAS and GACO: mmas-rho, ACS: acs-rho)",
                [](SolverConfig& c, std::string_view v) { c.ant_system.rho = parse_value<double>("rho", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.ant_system.rho); }});
   p.push_back(named_parameter<aco::Selection>(
@@ -138,6 +185,7 @@ std::vector<Parameter> make_parameters() {
       "pheromone-update", "pheromone update design on the GPU (cuda backend):", aco::pheromone_update_names,
       aco::parse_pheromone_update, aco::to_string,
       [](auto& c) -> auto& { return c.ant_system.pheromone_update; }));
+  add_colony_parameters(p);
   return p;
 }
 

@@ -7,11 +7,8 @@
 
 namespace formica {
 
-std::string result_json(const Instance& instance, const SolverConfig& config, const Result& result,
-                        std::optional<int64_t> optimum) {
+std::string result_json(const Instance& instance, const Result& result, std::optional<int64_t> optimum) {
   using nlohmann::json;
-  json parameters = parameters_json(config);
-  if (config.ant_system.ants == 0) parameters["ants"] = instance.n();
   json history = json::array();
   for (const HistoryPoint& h : result.history)
     history.push_back({{"iteration", h.iteration}, {"seconds", h.seconds}, {"length", h.length}});
@@ -19,10 +16,10 @@ std::string result_json(const Instance& instance, const SolverConfig& config, co
       {"instance", instance.name()},
       {"n", instance.n()},
       {"edge_weight_type", std::string(to_string(instance.type()))},
-      {"algorithm", std::string(to_string(config.algorithm))},
+      {"algorithm", std::string(to_string(result.config.algorithm))},
       {"backend", std::string(to_string(result.backend))},
       {"device", result.device},
-      {"parameters", parameters},
+      {"parameters", parameters_json(result.config)},
       {"iterations", result.iterations},
       {"seconds", result.seconds},
       {"stop_reason", result.stop_reason},

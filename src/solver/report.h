@@ -15,9 +15,9 @@ inline double gap_percent(int64_t length, int64_t optimum) {
   return 100.0 * static_cast<double>(length - optimum) / static_cast<double>(optimum);
 }
 
-/// The run as JSON: instance, n, algorithm, backend, every parameter, iterations, seconds, best
-/// length, gap (if the optimum is known), the 0-based tour and the best-so-far history.
-std::string result_json(const Instance& instance, const SolverConfig& config, const Result& result,
-                        std::optional<int64_t> optimum);
+/// The run as JSON: instance, n, algorithm, backend, every parameter as it ran (Result::config),
+/// iterations, seconds, best length, gap (if the optimum is known), the 0-based tour and the
+/// best-so-far history.
+std::string result_json(const Instance& instance, const Result& result, std::optional<int64_t> optimum);
 
 }  // namespace formica

@@ -7,7 +7,9 @@
 #include <thread>
 
 #include "aco/cpu/ant_system.h"
+#include "aco/cpu/colony_search.h"
 #include "aco/cuda/ant_system_cuda.h"
+#include "aco/cuda/colony_search_cuda.h"
 #include "core/error.h"
 #include "core/timer.h"
 #include "cuda/device.h"
@@ -16,14 +18,32 @@ namespace formica {
 
 std::string_view to_string(Algorithm algorithm) {
   switch (algorithm) {
+    case Algorithm::Auto: return "auto";
     case Algorithm::AntSystem: return "as";
+    case Algorithm::Mmas: return "mmas";
+    case Algorithm::Acs: return "acs";
+    case Algorithm::Gaco: return "gaco";
   }
   return "?";
 }
 
 std::optional<Algorithm> parse_algorithm(std::string_view text) {
+  if (text == "auto") return Algorithm::Auto;
   if (text == "as") return Algorithm::AntSystem;
+  if (text == "mmas") return Algorithm::Mmas;
+  if (text == "acs") return Algorithm::Acs;
+  if (text == "gaco") return Algorithm::Gaco;
   return std::nullopt;
+}
+
+Algorithm resolve_algorithm(Algorithm algorithm) {
+  return algorithm == Algorithm::Auto ? Algorithm::AntSystem : algorithm;
+}
+
+SolverConfig resolve_config(SolverConfig config) {
+  config.algorithm = resolve_algorithm(config.algorithm);
+  if (!config.iterations && !config.time_limit) config.time_limit = kDefaultTimeLimit;
+  return config;
 }
 
 std::string_view to_string(Backend backend) {
@@ -42,6 +62,19 @@ std::optional<Backend> parse_backend(std::string_view text) {
   return std::nullopt;
 }
 
+aco::ColonyConfig colony_config(const SolverConfig& config, int threads) {
+  aco::ColonyConfig colony = config.colony;
+  colony.variant = config.algorithm == Algorithm::Acs    ? aco::ColonyVariant::Acs
+                   : config.algorithm == Algorithm::Gaco ? aco::ColonyVariant::Gaco
+                                                         : aco::ColonyVariant::Mmas;
+  colony.ants = config.ant_system.ants;
+  colony.alpha = config.ant_system.alpha;
+  colony.beta = config.ant_system.beta;
+  colony.seed = config.seed;
+  colony.threads = threads;
+  return colony;
+}
+
 int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 void SolverConfig::validate() const {
@@ -51,19 +84,29 @@ void SolverConfig::validate() const {
   FORMICA_EXPECTS(!target || *target >= 0, "--target must be a non-negative length, got ", *target);
   FORMICA_EXPECTS(threads >= 0, "--threads must be at least 1, got ", threads);
   ant_system.validate();
+  const Algorithm resolved = resolve_algorithm(algorithm);
+  if (resolved != Algorithm::AntSystem) {
+    colony_config(*this, 1).validate();
+    const std::string chosen = aco::gpu_choices(ant_system);
+    FORMICA_EXPECTS(chosen.empty(), chosen, ": Ant System construction choices, but --algorithm ", to_string(resolved),
+                    " builds its tours from candidate lists (its GPU construction is --ant-construction)");
+  }
 }
 
 namespace {
 
 bool has_cuda_implementation(Algorithm algorithm) {
-  return cuda::built_with_cuda() && algorithm == Algorithm::AntSystem;
+  (void)algorithm;  // every algorithm has a CUDA implementation
+  return cuda::built_with_cuda();
 }
 
 }  // namespace
 
 std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig& config,
                                     Backend backend, int threads) {
-  switch (config.algorithm) {
+  const Algorithm algorithm = resolve_algorithm(config.algorithm);
+  switch (algorithm) {
+    case Algorithm::Auto: throw std::logic_error("resolve_algorithm returned Algorithm::Auto");
     case Algorithm::AntSystem: {
       aco::AntSystemConfig as = config.ant_system;
       as.seed = config.seed;
@@ -75,13 +118,25 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       break;
 #endif
     }
+    case Algorithm::Mmas:
+    case Algorithm::Acs:
+    case Algorithm::Gaco: {
+      const aco::ColonyConfig colony = colony_config(config, threads);
+      if (backend == Backend::Cpu) return std::make_unique<aco::ColonySearchCpu>(instance, colony);
+#if FORMICA_HAVE_CUDA
+      return std::make_unique<aco::ColonySearchCuda>(instance, colony);
+#else
+      break;
+#endif
+    }
   }
-  throw InputError(concat("--algorithm ", to_string(config.algorithm), " has no ",
+  throw InputError(concat("--algorithm ", to_string(algorithm), " has no ",
                           to_string(backend), " implementation"));
 }
 
-Backend resolve_backend(Algorithm algorithm, Backend requested) {
+Backend resolve_backend(Algorithm requested_algorithm, Backend requested) {
   if (requested == Backend::Cpu) return Backend::Cpu;
+  const Algorithm algorithm = resolve_algorithm(requested_algorithm);
   const bool device = cuda::find_device().has_value();
   if (requested == Backend::Cuda) {
     FORMICA_EXPECTS(cuda::built_with_cuda(),
@@ -95,7 +150,8 @@ Backend resolve_backend(Algorithm algorithm, Backend requested) {
   return device && has_cuda_implementation(algorithm) ? Backend::Cuda : Backend::Cpu;
 }
 
-Result solve(const Instance& instance, const SolverConfig& config, const SolveOptions& options) {
+Result solve(const Instance& instance, const SolverConfig& request, const SolveOptions& options) {
+  const SolverConfig config = resolve_config(request);
   config.validate();
   const Backend backend = resolve_backend(config.algorithm, config.backend);
   const int threads = config.threads > 0 ? config.threads : hardware_threads();
@@ -108,6 +164,10 @@ Result solve(const Instance& instance, const SolverConfig& config, const SolveOp
                                         std::chrono::duration<double>(*config.time_limit));
 
   Result result;
+  result.config = config;
+  result.config.backend = backend;
+  result.config.threads = threads;
+  if (result.config.ant_system.ants == 0) result.config.ant_system.ants = instance.n();
   result.backend = backend;
   if (backend == Backend::Cuda) result.device = cuda::find_device()->name;
   else result.device = concat("CPU, ", threads, threads == 1 ? " thread" : " threads");

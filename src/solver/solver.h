@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "aco/colony_config.h"
 #include "aco/config.h"
 #include "core/instance.h"
 #include "core/search.h"
@@ -22,7 +23,8 @@
 
 namespace formica {
 
-enum class Algorithm { AntSystem };
+/// The algorithms by name. Auto, the default, is whatever resolve_algorithm() says it is.
+enum class Algorithm { Auto, AntSystem, Mmas, Acs, Gaco };
 
 std::string_view to_string(Algorithm algorithm);
 std::optional<Algorithm> parse_algorithm(std::string_view text);
@@ -30,18 +32,33 @@ std::string_view to_string(Backend backend);
 std::optional<Backend> parse_backend(std::string_view text);
 
 struct SolverConfig {
-  Algorithm algorithm = Algorithm::AntSystem;
+  Algorithm algorithm = Algorithm::Auto;
   Backend backend = Backend::Auto;
   std::optional<int64_t> iterations;  ///< stop after this many iterations
-  std::optional<double> time_limit;   ///< seconds, counted from SolveOptions::start
+  std::optional<double> time_limit;   ///< seconds, counted from SolveOptions::start (see resolve_config)
   std::optional<int64_t> target;      ///< stop once the best length is at most this
   uint64_t seed = 1;
   int threads = 0;                    ///< CPU threads; 0 means every hardware thread
   aco::AntSystemConfig ant_system;
+  /// MMAS, ACS and GACO; their ants, alpha and beta come from ant_system (see make_search).
+  aco::ColonyConfig colony;
 
   /// Throws InputError naming the first parameter out of range.
   void validate() const;
 };
+
+/// The one place that says what Algorithm::Auto runs: today Ant System, the only algorithm there
+/// is. It will become a portfolio that picks the algorithm by instance and backend; everything
+/// that reports a run reports the resolved algorithm, never "auto". Other values map to themselves.
+Algorithm resolve_algorithm(Algorithm algorithm);
+
+/// Seconds a run lasts when it is given neither iterations nor a time limit.
+inline constexpr double kDefaultTimeLimit = 10.0;
+
+/// `config` as solve() runs it: the algorithm resolved (resolve_algorithm) and, when neither
+/// iterations nor a time limit is set, the default stopping rule of kDefaultTimeLimit seconds
+/// (a target alone does not count: it may never be reached).
+SolverConfig resolve_config(SolverConfig config);
 
 struct HistoryPoint {
   int64_t iteration;
@@ -67,6 +84,9 @@ struct SolveOptions {
 
 struct Result {
   Tour tour;                       ///< best tour, validated, exact length
+  /// What ran: resolve_config() of the request, with the backend, the CPU threads and the number
+  /// of ants actually used.
+  SolverConfig config;
   int64_t iterations = 0;
   double seconds = 0.0;            ///< since SolveOptions::start
   std::vector<HistoryPoint> history;  ///< every improvement of the best-so-far length
@@ -84,11 +104,17 @@ Backend resolve_backend(Algorithm algorithm, Backend requested);
 /// Hardware threads of this machine (at least 1).
 int hardware_threads();
 
+/// The colony variants' configuration of `config` (MMAS, ACS or GACO after its algorithm; ants,
+/// alpha, beta and seed from the shared rows) with `threads` CPU threads.
+aco::ColonyConfig colony_config(const SolverConfig& config, int threads);
+
 /// The Search that runs `config.algorithm` on `backend` (already resolved) with `threads` CPU
 /// threads. The bench harness drives it directly to time single iterations.
 std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig& config, Backend backend,
                                     int threads);
 
+/// Runs resolve_config(config) on `instance` until a stopping rule fires. Throws InputError for an
+/// invalid config, OutOfMemoryError when the instance does not fit.
 Result solve(const Instance& instance, const SolverConfig& config, const SolveOptions& options = {});
 
 }  // namespace formica

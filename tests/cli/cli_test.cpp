@@ -1,5 +1,5 @@
-// The `formica` command line end to end: exit codes, one-line error messages, output files,
-// the time limit and Ctrl-C.
+// The `formica` command line end to end: exit codes, one-line error messages, output files
+// (tour, JSON report, pictures), the time limit and Ctrl-C.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -106,7 +106,14 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"solve " + data("square.tsp") + " --backend cpu --pheromone-update atomic",
                   "--pheromone-update atomic: GPU-only choice, but this run uses the cpu backend (one thread per ant, "
                   "one pheromone update); use --backend cuda or leave them at their defaults"},
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm acs --pheromone-update scatter-gather",
+                  "--pheromone-update scatter-gather: Ant System construction choices, but --algorithm acs builds "
+                  "its tours from candidate lists (its GPU construction is --ant-construction)"},
         ErrorCase{"solve " + data("square.tsp") + " --backend tpu", "unknown --backend 'tpu' (valid: auto, cpu, cuda)"},
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm aco", "unknown --algorithm 'aco' (valid: auto, as, mmas, acs, gaco)"},
+        ErrorCase{"solve " + data("square.tsp") + " --tour-out a.x --svg a.x", "--tour-out and --svg name the same file"},
+        ErrorCase{"solve " + data("square.tsp") + " --json b.x --plot-history b.x",
+                  "--json and --plot-history name the same file"},
         ErrorCase{"generate --cities 2 --output " + temp("two.tsp").string(), "an instance needs at least 3 cities, got 2"},
         ErrorCase{"info /nonexistent/x.tsp", "/nonexistent/x.tsp: no such file"}));
 
@@ -131,13 +138,57 @@ TEST(Cli, SolveHelpNamesEveryStrategyWithItsPaperSection) {
 }
 
 TEST(Cli, ErrorLeavesNoPartialOutput) {
-  const fs::path tour = temp("partial.tour"), json = temp("partial.json");
-  fs::remove(tour);
-  fs::remove(json);
-  const Outcome run = formica("solve " + data("nan_coordinate.tsp") + " --tour-out " + tour.string() + " --json " + json.string());
+  const fs::path tour = temp("partial.tour"), json = temp("partial.json"), svg = temp("partial.svg"),
+                 history = temp("partial_history.svg");
+  for (const auto& f : {tour, json, svg, history}) fs::remove(f);
+  const Outcome run = formica("solve " + data("nan_coordinate.tsp") + " --tour-out " + tour.string() + " --json " +
+                              json.string() + " --svg " + svg.string() + " --plot-history " + history.string());
   EXPECT_EQ(run.code, 2);
-  EXPECT_FALSE(fs::exists(tour));
-  EXPECT_FALSE(fs::exists(json));
+  for (const auto& f : {tour, json, svg, history}) EXPECT_FALSE(fs::exists(f)) << f;
+}
+
+TEST(Cli, PicturesOfTheTourAndTheConvergence) {
+  const fs::path svg = temp("pictures.svg"), history = temp("pictures_history.svg"), json = temp("pictures.json");
+  const Outcome run = formica("solve " + data("square.tsp") + " --iterations 3 --quiet --svg " + svg.string() +
+                              " --plot-history " + history.string() + " --json " + json.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::string tour_picture = slurp(svg), history_picture = slurp(history);
+  for (const std::string* picture : {&tour_picture, &history_picture}) {
+    EXPECT_EQ(picture->rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 0), 0u) << *picture;
+    EXPECT_TRUE(picture->ends_with("</svg>\n"));
+    EXPECT_NE(picture->find(">square: length 40</text>"), std::string::npos) << *picture;
+  }
+  EXPECT_NE(tour_picture.find("<polygon"), std::string::npos);
+  EXPECT_NE(history_picture.find(">best tour length</text>"), std::string::npos);
+  EXPECT_NE(history_picture.find("log scale"), std::string::npos);
+}
+
+TEST(Cli, PlotHistoryShowsTheGapWhenTheOptimumIsKnown) {
+  FORMICA_REQUIRE_TSPLIB();
+  const fs::path history = temp("eil51_history.svg");
+  const Outcome run = formica("solve " + (*test::tsplib_dir() / "tsp" / "eil51.tsp").string() +
+                              " --iterations 3 --quiet --plot-history " + history.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::string picture = slurp(history);
+  EXPECT_NE(picture.find(">gap above the optimum (%)</text>"), std::string::npos);
+  EXPECT_NE(picture.find(", gap "), std::string::npos);
+}
+
+TEST(Cli, SvgOfAnInstanceWithoutCoordinatesIsRefusedBeforeSolving) {
+  const fs::path instance = temp("matrix.tsp"), svg = temp("matrix.svg");
+  fs::remove(svg);
+  std::ofstream(instance) << "NAME: tri\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\n"
+                             "EDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n1 2\n3\nEOF\n";
+  const Outcome run = formica("solve " + instance.string() + " --iterations 1 --svg " + svg.string());
+  EXPECT_EQ(run.code, 2);
+  EXPECT_EQ(run.err,
+            "formica: error: --svg: tri has no coordinates to draw (an EXPLICIT instance without "
+            "DISPLAY_DATA_SECTION)\n");
+  EXPECT_FALSE(fs::exists(svg));
+  // The convergence plot needs no coordinates.
+  const fs::path history = temp("matrix_history.svg");
+  EXPECT_EQ(formica("solve " + instance.string() + " --iterations 1 --quiet --plot-history " + history.string()).code, 0);
+  EXPECT_TRUE(fs::exists(history));
 }
 
 TEST(Cli, GenerateInfoSolveVerify) {
@@ -155,7 +206,9 @@ TEST(Cli, GenerateInfoSolveVerify) {
   const auto doc = nlohmann::json::parse(slurp(json));
   EXPECT_EQ(doc["instance"], "clustered60-s5");
   EXPECT_EQ(doc["n"], 60);
-  EXPECT_EQ(doc["algorithm"], "as");
+  EXPECT_EQ(doc["algorithm"], "as");  // the default, auto, reports what it resolved to
+  EXPECT_EQ(doc["parameters"]["algorithm"], "as");
+  EXPECT_EQ(doc["parameters"]["ants"], 60);
   EXPECT_EQ(doc["backend"], "cpu");
   EXPECT_EQ(doc["iterations"], 5);
   EXPECT_EQ(doc["parameters"]["seed"], 3);

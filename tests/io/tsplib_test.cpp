@@ -102,6 +102,19 @@ TEST(Tsplib, TourRoundTrip) {
   std::filesystem::remove(path);
 }
 
+TEST(Tsplib, TourOfAPermutationWithAComment) {
+  const auto path = std::filesystem::temp_directory_path() / "formica_plain.tour";
+  const std::vector<int32_t> order = {2, 0, 3, 1};
+  io::write_tour(path, "plain", order, "by hand");
+  EXPECT_EQ(io::read_text_file(path),
+            "NAME : plain.tour\nCOMMENT : by hand\nTYPE : TOUR\nDIMENSION : 4\nTOUR_SECTION\n3\n1\n4\n2\n-1\nEOF\n");
+  io::write_tour(path, "plain", order, "");
+  EXPECT_EQ(io::read_text_file(path).find("COMMENT"), std::string::npos);
+  std::filesystem::remove(path);
+  EXPECT_THROW(io::write_tour(path, "plain", std::vector<int32_t>{0, 2}, ""), InputError);
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
 TEST(Tsplib, InstanceRoundTrip) {
   const Instance instance = io::generate_instance(200, io::InstanceKind::Clustered, 9);
   const auto path = std::filesystem::temp_directory_path() / "formica_round_trip.tsp";

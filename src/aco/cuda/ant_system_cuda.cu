@@ -18,10 +18,13 @@
 #include "core/nearest_neighbour.h"
 #include "core/tour.h"
 #include "cuda/buffer.cuh"
+#include "cuda/event.cuh"
 
 namespace formica::aco {
 
 using ::formica::cuda::DeviceBuffer;
+using ::formica::cuda::elapsed_ms;
+using ::formica::cuda::Event;
 
 namespace {
 
@@ -31,21 +34,6 @@ int padded(int n) { return (n + 31) / 32 * 32; }
 constexpr size_t kWarpSharedLimit = 96 * 1024;
 
 int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
-
-/// A CUDA event that destroys itself.
-struct Event {
-  cudaEvent_t event{};
-  Event() { CUDA_CHECK(cudaEventCreate(&event)); }
-  ~Event() { cudaEventDestroy(event); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-};
-
-float elapsed_ms(const Event& from, const Event& to) {
-  float ms = 0.f;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, from.event, to.event));
-  return ms;
-}
 
 }  // namespace
 

@@ -1,0 +1,297 @@
+"""formica: a GPU solver for the symmetric Traveling Salesman Problem, from Python.
+
+A thin layer over formica's C++ library::
+
+    import numpy as np, formica
+    points = np.random.default_rng(1).uniform(0, 1000, size=(200, 2))
+    result = formica.solve(points, iterations=50, seed=1)
+    result.tour, result.length, result.plot("tour.svg")
+
+``formica.solve`` takes coordinates, a distance matrix, a TSPLIB file or an ``Instance`` and
+returns a ``Result``. Lengths are exact: TSPLIB integer distances summed in 64 bits (or, with
+``metric="float"``, unrounded distances summed in double). Invalid input raises ``ValueError``
+with the message the ``formica`` command line prints; an instance too large for memory raises
+``MemoryError``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._core import Instance
+from ._problem import METRICS, Problem, ProblemLike, as_problem, as_tour
+from .plot import plot_history, plot_tour
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+__all__ = [
+    "METRICS",
+    "HistoryPoint",
+    "Instance",
+    "Result",
+    "generate",
+    "parameters",
+    "plot_history",
+    "plot_tour",
+    "read_tour",
+    "read_tsplib",
+    "solve",
+    "tour_length",
+    "write_tour",
+]
+
+__version__: str = _core.__version__
+
+
+class HistoryPoint(NamedTuple):
+    """One improvement of the best tour: after `iteration` iterations, at `seconds`, `length`."""
+
+    iteration: int
+    seconds: float
+    length: Union[int, float]
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """What formica.solve found.
+
+    Attributes:
+        tour: the best tour, 0-based city indices (int32), a validated permutation.
+        length: its exact length: an int for TSPLIB metrics and integer matrices, a float (summed
+            in double) for metric="float".
+        gap: percent above the known optimum, None when no optimum is known.
+        optimum: the proven optimal length of a TSPLIB instance, None when unknown.
+        iterations: completed iterations.
+        seconds: wall-clock seconds from the solver's start to the end of the run.
+        history: every improvement of the best length, in order (see HistoryPoint). With
+            metric="float" these lengths are the solver's fixed-point lengths in the problem's
+            units, within n / (2 * scale) of the exact ones.
+        config: every solver parameter as it ran: "auto" resolved to the algorithm and backend
+            that ran, the number of ants and CPU threads actually used.
+        backend: "cpu" or "cuda".
+        device: "CPU, 16 threads" or the GPU's name.
+        stop_reason: "iterations", "time limit", "target" or "interrupted".
+        instance: the instance's name.
+    """
+
+    tour: np.ndarray
+    length: Union[int, float]
+    gap: Optional[float]
+    optimum: Optional[int]
+    iterations: int
+    seconds: float
+    history: list[HistoryPoint]
+    config: dict[str, Any]
+    backend: str
+    device: str
+    stop_reason: str
+    instance: str
+    _problem: Problem = field(repr=False)
+
+    def plot(self, path: Union[str, os.PathLike[str], None] = None, ax: Optional[Axes] = None) -> Optional[Axes]:
+        """Draws the tour over the cities, titled with instance, length and gap.
+
+        Writes an SVG (the same picture as ``formica solve --svg``) or a PNG (matplotlib) when
+        `path` ends in .svg or .png; otherwise draws on the matplotlib axis `ax` (the current one
+        if None) and returns it.
+        """
+        from .plot import _draw_tour
+
+        x, y = self._problem.drawing_coordinates()
+        return _draw_tour(x, y, self.tour, self.title, path, ax)
+
+    def plot_history(
+        self, path: Union[str, os.PathLike[str], None] = None, ax: Optional[Axes] = None, *, y: str = "auto"
+    ) -> Optional[Axes]:
+        """Draws the best length (y="length") or gap (y="gap") against time on a log axis.
+
+        y="auto" draws the gap when the optimum is known, the length otherwise. Writes .svg (the
+        same picture as ``formica solve --plot-history``) or .png, or draws on `ax`; see plot().
+        """
+        return plot_history(self, path, ax, y=y)
+
+    @property
+    def title(self) -> str:
+        """The pictures' title: "name: length L, gap G%"."""
+        return _core.picture_title(self.instance, _length_text(self.length), self.gap)
+
+
+def _length_text(length: Union[int, float]) -> str:
+    return str(length) if isinstance(length, int) else f"{length:.10g}"
+
+
+def _gap(length: Union[int, float], optimum: Optional[int]) -> Optional[float]:
+    return None if optimum is None else 100.0 * (length - optimum) / optimum
+
+
+def _parameter_text(value: Any) -> str:
+    """A parameter's value as the command line would spell it."""
+    if isinstance(value, (bool, np.bool_, str)):
+        return str(value)
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value))
+    return str(value)
+
+
+def _make_result(raw: dict[str, Any], problem: Problem, target: Optional[float]) -> Result:
+    tour = raw["tour"]
+    length = problem.tour_length(tour)
+    config = json.loads(raw["config"])
+    if problem.scale is not None and target is not None:
+        config["target"] = target  # the solver saw it in fixed-point units
+    optimum = problem.optimum if problem.scale is None else None
+    history = [HistoryPoint(i, s, problem.to_user_units(l)) for i, s, l in raw["history"]]
+    return Result(
+        tour=tour,
+        length=length,
+        gap=_gap(length, optimum),
+        optimum=optimum,
+        iterations=raw["iterations"],
+        seconds=raw["seconds"],
+        history=history,
+        config=config,
+        backend=raw["backend"],
+        device=raw["device"],
+        stop_reason=raw["stop_reason"],
+        instance=problem.name,
+        _problem=problem,
+    )
+
+
+def solve(
+    problem: ProblemLike,
+    *,
+    algorithm: str = "auto",
+    backend: str = "auto",
+    time_limit: Optional[float] = None,
+    iterations: Optional[int] = None,
+    target: Optional[float] = None,
+    seed: int = 0,
+    metric: Optional[str] = None,
+    **params: Any,
+) -> Result:
+    """Solves a symmetric TSP and returns the best tour found.
+
+    Args:
+        problem: one of
+            - an (n, 2) array of coordinates, or (n, 3) for metric="euc_3d";
+            - an (n, n) symmetric distance matrix: integers, or floats that are whole numbers
+              (other floats raise ValueError unless metric="float"; nothing is truncated). A
+              3 x 3 array is a matrix unless metric="euc_3d";
+            - a TSPLIB .tsp path (or a TSPLIB name, looked up in $FORMICA_TSPLIB_DIR/tsp);
+            - a formica.Instance.
+        algorithm: "auto" (the solver's default choice, today Ant System) or a name from
+            formica.parameters()["algorithm"], e.g. "as".
+        backend: "auto" (the GPU when one is present and the algorithm has a CUDA version),
+            "cpu" or "cuda".
+        time_limit: stop after this many seconds, counted from the solver's start (once the
+            problem is converted). With neither time_limit nor iterations the run stops after
+            10 seconds.
+        iterations: stop after this many iterations.
+        target: stop once the best length is at most this.
+        seed: random seed; the same seed, problem, parameters and device give the same result.
+            (The command line's default seed is 1; pass it to reproduce a CLI run.)
+        metric: for coordinate arrays, a TSPLIB distance: "euc_2d" (default for (n, 2)),
+            "ceil_2d", "att", "geo", "man_2d", "max_2d", "euc_3d" (default for (n, 3)); or
+            "float" for unrounded distances (Euclidean for coordinates, the values themselves for
+            a matrix). The solver works on integers: with "float" it sees each distance rounded
+            to a multiple of 1 / scale, scale being the power of two that maps the extent of the
+            problem (its widest coordinate range, or largest matrix entry) into (2**23, 2**24]
+            units; Result.length is then the unrounded length, summed in double.
+        **params: any other solver parameter by name (ants=, alpha=, beta=, rho=, selection=,
+            threads=, ...; the full list with help is formica.parameters()).
+
+    Returns:
+        a Result.
+
+    Raises:
+        ValueError: invalid input (the message is the one the command line prints).
+        MemoryError: the instance does not fit in memory.
+        KeyboardInterrupt: on Ctrl-C, after the solver stopped cleanly; the exception's
+            ``result`` attribute holds the Result with the best tour found so far
+            (stop_reason "interrupted").
+
+    The GIL is released while the solver runs, so other Python threads go on.
+    """
+    prepared = as_problem(problem, metric)
+    settings: dict[str, Any] = {
+        "algorithm": algorithm,
+        "backend": backend,
+        "time_limit": time_limit,
+        "iterations": iterations,
+        "seed": seed,
+        **params,
+    }
+    if target is not None:
+        settings["target"] = target if prepared.scale is None else math.floor(target * prepared.scale)
+    text = {name: _parameter_text(value) for name, value in settings.items() if value is not None}
+    try:
+        raw = _core.solve(prepared.instance, text)
+    except BaseException as error:
+        partial = getattr(error, "_formica_result", None)
+        if partial is not None:
+            delattr(error, "_formica_result")
+            error.result = _make_result(partial, prepared, target)  # type: ignore[attr-defined]
+        raise
+    return _make_result(raw, prepared, target)
+
+
+def read_tsplib(path: Union[str, os.PathLike[str]]) -> Instance:
+    """Reads a TSPLIB .tsp file: EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D or EXPLICIT.
+
+    A bare name such as "pr1002" is looked up in $FORMICA_TSPLIB_DIR/tsp, as on the command line.
+    Raises ValueError naming the file, line and reason for a malformed file.
+    """
+    return _core.load_instance(os.fspath(path))
+
+
+def generate(n: int, kind: str = "uniform", seed: int = 1) -> Instance:
+    """A seeded random EUC_2D instance in the style of the DIMACS challenge generators.
+
+    kind="uniform" spreads n cities over a 1,000,000 x 1,000,000 square; kind="clustered" puts
+    them around n / 100 centres. The same (n, kind, seed) always gives the same instance, named
+    like the command line's (e.g. "uniform1000-s1").
+    """
+    return _core.generate(n, kind, seed)
+
+
+def tour_length(problem: ProblemLike, tour: npt.ArrayLike, *, metric: Optional[str] = None) -> Union[int, float]:
+    """The exact length of a closed tour (0-based city indices) of `problem`.
+
+    `problem` and `metric` are as in solve(). Raises ValueError unless `tour` visits every city
+    exactly once.
+    """
+    return as_problem(problem, metric).tour_length(as_tour(tour))
+
+
+def read_tour(path: Union[str, os.PathLike[str]]) -> np.ndarray:
+    """The cities of a TSPLIB .tour file as a 0-based int32 array."""
+    return _core.read_tour(os.fspath(path))
+
+
+def write_tour(
+    path: Union[str, os.PathLike[str]], tour: npt.ArrayLike, *, name: Optional[str] = None, comment: str = ""
+) -> None:
+    """Writes a 0-based tour as a TSPLIB .tour file (1-based), whole or not at all.
+
+    `name` (default: the file's stem) goes in the NAME line, `comment` in a COMMENT line. Raises
+    ValueError unless `tour` is a permutation of 0..n-1.
+    """
+    _core.write_tour(os.fspath(path), name if name is not None else Path(path).stem, as_tour(tour), comment)
+
+
+def parameters() -> dict[str, str]:
+    """Every solver parameter solve() accepts, by name, with its help text."""
+    return dict(_core.parameters())

@@ -1,0 +1,198 @@
+"""What formica.solve accepts as a problem, turned into an instance of the C++ core.
+
+A problem is a TSPLIB file path (or a TSPLIB name), a formica.Instance, an (n, 2) or (n, 3) array
+of coordinates, or an (n, n) distance matrix. The core works with exact integer lengths; the
+unrounded ``metric="float"`` is a fixed-point view of it (see ``FLOAT_SCALE_UNITS``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import Any, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+
+#: Metrics for coordinate arrays, as TSPLIB names them, plus "float" (unrounded distances).
+COORDINATE_METRICS = ("euc_2d", "ceil_2d", "att", "geo", "man_2d", "max_2d", "euc_3d")
+#: Every value ``metric=`` takes.
+METRICS = COORDINATE_METRICS + ("explicit", "float")
+
+#: With metric="float" the core sees each distance rounded to a multiple of 1 / scale, where
+#: scale is the power of two that maps the problem's extent (its largest coordinate range, or
+#: its largest matrix entry) into (FLOAT_SCALE_UNITS / 2, FLOAT_SCALE_UNITS] units.
+FLOAT_SCALE_UNITS = 2.0**24
+
+ProblemLike = Union[str, "os.PathLike[str]", _core.Instance, npt.ArrayLike]
+_INT32_MAX = np.iinfo(np.int32).max
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An instance of the core, and how to measure and draw tours of it in the user's units."""
+
+    instance: _core.Instance
+    #: Fixed-point scale of metric="float"; None when lengths are exact integers.
+    scale: Optional[float] = None
+    #: The user's float coordinates or matrix, for metric="float".
+    values: Optional[np.ndarray] = None
+
+    @property
+    def name(self) -> str:
+        return self.instance.name
+
+    @property
+    def optimum(self) -> Optional[int]:
+        return self.instance.optimum
+
+    def tour_length(self, tour: np.ndarray) -> Union[int, float]:
+        """Exact length: the TSPLIB integer sum, or for metric="float" the sum in double."""
+        fixed_point = _core.tour_length(self.instance, tour)  # validates the permutation
+        if self.values is None:
+            return int(fixed_point)
+        successor = np.roll(tour, -1)
+        if self.instance.edge_weight_type == "EXPLICIT":
+            return float(self.values[tour, successor].sum())
+        steps = self.values[successor] - self.values[tour]
+        return float(np.sqrt((steps * steps).sum(axis=1)).sum())
+
+    def to_user_units(self, length: int) -> Union[int, float]:
+        """A length of the core (fixed-point for metric="float") in the problem's units."""
+        return length if self.scale is None else length / self.scale
+
+    def drawing_coordinates(self) -> tuple[np.ndarray, np.ndarray]:
+        """The (x, y) the cities are drawn at, in the problem's units."""
+        points = _core.drawing_coordinates(self.instance)
+        if points is None:
+            raise ValueError(
+                f"{self.name} has no coordinates to draw (a distance matrix, or an EXPLICIT "
+                "instance without DISPLAY_DATA_SECTION)"
+            )
+        x, y = points
+        return (x, y) if self.scale is None else (x / self.scale, y / self.scale)
+
+
+def as_tour(tour: npt.ArrayLike) -> np.ndarray:
+    """A tour as a contiguous int32 array of 0-based cities (values checked by the core)."""
+    array = np.asarray(tour)
+    if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
+        raise ValueError(f"a tour is a 1-D array of integer city indices, got {array.dtype} of shape {array.shape}")
+    if array.size and (array.min() < np.iinfo(np.int32).min or array.max() > _INT32_MAX):
+        raise ValueError("a tour's city indices must fit in int32")
+    return np.ascontiguousarray(array, dtype=np.int32)
+
+
+def _scale_for(magnitude: float) -> float:
+    """The power of two mapping `magnitude` into (FLOAT_SCALE_UNITS / 2, FLOAT_SCALE_UNITS]."""
+    if not magnitude > 0 or not math.isfinite(magnitude):
+        return 1.0
+    return 2.0 ** math.floor(math.log2(FLOAT_SCALE_UNITS / magnitude))
+
+
+def _coordinates(array: np.ndarray, metric: Optional[str]) -> Problem:
+    n, dimensions = array.shape
+    if metric is None:
+        metric = "euc_3d" if dimensions == 3 else "euc_2d"
+    if metric == "explicit":
+        raise ValueError(f"metric 'explicit' needs an (n, n) distance matrix, got an array of shape {array.shape}")
+    want = 3 if metric == "euc_3d" else (dimensions if metric == "float" else 2)
+    if dimensions != want:
+        raise ValueError(f"metric '{metric}' needs an (n, {want}) array of coordinates, got shape {array.shape}")
+    if not (np.issubdtype(array.dtype, np.floating) or np.issubdtype(array.dtype, np.integer)):
+        raise ValueError(f"coordinates must be numbers, got dtype {array.dtype}")
+    values = np.ascontiguousarray(array, dtype=np.float64)
+    if metric != "float":
+        return Problem(_core.instance_from_coordinates(f"points{n}", values, metric))
+    # Unrounded Euclidean distances: scaling by a power of two is exact, so the core's rounded
+    # distances are those of the user's points to within half a unit of 1 / scale.
+    finite = values[np.isfinite(values).all(axis=1)] if n else values
+    extent = float((finite.max(axis=0) - finite.min(axis=0)).max()) if finite.size else 0.0
+    scale = _scale_for(extent)
+    instance = _core.instance_from_coordinates(f"points{n}", values * scale, "euc_3d" if dimensions == 3 else "euc_2d")
+    return Problem(instance, scale, values)
+
+
+def _first_cell(mask: np.ndarray) -> tuple[int, int]:
+    i, j = np.argwhere(mask)[0]
+    return int(i), int(j)
+
+
+def _matrix(array: np.ndarray, metric: Optional[str]) -> Problem:
+    n = array.shape[0]
+    name = f"matrix{n}"
+    if metric not in (None, "explicit", "float"):
+        raise ValueError(
+            f"metric '{metric}' needs coordinates; a distance matrix takes metric='explicit' (the default) or 'float'"
+        )
+    if np.issubdtype(array.dtype, np.bool_) or not (
+        np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
+    ):
+        raise ValueError(f"a distance matrix must hold numbers, got dtype {array.dtype}")
+    if np.issubdtype(array.dtype, np.floating):
+        if not np.isfinite(array).all():
+            i, j = _first_cell(~np.isfinite(array))
+            raise ValueError(f"weight {array[i, j]} between cities {i + 1} and {j + 1} is not finite")
+        if metric == "float":
+            return _float_matrix(name, np.ascontiguousarray(array, dtype=np.float64))
+        if not (array == np.floor(array)).all():
+            i, j = _first_cell(array != np.floor(array))
+            raise ValueError(
+                f"weight {array[i, j]!r} between cities {i + 1} and {j + 1} is not an integer; "
+                "pass metric='float' for unrounded float distances"
+            )
+    elif metric == "float":
+        return _float_matrix(name, np.ascontiguousarray(array, dtype=np.float64))
+    if array.size and array.max() > _INT32_MAX:
+        i, j = _first_cell(array > _INT32_MAX)
+        raise ValueError(f"weight {array[i, j]} between cities {i + 1} and {j + 1} is larger than {_INT32_MAX}")
+    _expect_non_negative(array)
+    return Problem(_core.instance_from_matrix(name, np.ascontiguousarray(array, dtype=np.int32)))
+
+
+def _expect_non_negative(values: np.ndarray) -> None:
+    """The core's check (and words) for negative weights, before a conversion could hide them."""
+    if values.size and values.min() < 0:
+        i, j = _first_cell(values < 0)
+        raise ValueError(f"negative weight {values[i, j]} between cities {i + 1} and {j + 1}")
+
+
+def _float_matrix(name: str, values: np.ndarray) -> Problem:
+    _expect_non_negative(values)
+    if not np.array_equal(values, values.T):
+        i, j = _first_cell(values != values.T)
+        raise ValueError(
+            f"weights are not symmetric: d({i + 1},{j + 1}) = {values[i, j]} but d({j + 1},{i + 1}) = {values[j, i]}"
+        )
+    scale = _scale_for(float(values.max()) if values.size else 0.0)
+    fixed = np.rint(values * scale).astype(np.int32)
+    return Problem(_core.instance_from_matrix(name, fixed), scale, values)
+
+
+def as_problem(problem: Any, metric: Optional[str] = None) -> Problem:
+    """Turns anything formica.solve accepts into a Problem; ValueError for what it does not."""
+    if metric is not None and metric not in METRICS:
+        raise ValueError(f"unknown metric '{metric}' (valid: {', '.join(METRICS)})")
+    if isinstance(problem, Problem):
+        return problem
+    if isinstance(problem, _core.Instance):
+        if metric is not None:
+            raise ValueError("metric= applies to arrays; an Instance has its own edge weight type")
+        return Problem(problem)
+    if isinstance(problem, (str, os.PathLike)):
+        if metric is not None:
+            raise ValueError("metric= applies to arrays; a TSPLIB file names its own EDGE_WEIGHT_TYPE")
+        return Problem(_core.load_instance(os.fspath(problem)))
+    array = np.asarray(problem)
+    # A square array is a distance matrix, except 3 x 3 with metric="euc_3d" (three 3-D points).
+    if array.ndim == 2 and array.shape[0] == array.shape[1] >= 3 and not (array.shape[0] == 3 and metric == "euc_3d"):
+        return _matrix(array, metric)
+    if array.ndim == 2 and array.shape[1] in (2, 3):
+        return _coordinates(array, metric)
+    raise ValueError(
+        "a problem is an (n, 2) or (n, 3) array of coordinates, an (n, n) distance matrix, a TSPLIB "
+        f"file path or a formica.Instance; got an array of shape {array.shape}"
+    )

@@ -1,0 +1,49 @@
+// The parts of formica's Python extension module, formica._core, one file each, and the NumPy
+// conversions they share. The module is private: python/formica/__init__.py is the public API.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <vector>
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+
+namespace formica::python {
+
+namespace nb = nanobind;
+
+/// A read-only, C-contiguous NumPy array argument of one dimension.
+template <typename T>
+using Vector = nb::ndarray<const T, nb::numpy, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+/// A read-only, C-contiguous NumPy array argument of two dimensions.
+template <typename T>
+using Matrix = nb::ndarray<const T, nb::numpy, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+
+template <typename T>
+std::span<const T> as_span(const Vector<T>& array) {
+  return {array.data(), array.shape(0)};
+}
+
+/// A new NumPy array that owns `values`, viewed with `shape`.
+template <typename T>
+nb::object to_numpy(std::vector<T> values, std::initializer_list<size_t> shape) {
+  auto* owned = new std::vector<T>(std::move(values));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::cast(nb::ndarray<nb::numpy, T>(owned->data(), shape, owner));
+}
+
+template <typename T>
+nb::object to_numpy(std::vector<T> values) {
+  const size_t n = values.size();
+  return to_numpy(std::move(values), {n});
+}
+
+void bind_instance(nb::module_& m);
+void bind_solve(nb::module_& m);
+void bind_tour(nb::module_& m);
+void bind_pictures(nb::module_& m);
+
+}  // namespace formica::python

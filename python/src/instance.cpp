@@ -1,0 +1,103 @@
+// formica.Instance: a TSP instance from a TSPLIB file, a generator, coordinates or a matrix.
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+
+#include "bindings.h"
+#include "core/error.h"
+#include "core/instance.h"
+#include "io/generator.h"
+#include "io/instance_source.h"
+#include "io/known_optima.h"
+
+namespace formica::python {
+namespace {
+
+Instance from_coordinates(const std::string& name, const Matrix<double>& coordinates, const std::string& type_name) {
+  std::string upper = type_name;
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+  const auto type = parse_edge_weight_type(upper);
+  FORMICA_EXPECTS(type && has_coordinates(*type), "unknown coordinate metric '", type_name, "'");
+  const size_t n = coordinates.shape(0), dimensions = coordinates.shape(1);
+  const size_t want = *type == EdgeWeightType::Euc3D ? 3 : 2;
+  FORMICA_EXPECTS(dimensions == want, to_string(*type), " needs ", want, " coordinates per city, got ", dimensions);
+  std::vector<double> axes[3];
+  for (size_t a = 0; a < dimensions; ++a) {
+    axes[a].resize(n);
+    for (size_t i = 0; i < n; ++i) axes[a][i] = coordinates(i, a);
+  }
+  return Instance(name, *type, std::move(axes[0]), std::move(axes[1]), std::move(axes[2]));
+}
+
+Instance from_matrix(const std::string& name, const Matrix<int32_t>& matrix) {
+  const size_t n = matrix.shape(0);
+  FORMICA_EXPECTS(matrix.shape(1) == n, "a distance matrix must be square, got ", n, " x ", matrix.shape(1));
+  return Instance::from_matrix(name, static_cast<int>(n), std::vector<int32_t>(matrix.data(), matrix.data() + n * n));
+}
+
+nb::object coordinates(const Instance& instance) {
+  if (!instance.has_coordinates()) return nb::none();
+  const size_t n = static_cast<size_t>(instance.n());
+  const size_t d = instance.type() == EdgeWeightType::Euc3D ? 3 : 2;
+  const std::span<const double> axes[3] = {instance.x(), instance.y(), instance.z()};
+  std::vector<double> values(n * d);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t a = 0; a < d; ++a) values[i * d + a] = axes[a][i];
+  return to_numpy(std::move(values), {n, d});
+}
+
+nb::object matrix(const Instance& instance) {
+  if (instance.has_coordinates()) return nb::none();
+  const size_t n = static_cast<size_t>(instance.n());
+  return to_numpy(std::vector<int32_t>(instance.matrix().begin(), instance.matrix().end()), {n, n});
+}
+
+}  // namespace
+
+void bind_instance(nb::module_& m) {
+  nb::class_<Instance>(m, "Instance",
+                       "A symmetric TSP instance with exact TSPLIB integer distances.\n\n"
+                       "Made by formica.read_tsplib and formica.generate; formica.solve also accepts\n"
+                       "coordinate arrays and distance matrices directly.")
+      .def_prop_ro("name", &Instance::name, "The instance's name (TSPLIB NAME, or the generator's).")
+      .def_prop_ro("n", &Instance::n, "Number of cities.")
+      .def("__len__", &Instance::n)
+      .def_prop_ro(
+          "edge_weight_type", [](const Instance& i) { return std::string(to_string(i.type())); },
+          "The TSPLIB EDGE_WEIGHT_TYPE: EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D or EXPLICIT.")
+      .def_prop_ro("comment", &Instance::comment, "The file's COMMENT lines, joined.")
+      .def_prop_ro(
+          "optimum", [](const Instance& i) { return known_optimum(i.name(), i.n()); },
+          "The proven optimal tour length for a TSPLIB instance, None when unknown.")
+      .def_prop_ro("coordinates", &coordinates,
+                   "The cities' coordinates as an (n, 2) array, (n, 3) for EUC_3D; None for EXPLICIT.")
+      .def_prop_ro("matrix", &matrix, "The (n, n) int32 weight matrix of an EXPLICIT instance; None otherwise.")
+      .def(
+          "distance",
+          [](const Instance& instance, int i, int j) {
+            FORMICA_EXPECTS(i >= 0 && i < instance.n() && j >= 0 && j < instance.n(), "cities (", i, ", ", j,
+                            ") are not both in 0..", instance.n() - 1);
+            return instance.distance(i, j);
+          },
+          nb::arg("i"), nb::arg("j"), "The exact TSPLIB distance between cities i and j (0-based).")
+      .def("__repr__", [](const Instance& i) {
+        return concat("<formica.Instance ", i.name(), ": ", i.n(), " cities, ", to_string(i.type()), ">");
+      });
+
+  m.def("instance_from_coordinates", &from_coordinates, nb::arg("name"), nb::arg("coordinates"),
+        nb::arg("edge_weight_type"), "An instance of n cities from an (n, 2) or (n, 3) float64 array.");
+  m.def("instance_from_matrix", &from_matrix, nb::arg("name"), nb::arg("matrix"),
+        "An EXPLICIT instance from a symmetric (n, n) int32 matrix.");
+  m.def(
+      "load_instance", [](const std::string& spec) { return io::load_instance(spec); }, nb::arg("spec"),
+      "Reads a .tsp file, or a TSPLIB instance by name from $FORMICA_TSPLIB_DIR/tsp.");
+  m.def(
+      "generate",
+      [](int n, const std::string& kind, uint64_t seed) { return io::generate_instance(n, io::instance_kind(kind), seed); },
+      nb::arg("n"), nb::arg("kind"), nb::arg("seed"), "A seeded uniform or clustered EUC_2D instance.");
+}
+
+}  // namespace formica::python

@@ -1,0 +1,94 @@
+// formica._core.solve: runs the solver with the GIL released and turns Ctrl-C into a clean stop.
+//
+// The solver runs on a worker thread while the calling thread waits without the GIL, waking every
+// few milliseconds to let Python run its signal handlers (PyErr_CheckSignals, which only acts on
+// the main thread). When a handler raises (KeyboardInterrupt for Ctrl-C), the solver's interrupt
+// flag is set, the solver stops within a step and returns its best tour, and the exception is
+// raised with that result attached as `_formica_result` (formica.solve turns it into `result`).
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/string.h>
+
+#include "bindings.h"
+#include "core/instance.h"
+#include "solver/parameters.h"
+#include "solver/solver.h"
+
+namespace formica::python {
+namespace {
+
+constexpr auto kSignalPoll = std::chrono::milliseconds(20);
+
+nb::dict to_dict(const Result& result) {
+  nb::list history;
+  for (const HistoryPoint& h : result.history) history.append(nb::make_tuple(h.iteration, h.seconds, h.length));
+  nb::dict out;
+  out["tour"] = to_numpy(std::vector<int32_t>(result.tour.order().begin(), result.tour.order().end()));
+  out["length"] = result.tour.length();
+  out["iterations"] = result.iterations;
+  out["seconds"] = result.seconds;
+  out["history"] = history;
+  out["config"] = parameters_json(result.config).dump();
+  out["backend"] = std::string(to_string(result.backend));
+  out["device"] = result.device;
+  out["stop_reason"] = result.stop_reason;
+  return out;
+}
+
+nb::dict solve_instance(const Instance& instance, const std::map<std::string, std::string>& parameters) {
+  SolverConfig config;
+  for (const auto& [name, value] : parameters) set_parameter(config, name, value);
+  std::atomic<bool> interrupt{false};
+  SolveOptions options;
+  options.interrupt = &interrupt;
+  std::optional<nb::python_error> signal;
+  Result result;
+  {
+    nb::gil_scoped_release release;
+    std::future<Result> run = std::async(std::launch::async, [&] { return solve(instance, config, options); });
+    while (run.wait_for(kSignalPoll) != std::future_status::ready) {
+      if (interrupt.load()) continue;
+      nb::gil_scoped_acquire acquire;
+      if (PyErr_CheckSignals() != 0) {
+        signal.emplace();  // takes the pending exception out of the interpreter
+        interrupt = true;
+      }
+    }
+    result = run.get();
+  }
+  nb::dict out = to_dict(result);
+  if (signal) {
+    nb::setattr(signal->value(), "_formica_result", out);
+    throw std::move(*signal);
+  }
+  return out;
+}
+
+nb::list parameter_list() {
+  nb::list out;
+  for (const Parameter& p : parameters()) {
+    std::string name(p.name);
+    for (char& c : name)
+      if (c == '-') c = '_';
+    out.append(nb::make_tuple(name, std::string(p.help)));
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_solve(nb::module_& m) {
+  m.def("solve", &solve_instance, nb::arg("instance"), nb::arg("parameters"),
+        "Solves `instance` with parameters given as text by name (the solver's parameter table);\n"
+        "returns a dict: tour, length, iterations, seconds, history, config (JSON text), backend,\n"
+        "device, stop_reason.");
+  m.def("parameters", &parameter_list, "Every solver parameter as (name, help), in table order.");
+}
+
+}  // namespace formica::python

@@ -1,0 +1,56 @@
+"""The package itself: type stubs that match the extension, py.typed, and documentation."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import formica
+from formica import _core
+
+PACKAGE = Path(formica.__file__).parent
+
+
+def stub_names(body: list[ast.stmt]) -> set[str]:
+    names = set()
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def public(names) -> set[str]:
+    return {n for n in names if not n.startswith("_") or n in ("__version__", "__len__")}
+
+
+def test_the_extension_matches_its_stubs() -> None:
+    tree = ast.parse((PACKAGE / "_core.pyi").read_text())
+    assert stub_names(tree.body) == public(dir(_core))
+    (instance,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Instance"]
+    assert stub_names(instance.body) == public(dir(_core.Instance))
+
+
+def test_the_package_is_typed() -> None:
+    assert (PACKAGE / "py.typed").exists()
+
+
+def test_every_public_name_is_documented() -> None:
+    assert formica.__doc__
+    for name in formica.__all__:
+        item = getattr(formica, name)
+        if callable(item):
+            assert inspect.getdoc(item), name
+    for name in ("plot", "plot_history", "title"):
+        assert inspect.getdoc(getattr(formica.Result, name)), name
+    for name in public(dir(formica.Instance)) - {"__len__"}:
+        assert inspect.getdoc(getattr(formica.Instance, name)), name
+
+
+def test_every_solver_parameter_is_listed_with_help() -> None:
+    parameters = formica.parameters()
+    assert {"algorithm", "backend", "iterations", "time_limit", "seed", "ants", "rho", "selection"} <= set(parameters)
+    assert all(parameters.values())
+    assert formica.__version__.count(".") == 2

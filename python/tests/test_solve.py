@@ -1,0 +1,178 @@
+"""formica.solve: results, parameters, stopping rules, agreement with the command line, the GIL
+and Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import formica
+
+
+@pytest.fixture
+def points() -> np.ndarray:
+    return np.random.default_rng(3).uniform(0, 1000, size=(50, 2))
+
+
+def test_result_fields(points: np.ndarray) -> None:
+    result = formica.solve(points, iterations=12, seed=5)
+    assert result.tour.dtype == np.int32 and sorted(result.tour.tolist()) == list(range(50))
+    assert result.length == formica.tour_length(points, result.tour)
+    assert result.iterations == 12 and result.stop_reason == "iterations"
+    assert result.seconds > 0 and result.gap is None and result.instance == "points50"
+    assert result.backend in ("cpu", "cuda") and result.device
+    # history: improvements in order, the last one the returned length
+    assert [h.iteration for h in result.history] == sorted({h.iteration for h in result.history})
+    assert all(a.length > b.length for a, b in zip(result.history, result.history[1:]))
+    assert result.history[-1].length == result.length
+    # config: every parameter, as it ran
+    assert set(result.config) == set(formica.parameters())
+    assert result.config["algorithm"] == "as"  # "auto" resolved
+    assert result.config["backend"] == result.backend
+    assert result.config["ants"] == 50 and result.config["threads"] >= 1
+    assert (result.config["seed"], result.config["iterations"], result.config["time_limit"]) == (5, 12, None)
+
+
+def test_same_seed_same_result_and_params_reach_the_solver(points: np.ndarray) -> None:
+    a = formica.solve(points, iterations=6, seed=9, rho=0.25, selection="stochastic-trial", hybrid_switch=0.5)
+    b = formica.solve(points, iterations=6, seed=9, rho=0.25, selection="stochastic-trial", hybrid_switch=0.5, threads=1)
+    assert np.array_equal(a.tour, b.tour) and a.length == b.length
+    assert (a.config["rho"], a.config["selection"], a.config["hybrid_switch"]) == (0.25, "stochastic-trial", 0.5)
+    assert b.config["threads"] == 1
+    c = formica.solve(points, iterations=6, seed=9, alpha=np.float64(1.5), ants=np.int64(7))
+    assert (c.config["alpha"], c.config["ants"]) == (1.5, 7)
+
+
+def test_stopping_rules() -> None:
+    big = formica.generate(600, "uniform", 2)
+    start = time.monotonic()
+    timed = formica.solve(big, time_limit=0.5, backend="cpu")
+    assert timed.stop_reason == "time limit" and time.monotonic() - start < 10
+    assert timed.config["time_limit"] == 0.5
+    targeted = formica.solve(big, target=10**12)
+    assert targeted.stop_reason == "target" and targeted.iterations == 1
+    # With neither iterations nor a time limit the solver's default stopping rule applies.
+    assert targeted.config["time_limit"] == 10.0 and targeted.config["iterations"] is None
+
+
+def test_float_metric_target_is_in_the_problems_units() -> None:
+    small = np.random.default_rng(1).uniform(0, 1, size=(30, 2))
+    result = formica.solve(small, metric="float", target=100.0)
+    assert result.stop_reason == "target" and result.config["target"] == 100.0
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"rho": 2}, "--rho must be in (0, 1], got 2"),
+        ({"iterations": 0}, "--iterations must be at least 1, got 0"),
+        ({"alpha": -1}, "--alpha must be in [0, 20], got -1"),
+        (
+            {"selection": "best"},
+            "unknown --selection 'best' (valid: roulette, compression, stochastic-trial, hybrid, i-roulette, "
+            "tile-roulette)",
+        ),
+        (
+            {"backend": "cpu", "construction": "stc"},
+            "--construction stc: GPU-only choice, but this run uses the cpu backend (one thread per ant, one "
+            "pheromone update); use --backend cuda or leave them at their defaults",
+        ),
+        (
+            {"algorithm": "mmas", "construction": "stc"},
+            "--construction stc: Ant System construction choices, but --algorithm mmas builds its tours from "
+            "candidate lists (its GPU construction is --ant-construction)",
+        ),
+        ({"backend": "tpu"}, "unknown --backend 'tpu' (valid: auto, cpu, cuda)"),
+        ({"algorithm": "x"}, "unknown --algorithm 'x' (valid: auto, as, mmas, acs, gaco)"),
+        ({"ants": "many"}, "--ants: 'many' is not a valid value"),
+        ({"iterations": True}, "--iterations: 'True' is not a valid value"),
+    ],
+)
+def test_invalid_parameters_raise_the_command_lines_message(points, params, message, data, cli) -> None:
+    with pytest.raises(ValueError) as error:
+        formica.solve(points, **params)
+    assert str(error.value) == message
+    options = [f"--{name}={value}" for name, value in params.items()]
+    run = cli("solve", data("square.tsp"), *options)
+    assert run.returncode == 2
+    assert run.stderr == f"formica: error: {message}\n"
+
+
+def test_unknown_parameter_names_the_valid_ones(points) -> None:
+    with pytest.raises(ValueError, match=r"^unknown parameter 'frobnicate' \(valid: algorithm, backend, iterations"):
+        formica.solve(points, frobnicate=1)
+
+
+@pytest.mark.parametrize("name", ["nan_coordinate.tsp", "truncated.tsp", "unknown_edge_weight_type.tsp", "garbage.tsp"])
+def test_bad_files_raise_the_command_lines_message(name, data, cli) -> None:
+    with pytest.raises(ValueError) as error:
+        formica.solve(data(name), iterations=1)
+    run = cli("solve", data(name), "--iterations", 1)
+    assert run.returncode == 2
+    assert run.stderr == f"formica: error: {error.value}\n"
+
+
+def test_result_equals_the_command_lines_for_the_same_seed(tmp_path, cli) -> None:
+    instance = tmp_path / "c.tsp"
+    assert cli("generate", "--cities", 70, "--kind", "clustered", "--seed", 3, "--output", instance).returncode == 0
+    report = tmp_path / "c.json"
+    run = cli("solve", instance, "--iterations", 8, "--seed", 7, "--rho", 0.3, "--json", report, "--quiet")
+    assert run.returncode == 0, run.stderr
+    expected = json.loads(report.read_text())
+    result = formica.solve(instance, iterations=8, seed=7, rho=0.3)  # the CLI's default seed is 1: pass it
+    assert result.tour.tolist() == expected["tour"]
+    assert result.length == expected["best_length"]
+    assert result.iterations == expected["iterations"]
+    assert [(h.iteration, h.length) for h in result.history] == [
+        (h["iteration"], h["length"]) for h in expected["history"]
+    ]
+    assert result.config == expected["parameters"]
+    assert result.backend == expected["backend"]
+
+
+def test_the_gil_is_released_while_solving() -> None:
+    ticks = 0
+    running = threading.Event()
+    done = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        running.set()
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    running.wait()
+    before = ticks
+    formica.solve(formica.generate(300, "uniform", 1), time_limit=1.0, threads=1)
+    during = ticks - before
+    done.set()
+    counter.join()
+    assert during >= 50, f"the counting thread ran only {during} times in a 1 s solve"
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
+def test_ctrl_c_raises_keyboard_interrupt_with_the_best_result() -> None:
+    instance = formica.generate(200, "uniform", 4)
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt) as error:
+            formica.solve(instance, time_limit=60)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 20
+    result = error.value.result
+    assert isinstance(result, formica.Result)
+    assert result.stop_reason == "interrupted" and result.iterations >= 1
+    assert sorted(result.tour.tolist()) == list(range(200))
+    assert result.length == formica.tour_length(instance, result.tour)

@@ -1,0 +1,69 @@
+// Candidate rows with dynamic slots, and GACO's dynamic neighbours (see candidate_set.h).
+#include "aco/candidate_set.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "aco/colony_config.h"
+#include "aco/config.h"
+#include "core/candidates.h"
+#include "core/error.h"
+
+namespace formica::aco {
+
+CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, double beta, int threads) {
+  FORMICA_EXPECTS(k >= 1, "--candidates must be at least 1, got ", k);
+  const int n = instance.n();
+  CandidateSet set;
+  set.n = n;
+  set.k = std::min(k, n - 1);
+  set.dynamic = dynamic;
+  set.width = set.k + dynamic;
+  set.fallback_length = std::min(std::max(kFallbackListLength, set.k), n - 1);
+  const CandidateLists lists = build_candidate_lists(instance, set.fallback_length, threads);
+  set.fallback.assign(lists.data().begin(), lists.data().end());
+  set.ids.assign(static_cast<size_t>(n) * set.width, -1);
+  set.eta_beta.assign(static_cast<size_t>(n) * set.width, 0.0f);
+  for (int i = 0; i < n; ++i)
+    for (int s = 0; s < set.k; ++s) {
+      const int j = lists.of(i)[static_cast<size_t>(s)];
+      const size_t e = static_cast<size_t>(i) * set.width + s;
+      set.ids[e] = j;
+      set.eta_beta[e] = static_cast<float>(std::pow(heuristic(instance.distance(i, j)), beta));
+    }
+  return set;
+}
+
+void install_dynamic_neighbours(const Instance& instance, CandidateSet& set, std::span<const int32_t> tour,
+                                std::span<float> tau, float fresh, double beta) {
+  const int n = set.n, w = set.width, k = set.k;
+  if (set.dynamic < 2) return;
+  std::vector<int32_t> next(static_cast<size_t>(n)), previous(static_cast<size_t>(n));
+  for (int p = 0; p < n; ++p) {
+    const int a = tour[p], b = tour[(p + 1) % n];
+    next[a] = b;
+    previous[b] = a;
+  }
+  for (int i = 0; i < n; ++i) {
+    int32_t* ids = set.ids.data() + static_cast<size_t>(i) * w;
+    float* t = tau.data() + static_cast<size_t>(i) * w;
+    float* eb = set.eta_beta.data() + static_cast<size_t>(i) * w;
+    const auto is_static = [&](int j) { return std::find(ids, ids + k, j) != ids + k; };
+    const int32_t old_ids[2] = {ids[k], ids[k + 1]};
+    const float old_tau[2] = {t[k], t[k + 1]};
+    const int32_t wanted[2] = {next[i], previous[i]};
+    for (int d = 0; d < 2; ++d) {
+      const int32_t j = is_static(wanted[d]) || (d == 1 && wanted[1] == wanted[0]) ? -1 : wanted[d];
+      ids[k + d] = j;
+      if (j < 0) {
+        t[k + d] = fresh;
+        eb[k + d] = 0.0f;
+        continue;
+      }
+      t[k + d] = old_ids[0] == j ? old_tau[0] : (old_ids[1] == j ? old_tau[1] : fresh);
+      eb[k + d] = static_cast<float>(std::pow(heuristic(instance.distance(i, j)), beta));
+    }
+  }
+}
+
+}  // namespace formica::aco

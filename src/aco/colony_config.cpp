@@ -1,0 +1,102 @@
+// Names, validation and printing of the colony variants' parameters (see colony_config.h).
+#include "aco/colony_config.h"
+
+#include "core/error.h"
+
+namespace formica::aco {
+namespace {
+
+struct ScheduleEntry {
+  MmasSchedule value;
+  NamedValue name;
+};
+constexpr ScheduleEntry kSchedules[] = {
+    {MmasSchedule::Fixed, {"fixed", "the restart-best ant deposits every best-every-th iteration, else the iteration-best"}},
+    {MmasSchedule::Increasing,
+     {"increasing", "ACOTSP's schedule with local search: restart-best every 25, 5, 3, 2, then every iteration"}},
+};
+
+struct ConstructionEntry {
+  AntConstruction value;
+  NamedValue name;
+};
+constexpr ConstructionEntry kConstructions[] = {
+    {AntConstruction::WarpPerAnt, {"warp-per-ant", "a warp per ant, one lane per candidate (k + dynamic <= 32)"}},
+    {AntConstruction::ThreadPerAnt, {"thread-per-ant", "a thread per ant, as in Li and Jin's Algorithm 1"}},
+};
+
+}  // namespace
+
+std::string_view to_string(ColonyVariant variant) {
+  switch (variant) {
+    case ColonyVariant::Mmas: return "mmas";
+    case ColonyVariant::Acs: return "acs";
+    case ColonyVariant::Gaco: return "gaco";
+  }
+  return "?";
+}
+
+std::string_view to_string(MmasSchedule schedule) {
+  for (const auto& e : kSchedules)
+    if (e.value == schedule) return e.name.name;
+  return "?";
+}
+std::optional<MmasSchedule> parse_mmas_schedule(std::string_view text) {
+  for (const auto& e : kSchedules)
+    if (e.name.name == text) return e.value;
+  return std::nullopt;
+}
+std::vector<NamedValue> mmas_schedule_names() {
+  std::vector<NamedValue> names;
+  for (const auto& e : kSchedules) names.push_back(e.name);
+  return names;
+}
+
+std::string_view to_string(AntConstruction construction) {
+  for (const auto& e : kConstructions)
+    if (e.value == construction) return e.name.name;
+  return "?";
+}
+std::optional<AntConstruction> parse_ant_construction(std::string_view text) {
+  for (const auto& e : kConstructions)
+    if (e.name.name == text) return e.value;
+  return std::nullopt;
+}
+std::vector<NamedValue> ant_construction_names() {
+  std::vector<NamedValue> names;
+  for (const auto& e : kConstructions) names.push_back(e.name);
+  return names;
+}
+
+void ColonyConfig::validate() const {
+  FORMICA_EXPECTS(ants >= 0, "--ants must be at least 1, got ", ants);
+  FORMICA_EXPECTS(alpha >= 0.0 && alpha <= 20.0, "--alpha must be in [0, 20], got ", alpha);
+  FORMICA_EXPECTS(beta >= 0.0 && beta <= 20.0, "--beta must be in [0, 20], got ", beta);
+  FORMICA_EXPECTS(mmas_rho >= 0.0 && mmas_rho <= 1.0, "--mmas-rho must be in (0, 1] (0: the default), got ", mmas_rho);
+  FORMICA_EXPECTS(p_best > 0.0 && p_best < 1.0, "--p-best must be in (0, 1), got ", p_best);
+  FORMICA_EXPECTS(best_every >= 1, "--best-every must be at least 1, got ", best_every);
+  FORMICA_EXPECTS(restart_after >= 0, "--restart-after must be at least 0, got ", restart_after);
+  FORMICA_EXPECTS(acs_rho > 0.0 && acs_rho <= 1.0, "--acs-rho must be in (0, 1], got ", acs_rho);
+  FORMICA_EXPECTS(q0 >= 0.0 && q0 <= 1.0, "--q0 must be in [0, 1], got ", q0);
+  FORMICA_EXPECTS(xi >= 0.0 && xi <= 1.0, "--xi must be in [0, 1], got ", xi);
+  FORMICA_EXPECTS(candidates >= 1, "--candidates must be at least 1, got ", candidates);
+  FORMICA_EXPECTS(colonies >= 0, "--colonies must be at least 1, got ", colonies);
+  FORMICA_EXPECTS(colonies_per_matrix >= 0, "--colonies-per-matrix must be at least 1, got ", colonies_per_matrix);
+  FORMICA_EXPECTS(colony_count() % group_size() == 0, "--colonies (", colony_count(), ") must be a multiple of ",
+                  "--colonies-per-matrix (", group_size(), ")");
+  FORMICA_EXPECTS(exchange_interval >= 0, "--exchange-interval must be at least 0, got ", exchange_interval);
+  FORMICA_EXPECTS(threads >= 1, "--threads must be at least 1, got ", threads);
+}
+
+std::string ColonyConfig::describe() const {
+  std::string text = concat("variant=", to_string(variant), " ants=", ants == 0 ? std::string("default") : std::to_string(ants),
+                            " alpha=", alpha, " beta=", beta, " candidates=", candidates);
+  if (variant != ColonyVariant::Acs)
+    text += concat(" mmas-rho=", evaporation(), " p-best=", p_best, " best-every=", best_every,
+                   " schedule=", to_string(schedule), " restart-after=", restart_after);
+  if (variant != ColonyVariant::Mmas) text += concat(" acs-rho=", acs_rho, " q0=", q0, " xi=", xi);
+  return text + concat(" colonies=", colony_count(), " colonies-per-matrix=", group_size(),
+                       " exchange-interval=", exchange_interval);
+}
+
+}  // namespace formica::aco

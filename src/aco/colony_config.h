@@ -1,0 +1,109 @@
+// Parameters of the ant colony variants beyond Ant System: MAX-MIN Ant System (Stutzle and Hoos
+// 2000), Ant Colony System (Dorigo and Gambardella 1997) and GACO (Li and Jin, section 3), with
+// candidate lists and several colonies at once. Defaults are the literature's (ACOTSP's where the
+// papers leave a choice open). One struct for every variant, so that a benchmark row can say
+// exactly what ran.
+//
+// Colonies and matrices: `colonies` colonies run at once, each with its own ants; consecutive
+// groups of `colonies_per_matrix` colonies share one pheromone matrix (GACO: an MMAS colony and
+// an ACS colony per matrix, Li and Jin 3.1). Groups exchange their best tour every
+// `exchange_interval` iterations (0: never, i.e. independent runs). The result is the best of all.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "aco/config.h"
+
+namespace formica::aco {
+
+enum class ColonyVariant { Mmas, Acs, Gaco };
+
+/// The rule one colony follows: its decision rule and its share of the pheromone update.
+enum class ColonyRule {
+  Mmas,  // random proportional rule; iteration-/restart-best deposits, tau in [tau_min, tau_max]
+  Acs,   // pseudo-random proportional rule (q0), local update, global update by the best-so-far ant
+};
+
+/// Which best tour deposits in MMAS iterations (ACOTSP's u_gb schedule).
+enum class MmasSchedule {
+  Fixed,       // every best_every-th iteration the restart-best ant, otherwise the iteration-best
+  Increasing,  // ACOTSP's schedule with local search: u_gb = 25, 5, 3, 2, 1 as the restart ages
+};
+
+/// Who builds one tour on the GPU (the CPU always uses one thread per ant).
+enum class AntConstruction {
+  WarpPerAnt,    // a warp per ant, one lane per candidate (k + dynamic <= 32)
+  ThreadPerAnt,  // a thread per ant, as in Li and Jin's Algorithm 1
+};
+
+std::string_view to_string(ColonyVariant variant);
+std::string_view to_string(MmasSchedule schedule);
+std::optional<MmasSchedule> parse_mmas_schedule(std::string_view text);
+std::vector<NamedValue> mmas_schedule_names();
+std::string_view to_string(AntConstruction construction);
+std::optional<AntConstruction> parse_ant_construction(std::string_view text);
+std::vector<NamedValue> ant_construction_names();
+
+/// Length of the sorted neighbour list searched before the whole instance when no candidate is
+/// unvisited (the fallback; see select_fallback in aco/cpu/candidate_selection.h).
+constexpr int kFallbackListLength = 64;
+
+struct ColonyConfig {
+  ColonyVariant variant = ColonyVariant::Mmas;
+  int ants = 0;         ///< ants per colony; 0: the rule's default (MMAS n, ACS 10)
+  double alpha = 1.0;   ///< pheromone exponent
+  double beta = 2.0;    ///< heuristic exponent, eta = 1 / d
+  // MMAS (Stutzle and Hoos 2000, section 3 and 4)
+  double mmas_rho = 0.0;   ///< evaporation of MMAS and GACO; 0: MMAS 0.02 (Stutzle and Hoos), GACO 0.5 (Li and Jin 4)
+  double p_best = 0.05;    ///< probability of building the best tour at convergence: sets tau_min
+  int best_every = 25;     ///< u_gb: the restart-best ant deposits every u_gb-th iteration
+  MmasSchedule schedule = MmasSchedule::Fixed;
+  int restart_after = 250;  ///< re-initialise when the restart-best is this old and branching ~ 1
+  // ACS (Dorigo and Gambardella 1997, section III)
+  double acs_rho = 0.1;  ///< global evaporation of ACS (and GACO's ACS colonies)
+  double q0 = 0.9;       ///< probability of the greedy choice in the pseudo-random rule
+  double xi = 0.1;       ///< local evaporation: tau <- (1 - xi) tau + xi tau_0
+  // Candidate lists and colonies
+  int candidates = 20;            ///< k nearest neighbours each city chooses among first
+  int colonies = 0;               ///< colonies at once; 0: one matrix group (GACO 2, otherwise 1)
+  int colonies_per_matrix = 0;    ///< colonies sharing one matrix; 0: GACO 2, otherwise 1
+  int exchange_interval = 0;      ///< K: groups exchange their best tour every K iterations; 0 never
+  AntConstruction ant_construction = AntConstruction::WarpPerAnt;  ///< CUDA backend only
+  int threads = 1;                ///< CPU worker threads (the result does not depend on it)
+  uint64_t seed = 1;
+
+  /// Throws InputError naming the first parameter out of range.
+  void validate() const;
+  /// One line "variant=mmas ants=n alpha=1 ..." for logs and benchmark rows.
+  std::string describe() const;
+
+  double evaporation() const { return mmas_rho > 0.0 ? mmas_rho : (variant == ColonyVariant::Gaco ? 0.5 : 0.02); }
+  int group_size() const { return colonies_per_matrix > 0 ? colonies_per_matrix : (variant == ColonyVariant::Gaco ? 2 : 1); }
+  int colony_count() const { return colonies > 0 ? colonies : group_size(); }
+  int matrices() const { return colony_count() / group_size(); }
+  /// GACO alternates MMAS and ACS colonies inside each matrix group (even positions MMAS).
+  ColonyRule rule_of(int colony) const {
+    switch (variant) {
+      case ColonyVariant::Mmas: return ColonyRule::Mmas;
+      case ColonyVariant::Acs: return ColonyRule::Acs;
+      case ColonyVariant::Gaco: return (colony % group_size()) % 2 == 0 ? ColonyRule::Mmas : ColonyRule::Acs;
+    }
+    return ColonyRule::Mmas;
+  }
+  int ants_of(int colony, int n) const {
+    if (ants > 0) return ants;
+    return rule_of(colony) == ColonyRule::Acs ? 10 : n;
+  }
+  /// ACS colonies apply the local update while tours are built (all ants of a matrix in
+  /// lockstep); GACO applies its ACS colonies' local updates once per iteration (deferred).
+  bool immediate_local_update() const { return variant == ColonyVariant::Acs; }
+  /// Dynamic neighbours per city (GACO, Li and Jin 3.2: successor and predecessor on the last
+  /// iteration's best tour when they are not among the static candidates).
+  int dynamic_slots() const { return variant == ColonyVariant::Gaco ? 2 : 0; }
+};
+
+}  // namespace formica::aco

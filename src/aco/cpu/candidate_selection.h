@@ -1,0 +1,43 @@
+// The decision rules of the colony variants over candidate rows (aco/candidate_set.h) on the CPU,
+// the reference of the GPU kernels in aco/cuda/candidate_construction.cu:
+//   random proportional rule (AS, MMAS; Li and Jin Eq. 1): candidate j of the current row with
+//     probability f_j / (sum of f over unvisited candidates);
+//   pseudo-random proportional rule (ACS, Dorigo and Gambardella Eq. 3): with probability q0 the
+//     unvisited candidate of largest f (lowest slot on ties), otherwise the proportional rule;
+//   fallback (as ACOTSP's choose_best_next, by distance alone): when no candidate is unvisited,
+//     the first unvisited city of the sorted fallback list, else the unvisited city nearest by
+//     exact distance (lowest index on ties), found by scanning every city.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "aco/candidate_set.h"
+#include "aco/cpu/ant_path.h"
+#include "core/instance.h"
+
+namespace formica::aco {
+
+/// A chosen city and its slot in the current row (-1 when it came from the fallback).
+struct CandidateChoice {
+  int city;
+  int slot;
+};
+
+/// Proportional rule over the unvisited entries of a row (`ids` -1 = empty); u in [0, 1).
+/// Returns slot -1 and city -1 when no unvisited entry has positive weight.
+CandidateChoice select_proportional(std::span<const int32_t> ids, std::span<const float> f, const AntPath& path,
+                                    double u);
+
+/// The unvisited entry of largest positive weight (lowest slot on ties); city -1 if none.
+CandidateChoice select_greedy(std::span<const int32_t> ids, std::span<const float> f, const AntPath& path);
+
+/// The fallback city for an ant at `from` (see the file comment).
+int select_fallback(const Instance& instance, const CandidateSet& set, int from, const AntPath& path);
+
+/// One step: greedy with probability q0 (u_greedy < q0), else proportional with u_pick; the
+/// fallback when the row offers nothing.
+CandidateChoice select_candidate(const Instance& instance, const CandidateSet& set, std::span<const float> f_row,
+                                 const AntPath& path, double q0, double u_greedy, double u_pick);
+
+}  // namespace formica::aco

@@ -1,0 +1,76 @@
+// The colony variants on the CPU: MMAS, ACS and GACO over candidate lists, with several colonies
+// at once (see aco/colony_config.h for the layout and aco/colony_rules.h for the exact pheromone
+// semantics). It is the sequential baseline of every GPU speed-up and the reference the GPU tests
+// compare with; with threads > 1 it gives the same result for the same seed.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "aco/candidate_set.h"
+#include "aco/colony_config.h"
+#include "aco/colony_layout.h"
+#include "core/instance.h"
+#include "core/search.h"
+
+namespace formica::aco {
+
+class ColonySearchCpu final : public Search {
+ public:
+  ColonySearchCpu(const Instance& instance, const ColonyConfig& config);
+
+  bool step(const StopFlag& stop) override;
+  int64_t best_length() const override { return best_length_; }
+  std::vector<int32_t> best_tour() const override;
+  int64_t iteration_best_length() const override { return iteration_best_; }
+  StepTimes last_step_times() const override { return times_; }
+  Backend backend() const override { return Backend::Cpu; }
+
+  const ColonyLayout& layout() const { return layout_; }
+  /// Matrix `matrix`'s pheromone, n x width entries over its candidate rows.
+  std::span<const float> pheromone(int matrix) const { return matrices_[matrix].tau; }
+  const CandidateSet& candidates(int matrix) const { return matrices_[matrix].set; }
+  /// The interval the last update clamped `matrix` into.
+  Bounds bounds(int matrix) const { return matrices_[matrix].bounds; }
+  /// Best-so-far length and tour of every matrix group (one independent run each when the
+  /// groups never exchange).
+  std::vector<int64_t> group_best_lengths() const;
+  std::vector<int32_t> group_best_tour(int matrix) const;
+  int restarts() const { return restarts_; }
+  /// The last iteration's tours (ant-major) and exact lengths.
+  std::span<const int32_t> tours() const { return tours_; }
+  std::span<const int64_t> tour_lengths() const { return lengths_; }
+
+ private:
+  struct Matrix {
+    CandidateSet set;
+    std::vector<float> tau, fitness;
+    std::vector<int32_t> crossings;  // GACO: ACS-colony crossings of each entry this iteration
+    Bounds bounds{};
+  };
+
+  void construct_independent(const StopFlag& stop, bool& abandoned);
+  void construct_lockstep(int matrix);
+  void count_crossings(Matrix& matrix, std::span<const int32_t> tour) const;
+  void update_matrix(int matrix);
+  void after_iteration();
+  const int32_t* depositor_tour(int colony) const;
+
+  const Instance& instance_;
+  ColonyConfig config_;
+  ColonyLayout layout_;
+  int n_;
+  std::vector<Matrix> matrices_;
+  std::vector<ColonyRecord> records_;
+  std::vector<int32_t> tours_;
+  std::vector<int64_t> lengths_;
+  std::vector<int32_t> colony_best_, colony_restart_best_;  // colonies x n
+  int64_t best_length_ = 0, iteration_best_ = 0;
+  int best_colony_ = 0;
+  int iteration_ = 0;  // completed iterations; the running one is iteration_ + 1
+  int restarts_ = 0;
+  StepTimes times_;
+};
+
+}  // namespace formica::aco

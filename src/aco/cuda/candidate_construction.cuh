@@ -1,0 +1,66 @@
+// Tour construction over candidate rows on the GPU (the CPU reference is
+// aco/cpu/candidate_selection.h), three forms:
+//   warp per ant (MMAS, GACO): lane s holds candidate s of the current row, so a step is one round
+//     of loads, a warp scan (proportional rule) or a warp max (greedy choice of the pseudo-random
+//     rule) and a shuffle; when the matrix's rows fit in shared memory a block stages them there
+//     first, so a step never waits on L2;
+//   thread per ant (MMAS, GACO): Li and Jin's Algorithm 1 over the candidate rows, one thread
+//     walks the row sequentially, visited set as a bitmask in global memory;
+//   lockstep (ACS): one block per matrix, a warp per ant, a barrier after every step; the step's
+//     local updates tau <- (1 - xi) tau + xi tau_0 are then applied once per distinct entry with
+//     the number c of ants that crossed it, in the closed form tau_0 + (1 - xi)^c (tau - tau_0):
+//     concurrent ants on one edge are counted, not raced, and the result is deterministic.
+// Random numbers: a 64-bit seed per ant generated once on the host, then Philox on the device
+// (the warp forms draw 128 numbers per refill, one Philox block per lane).
+// Fallback when no candidate can be chosen: the first unvisited city of the sorted fallback list,
+// else the nearest unvisited city by exact distance (lowest index on ties), as on the CPU.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "aco/colony_config.h"
+#include "aco/colony_rules.h"
+#include "cuda/device_distance.cuh"
+
+namespace formica::aco::cuda {
+
+struct CandidateConstructionArgs {
+  int n = 0, width = 0, fallback_length = 0, group = 1;
+  const int32_t* ids = nullptr;        ///< matrices x n x width candidate cities (-1: empty slot)
+  const float* fitness = nullptr;      ///< matrices x n x width, f = tau^alpha eta^beta (warp, thread)
+  float* tau = nullptr;                ///< matrices x n x width (lockstep reads and updates it)
+  const float* eta_beta = nullptr;     ///< matrices x n x width (lockstep)
+  const int32_t* distances = nullptr;  ///< matrices x n x width exact distances of the entries
+  const int32_t* fallback = nullptr;   ///< n x fallback_length, nearest first
+  formica::cuda::DistanceView distance{};
+  const int* first_ant = nullptr;      ///< colonies + 1 offsets
+  const int* ant_colony = nullptr;     ///< per ant
+  const unsigned char* colony_acs = nullptr;  ///< per colony: 1 for the pseudo-random rule
+  const unsigned long long* ant_seeds = nullptr;
+  float q0 = 0.f, alpha = 1.f;
+  int* crossings = nullptr;            ///< GACO: counts of ACS-colony crossings per entry, or null
+  float tau0 = 0.f, local_keep = 1.f;  ///< lockstep: ACS's tau_0 and 1 - xi
+  const Bounds* bounds = nullptr;      ///< lockstep: per matrix
+  unsigned iteration = 0;
+  int32_t* tours = nullptr;            ///< ants x n
+  long long* lengths = nullptr;        ///< exact tour lengths
+  uint32_t* visited = nullptr;         ///< thread per ant: ants x visited_words bitmasks
+  int visited_words = 0;               ///< (n + 31) / 32
+  int max_ants_per_matrix = 0;        ///< ants of each matrix (the same for every matrix)
+  int ants = 0;                       ///< all ants
+};
+
+/// Bytes of shared memory a warp-per-ant block uses with `warps` warps, staging the matrix or not.
+size_t warp_construction_shared_bytes(int n, int width, int warps, bool staged);
+
+/// True if the warp-per-ant kernel stages the matrix's rows in shared memory for this size.
+bool warp_construction_stages(int n, int width);
+
+/// Launches one iteration's construction for every ant of every matrix.
+void launch_candidate_construction(AntConstruction construction, bool lockstep, int matrices,
+                                   const CandidateConstructionArgs& args, cudaStream_t stream);
+
+}  // namespace formica::aco::cuda

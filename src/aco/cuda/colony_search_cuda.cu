@@ -1,0 +1,370 @@
+// The GPU colony variants (see colony_search_cuda.h): buffers, one iteration as a sequence of
+// launches on one stream (construction -> colony bests -> GACO dynamic neighbours -> global
+// update), one read-back of the colony records per iteration, and the shared host bookkeeping
+// (restarts every 100 iterations, exchanges) of aco/colony_layout.h.
+#include <algorithm>
+#include <cstring>
+
+#include "aco/candidate_set.h"
+#include "aco/colony_layout.h"
+#include "aco/cuda/candidate_construction.cuh"
+#include "aco/cuda/candidate_pheromone.cuh"
+#include "aco/cuda/colonies.cuh"
+#include "aco/cuda/colony_search_cuda.h"
+#include "core/error.h"
+#include "cuda/buffer.cuh"
+#include "cuda/event.cuh"
+#include "cuda/device_distance.cuh"
+
+namespace formica::aco {
+
+using ::formica::cuda::DeviceBuffer;
+using ::formica::cuda::elapsed_ms;
+using ::formica::cuda::Event;
+
+namespace {
+
+template <typename T>
+std::vector<T> repeat(const std::vector<T>& block, int times) {
+  std::vector<T> out;
+  out.reserve(block.size() * static_cast<size_t>(times));
+  for (int t = 0; t < times; ++t) out.insert(out.end(), block.begin(), block.end());
+  return out;
+}
+
+}  // namespace
+
+struct ColonySearchCuda::State {
+  const Instance& instance;
+  ColonyConfig config;
+  ColonyLayout layout;
+  CandidateSet set;
+  int n = 0;
+  size_t cells = 0;  // entries per matrix
+  cudaStream_t stream{};
+  formica::cuda::DeviceDistances distances_view;
+
+  DeviceBuffer<int32_t> ids, entry_distances, fallback, tours, best_tours, restart_tours, next, previous;
+  DeviceBuffer<int32_t> scratch_next, scratch_previous;
+  DeviceBuffer<float> tau, fitness, eta_beta;
+  DeviceBuffer<int> crossings, first_ant, ant_colony;
+  DeviceBuffer<unsigned char> colony_acs;
+  DeviceBuffer<unsigned long long> ant_seeds;
+  DeviceBuffer<long long> lengths;
+  DeviceBuffer<ColonyRecord> records_d;
+  DeviceBuffer<Bounds> bounds_d;
+  DeviceBuffer<uint32_t> visited;
+  ColonyRecord* pinned = nullptr;
+
+  std::vector<ColonyRecord> records;
+  Event start, constructed, updated;
+  int iteration = 0, restarts = 0, best_colony = 0;
+  int64_t iteration_best = 0;
+  StepTimes times;
+
+  State(const Instance& inst, const ColonyConfig& cfg) : instance(inst), config(cfg), n(inst.n()), distances_view(inst) {}
+  ~State() {
+    if (pinned) cudaFreeHost(pinned);
+    if (stream) cudaStreamDestroy(stream);
+  }
+
+  int ants_per_matrix() const { return layout.first_ant[layout.group]; }
+  bool lockstep() const { return config.immediate_local_update(); }
+  void upload_records() {
+    records_d.upload(std::span<const ColonyRecord>(records), stream);
+  }
+  void after_iteration();
+};
+
+ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig& config)
+    : state_(std::make_unique<State>(instance, config)) {
+  State& s = *state_;
+  s.config.validate();
+  s.layout = make_colony_layout(instance, s.config);
+  s.set = build_candidate_set(instance, s.config.candidates, s.config.dynamic_slots(), s.config.beta, 1);
+  const int n = s.n, matrices = s.layout.matrices, colonies = s.layout.colonies, ants = s.layout.total_ants();
+  const int width = s.set.width;
+  s.cells = static_cast<size_t>(n) * width;
+  FORMICA_EXPECTS(s.lockstep() || s.config.ant_construction == AntConstruction::ThreadPerAnt || width <= 32,
+                  "--ant-construction warp-per-ant holds one candidate per lane: --candidates (", s.set.k,
+                  ") plus GACO's 2 dynamic slots must be at most 32");
+  FORMICA_EXPECTS(!s.lockstep() || (s.ants_per_matrix() <= 32 && width <= 32),
+                  "ACS on the GPU runs every ant of a matrix in one block, one warp per ant: at most 32 ants per "
+                  "matrix (got ", s.ants_per_matrix(), ") and at most 32 candidates");
+
+  const size_t words = static_cast<size_t>(n + 31) / 32;
+  const size_t need = s.cells * matrices * (5 * 4 + (config.variant == ColonyVariant::Gaco ? 4 : 0)) +
+                      static_cast<size_t>(n) * s.set.fallback_length * 4 + static_cast<size_t>(ants) * n * 4 +
+                      static_cast<size_t>(colonies) * n * 16 + static_cast<size_t>(matrices) * n * 8 +
+                      (config.ant_construction == AntConstruction::ThreadPerAnt ? static_cast<size_t>(ants) * words * 4 : 0);
+  size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (need > free_bytes / 10 * 9)
+    throw OutOfMemoryError(concat("the GPU colonies need ", need >> 20, " MiB for n = ", n, ", ", ants,
+                                  " ants, but the GPU has ", free_bytes >> 20, " MiB free"));
+
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+  std::vector<int32_t> entry_distances(s.cells, 0);
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < s.set.k; ++c)
+      entry_distances[static_cast<size_t>(i) * width + c] =
+          static_cast<int32_t>(instance.distance(i, s.set.ids[static_cast<size_t>(i) * width + c]));
+  std::vector<float> fitness(s.cells);
+  const float initial = static_cast<float>(s.layout.initial), alpha = static_cast<float>(s.config.alpha);
+  for (size_t e = 0; e < s.cells; ++e) fitness[e] = entry_fitness(initial, s.set.eta_beta[e], alpha);
+  s.ids = DeviceBuffer<int32_t>(std::span<const int32_t>(repeat(s.set.ids, matrices)));
+  s.entry_distances = DeviceBuffer<int32_t>(std::span<const int32_t>(repeat(entry_distances, matrices)));
+  s.eta_beta = DeviceBuffer<float>(std::span<const float>(repeat(s.set.eta_beta, matrices)));
+  s.fitness = DeviceBuffer<float>(std::span<const float>(repeat(fitness, matrices)));
+  s.tau = DeviceBuffer<float>(std::span<const float>(std::vector<float>(s.cells * matrices, initial)));
+  s.fallback = DeviceBuffer<int32_t>(std::span<const int32_t>(s.set.fallback));
+  if (config.variant == ColonyVariant::Gaco) {
+    s.crossings = DeviceBuffer<int>(s.cells * matrices);
+    s.scratch_next = DeviceBuffer<int32_t>(static_cast<size_t>(matrices) * n);
+    s.scratch_previous = DeviceBuffer<int32_t>(static_cast<size_t>(matrices) * n);
+  }
+  s.first_ant = DeviceBuffer<int>(std::span<const int>(s.layout.first_ant));
+  s.ant_colony = DeviceBuffer<int>(std::span<const int32_t>(s.layout.ant_colony));
+  std::vector<unsigned char> acs(static_cast<size_t>(colonies));
+  for (int c = 0; c < colonies; ++c) acs[c] = s.layout.rule[c] == ColonyRule::Acs ? 1 : 0;
+  s.colony_acs = DeviceBuffer<unsigned char>(std::span<const unsigned char>(acs));
+  std::vector<unsigned long long> seeds(s.layout.ant_seeds.begin(), s.layout.ant_seeds.end());
+  s.ant_seeds = DeviceBuffer<unsigned long long>(std::span<const unsigned long long>(seeds));
+  s.tours = DeviceBuffer<int32_t>(static_cast<size_t>(ants) * n);
+  s.lengths = DeviceBuffer<long long>(static_cast<size_t>(ants));
+  s.best_tours = DeviceBuffer<int32_t>(static_cast<size_t>(colonies) * n);
+  s.restart_tours = DeviceBuffer<int32_t>(static_cast<size_t>(colonies) * n);
+  s.next = DeviceBuffer<int32_t>(static_cast<size_t>(colonies) * n);
+  s.previous = DeviceBuffer<int32_t>(static_cast<size_t>(colonies) * n);
+  if (config.ant_construction == AntConstruction::ThreadPerAnt && !s.lockstep())
+    s.visited = DeviceBuffer<uint32_t>(static_cast<size_t>(ants) * words);
+  s.records.assign(static_cast<size_t>(colonies), fresh_colony_record());
+  s.records_d = DeviceBuffer<ColonyRecord>(std::span<const ColonyRecord>(s.records));
+  std::vector<Bounds> bounds;
+  for (int m = 0; m < matrices; ++m) bounds.push_back(s.layout.bounds_of(m, s.records));
+  s.bounds_d = DeviceBuffer<Bounds>(std::span<const Bounds>(bounds));
+  CUDA_CHECK(cudaMallocHost(&s.pinned, static_cast<size_t>(colonies) * sizeof(ColonyRecord)));
+}
+
+ColonySearchCuda::~ColonySearchCuda() = default;
+
+bool ColonySearchCuda::step(const StopFlag& stop) {
+  State& s = *state_;
+  if (stop.requested()) return false;
+  const int iteration = s.iteration + 1, n = s.n, matrices = s.layout.matrices;
+  const bool gaco = s.config.variant == ColonyVariant::Gaco;
+  CUDA_CHECK(cudaEventRecord(s.start.event, s.stream));
+  if (gaco) CUDA_CHECK(cudaMemsetAsync(s.crossings.data(), 0, s.crossings.size() * sizeof(int), s.stream));
+
+  cuda::CandidateConstructionArgs c;
+  c.n = n;
+  c.width = s.set.width;
+  c.fallback_length = s.set.fallback_length;
+  c.group = s.layout.group;
+  c.ids = s.ids.data();
+  c.fitness = s.fitness.data();
+  c.tau = s.tau.data();
+  c.eta_beta = s.eta_beta.data();
+  c.distances = s.entry_distances.data();
+  c.fallback = s.fallback.data();
+  c.distance = s.distances_view.view();
+  c.first_ant = s.first_ant.data();
+  c.ant_colony = s.ant_colony.data();
+  c.colony_acs = s.colony_acs.data();
+  c.ant_seeds = s.ant_seeds.data();
+  c.q0 = static_cast<float>(s.config.q0);
+  c.alpha = static_cast<float>(s.config.alpha);
+  c.crossings = gaco ? s.crossings.data() : nullptr;
+  c.tau0 = static_cast<float>(s.layout.tau0);
+  c.local_keep = static_cast<float>(1.0 - s.config.xi);
+  c.bounds = s.bounds_d.data();
+  c.iteration = static_cast<unsigned>(iteration);
+  c.tours = s.tours.data();
+  c.lengths = s.lengths.data();
+  c.visited = s.visited.data();
+  c.visited_words = (n + 31) / 32;
+  c.max_ants_per_matrix = s.ants_per_matrix();
+  c.ants = s.layout.total_ants();
+  cuda::launch_candidate_construction(s.config.ant_construction, s.lockstep(), matrices, c, s.stream);
+  CUDA_CHECK(cudaEventRecord(s.constructed.event, s.stream));
+
+  cuda::ColonyBestArgs b;
+  b.n = n;
+  b.colonies = s.layout.colonies;
+  b.first_ant = s.first_ant.data();
+  b.colony_acs = s.colony_acs.data();
+  b.tours = s.tours.data();
+  b.lengths = s.lengths.data();
+  b.records = s.records_d.data();
+  b.best_tours = s.best_tours.data();
+  b.restart_tours = s.restart_tours.data();
+  b.next = s.next.data();
+  b.previous = s.previous.data();
+  b.increasing = s.config.schedule == MmasSchedule::Increasing;
+  b.best_every = s.config.best_every;
+  b.iteration = iteration;
+  cuda::launch_colony_best(b, s.stream);
+
+  if (gaco) {
+    cuda::DynamicArgs d;
+    d.n = n;
+    d.width = s.set.width;
+    d.k = s.set.k;
+    d.group = s.layout.group;
+    d.matrices = matrices;
+    d.first_ant = s.first_ant.data();
+    d.records = s.records_d.data();
+    d.tours = s.tours.data();
+    d.scratch_next = s.scratch_next.data();
+    d.scratch_previous = s.scratch_previous.data();
+    d.ids = s.ids.data();
+    d.tau = s.tau.data();
+    d.eta_beta = s.eta_beta.data();
+    d.distances = s.entry_distances.data();
+    d.distance = s.distances_view.view();
+    d.beta = s.config.beta;
+    d.kind = s.layout.bounds;
+    d.rho = s.layout.rho;
+    d.min_factor = s.layout.min_factor;
+    d.tau0 = s.layout.tau0;
+    d.nn_length = s.layout.nn_length;
+    cuda::launch_dynamic_neighbours(d, s.stream);
+  }
+
+  cuda::CandidateUpdateArgs u;
+  u.n = n;
+  u.width = s.set.width;
+  u.group = s.layout.group;
+  u.matrices = matrices;
+  u.ids = s.ids.data();
+  u.tau = s.tau.data();
+  u.fitness = s.fitness.data();
+  u.eta_beta = s.eta_beta.data();
+  u.crossings = gaco ? s.crossings.data() : nullptr;
+  u.records = s.records_d.data();
+  u.colony_acs = s.colony_acs.data();
+  u.next = s.next.data();
+  u.previous = s.previous.data();
+  u.kind = s.layout.bounds;
+  u.rho = s.layout.rho;
+  u.min_factor = s.layout.min_factor;
+  u.tau0 = s.layout.tau0;
+  u.acs_rho = s.config.acs_rho;
+  u.nn_length = s.layout.nn_length;
+  u.local_keep = static_cast<float>(1.0 - s.config.xi);
+  u.alpha = static_cast<float>(s.config.alpha);
+  u.bounds_out = s.bounds_d.data();
+  cuda::launch_candidate_update(u, s.stream);
+  CUDA_CHECK(cudaMemcpyAsync(s.pinned, s.records_d.data(), s.records.size() * sizeof(ColonyRecord),
+                             cudaMemcpyDeviceToHost, s.stream));
+  CUDA_CHECK(cudaEventRecord(s.updated.event, s.stream));
+  CUDA_CHECK(cudaEventSynchronize(s.updated.event));
+  std::memcpy(s.records.data(), s.pinned, s.records.size() * sizeof(ColonyRecord));
+  s.times.construction_ms = elapsed_ms(s.start, s.constructed);
+  s.times.pheromone_ms = elapsed_ms(s.constructed, s.updated);
+  s.times.total_ms = elapsed_ms(s.start, s.updated);
+  s.after_iteration();
+  ++s.iteration;
+  return true;
+}
+
+void ColonySearchCuda::State::after_iteration() {
+  const int it = iteration + 1;
+  bool changed = false;
+  if (it % 100 == 0 && layout.bounds != BoundsKind::Acs) {
+    const std::vector<Bounds> bounds = bounds_d.download(stream);
+    for (int m = 0; m < layout.matrices; ++m) {
+      if (!restart_due(layout, records, m, it, config.restart_after)) continue;
+      std::vector<float> values(cells);
+      CUDA_CHECK(cudaMemcpyAsync(values.data(), tau.data() + m * cells, cells * sizeof(float), cudaMemcpyDeviceToHost,
+                                 stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      if (!(lambda_branching(values.data(), n, set.width, set.k) < 1.00001)) continue;
+      const float value = clamp_pheromone(layout.restart_value(m, records), bounds[m]);
+      cuda::launch_fill_pheromone(tau.data() + m * cells, fitness.data() + m * cells, eta_beta.data() + m * cells, cells,
+                                  value, static_cast<float>(config.alpha), stream);
+      restart_records(layout, records, m, it);
+      ++restarts;
+      changed = true;
+    }
+  }
+  std::vector<int> receivers;
+  const int source = exchange_source(layout, records, it, config.exchange_interval, receivers);
+  for (int c : receivers) {
+    const size_t bytes = static_cast<size_t>(n) * sizeof(int32_t);
+    CUDA_CHECK(cudaMemcpyAsync(best_tours.data() + static_cast<size_t>(c) * n,
+                               best_tours.data() + static_cast<size_t>(source) * n, bytes, cudaMemcpyDeviceToDevice, stream));
+    CUDA_CHECK(cudaMemcpyAsync(restart_tours.data() + static_cast<size_t>(c) * n,
+                               best_tours.data() + static_cast<size_t>(source) * n, bytes, cudaMemcpyDeviceToDevice, stream));
+    changed = true;
+  }
+  if (changed) upload_records();
+  best_colony = 0;
+  iteration_best = kNoLength;
+  for (int c = 0; c < layout.colonies; ++c) {
+    if (records[c].best_length < records[best_colony].best_length) best_colony = c;
+    iteration_best = std::min<int64_t>(iteration_best, records[c].iteration_length);
+  }
+}
+
+int64_t ColonySearchCuda::best_length() const {
+  return state_->iteration == 0 ? 0 : state_->records[state_->best_colony].best_length;
+}
+
+std::vector<int32_t> ColonySearchCuda::best_tour() const {
+  if (state_->iteration == 0) return {};
+  return group_best_tour(state_->layout.matrix_of(state_->best_colony));
+}
+
+int64_t ColonySearchCuda::iteration_best_length() const { return state_->iteration_best; }
+StepTimes ColonySearchCuda::last_step_times() const { return state_->times; }
+int ColonySearchCuda::matrices() const { return state_->layout.matrices; }
+int ColonySearchCuda::total_ants() const { return state_->layout.total_ants(); }
+int ColonySearchCuda::restarts() const { return state_->restarts; }
+
+std::vector<float> ColonySearchCuda::pheromone(int matrix) const {
+  const State& s = *state_;
+  std::vector<float> out(s.cells);
+  CUDA_CHECK(cudaMemcpyAsync(out.data(), s.tau.data() + matrix * s.cells, s.cells * sizeof(float),
+                             cudaMemcpyDeviceToHost, s.stream));
+  CUDA_CHECK(cudaStreamSynchronize(s.stream));
+  return out;
+}
+
+std::vector<int32_t> ColonySearchCuda::candidate_ids(int matrix) const {
+  const State& s = *state_;
+  std::vector<int32_t> out(s.cells);
+  CUDA_CHECK(cudaMemcpyAsync(out.data(), s.ids.data() + matrix * s.cells, s.cells * sizeof(int32_t),
+                             cudaMemcpyDeviceToHost, s.stream));
+  CUDA_CHECK(cudaStreamSynchronize(s.stream));
+  return out;
+}
+
+Bounds ColonySearchCuda::bounds(int matrix) const { return state_->bounds_d.download(state_->stream)[matrix]; }
+
+std::vector<int64_t> ColonySearchCuda::group_best_lengths() const {
+  std::vector<int64_t> lengths;
+  for (int m = 0; m < state_->layout.matrices; ++m) lengths.push_back(state_->layout.group_best(m, state_->records));
+  return lengths;
+}
+
+std::vector<int32_t> ColonySearchCuda::group_best_tour(int matrix) const {
+  const State& s = *state_;
+  int best = matrix * s.layout.group;
+  for (int c = best + 1; c < (matrix + 1) * s.layout.group; ++c)
+    if (s.records[c].best_length < s.records[best].best_length) best = c;
+  std::vector<int32_t> out(static_cast<size_t>(s.n));
+  CUDA_CHECK(cudaMemcpyAsync(out.data(), s.best_tours.data() + static_cast<size_t>(best) * s.n,
+                             static_cast<size_t>(s.n) * sizeof(int32_t), cudaMemcpyDeviceToHost, s.stream));
+  CUDA_CHECK(cudaStreamSynchronize(s.stream));
+  return out;
+}
+
+std::vector<int32_t> ColonySearchCuda::tours() const { return state_->tours.download(state_->stream); }
+
+std::vector<int64_t> ColonySearchCuda::tour_lengths() const {
+  const auto lengths = state_->lengths.download(state_->stream);
+  return std::vector<int64_t>(lengths.begin(), lengths.end());
+}
+
+}  // namespace formica::aco

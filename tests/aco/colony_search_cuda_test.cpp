@@ -1,0 +1,258 @@
+// The GPU colony variants: valid tours with exact lengths for every variant and construction at
+// n = 3, 4, 33 and 300 (more cities than a block has threads), the same result for the same
+// seed, bounds after every update, the first step of each decision rule against its exact
+// distribution (chi-square) or its argmax, and one MMAS and one ACS iteration (local updates
+// included) replayed on the host from the GPU's own tours.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "aco/candidate_set.h"
+#include "aco/colony_rules.h"
+#include "core/tour.h"
+#include "cuda_support.h"
+#include "io/generator.h"
+#include "test_support.h"
+
+#if FORMICA_HAVE_CUDA
+#include "aco/cuda/colony_search_cuda.h"
+#endif
+
+namespace formica::aco {
+namespace {
+
+#if FORMICA_HAVE_CUDA
+
+ColonyConfig gpu_config(ColonyVariant variant, AntConstruction construction, uint64_t seed = 1) {
+  ColonyConfig config;
+  config.variant = variant;
+  config.ant_construction = construction;
+  config.seed = seed;
+  return config;
+}
+
+void check_search(const Instance& instance, const ColonySearchCuda& search) {
+  const int n = instance.n();
+  const auto tours = search.tours();
+  const auto lengths = search.tour_lengths();
+  for (int a = 0; a < search.total_ants(); ++a) {
+    const std::vector<int32_t> tour(tours.begin() + a * n, tours.begin() + (a + 1) * n);
+    ASSERT_EQ(Tour(instance, tour).length(), lengths[a]) << "ant " << a;  // validates too
+  }
+  EXPECT_EQ(Tour(instance, search.best_tour()).length(), search.best_length());
+}
+
+struct Case {
+  ColonyVariant variant;
+  AntConstruction construction;
+};
+
+class GpuColonies : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GpuColonies, ValidToursAndSameResultForTheSameSeed) {
+  FORMICA_REQUIRE_CUDA();
+  for (int n : {3, 4, 33, 300}) {
+    const Instance instance = io::generate_instance(n, io::InstanceKind::Clustered, n);
+    ColonyConfig config = gpu_config(GetParam().variant, GetParam().construction, 9);
+    config.candidates = 8;
+    config.colonies = GetParam().variant == ColonyVariant::Gaco ? 4 : 2;
+    config.exchange_interval = 3;
+    if (n == 300 && GetParam().variant != ColonyVariant::Acs) config.ants = 64;
+    std::vector<int32_t> first;
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      ColonySearchCuda search(instance, config);
+      for (int it = 0; it < 6; ++it) ASSERT_TRUE(search.step(StopFlag{}));
+      check_search(instance, search);
+      if (repeat == 0) first = search.tours();
+      else EXPECT_EQ(search.tours(), first) << "n = " << n;
+    }
+  }
+}
+
+TEST_P(GpuColonies, BoundsHoldAfterEveryUpdate) {
+  FORMICA_REQUIRE_CUDA();
+  const Instance instance = io::generate_instance(120, io::InstanceKind::Uniform, 7);
+  ColonyConfig config = gpu_config(GetParam().variant, GetParam().construction, 3);
+  config.restart_after = 20;
+  config.colonies = GetParam().variant == ColonyVariant::Gaco ? 2 : 1;
+  ColonySearchCuda search(instance, config);
+  for (int it = 0; it < 300; ++it) {
+    ASSERT_TRUE(search.step(StopFlag{}));
+    const Bounds b = search.bounds(0);
+    const double l = static_cast<double>(search.best_length());
+    EXPECT_FLOAT_EQ(b.tau_max, static_cast<float>(GetParam().variant == ColonyVariant::Mmas ? 1.0 / (0.02 * l) : 1.0 / l));
+    for (float tau : search.pheromone(0)) {
+      ASSERT_GE(tau, b.tau_min) << "iteration " << it;
+      ASSERT_LE(tau, b.tau_max) << "iteration " << it;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Variants, GpuColonies,
+    ::testing::Values(Case{ColonyVariant::Mmas, AntConstruction::WarpPerAnt},
+                      Case{ColonyVariant::Mmas, AntConstruction::ThreadPerAnt},
+                      Case{ColonyVariant::Acs, AntConstruction::WarpPerAnt},
+                      Case{ColonyVariant::Gaco, AntConstruction::WarpPerAnt},
+                      Case{ColonyVariant::Gaco, AntConstruction::ThreadPerAnt}),
+    [](const auto& param_info) {
+      std::string name = std::string(to_string(param_info.param.variant)) + "_" + std::string(to_string(param_info.param.construction));
+      std::replace(name.begin(), name.end(), '-', '_');
+      return name;
+    });
+
+/// First-step statistics: every ant's (start, second city) after one iteration on a uniform
+/// matrix, where the proportional rule picks candidate s of the start's row with probability
+/// eta_beta[s] / row sum, and the greedy rule always takes the largest.
+class GpuFirstStep : public ::testing::TestWithParam<AntConstruction> {};
+
+TEST_P(GpuFirstStep, ProportionalRuleSamplesTheExactDistribution) {
+  FORMICA_REQUIRE_CUDA();
+  const Instance instance = io::generate_instance(37, io::InstanceKind::Uniform, 12);
+  ColonyConfig config = gpu_config(ColonyVariant::Mmas, GetParam(), 5);
+  config.candidates = 10;
+  config.ants = 20000;
+  const CandidateSet set = build_candidate_set(instance, 10, 0, config.beta, 1);
+  ColonySearchCuda search(instance, config);
+  ASSERT_TRUE(search.step(StopFlag{}));
+  const auto tours = search.tours();
+  std::vector<long> counts(static_cast<size_t>(37) * set.width, 0);
+  std::vector<long> starts(37, 0);
+  for (int a = 0; a < config.ants; ++a) {
+    const int start = tours[static_cast<size_t>(a) * 37], second = tours[static_cast<size_t>(a) * 37 + 1];
+    const int slot = set.slot_of(start, second);
+    ASSERT_GE(slot, 0) << "the first step left the candidate list";
+    ++counts[static_cast<size_t>(start) * set.width + slot];
+    ++starts[start];
+  }
+  // Chi-square over every (start, slot) cell, with expected counts from each start's total.
+  double statistic = 0;
+  int cells = 0;
+  for (int i = 0; i < 37; ++i) {
+    double row = 0;
+    for (int s = 0; s < set.width; ++s) row += set.eta_beta[static_cast<size_t>(i) * set.width + s];
+    for (int s = 0; s < set.width; ++s) {
+      const double expected = starts[i] * set.eta_beta[static_cast<size_t>(i) * set.width + s] / row;
+      const double d = counts[static_cast<size_t>(i) * set.width + s] - expected;
+      statistic += d * d / expected;
+      ++cells;
+    }
+  }
+  EXPECT_GT(test::chi_square_p_value(statistic, cells - 37), 1e-4);
+}
+
+TEST_P(GpuFirstStep, GreedyRuleTakesTheLargestCandidate) {
+  FORMICA_REQUIRE_CUDA();
+  const Instance instance = io::generate_instance(37, io::InstanceKind::Uniform, 13);
+  ColonyConfig config = gpu_config(ColonyVariant::Gaco, GetParam(), 6);
+  config.candidates = 10;
+  config.q0 = 1.0;  // the ACS colonies always choose greedily
+  config.ants = 50;
+  const CandidateSet set = build_candidate_set(instance, 10, 2, config.beta, 1);
+  ColonySearchCuda search(instance, config);
+  ASSERT_TRUE(search.step(StopFlag{}));
+  const auto tours = search.tours();
+  for (int a = 50; a < 100; ++a) {  // colony 1 is the ACS colony
+    const int start = tours[static_cast<size_t>(a) * 37], second = tours[static_cast<size_t>(a) * 37 + 1];
+    int best = 0;
+    for (int s = 1; s < set.k; ++s)
+      if (set.eta_beta[static_cast<size_t>(start) * set.width + s] > set.eta_beta[static_cast<size_t>(start) * set.width + best])
+        best = s;
+    EXPECT_EQ(second, set.row(start)[best]) << "ant " << a;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Constructions, GpuFirstStep,
+                         ::testing::Values(AntConstruction::WarpPerAnt, AntConstruction::ThreadPerAnt),
+                         [](const auto& param_info) {
+                           std::string name(to_string(param_info.param));
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+/// Entry index of edge (i, j) in the candidate rows, or -1.
+int entry_of(const std::vector<int32_t>& ids, int width, int i, int j) {
+  for (int s = 0; s < width; ++s)
+    if (ids[static_cast<size_t>(i) * width + s] == j) return i * width + s;
+  return -1;
+}
+
+TEST(GpuColonyUpdate, MmasIterationMatchesTheHostReplay) {
+  FORMICA_REQUIRE_CUDA();
+  const Instance instance = io::generate_instance(301, io::InstanceKind::Uniform, 14);
+  ColonyConfig config = gpu_config(ColonyVariant::Mmas, AntConstruction::WarpPerAnt, 8);
+  ColonySearchCuda search(instance, config);
+  const auto before = search.pheromone(0);
+  ASSERT_TRUE(search.step(StopFlag{}));
+  const auto tours = search.tours();
+  const auto lengths = search.tour_lengths();
+  const int n = 301, best = static_cast<int>(std::min_element(lengths.begin(), lengths.end()) - lengths.begin());
+  const auto ids = search.candidate_ids(0);
+  const int width = static_cast<int>(ids.size()) / n;
+  std::vector<char> on_tour(ids.size(), 0);
+  for (int p = 0; p < n; ++p) {
+    const int a = tours[static_cast<size_t>(best) * n + p], b = tours[static_cast<size_t>(best) * n + (p + 1) % n];
+    for (const int e : {entry_of(ids, width, a, b), entry_of(ids, width, b, a)})
+      if (e >= 0) on_tour[e] = 1;
+  }
+  const Bounds bounds = search.bounds(0);
+  const auto after = search.pheromone(0);
+  for (size_t e = 0; e < after.size(); ++e) {
+    float expected = before[e] * static_cast<float>(1.0 - config.evaporation());
+    if (on_tour[e]) expected += static_cast<float>(1.0 / static_cast<double>(lengths[best]));
+    EXPECT_FLOAT_EQ(after[e], clamp_pheromone(expected, bounds)) << "entry " << e;
+  }
+}
+
+TEST(GpuColonyUpdate, AcsLocalAndGlobalUpdatesMatchTheHostReplay) {
+  FORMICA_REQUIRE_CUDA();
+  for (int n : {4, 57, 300}) {
+    const Instance instance = io::generate_instance(n, io::InstanceKind::Clustered, 15 + n);
+    ColonyConfig config = gpu_config(ColonyVariant::Acs, AntConstruction::WarpPerAnt, 10);
+    config.ants = 32;  // many ants on few edges: concurrent updates of one edge are common
+    config.candidates = 6;
+    ColonySearchCuda search(instance, config);
+    std::vector<double> tau(search.pheromone(0).begin(), search.pheromone(0).end());
+    const Bounds start_bounds = search.bounds(0);
+    ASSERT_TRUE(search.step(StopFlag{}));
+    const auto tours = search.tours();
+    const auto lengths = search.tour_lengths();
+    const auto ids = search.candidate_ids(0);
+    const int width = static_cast<int>(ids.size()) / n;
+    const double tau0 = start_bounds.tau_min, keep = 1.0 - config.xi;
+    // Lockstep replay: after every step each entry crossed c times moves to tau0 + keep^c (tau - tau0).
+    for (int p = 1; p <= n; ++p) {
+      std::map<int, int> crossed;
+      for (int a = 0; a < 32; ++a) {
+        const int i = tours[static_cast<size_t>(a) * n + p - 1], j = tours[static_cast<size_t>(a) * n + p % n];
+        for (const int e : {entry_of(ids, width, i, j), entry_of(ids, width, j, i)})
+          if (e >= 0) ++crossed[e];
+      }
+      for (const auto& [e, c] : crossed) tau[e] = tau0 + std::pow(keep, c) * (tau[e] - tau0);
+    }
+    const int best = static_cast<int>(std::min_element(lengths.begin(), lengths.end()) - lengths.begin());
+    std::vector<char> on_tour(ids.size(), 0);
+    for (int p = 0; p < n; ++p) {
+      const int a = tours[static_cast<size_t>(best) * n + p], b = tours[static_cast<size_t>(best) * n + (p + 1) % n];
+      for (const int e : {entry_of(ids, width, a, b), entry_of(ids, width, b, a)})
+        if (e >= 0) on_tour[e] = 1;
+    }
+    const auto after = search.pheromone(0);
+    for (size_t e = 0; e < after.size(); ++e) {
+      double expected = tau[e];
+      if (on_tour[e]) expected = (1 - config.acs_rho) * expected + config.acs_rho / static_cast<double>(lengths[best]);
+      EXPECT_NEAR(after[e], expected, 1e-5 * expected) << "n = " << n << " entry " << e;
+    }
+  }
+}
+
+#else
+
+TEST(GpuColonies, SkippedWithoutCuda) { GTEST_SKIP() << "skipped: built without CUDA"; }
+
+#endif
+
+}  // namespace
+}  // namespace formica::aco
