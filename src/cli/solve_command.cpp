@@ -95,6 +95,15 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
                   " has no coordinates to draw (an EXPLICIT instance without DISPLAY_DATA_SECTION)");
   const std::optional<int64_t> optimum = known_optimum(instance.name(), instance.n());
   const Backend backend = resolve_backend(config.algorithm, config.backend);
+  // Choices that cannot run here fail now, before any output: GPU-only choices on the CPU, or a
+  // GPU plan that refuses this instance.
+  std::string gpu_plan;
+  if (backend == Backend::Cuda)
+    gpu_plan = aco::plan_gpu(config.ant_system, instance.n(),
+                             config.ant_system.ants > 0 ? config.ant_system.ants : instance.n())
+                   .describe();
+  else
+    aco::require_cpu_defaults(config.ant_system);
 
   if (!o.quiet) {
     std::cerr << "formica: " << instance.name() << " (n = " << instance.n() << ", "
@@ -102,7 +111,9 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << (optimum ? ", optimum " + std::to_string(*optimum) : std::string()) << ")\n"
               << "formica: algorithm " << to_string(config.algorithm) << " on "
               << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
-              << config.describe_algorithm() << ", seed " << config.seed << "\n"
+              << config.describe_algorithm() << ", seed " << config.seed << "\n";
+    if (!gpu_plan.empty()) std::cerr << "formica: GPU " << gpu_plan << "\n";
+    std::cerr
               << "formica: stops after "
               << (config.iterations ? std::to_string(*config.iterations) + " iterations" : std::string())
               << (config.iterations && config.time_limit ? " or " : "")
