@@ -102,7 +102,9 @@ void SolverConfig::validate() const {
   if (resolved != Algorithm::AntSystem) {
     const std::string chosen = aco::gpu_choices(ant_system);
     FORMICA_EXPECTS(chosen.empty(), chosen, ": Ant System construction choices, but --algorithm ", to_string(resolved),
-                    " builds its tours ", resolved == Algorithm::TwoOpt ? "by 2-opt climbs" : "from candidate lists");
+                    " builds its tours ",
+                    resolved == Algorithm::TwoOpt ? "by 2-opt climbs"
+                                                  : "from candidate lists (its GPU construction is --ant-construction)");
   }
   if (resolved == Algorithm::Mmas || resolved == Algorithm::Acs || resolved == Algorithm::Gaco)
     colony_config(*this, 1).validate();

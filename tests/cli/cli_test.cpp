@@ -11,6 +11,7 @@
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 #include "aco/config.h"
 #include "core/tour.h"
@@ -36,7 +37,10 @@ std::string slurp(const fs::path& path) {
   return s.str();
 }
 
-fs::path temp(const std::string& name) { return fs::temp_directory_path() / ("formica_cli_" + name); }
+/// A file name of this test process's own, so that tests running in parallel never share one.
+fs::path temp(const std::string& name) {
+  return fs::temp_directory_path() / ("formica_cli_" + std::to_string(::getpid()) + "_" + name);
+}
 
 Outcome formica(const std::string& args) {
   const fs::path out = temp("stdout"), err = temp("stderr");
