@@ -9,14 +9,19 @@
 #   (c) 10 seconds per run on pr1002, pr2392, fnl4461, GPU and sequential CPU.
 # Exact TSPLIB lengths, and beside them the unrounded Euclidean length of the same tours.
 #   FORMICA_TSPLIB_DIR=... bench/variants_table.sh BUILD_DIR OUT_DIR
-# Expected time on an H200 machine with 16 cores: about 6 minutes (GPU about 3).
+# Expected time on an H200 machine with 16 cores: about 4 minutes.
 set -uo pipefail
 build=$1 out=$2
 mkdir -p "$out"
 variants="mmas acs gaco"
 table_instances="eil51 eil76 kroA100 d198 lin318 rat575"
 big_instances="pr1002 pr2392 fnl4461"
-cpu_runs() { case $1 in d198) echo 5 ;; lin318) echo 2 ;; rat575) echo 1 ;; *) echo 10 ;; esac; }
+# Sequential CPU runs per instance (CPU_RUNS_SCALE=2 doubles them); the GPU always runs 50.
+cpu_runs() {
+  local runs
+  case $1 in d198) runs=2 ;; lin318 | rat575) runs=1 ;; *) runs=5 ;; esac
+  echo $((runs * ${CPU_RUNS_SCALE:-1}))
+}
 
 pids=()
 for instance in $table_instances; do
@@ -29,7 +34,7 @@ for instance in $table_instances; do
 done
 for instance in $big_instances; do
   for v in $variants; do
-    "$build/colony_runs" --instances "$instance" --runs 1 --time-limit 10 \
+    "$build/colony_runs" --instances "$instance" --runs 1 --time-limit "${TEN_SECOND_LIMIT:-10}" \
       --config "$v-cpu:algorithm=$v,backend=cpu,threads=1" --csv "$out/cpu_10s_${instance}_$v.csv" \
       >"$out/cpu_10s_${instance}_$v.txt" 2>&1 &
     pids+=($!)
@@ -50,8 +55,8 @@ for v in $variants; do configs+=(--config "$v-gpu:algorithm=$v,backend=cuda"); d
 "$build/colony_runs" --instances "${table_instances// /,}" --runs 1 --iterations 3000 "${configs[@]}" \
   --csv "$out/gpu_table_1.csv"
 
-echo "== (c) 10 seconds per run, GPU"
-"$build/colony_runs" --instances "${big_instances// /,}" --runs 1 --time-limit 10 "${configs[@]}" \
+echo "== (c) 10 seconds per run, GPU (${TEN_SECOND_LIMIT:-10} s)"
+"$build/colony_runs" --instances "${big_instances// /,}" --runs 1 --time-limit "${TEN_SECOND_LIMIT:-10}" "${configs[@]}" \
   --csv "$out/gpu_10s.csv"
 
 wait "${pids[@]}"

@@ -40,6 +40,14 @@ inline std::filesystem::path data_file(const std::string& name) {
 /// The formica executable under test.
 inline std::string cli_path() { return env_or("FORMICA_CLI", FORMICA_CLI_PATH); }
 
+/// "n33": a parameterized test's name for size n (built by appending: GCC 12 warns falsely on
+/// "n" + std::to_string(...)).
+inline std::string size_name(int n) {
+  std::string name = "n";
+  name += std::to_string(n);
+  return name;
+}
+
 /// Reads a TSPLIB instance by name from the data folder.
 inline Instance tsplib_instance(const std::string& name) {
   return io::read_tsplib(*tsplib_dir() / "tsp" / (name + ".tsp"));

@@ -81,7 +81,21 @@ def test_float_metric_target_is_in_the_problems_units() -> None:
         ({"rho": 2}, "--rho must be in (0, 1], got 2"),
         ({"iterations": 0}, "--iterations must be at least 1, got 0"),
         ({"alpha": -1}, "--alpha must be in [0, 20], got -1"),
-        ({"selection": "best"}, "unknown --selection 'best' (valid: roulette, compression, stochastic-trial, hybrid)"),
+        (
+            {"selection": "best"},
+            "unknown --selection 'best' (valid: roulette, compression, stochastic-trial, hybrid, i-roulette, "
+            "tile-roulette)",
+        ),
+        (
+            {"backend": "cpu", "construction": "stc"},
+            "--construction stc: GPU-only choice, but this run uses the cpu backend (one thread per ant, one "
+            "pheromone update); use --backend cuda or leave them at their defaults",
+        ),
+        (
+            {"algorithm": "mmas", "construction": "stc"},
+            "--construction stc: Ant System construction choices, but --algorithm mmas builds its tours from "
+            "candidate lists (its GPU construction is --ant-construction)",
+        ),
         ({"backend": "tpu"}, "unknown --backend 'tpu' (valid: auto, cpu, cuda)"),
         ({"algorithm": "x"}, "unknown --algorithm 'x' (valid: auto, as, mmas, acs, gaco, two-opt)"),
         ({"ants": "many"}, "--ants: 'many' is not a valid value"),

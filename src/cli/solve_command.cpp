@@ -97,6 +97,15 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   const Backend backend = resolve_backend(request.algorithm, request.backend);
   const SolverConfig config = resolve_config(request, instance.n(), backend);
   config.validate();
+  // Choices that cannot run here fail now, before any output: GPU-only choices on the CPU, or a
+  // GPU plan that refuses this instance.
+  std::string gpu_plan;
+  if (backend == Backend::Cuda && config.algorithm == Algorithm::AntSystem)
+    gpu_plan = aco::plan_gpu(config.ant_system, instance.n(),
+                             config.ant_system.ants > 0 ? config.ant_system.ants : instance.n())
+                   .describe();
+  else if (backend == Backend::Cpu)
+    aco::require_cpu_defaults(config.ant_system);
 
   if (!o.quiet) {
     std::cerr << "formica: " << instance.name() << " (n = " << instance.n() << ", "
@@ -107,6 +116,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
     std::cerr << "formica: algorithm " << to_string(config.algorithm) << " on "
               << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
               << config.describe_algorithm() << ", seed " << config.seed << "\n";
+    if (!gpu_plan.empty()) std::cerr << "formica: GPU " << gpu_plan << "\n";
     const std::string memory = memory_plan(instance, config, backend);
     if (!memory.empty()) std::cerr << "formica: memory " << memory << "\n";
     std::cerr << "formica: stops after "

@@ -2,6 +2,7 @@
 #include "solver/parameters.h"
 
 #include <charconv>
+#include <deque>
 #include <optional>
 
 #include "core/error.h"
@@ -47,12 +48,13 @@ std::string list_help(std::string_view title, const Names& names) {
 }
 
 /// A parameter whose value is one of a list of names: `field` selects the Config member.
+/// `trailer`, when given, follows the list of names in the help text.
 template <typename Enum, typename Field, typename Names>
 Parameter named_parameter(std::string_view name, std::string_view intro, Names (*names)(),
                           std::optional<Enum> (*parse)(std::string_view), std::string_view (*print)(Enum),
-                          Field field) {
-  static std::vector<std::string> helps;  // keeps each help text alive for the string_view
-  helps.push_back(list_help(intro, names()));
+                          Field field, const std::string& trailer = "") {
+  static std::deque<std::string> helps;  // keeps each help text alive (and in place) for the string_view
+  helps.push_back(list_help(intro, names()) + (trailer.empty() ? "" : "\n" + trailer));
   return {name, helps.back(),
           [=](SolverConfig& c, std::string_view v) {
             const auto value = parse(v);
@@ -60,6 +62,13 @@ Parameter named_parameter(std::string_view name, std::string_view intro, Names (
             field(c) = *value;
           },
           [=](const SolverConfig& c) { return nlohmann::json(std::string(print(field(c)))); }};
+}
+
+/// The construction x selection x launch table, one construction a line.
+std::string combinations_help() {
+  std::string text = "  combinations: " + aco::supported_combinations();
+  for (size_t at = text.find("; "); at != std::string::npos; at = text.find("; ", at)) text.replace(at, 2, "\n    ");
+  return text;
 }
 
 std::string_view time_limit_help() {
@@ -232,8 +241,16 @@ std::vector<Parameter> make_parameters() {
                [](const SolverConfig& c) { return nlohmann::json(c.ant_system.hybrid_switch); }});
   p.push_back(named_parameter<aco::Construction>(
       "construction", "who builds a tour on the GPU (cuda backend):", aco::construction_names,
-      aco::parse_construction, aco::to_string,
-      [](auto& c) -> auto& { return c.ant_system.construction; }));
+      aco::parse_construction, aco::to_string, [](auto& c) -> auto& { return c.ant_system.construction; },
+      combinations_help()));
+  p.push_back(named_parameter<aco::Launch>("launch", "how tour construction is launched (cuda backend):",
+                                           aco::launch_names, aco::parse_launch, aco::to_string,
+                                           [](auto& c) -> auto& { return c.ant_system.launch; }));
+  p.push_back({"block-size",
+               "threads per block of block-per-ant, stc and st-dynamic (st-dynamic's largest), ants per block of "
+               "thread-per-ant; a power of two from 16 to 1024, 0 = by n (Zhou Table C3 shape) (cuda backend)",
+               [](SolverConfig& c, std::string_view v) { c.ant_system.block_size = parse_value<int>("block-size", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.ant_system.block_size); }});
   p.push_back(named_parameter<aco::PheromoneUpdate>(
       "pheromone-update", "pheromone update design on the GPU (cuda backend):", aco::pheromone_update_names,
       aco::parse_pheromone_update, aco::to_string,

@@ -103,6 +103,13 @@ void SolverConfig::validate() const {
   FORMICA_EXPECTS(threads >= 0, "--threads must be at least 1, got ", threads);
   ant_system.validate();
   const Algorithm resolved = resolve_algorithm(algorithm);
+  if (resolved != Algorithm::AntSystem) {
+    const std::string chosen = aco::gpu_choices(ant_system);
+    FORMICA_EXPECTS(chosen.empty(), chosen, ": Ant System construction choices, but --algorithm ", to_string(resolved),
+                    " builds its tours ",
+                    resolved == Algorithm::TwoOpt ? "by 2-opt climbs"
+                                                  : "from candidate lists (its GPU construction is --ant-construction)");
+  }
   if (resolved == Algorithm::Mmas || resolved == Algorithm::Acs || resolved == Algorithm::Gaco)
     colony_config(*this, 1).validate();
   two_opt.validate();

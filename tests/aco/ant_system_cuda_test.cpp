@@ -1,7 +1,7 @@
 // The GPU Ant System: every selection method and construction samples the exact distribution
 // (chi-square against f_ij / sum over unvisited), tours are valid with exact lengths at awkward
-// sizes, one pheromone update matches the CPU reference and is exactly symmetric, and the same
-// seed gives the same result.
+// sizes, and the same seed gives the same result. (Every pheromone-update design against the CPU
+// reference: pheromone_designs_cuda_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,34 +18,15 @@
 #include "test_support.h"
 
 #if FORMICA_HAVE_CUDA
+#include "aco/colony_support.h"
 #include "aco/cuda/ant_system_cuda.h"
-#include "aco/cuda/selection_sampler.h"
+#include "aco/sampler_support.h"
 #endif
 
 namespace formica::aco {
 namespace {
 
 #if FORMICA_HAVE_CUDA
-
-struct Row {
-  std::vector<float> fitness;
-  std::vector<uint8_t> visited;
-};
-
-/// n cities, uneven fitness (a few heavy cities, one zero), about a third visited including heavy
-/// ones, so that trials often land on visited cities and every fallback path runs.
-Row make_row(int n, uint64_t seed) {
-  Row row;
-  RandomStream rng(seed, 0);
-  for (int j = 0; j < n; ++j) {
-    const float heavy = j % 7 == 0 ? 6.0f : 1.0f;
-    row.fitness.push_back(heavy * (0.25f + static_cast<float>(rng.next_double())));
-    row.visited.push_back(rng.next_double() < 0.33 || j % 14 == 0 ? 1 : 0);
-  }
-  row.fitness[n - 1] = 0.0f;  // unreachable: never drawn
-  row.visited[1] = 0;
-  return row;
-}
 
 struct SamplerCase {
   Construction construction;
@@ -68,32 +49,14 @@ class GpuSelection : public ::testing::TestWithParam<SamplerCase> {};
 TEST_P(GpuSelection, SamplesTheExactDistribution) {
   FORMICA_REQUIRE_CUDA();
   const SamplerCase c = GetParam();
-  const Row row = make_row(c.n, 17 + c.n);
-  std::vector<double> probability(c.n, 0.0);
-  double total = 0;
-  for (int j = 0; j < c.n; ++j)
-    if (!row.visited[j]) total += row.fitness[j];
-  for (int j = 0; j < c.n; ++j)
-    if (!row.visited[j]) probability[j] = row.fitness[j] / total;
+  const sampling::Row row = sampling::make_row(c.n, 17 + c.n);
   cuda::SamplerRequest request;
   request.construction = c.construction;
   request.selection = c.selection;
   request.trial_phase = c.trial_phase;
   request.trials = 2;  // few trials: the roulette fallback is exercised too
-  request.draws = c.n <= 64 ? 512'000 : 2048L * c.n;
-  // Two-stage test: with 40 cases at p > 1e-3 about one chance alarm in 25 suite runs is
-  // expected, so a case below 1e-3 is drawn again with a fresh seed and must pass then. A real
-  // bias fails both stages (its p-value is far below 1e-3 at these sample sizes).
-  const uint64_t seed = std::stoull(test::env_or("FORMICA_TEST_SEED", "99"));
-  double p = 0;
-  for (int stage = 0; stage < 2; ++stage) {
-    request.seed = seed + 1000 * stage;
-    const std::vector<long> counts = cuda::sample_selection(request, row.fitness, row.visited);
-    EXPECT_GT(std::accumulate(counts.begin(), counts.end(), 0L), request.draws / 2);
-    p = test::chi_square_test(counts, probability);  // also fails on any draw of a zero-probability city
-    RecordProperty("p_value_stage" + std::to_string(stage), std::to_string(p));
-    if (p > 1e-3) break;
-  }
+  request.draws = 0;   // the default count for n
+  const double p = sampling::two_stage_p_value(request, row, roulette_distribution(sampling::candidate_weights(row)));
   EXPECT_GT(p, 1e-3) << case_name(c);
 }
 
@@ -134,44 +97,7 @@ TEST(AntSystemCuda, ToursAreValidWithExactLengthsAtAwkwardSizes) {
         if (n > 1000) config.ants = 64;  // every ant's tour is checked on the host
         AntSystemCuda colony(instance, config);
         for (int it = 0; it < 2; ++it) ASSERT_TRUE(colony.step(StopFlag{}));
-        const auto tours = colony.tours();
-        const auto lengths = colony.tour_lengths();
-        for (int k = 0; k < colony.ants(); ++k) {
-          const std::vector<int32_t> order(tours.begin() + static_cast<ptrdiff_t>(k) * n,
-                                           tours.begin() + static_cast<ptrdiff_t>(k + 1) * n);
-          const Tour tour(instance, order);  // throws unless a permutation
-          ASSERT_EQ(tour.length(), lengths[k]) << "ant " << k;
-        }
-        EXPECT_EQ(Tour(instance, colony.best_tour()).length(), colony.best_length());
-        EXPECT_EQ(colony.best_length(), std::min(colony.best_length(), *std::min_element(lengths.begin(), lengths.end())));
-      }
-  }
-}
-
-TEST(AntSystemCuda, OneUpdateMatchesTheCpuReferenceAndIsSymmetric) {
-  FORMICA_REQUIRE_CUDA();
-  for (int n : {4, 33, 200, 777}) {
-    const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 3 * n);
-    AntSystemConfig config = gpu_config(Construction::WarpPerAnt, Selection::Hybrid);
-    config.rho = 0.3;
-    AntSystemCuda colony(instance, config);
-    ASSERT_TRUE(colony.step(StopFlag{}));
-    const auto tours = colony.tours();
-    const auto lengths = colony.tour_lengths();
-    const auto tau = colony.pheromone();
-    std::vector<double> expected(static_cast<size_t>(n) * n, (1.0 - config.rho) * static_cast<float>(colony.initial_pheromone()));
-    for (int k = 0; k < colony.ants(); ++k)
-      for (int p = 0; p < n; ++p) {
-        const int a = tours[static_cast<size_t>(k) * n + p], b = tours[static_cast<size_t>(k) * n + (p + 1) % n];
-        expected[static_cast<size_t>(a) * n + b] += 1.0 / static_cast<double>(lengths[k]);
-        expected[static_cast<size_t>(b) * n + a] += 1.0 / static_cast<double>(lengths[k]);
-      }
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        if (i == j) continue;
-        const size_t ij = static_cast<size_t>(i) * n + j, ji = static_cast<size_t>(j) * n + i;
-        ASSERT_NEAR(tau[ij], expected[ij], 1e-5 * expected[ij]) << i << "," << j << " n=" << n;
-        ASSERT_EQ(tau[ij], tau[ji]) << "not exactly symmetric at " << i << "," << j;
+        colony::expect_valid_tours(instance, colony);
       }
   }
 }
@@ -223,13 +149,21 @@ TEST(AntSystemCuda, SolverRunsOnTheGpu) {
 TEST(AntSystemCuda, RefusesSizesItsKernelsCannotHoldWithAClearError) {
   FORMICA_REQUIRE_CUDA();
   const Instance instance = io::generate_instance(40'000, io::InstanceKind::Uniform, 2);
-  AntSystemConfig config = gpu_config(Construction::BlockPerAnt, Selection::Compression);
+  AntSystemConfig config = gpu_config(Construction::WarpPerAnt, Selection::Roulette);
   config.ants = 8;
   try {
     AntSystemCuda colony(instance, config);
     FAIL() << "n = 40,000 should not fit the row-in-shared-memory update";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
+  }
+  config = gpu_config(Construction::BlockPerAnt, Selection::Compression);
+  config.ants = 8;
+  try {
+    AntSystemCuda colony(instance, config);
+    FAIL() << "n = 40,000 should not fit block-per-ant's 32 register tiles";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("at most 32768 cities"), std::string::npos) << e.what();
   }
 }
 

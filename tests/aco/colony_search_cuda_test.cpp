@@ -214,7 +214,8 @@ TEST(GpuColonyUpdate, AcsLocalAndGlobalUpdatesMatchTheHostReplay) {
     config.ants = 32;  // many ants on few edges: concurrent updates of one edge are common
     config.candidates = 6;
     ColonySearchCuda search(instance, config);
-    std::vector<double> tau(search.pheromone(0).begin(), search.pheromone(0).end());
+    const std::vector<float> initial = search.pheromone(0);  // a copy from the device: take it once
+    std::vector<double> tau(initial.begin(), initial.end());
     const Bounds start_bounds = search.bounds(0);
     ASSERT_TRUE(search.step(StopFlag{}));
     const auto tours = search.tours();

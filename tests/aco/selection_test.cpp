@@ -1,10 +1,13 @@
 // The CPU selection methods sample exactly f_ij / sum over unvisited f_il: chi-square tests on a
-// fixed fitness row with a fixed visited set, for every method.
+// fixed fitness row with a fixed visited set, for every exact method. I-Roulette is not exact: it
+// is tested against its own closed-form distribution, and its distance from the exact one is
+// measured and recorded.
 #include <gtest/gtest.h>
 
 #include <numeric>
 
 #include "aco/cpu/selection.h"
+#include "aco/i_roulette_distribution.h"
 #include "test_support.h"
 
 namespace formica::aco {
@@ -61,6 +64,81 @@ TEST(Selection, CompressionIsExact) { check_distribution(Selection::Compression,
 TEST(Selection, StochasticTrialIsExact) { check_distribution(Selection::StochasticTrial, 13, 0.85); }
 TEST(Selection, HybridIsExactInItsTrialPhase) { check_distribution(Selection::Hybrid, 13, 0.85); }
 TEST(Selection, HybridIsExactInItsCompressionPhase) { check_distribution(Selection::Hybrid, 13, 0.1); }
+
+TEST(Selection, TileRouletteIsExact) { check_distribution(Selection::TileRoulette, 13, 0.85); }
+
+/// n cities over several CPU tiles, uneven weights, a third visited (whole tiles among them), so
+/// that the tile walk crosses empty and partly visited tiles.
+struct WideRow {
+  std::vector<float> fitness;
+  AntPath path;
+};
+
+WideRow wide_row(int n) {
+  WideRow row{{}, AntPath(n)};
+  RandomStream rng(11, 3);
+  for (int j = 0; j < n; ++j)
+    row.fitness.push_back(static_cast<float>((j % 9 == 0 ? 8.0 : 1.0) * (0.1 + rng.next_double())));
+  row.fitness[n - 2] = 0.0f;
+  row.path.reset(0);
+  for (int j = 1; j < n; ++j)
+    if ((j / kCpuTile == 1) || rng.next_double() < 0.3) row.path.visit(j);  // tile 1 entirely visited
+  return row;
+}
+
+std::vector<double> exact(const std::vector<float>& fitness, const AntPath& path) {
+  std::vector<double> weights(fitness.size(), 0.0);
+  for (size_t j = 0; j < fitness.size(); ++j)
+    if (!path.visited(static_cast<int>(j))) weights[j] = fitness[j];
+  return roulette_distribution(weights);
+}
+
+TEST(Selection, TileRouletteIsExactAcrossTiles) {
+  const WideRow row = wide_row(5 * kCpuTile + 37);
+  std::vector<long> counts(row.fitness.size(), 0);
+  RandomStream rng(5, 5);
+  for (int d = 0; d < 600'000; ++d) ++counts[select_tile_roulette(row.fitness, row.path, rng)];
+  EXPECT_GT(test::chi_square_test(counts, exact(row.fitness, row.path)), 1e-3);
+}
+
+TEST(Selection, IRouletteDistributionHasItsClosedForm) {
+  // Two cities: the heavier (w = 3) wins unless its uniform is below 1/3 and the other's above
+  // 3u: P = 1 - 1 / (2 * 3).
+  const std::vector<double> two = i_roulette_distribution(std::vector<double>{1.0, 3.0});
+  EXPECT_NEAR(two[1], 5.0 / 6.0, 1e-12);
+  EXPECT_NEAR(two[0], 1.0 / 6.0, 1e-12);
+  const std::vector<double> equal = i_roulette_distribution(std::vector<double>{2.0, 0.0, 2.0, 2.0});
+  EXPECT_NEAR(equal[0], 1.0 / 3.0, 1e-12);
+  EXPECT_EQ(equal[1], 0.0);
+  const WideRow row = wide_row(700);
+  std::vector<double> weights(row.fitness.begin(), row.fitness.end());
+  const auto p = i_roulette_distribution(weights);
+  double total = 0.0;
+  for (double x : p) total += x;
+  EXPECT_NEAR(total, 1.0, 1e-9);
+  EXPECT_EQ(i_roulette_distribution(std::vector<double>{0.0, 0.0}), (std::vector<double>{0.0, 0.0}));
+}
+
+TEST(Selection, IRouletteSamplesItsOwnDistributionNotTheExactOne) {
+  const WideRow row = wide_row(300);
+  std::vector<double> weights(row.fitness.size(), 0.0);
+  for (size_t j = 0; j < weights.size(); ++j)
+    if (!row.path.visited(static_cast<int>(j))) weights[j] = row.fitness[j];
+  const std::vector<double> own = i_roulette_distribution(weights), roulette = roulette_distribution(weights);
+  std::vector<long> counts(row.fitness.size(), 0);
+  RandomStream rng(8, 8);
+  constexpr int kDraws = 400'000;
+  for (int d = 0; d < kDraws; ++d) ++counts[select_i_roulette(row.fitness, row.path, rng)];
+  EXPECT_GT(test::chi_square_test(counts, own), 1e-3);  // exactly the distribution derived for it
+  EXPECT_LT(test::chi_square_test(counts, roulette), 1e-6);  // and measurably not roulette's
+  std::vector<double> sampled(counts.size());
+  for (size_t j = 0; j < counts.size(); ++j) sampled[j] = static_cast<double>(counts[j]) / kDraws;
+  const double tvd = total_variation_distance(sampled, roulette);
+  RecordProperty("i_roulette_total_variation_distance", std::to_string(tvd));
+  RecordProperty("closed_form_distance", std::to_string(total_variation_distance(own, roulette)));
+  EXPECT_NEAR(tvd, total_variation_distance(own, roulette), 0.02);  // sampling noise is below 0.01
+  EXPECT_GT(tvd, 0.05);  // not a rounding effect: a different distribution
+}
 
 TEST(Selection, ChiSquareTestRejectsAWrongDistribution) {
   // The test itself must be able to fail: uniform draws against the uneven row.

@@ -11,7 +11,9 @@
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
+#include "aco/config.h"
 #include "core/tour.h"
 #include "io/tsplib.h"
 #include "test_support.h"
@@ -35,7 +37,10 @@ std::string slurp(const fs::path& path) {
   return s.str();
 }
 
-fs::path temp(const std::string& name) { return fs::temp_directory_path() / ("formica_cli_" + name); }
+/// A file name of this test process's own, so that tests running in parallel never share one.
+fs::path temp(const std::string& name) {
+  return fs::temp_directory_path() / ("formica_cli_" + std::to_string(::getpid()) + "_" + name);
+}
 
 Outcome formica(const std::string& args) {
   const fs::path out = temp("stdout"), err = temp("stderr");
@@ -85,7 +90,29 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"solve " + data("square.tsp") + " --iterations 0", "--iterations must be at least 1, got 0"},
         ErrorCase{"solve " + data("square.tsp") + " --alpha -1", "--alpha must be in [0, 20], got -1"},
         ErrorCase{"solve " + data("square.tsp") + " --selection best",
-                  "unknown --selection 'best' (valid: roulette, compression, stochastic-trial, hybrid)"},
+                  "unknown --selection 'best' (valid: roulette, compression, stochastic-trial, hybrid, i-roulette, "
+                  "tile-roulette)"},
+        ErrorCase{"solve " + data("square.tsp") + " --construction queen",
+                  "unknown --construction 'queen' (valid: auto, warp-per-ant, block-per-ant, thread-per-ant, stc, "
+                  "st-dynamic)"},
+        ErrorCase{"solve " + data("square.tsp") + " --launch ke-some", "unknown --launch 'ke-some' (valid: ke-all, ke-one)"},
+        ErrorCase{"solve " + data("square.tsp") + " --pheromone-update gather",
+                  "unknown --pheromone-update 'gather' (valid: atomic, atomic-tiled, scatter-gather, "
+                  "scatter-gather-tiled, scatter-gather-reduction, symmetrize)"},
+        ErrorCase{"solve " + data("square.tsp") + " --block-size 48",
+                  "--block-size must be 0 (by n) or a power of two from 16 to 1024, got 48"},
+        ErrorCase{"solve " + data("square.tsp") + " --construction stc --selection hybrid",
+                  "--construction stc does not take --selection hybrid (supported: " +
+                      aco::supported_combinations() + ")"},
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm as --backend cpu --construction st-dynamic --launch ke-one",
+                  "--construction st-dynamic, --launch ke-one: GPU-only choices, but this run uses the cpu backend "
+                  "(one thread per ant, one pheromone update); use --backend cuda or leave them at their defaults"},
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm as --backend cpu --pheromone-update atomic",
+                  "--pheromone-update atomic: GPU-only choice, but this run uses the cpu backend (one thread per ant, "
+                  "one pheromone update); use --backend cuda or leave them at their defaults"},
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm acs --pheromone-update scatter-gather",
+                  "--pheromone-update scatter-gather: Ant System construction choices, but --algorithm acs builds "
+                  "its tours from candidate lists (its GPU construction is --ant-construction)"},
         ErrorCase{"solve " + data("square.tsp") + " --backend tpu", "unknown --backend 'tpu' (valid: auto, cpu, cuda)"},
         ErrorCase{"solve " + data("square.tsp") + " --algorithm aco", "unknown --algorithm 'aco' (valid: auto, as, mmas, acs, gaco, two-opt)"},
         ErrorCase{"solve " + data("square.tsp") + " --tour-out a.x --svg a.x", "--tour-out and --svg name the same file"},
@@ -99,6 +126,26 @@ INSTANTIATE_TEST_SUITE_P(
                   "--restarts must be at least 1, got 0"},
         ErrorCase{"generate --cities 2 --output " + temp("two.tsp").string(), "an instance needs at least 3 cities, got 2"},
         ErrorCase{"info /nonexistent/x.tsp", "/nonexistent/x.tsp: no such file"}));
+
+TEST(Cli, SolveHelpNamesEveryStrategyWithItsPaperSection) {
+  const Outcome run = formica("solve --help");
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto lists = [&](const std::vector<aco::NamedValue>& names) {
+    for (const auto& name : names) {
+      const std::string line = "  " + std::string(name.name) + ": ";
+      EXPECT_NE(run.out.find(line), std::string::npos) << "--help does not list " << name.name;
+    }
+  };
+  lists(aco::selection_names());
+  lists(aco::construction_names());
+  lists(aco::launch_names());
+  lists(aco::pheromone_update_names());
+  for (const char* section : {"Cecilia 3.1.2", "Cecilia 3.2.2", "Cecilia 3.2.3", "Zhou B.4.1", "Zhou B.4.2",
+                              "Algorithm B4", "Algorithm B1", "Algorithm B2", "Cecilia Figure 4", "Figure 5",
+                              "version 1", "version 3", "version 4", "Uchida 4.3"})
+    EXPECT_NE(run.out.find(section), std::string::npos) << section;
+  EXPECT_NE(run.out.find("--block-size"), std::string::npos);
+}
 
 TEST(Cli, ErrorLeavesNoPartialOutput) {
   const fs::path tour = temp("partial.tour"), json = temp("partial.json"), svg = temp("partial.svg"),

@@ -37,6 +37,7 @@ AntSystemCpu::AntSystemCpu(const Instance& instance, const AntSystemConfig& conf
     : instance_(instance), config_(config), n_(instance.n()),
       m_(config.ants > 0 ? config.ants : instance.n()) {
   config_.validate();
+  require_cpu_defaults(config_);
   const size_t need = memory_bytes(n_, config_), have = physical_memory_bytes();
   if (have > 0 && need > have / 10 * 8)
     throw OutOfMemoryError(concat("the dense Ant System needs ", need >> 20, " MiB for n = ", n_,

@@ -1,36 +1,18 @@
-// CPU next-city selection (Uchida et al. section 4.2). Sums are accumulated in double.
+// CPU next-city selection (see selection.h). Sums are accumulated in double.
 #include "aco/cpu/selection.h"
 
 #include <algorithm>
-#include <cmath>
+#include <vector>
+
+#include "aco/sequential_selection.h"
+#include "aco/threshold.h"
 
 namespace formica::aco {
-namespace {
-
-/// r = u * total strictly below total (u in [0, 1) can round up to it), so that the first
-/// cumulative sum exceeding r always ends on a positive weight.
-double threshold_below(double u, double total) {
-  const double r = u * total;
-  return r < total ? r : std::nextafter(total, 0.0);
-}
-
-}  // namespace
 
 int select_roulette(std::span<const float> f, const AntPath& path, RandomStream& rng) {
   const auto visited = path.visited_flags();
-  const int n = path.n();
-  double total = 0.0;
-  for (int j = 0; j < n; ++j) total += visited[j] ? 0.0 : static_cast<double>(f[j]);
-  const double r = threshold_below(rng.next_double(), total);
-  double q = 0.0;
-  int last = -1;
-  for (int j = 0; j < n; ++j) {
-    if (visited[j]) continue;
-    q += f[j];
-    if (last < 0 || f[j] > 0.0f) last = j;
-    if (r < q) return j;
-  }
-  return last;  // every fitness is zero
+  return sequential_roulette(
+      path.n(), [&](int j) { return visited[j] != 0; }, [&](int j) { return f[j]; }, rng.next_double());
 }
 
 int select_compression(std::span<const float> f, const AntPath& path, RandomStream& rng) {
@@ -60,6 +42,48 @@ int select_stochastic_trial(std::span<const float> f, std::span<const double> pr
   return select_roulette(f, path, rng);
 }
 
+int select_i_roulette(std::span<const float> f, const AntPath& path, RandomStream& rng) {
+  const auto visited = path.visited_flags();
+  return sequential_i_roulette(
+      path.n(), [&](int j) { return visited[j] != 0; }, [&](int j) { return f[j]; },
+      [&](int) { return 1.0f - rng.next_float(); });
+}
+
+int select_tile_roulette(std::span<const float> f, const AntPath& path, RandomStream& rng) {
+  const auto visited = path.visited_flags();
+  const int n = path.n();
+  const int tiles = (n + kCpuTile - 1) / kCpuTile;
+  thread_local std::vector<double> tile_sum;
+  tile_sum.resize(static_cast<size_t>(tiles));
+  for (int tile = 0; tile < tiles; ++tile) {
+    double sum = 0.0;
+    const int end = std::min(n, (tile + 1) * kCpuTile);
+    for (int j = tile * kCpuTile; j < end; ++j) sum += visited[j] ? 0.0 : static_cast<double>(f[j]);
+    tile_sum[tile] = sum;
+  }
+  // The total is the sum of the tile sums in order, so the walk over tiles below repeats its
+  // additions exactly and always stops at a tile with a positive sum.
+  double total = 0.0;
+  for (double s : tile_sum) total += s;
+  if (!(total > 0.0)) {  // every remaining fitness is zero: the first unvisited city
+    const auto unvisited = path.unvisited();
+    return *std::min_element(unvisited.begin(), unvisited.end());
+  }
+  const double r = threshold_below(rng.next_double(), total);
+  double acc = 0.0;
+  int tile = 0;
+  while (!(r < acc + tile_sum[tile])) acc += tile_sum[tile++];
+  const int end = std::min(n, (tile + 1) * kCpuTile);
+  int last = -1;
+  for (int j = tile * kCpuTile; j < end; ++j) {
+    if (visited[j] || !(f[j] > 0.0f)) continue;
+    acc += f[j];
+    last = j;
+    if (r < acc) return j;
+  }
+  return last;  // rounding kept the in-tile sums at or below r
+}
+
 int select_next(const AntSystemConfig& config, std::span<const float> f,
                 std::span<const double> prefix, const AntPath& path, RandomStream& rng) {
   switch (config.selection) {
@@ -71,6 +95,8 @@ int select_next(const AntSystemConfig& config, std::span<const float> f,
       if (path.visited_count() < config.hybrid_switch * path.n())
         return select_stochastic_trial(f, prefix, path, rng, config.trials);
       return select_compression(f, path, rng);
+    case Selection::IRoulette: return select_i_roulette(f, path, rng);
+    case Selection::TileRoulette: return select_tile_roulette(f, path, rng);
   }
   return select_roulette(f, path, rng);
 }

@@ -9,7 +9,9 @@
 #include "aco/cuda/ant_system_cuda.h"
 #include "aco/cuda/construction.cuh"
 #include "aco/cuda/fitness.cuh"
+#include "aco/cuda/pheromone_designs.cuh"
 #include "aco/cuda/pheromone_update.cuh"
+#include "aco/cuda/step_random.cuh"
 #include "aco/cuda/warp_selection.cuh"
 #include "core/distance_matrix.h"
 #include "core/error.h"
@@ -39,6 +41,8 @@ struct AntSystemCuda::State {
   const Instance& instance;
   AntSystemConfig config;
   int n, ld, m;
+  GpuPlan plan;
+  std::unique_ptr<cuda::TourConstruction> construction;
   double tau0 = 0.0;
   double deposit_scale = 1.0;  // fixed-point scale of the deposits 1 / L_k
   cudaStream_t stream{};
@@ -47,11 +51,11 @@ struct AntSystemCuda::State {
   DeviceBuffer<float> eta_beta, tau, fitness, prefix, summary;
   DeviceBuffer<int32_t> tours, successors, scratch;
   DeviceBuffer<long long> lengths;
-  DeviceBuffer<unsigned long long> deposits;
+  DeviceBuffer<unsigned long long> deposits, accumulator, step_key_d;
   DeviceBuffer<long long> best_length_d;
   DeviceBuffer<int> best_index_d;
   DeviceBuffer<unsigned char> reduce_temp;
-  long long* pinned = nullptr;  // [0] iteration-best length, [1] its ant
+  long long* pinned = nullptr;  // [0] iteration-best length, [1] its ant, [2] the step key
 
   Event start, constructed, ranked, updated;
   std::vector<int32_t> best_tour;
@@ -60,7 +64,8 @@ struct AntSystemCuda::State {
   StepTimes times;
 
   State(const Instance& inst, const AntSystemConfig& cfg)
-      : instance(inst), config(cfg), n(inst.n()), ld(padded(inst.n())), m(cfg.ants > 0 ? cfg.ants : inst.n()) {}
+      : instance(inst), config(cfg), n(inst.n()), ld(padded(inst.n())), m(cfg.ants > 0 ? cfg.ants : inst.n()),
+        plan(plan_gpu(cfg, n, m)) {}
   ~State() {
     if (pinned) cudaFreeHost(pinned);
     if (stream) cudaStreamDestroy(stream);
@@ -70,9 +75,14 @@ struct AntSystemCuda::State {
 size_t AntSystemCuda::memory_bytes(int n, const AntSystemConfig& config) {
   const size_t ld = static_cast<size_t>(padded(n));
   const size_t m = config.ants > 0 ? static_cast<size_t>(config.ants) : static_cast<size_t>(n);
+  const GpuPlan plan = plan_gpu(config, n, static_cast<int>(m));
   const size_t matrices = 4 + (needs_prefix_sums(config.selection) ? 1 : 0);  // distances, eta, tau, fitness
-  return ld * ld * 4 * matrices + m * static_cast<size_t>(n) * 4 * 2 +
-         cuda::construction_scratch_ints(config.construction, config.selection, n, static_cast<int>(m)) * 4 + m * 16;
+  // Construction scratch: at most an index array and a visited bitmask per ant.
+  const size_t scratch = plan.construction == Construction::WarpPerAnt || plan.launch == Launch::KeOne
+                             ? m * (static_cast<size_t>(n) + ld / 32) * 4
+                             : 0;
+  return ld * ld * 4 * matrices + m * static_cast<size_t>(n) * 4 * 2 + scratch + m * 16 +
+         cuda::accumulator_cells(plan.pheromone_update, static_cast<int>(ld)) * 8;
 }
 
 AntSystemCuda::AntSystemCuda(const Instance& instance, const AntSystemConfig& config)
@@ -87,17 +97,10 @@ AntSystemCuda::AntSystemCuda(const Instance& instance, const AntSystemConfig& co
   if (need > free_bytes / 10 * 9)
     throw OutOfMemoryError(concat("the dense GPU Ant System needs ", need >> 20, " MiB for n = ", n, ", m = ", m,
                                   " but the GPU has ", free_bytes >> 20, " MiB free"));
-  FORMICA_EXPECTS(cuda::pheromone_update_shared_bytes(ld) > 0, "the symmetrize pheromone update keeps a row of ",
-                  n, " cities in shared memory, more than this GPU allows per block");
-  if (s.config.construction == Construction::BlockPerAnt) {
-    int device = 0, limit = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    const size_t bytes = cuda::block_per_ant_shared_bytes(s.config.selection, n, ld);
-    FORMICA_EXPECTS(bytes + 1024 <= static_cast<size_t>(limit), "--construction block-per-ant needs ",
-                    bytes >> 10, " KiB of shared memory per block for n = ", n, "; this GPU allows ", limit >> 10,
-                    " KiB (use --construction warp-per-ant)");
-  }
+  FORMICA_EXPECTS(s.plan.pheromone_update != PheromoneUpdate::Symmetrize || cuda::pheromone_update_shared_bytes(ld) > 0,
+                  "the symmetrize pheromone update keeps a row of ", n,
+                  " cities in shared memory, more than this GPU allows per block (use --pheromone-update atomic)");
+  s.construction = std::make_unique<cuda::TourConstruction>(s.plan, n, ld, m);
 
   CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
   const size_t cells = static_cast<size_t>(ld) * ld;
@@ -122,13 +125,17 @@ AntSystemCuda::AntSystemCuda(const Instance& instance, const AntSystemConfig& co
   }
   s.tours = DeviceBuffer<int32_t>(static_cast<size_t>(m) * n);
   s.successors = DeviceBuffer<int32_t>(static_cast<size_t>(n) * m);
-  s.scratch = DeviceBuffer<int32_t>(cuda::construction_scratch_ints(s.config.construction, s.config.selection, n, m));
+  s.scratch = DeviceBuffer<int32_t>(s.construction->scratch_ints());
   s.lengths = DeviceBuffer<long long>(static_cast<size_t>(m));
   s.deposits = DeviceBuffer<unsigned long long>(static_cast<size_t>(m));
+  s.accumulator = DeviceBuffer<unsigned long long>(cuda::accumulator_cells(s.plan.pheromone_update, ld));
+  if (s.accumulator.size() > 0)
+    CUDA_CHECK(cudaMemsetAsync(s.accumulator.data(), 0, s.accumulator.size() * sizeof(unsigned long long), s.stream));
+  s.step_key_d = DeviceBuffer<unsigned long long>(1);
   s.best_length_d = DeviceBuffer<long long>(1);
   s.best_index_d = DeviceBuffer<int>(1);
   s.reduce_temp = DeviceBuffer<unsigned char>(cuda::best_ant_temp_bytes(m));
-  CUDA_CHECK(cudaMallocHost(&s.pinned, 2 * sizeof(long long)));
+  CUDA_CHECK(cudaMallocHost(&s.pinned, 3 * sizeof(long long)));
 
   cuda::launch_heuristic(s.distances.data(), s.eta_beta.data(), n, ld, s.config.beta, s.stream);
   // tau_0 = m / L_nn (Uchida 2.3 with m ants; their n / L(T_G) for the default m = n).
@@ -158,13 +165,18 @@ bool AntSystemCuda::step(const StopFlag& stop) {
   args.prefix = s.prefix.data();
   args.summary = s.summary.data();
   args.tours = s.tours.data();
-  args.scratch = s.scratch.data();
   args.seed = s.config.seed;
   args.iteration = s.iteration;
+  // The iteration's key also in device memory: a KE-ONE graph reads it there at every replay.
+  args.step_key = cuda::step_key(s.config.seed, s.iteration);
+  s.pinned[2] = static_cast<long long>(args.step_key);
+  CUDA_CHECK(cudaMemcpyAsync(s.step_key_d.data(), s.pinned + 2, sizeof(long long), cudaMemcpyHostToDevice, s.stream));
+  args.step_key_d = s.step_key_d.data();
   args.trials = s.config.trials;
   args.switch_count = static_cast<int>(std::ceil(s.config.hybrid_switch * n));
+  s.construction->bind(args, s.scratch.data());
   cuda::plan_warp_memory(s.config.selection, args, kWarpSharedLimit);
-  cuda::launch_construction(s.config.construction, s.config.selection, args, s.stream);
+  s.construction->launch(args, s.stream);
   CUDA_CHECK(cudaEventRecord(s.constructed.event, s.stream));
   cuda::launch_ant_lengths(s.distances.data(), ld, s.tours.data(), n, m, s.lengths.data(), s.deposits.data(),
                            s.successors.data(), s.deposit_scale, s.stream);
@@ -173,9 +185,18 @@ bool AntSystemCuda::step(const StopFlag& stop) {
   CUDA_CHECK(cudaMemcpyAsync(s.pinned, s.best_length_d.data(), sizeof(long long), cudaMemcpyDeviceToHost, s.stream));
   CUDA_CHECK(cudaMemcpyAsync(s.pinned + 1, s.best_index_d.data(), sizeof(int), cudaMemcpyDeviceToHost, s.stream));
   CUDA_CHECK(cudaEventRecord(s.ranked.event, s.stream));
-  cuda::launch_pheromone_update(s.tau.data(), n, ld, m, s.successors.data(), s.deposits.data(), s.config.rho,
-                                s.deposit_scale, s.stream);
-  cuda::launch_symmetrize(s.tau.data(), ld, s.stream);
+  cuda::PheromoneArgs update;
+  update.tau = s.tau.data();
+  update.n = n;
+  update.ld = ld;
+  update.m = m;
+  update.tours = s.tours.data();
+  update.successors = s.successors.data();
+  update.deposits = s.deposits.data();
+  update.accumulator = s.accumulator.data();
+  update.rho = s.config.rho;
+  update.scale = s.deposit_scale;
+  cuda::launch_pheromone_design(s.plan.pheromone_update, update, s.stream);
   CUDA_CHECK(cudaEventRecord(s.updated.event, s.stream));
   CUDA_CHECK(cudaEventSynchronize(s.updated.event));
 
@@ -200,6 +221,7 @@ std::vector<int32_t> AntSystemCuda::best_tour() const { return state_->best_tour
 int64_t AntSystemCuda::iteration_best_length() const { return state_->iteration_best; }
 StepTimes AntSystemCuda::last_step_times() const { return state_->times; }
 int AntSystemCuda::ants() const { return state_->m; }
+const GpuPlan& AntSystemCuda::plan() const { return state_->plan; }
 double AntSystemCuda::initial_pheromone() const { return state_->tau0; }
 
 std::vector<float> AntSystemCuda::pheromone() const {

@@ -1,6 +1,8 @@
 // Ant System on the GPU (Uchida et al. 2012, section 4): greedy start and tau_0 = m / L_nn, the
-// fitness matrix recomputed each iteration, tour construction by a warp or a block per ant with
-// any of the four selection methods, and the PheromoneUpdateKernel + SymmetrizeKernel update.
+// fitness matrix recomputed each iteration, tour construction by any strategy of Uchida, Cecilia
+// et al. and Zhou et al. (warp, block or thread per ant, STC, ST-DYNAMIC; KE-ALL or KE-ONE) with
+// any selection it takes, and any pheromone-update design (Uchida's symmetrize pair, Cecilia's
+// atomics and scatter-gather), chosen by a GpuPlan (aco/config.h).
 // Host header: no CUDA types, so the solver and the tests include it in any build; the class is
 // only defined when the CUDA backend is built.
 #pragma once
@@ -36,6 +38,9 @@ class AntSystemCuda final : public Search {
   /// The last iteration's tours (m x n visiting orders) and exact lengths, copied from the device.
   std::vector<int32_t> tours() const;
   std::vector<int64_t> tour_lengths() const;
+
+  /// What runs: the configuration's GPU choices resolved for this instance.
+  const GpuPlan& plan() const;
 
   /// Bytes of device memory the dense GPU Ant System takes for n cities.
   static size_t memory_bytes(int n, const AntSystemConfig& config);

@@ -1,14 +1,16 @@
-// Tour construction kernels: a warp per ant (no block barriers inside a step) and a block per ant
-// (Uchida et al. 4.2, shared-memory prefix sums), each for the four selection methods.
+// Tour construction: the warp-per-ant kernel (no block barriers inside a step), the layouts of
+// the block strategies, and TourConstruction, which runs any plan as KE-ALL or as a KE-ONE graph.
 #include <curand_kernel.h>
 
-#include "aco/cuda/block_selection.cuh"
+#include <algorithm>
+#include <stdexcept>
+
 #include "aco/cuda/construction.cuh"
+#include "aco/cuda/construction_kernels.cuh"
+#include "aco/cuda/tile_roulette.cuh"
 #include "aco/cuda/warp_selection.cuh"
 #include "core/error.h"
 #include "cuda/check.cuh"
-
-#include <algorithm>
 
 namespace formica::aco::cuda {
 namespace {
@@ -18,11 +20,6 @@ constexpr int kWarpsPerBlock = 4;
 /// Uniform in [0, 1): cuRAND's curand_uniform is in (0, 1].
 __device__ __forceinline__ float uniform01(curandStatePhilox4_32_10_t& state) {
   return 1.0f - curand_uniform(&state);
-}
-
-/// A random start city in [0, n) from one 32-bit draw (bias at most n / 2^32).
-__device__ __forceinline__ int random_city(uint32_t draw, int n) {
-  return static_cast<int>((static_cast<unsigned long long>(draw) * static_cast<unsigned>(n)) >> 32);
 }
 
 /// Each lane gets its own Philox subsequence per (iteration, ant), so a tour does not depend on
@@ -49,19 +46,6 @@ struct OrderWriter {
     if (base < n && lane < n - base) out[base + lane] = held;
   }
 };
-
-RowSource row_source(const ConstructionArgs& a) {
-  return {a.fitness, a.prefix, a.summary, a.n, a.ld, search_top_stride(a.n), a.trials};
-}
-
-/// The step at which an ant switches to the unvisited index array: step 1 for compression, the
-/// hybrid's switch point, never for the others.
-template <Selection kMethod>
-__device__ __forceinline__ int index_array_step(const ConstructionArgs& a) {
-  if (kMethod == Selection::Compression) return 1;
-  if (kMethod == Selection::Hybrid) return max(a.switch_count, 1);
-  return a.n;
-}
 
 template <Selection kMethod, int kG>
 __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize) construct_warp_per_ant(ConstructionArgs a, RowSource src) {
@@ -90,11 +74,13 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize) construct_warp_per
   const int switch_step = index_array_step<kMethod>(a);
   SummaryPrefetch prefetch;
   int current = start;
+  const uint64_t key = key_of(a);
   for (int p = 1; p < n; ++p) {
     if (p == switch_step) remaining = warp_collect_unvisited(visited, n, unvisited, lane);
     const float u = uniform01(rng);  // lane t's uniform serves trial t
+    const StepRandom rnd{key, static_cast<uint32_t>(ant), static_cast<uint32_t>(p)};  // I-Roulette's numbers
     const Choice choice = warp_select_next<kMethod, kG>(src, current, p < switch_step, visited, unvisited, remaining,
-                                                        u, lane, &prefetch);
+                                                        u, rnd, lane, &prefetch);
     if (p >= switch_step) remaining = warp_remove_slot(unvisited, remaining, choice.slot, lane);
     if (lane == 0) visited.set(choice.city);
     __syncwarp();
@@ -104,91 +90,39 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize) construct_warp_per
   order.flush(n, lane);
 }
 
-template <Selection kMethod, int kThreads>
-__global__ void __launch_bounds__(kThreads) construct_block_per_ant(ConstructionArgs a, RowSource src) {
-  using Select = BlockSelection<kThreads>;
-  __shared__ typename Select::Shared shared;
-  extern __shared__ uint32_t dynamic_shared[];
-  const int n = a.n, ld = a.ld;
-  const int ant = static_cast<int>(blockIdx.x);
-  const int tid = static_cast<int>(threadIdx.x);
-  const int lane = tid % kWarpSize;
-  VisitedBits visited{dynamic_shared};
-  float* prefix = reinterpret_cast<float*>(dynamic_shared + ld / 32);
-  int32_t* unvisited = reinterpret_cast<int32_t*>(prefix + ld);
-  for (int w = tid; w < ld / 32; w += kThreads) visited.words[w] = 0;
-
-  curandStatePhilox4_32_10_t rng;  // warp 0 draws: lane t for trial t
-  if (tid < kWarpSize) init_rng(rng, a, ant, lane);
-  if (tid == 0) shared.choice = random_city(curand(&rng), n);
-  __syncthreads();
-  const int start = shared.choice;
-  if (tid == 0) {
-    visited.set(start);
-    a.tours[static_cast<size_t>(ant) * n] = start;
-  }
-  __syncthreads();
-  const int switch_step = index_array_step<kMethod>(a);
-  const int shared_lane = kMethod == Selection::Roulette || kMethod == Selection::Compression ? 0 : a.trials;
-  int remaining = 0;
-  int current = start;
-  for (int p = 1; p < n; ++p) {
-    float u_lane = 0.f;
-    if (tid < kWarpSize) {
-      if (p == switch_step) remaining = warp_collect_unvisited(visited, n, unvisited, lane);
-      u_lane = uniform01(rng);
-      if (lane == shared_lane) shared.r = u_lane;
-      if (lane == 0 && p == switch_step) shared.slot = remaining;
-    }
-    __syncthreads();  // publishes shared.r and, at the switch, the index array and its size
-    if (p == switch_step) remaining = shared.slot;
-    const int next = Select::template select_next<kMethod>(src, current, p < switch_step, visited, prefix, unvisited,
-                                                           remaining, u_lane, shared.r, shared);
-    if (tid == 0) {
-      if (p >= switch_step) unvisited[shared.slot] = unvisited[remaining - 1];  // Figure 7
-      visited.set(next);
-      a.tours[static_cast<size_t>(ant) * n + p] = next;
-    }
-    if (p >= switch_step) --remaining;
-    __syncthreads();
-    current = next;
-  }
-}
-
-template <int kThreads, Selection kMethod>
-void launch_block(const ConstructionArgs& args, cudaStream_t stream) {
-  const size_t bytes = block_per_ant_shared_bytes(kMethod, args.n, args.ld);
-  auto kernel = construct_block_per_ant<kMethod, kThreads>;
-  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-  kernel<<<args.m, kThreads, bytes, stream>>>(args, row_source(args));
-  CUDA_CHECK_LAUNCH();
-}
-
 template <Selection kMethod, int kG>
 void launch_warp(const ConstructionArgs& args, cudaStream_t stream) {
   const int blocks = (args.m + kWarpsPerBlock - 1) / kWarpsPerBlock;
   const size_t bytes = static_cast<size_t>(kWarpsPerBlock) * args.shared_words_per_warp * sizeof(uint32_t);
   auto kernel = construct_warp_per_ant<kMethod, kG>;
-  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  allow_shared(kernel, bytes);
   kernel<<<blocks, kWarpsPerBlock * kWarpSize, bytes, stream>>>(args, row_source(args));
   CUDA_CHECK_LAUNCH();
 }
 
 template <Selection kMethod>
-void launch(Construction construction, const ConstructionArgs& args, cudaStream_t stream) {
-  if (construction == Construction::WarpPerAnt) {
-    switch (groups_per_lane(args.ld)) {
-      case 2: return launch_warp<kMethod, 2>(args, stream);
-      case 8: return launch_warp<kMethod, 8>(args, stream);
-      case 16: return launch_warp<kMethod, 16>(args, stream);
-      default: return launch_warp<kMethod, 0>(args, stream);
-    }
+void launch_warp_groups(const ConstructionArgs& args, cudaStream_t stream) {
+  switch (groups_per_lane(args.ld)) {
+    case 2: return launch_warp<kMethod, 2>(args, stream);
+    case 8: return launch_warp<kMethod, 8>(args, stream);
+    case 16: return launch_warp<kMethod, 16>(args, stream);
+    default: return launch_warp<kMethod, 0>(args, stream);
   }
-  if (args.n <= 512) return launch_block<128, kMethod>(args, stream);
-  launch_block<256, kMethod>(args, stream);
 }
 
 }  // namespace
+
+void launch_warp_per_ant(Selection selection, const ConstructionArgs& args, cudaStream_t stream) {
+  switch (selection) {
+    case Selection::Roulette: return launch_warp_groups<Selection::Roulette>(args, stream);
+    case Selection::Compression: return launch_warp_groups<Selection::Compression>(args, stream);
+    case Selection::StochasticTrial: return launch_warp_groups<Selection::StochasticTrial>(args, stream);
+    case Selection::Hybrid: return launch_warp_groups<Selection::Hybrid>(args, stream);
+    case Selection::IRoulette: return launch_warp_groups<Selection::IRoulette>(args, stream);
+    case Selection::TileRoulette: break;
+  }
+  throw InputError(concat("warp-per-ant has no ", to_string(selection), " selection"));
+}
 
 void plan_warp_memory(Selection selection, ConstructionArgs& args, size_t shared_limit) {
   const bool index_array = selection == Selection::Compression || selection == Selection::Hybrid;
@@ -198,27 +132,111 @@ void plan_warp_memory(Selection selection, ConstructionArgs& args, size_t shared
   args.shared_words_per_warp = static_cast<int>(args.index_in_shared ? words_with_index : args.ld / 32);
 }
 
-size_t construction_scratch_ints(Construction construction, Selection selection, int n, int m) {
-  const bool needs = construction == Construction::WarpPerAnt &&
-                     (selection == Selection::Compression || selection == Selection::Hybrid);
-  return needs ? static_cast<size_t>(n) * static_cast<size_t>(m) : 0;
-}
-
-size_t block_per_ant_shared_bytes(Selection selection, int n, int ld) {
-  (void)n;
-  const bool index_array = selection == Selection::Compression || selection == Selection::Hybrid;
-  return static_cast<size_t>(ld / 32) * sizeof(uint32_t) + static_cast<size_t>(ld) * sizeof(float) +
-         (index_array ? static_cast<size_t>(ld) * sizeof(int32_t) : 0);
-}
-
-void launch_construction(Construction construction, Selection selection, const ConstructionArgs& args,
-                         cudaStream_t stream) {
-  switch (selection) {
-    case Selection::Roulette: return launch<Selection::Roulette>(construction, args, stream);
-    case Selection::Compression: return launch<Selection::Compression>(construction, args, stream);
-    case Selection::StochasticTrial: return launch<Selection::StochasticTrial>(construction, args, stream);
-    case Selection::Hybrid: return launch<Selection::Hybrid>(construction, args, stream);
+SharedLayout shared_layout(const GpuPlan& plan, int ld) {
+  SharedLayout layout;
+  const bool index_array = plan.selection == Selection::Compression || plan.selection == Selection::Hybrid;
+  switch (plan.construction) {
+    case Construction::BlockPerAnt:
+      layout.visited = ld / 32;
+      layout.list = index_array && plan.launch == Launch::KeAll ? ld : 0;  // KE-ONE: global scratch
+      break;
+    case Construction::Stc:
+    case Construction::StDynamic: layout.list = ld; break;
+    case Construction::ThreadPerAnt: layout.visited = plan.block_size * (ld / 32); return layout;
+    default: return layout;  // warp-per-ant lays out its own (plan_warp_memory)
   }
+  if (plan.selection == Selection::TileRoulette) {
+    layout.prefix = plan.block_size;
+    layout.tiles = tile_scratch_floats(ld);
+  } else if (plan.selection != Selection::IRoulette) {
+    layout.prefix = ld;
+  }
+  return layout;
+}
+
+TourConstruction::TourConstruction(const GpuPlan& plan, int n, int ld, int m)
+    : plan_(plan), n_(n), ld_(ld), m_(m), layout_(shared_layout(plan, ld)) {
+  int device = 0, limit = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  constexpr size_t kStaticShared = 1024;  // GroupShared and the compiler's own
+  const size_t bytes = layout_.bytes();
+  FORMICA_EXPECTS(bytes + kStaticShared <= static_cast<size_t>(limit), "--construction ", to_string(plan.construction),
+                  " needs ", bytes >> 10, " KiB of shared memory per block for n = ", n,
+                  plan.construction == Construction::ThreadPerAnt ? concat(" and ", plan.block_size, " ants per block")
+                                                                  : std::string(),
+                  "; this GPU allows ", limit >> 10, " KiB",
+                  plan.construction == Construction::ThreadPerAnt ? " (lower --block-size)"
+                                                                  : " (use --construction warp-per-ant)");
+}
+
+TourConstruction::~TourConstruction() {
+  if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+  if (graph_ != nullptr) cudaGraphDestroy(graph_);
+}
+
+size_t TourConstruction::scratch_ints() const {
+  const size_t cells = static_cast<size_t>(n_) * static_cast<size_t>(m_);
+  const bool index_array = plan_.selection == Selection::Compression || plan_.selection == Selection::Hybrid;
+  switch (plan_.construction) {
+    case Construction::WarpPerAnt: return index_array ? cells : 0;
+    case Construction::BlockPerAnt:
+      if (plan_.launch != Launch::KeOne) return 0;
+      return (index_array ? cells : 0) + static_cast<size_t>(m_) * static_cast<size_t>(ld_ / 32);
+    default: return 0;
+  }
+}
+
+void TourConstruction::bind(ConstructionArgs& args, int32_t* scratch) const {
+  const bool index_array = plan_.selection == Selection::Compression || plan_.selection == Selection::Hybrid;
+  args.scratch = scratch;
+  args.visited = nullptr;
+  if (plan_.construction == Construction::BlockPerAnt && plan_.launch == Launch::KeOne)
+    args.visited = reinterpret_cast<uint32_t*>(scratch + (index_array ? static_cast<size_t>(n_) * m_ : 0));
+  args.block_size = plan_.block_size;
+  args.layout = layout_;
+}
+
+void TourConstruction::launch_steps(const ConstructionArgs& args, cudaStream_t stream) const {
+  const bool dynamic = plan_.construction == Construction::StDynamic;
+  if (plan_.construction == Construction::BlockPerAnt) {
+    launch_block_per_ant_start(args, stream);
+    for (int p = 1; p < n_; ++p) launch_block_per_ant_step(plan_.selection, args, p, stream);
+  } else {
+    launch_tour_list_start(args, stream);
+    for (int p = 1; p < n_; ++p) launch_tour_list_step(plan_.selection, dynamic, args, p, stream);
+  }
+}
+
+void TourConstruction::launch(const ConstructionArgs& args, cudaStream_t stream) {
+  switch (plan_.construction) {
+    case Construction::WarpPerAnt: return launch_warp_per_ant(plan_.selection, args, stream);
+    case Construction::ThreadPerAnt: return launch_thread_per_ant(plan_.selection, args, stream);
+    default: break;
+  }
+  const bool dynamic = plan_.construction == Construction::StDynamic;
+  if (plan_.launch == Launch::KeAll) {
+    if (plan_.construction == Construction::BlockPerAnt) return launch_block_per_ant(plan_.selection, args, stream);
+    return launch_tour_list(plan_.selection, dynamic, args, stream);
+  }
+  if (exec_ == nullptr) {
+    if (args.step_key_d == nullptr) throw std::logic_error("KE-ONE construction needs the step key in device memory");
+    if (plan_.construction == Construction::BlockPerAnt) prepare_block_per_ant_steps(plan_.selection, args);
+    else prepare_tour_list_steps(plan_.selection, args);
+    // Zhou's KE-ONE: the host loop of one launch per step, captured once as a graph.
+    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    try {
+      launch_steps(args, stream);
+    } catch (...) {
+      cudaGraph_t partial = nullptr;
+      cudaStreamEndCapture(stream, &partial);
+      if (partial != nullptr) cudaGraphDestroy(partial);
+      throw;
+    }
+    CUDA_CHECK(cudaStreamEndCapture(stream, &graph_));
+    CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+  }
+  CUDA_CHECK(cudaGraphLaunch(exec_, stream));
 }
 
 }  // namespace formica::aco::cuda

@@ -1,6 +1,8 @@
-// Draws many next cities from one fitness row on the GPU with the production selection code,
-// to measure the distribution each method samples (the chi-square tests, and later the distance
-// of approximate methods such as I-Roulette from the exact one). Host header, no CUDA types.
+// Draws many next cities from one fitness row on the GPU with the production selection code of
+// every construction strategy, to measure the distribution each samples: the chi-square tests of
+// the exact methods, and I-Roulette's distance from the exact distribution. STC and ST-DYNAMIC are
+// sampled at the step level: one step of their tour list, visited cities before the cursor and
+// the unvisited ones after it. Host header, no CUDA types.
 #pragma once
 
 #include <cstdint>
@@ -12,15 +14,17 @@
 namespace formica::aco::cuda {
 
 struct SamplerRequest {
-  Construction construction = Construction::WarpPerAnt;
+  Construction construction = Construction::WarpPerAnt;  ///< any but Auto
   Selection selection = Selection::Roulette;
   int trials = 8;            ///< w for stochastic trial and hybrid
   bool trial_phase = true;   ///< hybrid: before (true) or after (false) its switch point
+  int block_size = 0;        ///< threads per block (block strategies); 0: auto_block_size at this n
   long draws = 100000;
   uint64_t seed = 1;
 };
 
-/// How often each city was drawn from `fitness_row` given `visited` (one byte per city).
+/// How often each city was drawn from `fitness_row` given `visited` (one byte per city; at least
+/// one city visited and one not).
 std::vector<long> sample_selection(const SamplerRequest& request, std::span<const float> fitness_row,
                                    std::span<const uint8_t> visited);
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "aco/cuda/warp_scan.cuh"
+#include "aco/threshold.h"  // threshold_below: r = u * total strictly below the total
 
 namespace formica::aco::cuda {
 
@@ -14,13 +15,6 @@ __host__ __device__ inline int search_top_stride(int n) {
   int top = 1;
   while (top * 32 < n) top *= 32;
   return top;
-}
-
-/// A threshold r = u * total strictly below `total` (u in [0, 1) can round up to total), so that
-/// a search for the first q[j] > r always lands on an entry with a positive weight.
-__device__ __forceinline__ float threshold_below(float u, float total) {
-  const float r = u * total;
-  return r < total ? r : nextafterf(total, 0.f);
 }
 
 /// Continues a search inside the window starting at `lo` whose segments have length `stride`.

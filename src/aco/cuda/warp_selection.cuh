@@ -1,8 +1,9 @@
 // Next-city selection by one warp per ant: the four methods of Uchida et al. section 4.2 written
-// for a warp, with the ant's visited set as a bitmask in shared memory and no block barriers.
+// for a warp, with the ant's visited set as a bitmask in shared memory and no block barriers
+// (and Cecilia et al.'s I-Roulette, from i_roulette.cuh).
 //
-// Every function returns a city drawn with probability f_ij / (sum of f_il over unvisited l)
-// (up to float rounding of the sums). Cities are summed in a fixed order, so the result is
+// Every function but I-Roulette returns a city drawn with probability f_ij / (sum of f_il over
+// unvisited l) (up to float rounding of the sums). Cities are summed in a fixed order, so the result is
 // reproducible; the order need not be the index order for the distribution to be exact.
 //
 // Tour construction is latency-bound: a step cannot start before the previous one chose its
@@ -14,6 +15,9 @@
 #include <cstdint>
 
 #include "aco/config.h"
+#include "aco/cuda/i_roulette.cuh"
+#include "aco/cuda/step_random.cuh"
+#include "aco/cuda/visited_bits.cuh"
 #include "aco/cuda/warp_scan.cuh"
 #include "aco/cuda/warp_search.cuh"
 
@@ -24,95 +28,6 @@ struct Choice {
   int city;
   int slot;
 };
-
-/// The visited set of one ant, one bit per city, in shared memory (bit c of word c / 32).
-struct VisitedBits {
-  uint32_t* words;
-
-  __device__ bool test(int city) const { return (words[city >> 5] >> (city & 31)) & 1u; }
-  /// Marks `city`; only one lane may call it, followed by __syncwarp().
-  __device__ void set(int city) { words[city >> 5] |= 1u << (city & 31); }
-  /// The visited flags of the four cities of float4 group g, in bits 0-3.
-  __device__ uint32_t group_bits(int g) const { return (words[g >> 3] >> (4 * (g & 7))) & 0xfu; }
-};
-
-/// Clears the bitmask of `ld` bits (ld a multiple of 32) with the whole warp.
-__device__ inline void warp_clear(VisitedBits visited, int ld, int lane) {
-  for (int w = lane; w < ld / 32; w += kWarpSize) visited.words[w] = 0;
-  __syncwarp();
-}
-
-/// Writes the unvisited cities of [0, n) in increasing order to `out`; returns their count.
-/// Warp-wide stream compaction of the complement of the bitmask (popc + warp scan).
-__device__ inline int warp_collect_unvisited(VisitedBits visited, int n, int32_t* out, int lane) {
-  const int words = (n + 31) / 32;
-  int count = 0;
-  for (int base = 0; base < words; base += kWarpSize) {
-    const int w = base + lane;
-    uint32_t free_bits = 0;
-    if (w < words) {
-      free_bits = ~visited.words[w];
-      const int valid = n - w * 32;
-      if (valid < 32) free_bits &= (1u << valid) - 1u;
-    }
-    const int c = __popc(free_bits);
-    const int inclusive = warp_inclusive_sum(c, lane);
-    int position = count + inclusive - c;
-    while (free_bits) {
-      const int b = __ffs(free_bits) - 1;
-      out[position++] = w * 32 + b;
-      free_bits &= free_bits - 1;
-    }
-    count += __shfl_sync(kFullMask, inclusive, 31);
-  }
-  __syncwarp();
-  return count;
-}
-
-/// The lowest-numbered unvisited city (the fallback when every remaining fitness is zero).
-__device__ inline int warp_first_unvisited(VisitedBits visited, int n, int lane) {
-  const int words = (n + 31) / 32;
-  for (int base = 0; base < words; base += kWarpSize) {
-    const int w = base + lane;
-    uint32_t free_bits = 0;
-    if (w < words) {
-      free_bits = ~visited.words[w];
-      const int valid = n - w * 32;
-      if (valid < 32) free_bits &= (1u << valid) - 1u;
-    }
-    const unsigned any = __ballot_sync(kFullMask, free_bits != 0);
-    if (any) {
-      const int owner = first_lane(any);
-      const uint32_t bits = __shfl_sync(kFullMask, free_bits, owner);
-      return (base + owner) * 32 + __ffs(bits) - 1;
-    }
-  }
-  return 0;
-}
-
-/// The first index at or after `from` (else the last before it) in [0, count) for which
-/// `eligible(i)` holds, or -1. Block scans form prefix sums with tree-shaped additions, so a
-/// zero weight can own an interval about one ulp wide: a search that lands on one is moved to
-/// the nearest weight that can really be drawn.
-template <typename Eligible>
-__device__ inline int warp_nearest_eligible(Eligible eligible, int from, int count, int lane) {
-  for (int base = from; base < count; base += kWarpSize) {
-    const unsigned ok = __ballot_sync(kFullMask, base + lane < count && eligible(base + lane));
-    if (ok) return base + first_lane(ok);
-  }
-  for (int top = from; top > 0; top -= kWarpSize) {
-    const int i = top - 1 - lane;
-    const unsigned ok = __ballot_sync(kFullMask, i >= 0 && eligible(i));
-    if (ok) return top - 1 - first_lane(ok);
-  }
-  return -1;
-}
-
-/// The four values of `f` with the cities whose bit is set in `visited_bits` zeroed.
-__device__ __forceinline__ float4 mask_group(float4 f, uint32_t visited_bits) {
-  return make_float4((visited_bits & 1u) ? 0.f : f.x, (visited_bits & 2u) ? 0.f : f.y,
-                     (visited_bits & 4u) ? 0.f : f.z, (visited_bits & 8u) ? 0.f : f.w);
-}
 
 /// Walks masked values in order from `acc`: the city of the first value that takes the running
 /// sum past r; if rounding keeps it at or below r, the last positive one. -1 if none is positive.
@@ -397,13 +312,15 @@ struct RowSource {
 
 /// One selection step of method kMethod from city `current`, without changing the ant's state
 /// (the caller commits the choice). `trial_phase` is true for stochastic trial and for hybrid
-/// before its switch point; compression reads unvisited[0, remaining). `u` differs per lane.
-/// `prefetch` (may be null) carries the summary row prefetched by the previous step.
+/// before its switch point; compression reads unvisited[0, remaining). `u` differs per lane;
+/// I-Roulette draws its per-city numbers from `rnd` instead. `prefetch` (may be null) carries the
+/// summary row prefetched by the previous step.
 template <Selection kMethod, int kG>
 __device__ inline Choice warp_select_next(const RowSource& src, int current, bool trial_phase, VisitedBits visited,
-                                          const int32_t* unvisited, int remaining, float u, int lane,
-                                          SummaryPrefetch* prefetch = nullptr) {
+                                          const int32_t* unvisited, int remaining, float u, const StepRandom& rnd,
+                                          int lane, SummaryPrefetch* prefetch = nullptr) {
   const float* row = src.fitness + static_cast<size_t>(current) * src.ld;
+  if (kMethod == Selection::IRoulette) return {warp_i_roulette<kG>(row, src.n, src.ld, visited, rnd, lane), -1};
   if (kMethod == Selection::Roulette)
     return {warp_roulette<kG>(row, src.n, src.ld, visited, __shfl_sync(kFullMask, u, 0), lane), -1};
   if (kMethod == Selection::StochasticTrial || (kMethod == Selection::Hybrid && trial_phase)) {
