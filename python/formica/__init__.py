@@ -136,8 +136,10 @@ def _gap(length: Union[int, float], optimum: Optional[int]) -> Optional[float]:
 
 def _parameter_text(value: Any) -> str:
     """A parameter's value as the command line would spell it."""
-    if isinstance(value, (bool, np.bool_, str)):
-        return str(value)
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
     if isinstance(value, (int, np.integer)):
         return str(int(value))
     if isinstance(value, (float, np.floating)):
@@ -192,13 +194,14 @@ def solve(
               3 x 3 array is a matrix unless metric="euc_3d";
             - a TSPLIB .tsp path (or a TSPLIB name, looked up in $FORMICA_TSPLIB_DIR/tsp);
             - a formica.Instance.
-        algorithm: "auto" (the solver's default choice, today Ant System) or a name from
+        algorithm: "auto" (the solver's default: MMAS with focused ants and 2-opt + Or-opt local
+            search, set up by the problem's size and the backend) or a name from
             formica.parameters()["algorithm"], e.g. "as".
         backend: "auto" (the GPU when one is present and the algorithm has a CUDA version),
             "cpu" or "cuda".
         time_limit: stop after this many seconds, counted from the solver's start (once the
             problem is converted). With neither time_limit nor iterations the run stops after
-            10 seconds.
+            10 seconds up to 20,000 cities, n / 2000 seconds above, at most 60.
         iterations: stop after this many iterations.
         target: stop once the best length is at most this.
         seed: random seed; the same seed, problem, parameters and device give the same result.

@@ -63,7 +63,7 @@ def test_every_planar_metric_measures_as_tsplib_defines(metric: str, points: np.
     assert length == reference_length(metric, points, tour)
     result = formica.solve(points, metric=metric, iterations=3, seed=2)
     assert result.length == reference_length(metric, points, result.tour)
-    assert result.config["algorithm"] == "as"
+    assert result.config["algorithm"] == "mmas"  # auto, resolved
 
 
 def test_default_metric_is_euc_2d_and_euc_3d(points: np.ndarray) -> None:

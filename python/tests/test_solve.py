@@ -33,9 +33,10 @@ def test_result_fields(points: np.ndarray) -> None:
     assert result.history[-1].length == result.length
     # config: every parameter, as it ran
     assert set(result.config) == set(formica.parameters())
-    assert result.config["algorithm"] == "as"  # "auto" resolved
+    assert result.config["algorithm"] == "mmas"  # "auto" resolved
     assert result.config["backend"] == result.backend
-    assert result.config["ants"] == 50 and result.config["threads"] >= 1
+    assert result.config["ants"] > 0 and result.config["threads"] >= 1
+    assert result.config["local_search"] == "or-opt" and result.config["polish"] is True
     assert (result.config["seed"], result.config["iterations"], result.config["time_limit"]) == (5, 12, None)
 
 
@@ -59,6 +60,13 @@ def test_stopping_rules() -> None:
     assert targeted.stop_reason == "target" and targeted.iterations == 1
     # With neither iterations nor a time limit the solver's default stopping rule applies.
     assert targeted.config["time_limit"] == 10.0 and targeted.config["iterations"] is None
+
+
+def test_boolean_parameters_take_python_booleans(points: np.ndarray) -> None:
+    rough = formica.solve(points, iterations=2, seed=1, algorithm="as", polish=False)
+    polished = formica.solve(points, iterations=2, seed=1, algorithm="as", polish=True)
+    assert rough.config["polish"] is False and polished.config["polish"] is True
+    assert polished.length <= rough.length
 
 
 def test_float_metric_target_is_in_the_problems_units() -> None:
@@ -91,7 +99,7 @@ def test_float_metric_target_is_in_the_problems_units() -> None:
         ({"backend": "tpu"}, "unknown --backend 'tpu' (valid: auto, cpu, cuda)"),
         ({"algorithm": "x"}, "unknown --algorithm 'x' (valid: auto, as, mmas, acs, gaco, two-opt)"),
         ({"ants": "many"}, "--ants: 'many' is not a valid value"),
-        ({"iterations": True}, "--iterations: 'True' is not a valid value"),
+        ({"polish": "yes"}, "--polish: 'yes' is not true or false"),
     ],
 )
 def test_invalid_parameters_raise_the_command_lines_message(points, params, message, data, cli) -> None:

@@ -86,6 +86,13 @@ void ColonyConfig::validate() const {
                   "--colonies-per-matrix (", group_size(), ")");
   FORMICA_EXPECTS(exchange_interval >= 0, "--exchange-interval must be at least 0, got ", exchange_interval);
   FORMICA_EXPECTS(threads >= 1, "--threads must be at least 1, got ", threads);
+  FORMICA_EXPECTS(ls_neighbours >= 1 && ls_neighbours <= 32, "--ls-neighbours must be in [1, 32], got ",
+                  ls_neighbours);
+  FORMICA_EXPECTS(focused_edges >= 0, "--focused-edges must be at least 0 (0: whole tours), got ",
+                  focused_edges);
+  FORMICA_EXPECTS(
+      focused_edges == 0 || variant != ColonyVariant::Acs,
+      "--focused-edges: ACS builds its tours in lockstep; focused construction needs mmas or gaco");
 }
 
 std::string ColonyConfig::describe() const {
@@ -95,8 +102,12 @@ std::string ColonyConfig::describe() const {
     text += concat(" mmas-rho=", evaporation(), " p-best=", p_best, " best-every=", best_every,
                    " schedule=", to_string(schedule), " restart-after=", restart_after);
   if (variant != ColonyVariant::Mmas) text += concat(" acs-rho=", acs_rho, " q0=", q0, " xi=", xi);
-  return text + concat(" colonies=", colony_count(), " colonies-per-matrix=", group_size(),
-                       " exchange-interval=", exchange_interval);
+  text += concat(" colonies=", colony_count(), " colonies-per-matrix=", group_size(),
+                 " exchange-interval=", exchange_interval,
+                 " local-search=", localsearch::to_string(local_search));
+  if (local_search != localsearch::LocalSearchKind::None) text += concat(" ls-neighbours=", ls_neighbours);
+  return text +
+         (focused() ? concat(" focused-edges=", focused_edges) : std::string(" construction=whole-tours"));
 }
 
 }  // namespace formica::aco

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "aco/config.h"
+#include "localsearch/config.h"
 
 namespace formica::aco {
 
@@ -73,6 +74,14 @@ struct ColonyConfig {
   int colonies_per_matrix = 0;    ///< colonies sharing one matrix; 0: GACO 2, otherwise 1
   int exchange_interval = 0;      ///< K: groups exchange their best tour every K iterations; 0 never
   AntConstruction ant_construction = AntConstruction::WarpPerAnt;  ///< CUDA backend only
+  // Ants with local search (the hybrid solver; off by default, as in the papers)
+  localsearch::LocalSearchKind local_search =
+      localsearch::LocalSearchKind::None;  ///< every ant's tour, before the update
+  int ls_neighbours = 10;                  ///< neighbour-list length of the local search
+  /// 0: every ant builds its whole tour. > 0: focused construction (aco/cpu/focused_construction.h):
+  /// each ant starts from its colony's source tour (the last depositor's) and re-decides at most
+  /// this many edges. MMAS-rule colonies and GACO only (ACS builds its tours in lockstep).
+  int focused_edges = 0;
   int threads = 1;                ///< CPU worker threads (the result does not depend on it)
   uint64_t seed = 1;
 
@@ -94,10 +103,13 @@ struct ColonyConfig {
     }
     return ColonyRule::Mmas;
   }
+  /// Ants of a colony: `ants`, or the rule's default (ACS 10; MMAS n, or ACOTSP's 25 with local search).
   int ants_of(int colony, int n) const {
     if (ants > 0) return ants;
-    return rule_of(colony) == ColonyRule::Acs ? 10 : n;
+    if (rule_of(colony) == ColonyRule::Acs) return 10;
+    return local_search == localsearch::LocalSearchKind::None ? n : 25;
   }
+  bool focused() const { return focused_edges > 0; }
   /// ACS colonies apply the local update while tours are built (all ants of a matrix in
   /// lockstep); GACO applies its ACS colonies' local updates once per iteration (deferred).
   bool immediate_local_update() const { return variant == ColonyVariant::Acs; }

@@ -35,7 +35,9 @@ ColonyLayout make_colony_layout(const Instance& instance, const ColonyConfig& co
   layout.nn_length = std::max<int64_t>(tour_length(instance, nearest_neighbour_tour(instance, 0)), 1);
   const double l_nn = static_cast<double>(layout.nn_length);
   layout.tau0 = 1.0 / (n * l_nn);
-  layout.min_factor = mmas_min_factor(n, config.p_best);
+  layout.min_factor = config.focused()
+                          ? mmas_min_factor_over(config.candidates, config.candidates, config.p_best)
+                          : mmas_min_factor(n, config.p_best);
   switch (config.variant) {
     case ColonyVariant::Mmas:
       layout.bounds = BoundsKind::Mmas;

@@ -25,14 +25,20 @@ namespace formica::aco {
 
 constexpr long long kNoLength = 0x7fffffffffffffffLL;
 
-/// tau_min / tau_max of Stutzle and Hoos 2000, Eq. 11: (1 - p_dec) / ((avg - 1) p_dec) with
-/// p_dec = p_best^(1/n) and avg = n / 2 choices per step; at most 1 (tau_min <= tau_max).
-inline double mmas_min_factor(int n, double p_best) {
-  const double p_dec = std::pow(p_best, 1.0 / n), avg = 0.5 * n;
+/// tau_min / tau_max of Stutzle and Hoos 2000, Eq. 11, (1 - p_dec) / ((avg - 1) p_dec) with
+/// p_dec = p_best^(1 / decisions), for `decisions` decisions of `avg` choices each; at most 1
+/// (tau_min <= tau_max). The paper's tour has (n, n / 2); focused ants with local search
+/// (Skinderowicz 2022) use (k, k) for k candidates, a much wider interval that keeps the
+/// re-decided edges varied.
+inline double mmas_min_factor_over(double decisions, double avg, double p_best) {
+  const double p_dec = std::pow(p_best, 1.0 / decisions);
   if (avg <= 1.0) return 1.0;
   const double f = (1.0 - p_dec) / ((avg - 1.0) * p_dec);
   return f < 1.0 ? f : 1.0;
 }
+
+/// Eq. 11 for a whole tour: (n, n / 2).
+inline double mmas_min_factor(int n, double p_best) { return mmas_min_factor_over(n, 0.5 * n, p_best); }
 
 struct Bounds {
   float tau_min, tau_max;
@@ -112,13 +118,18 @@ FORMICA_HD inline long long group_best_length(const ColonyRecord* records, int m
   return best == kNoLength ? fallback : best;
 }
 
+/// The length of the tour that deposits for colony `r` this iteration.
+FORMICA_HD inline long long depositor_length(const ColonyRecord& r) {
+  const auto depositor = static_cast<Depositor>(r.depositor);
+  return depositor == Depositor::IterationBest ? r.iteration_length
+         : depositor == Depositor::RestartBest ? r.restart_length
+                                               : r.best_length;
+}
+
 /// The deposit of colony `r` (see Deposit): MMAS adds 1 / L of its depositor, ACS blends in
 /// rho_acs / L of its best-so-far.
 FORMICA_HD inline Deposit colony_deposit(const ColonyRecord& r, bool acs, double acs_rho) {
-  const auto depositor = static_cast<Depositor>(r.depositor);
-  const long long length = depositor == Depositor::IterationBest ? r.iteration_length
-                           : depositor == Depositor::RestartBest ? r.restart_length
-                                                                 : r.best_length;
+  const long long length = depositor_length(r);
   const double inverse = 1.0 / static_cast<double>(length > 0 ? length : 1);
   if (acs) return {static_cast<float>(1.0 - acs_rho), static_cast<float>(acs_rho * inverse)};
   return {1.0f, static_cast<float>(inverse)};

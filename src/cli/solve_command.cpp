@@ -20,6 +20,7 @@
 #include "io/svg.h"
 #include "io/tsplib.h"
 #include "solver/parameters.h"
+#include "solver/portfolio.h"
 #include "solver/report.h"
 #include "solver/solver.h"
 
@@ -84,8 +85,7 @@ void write_pictures(const SolveOptionsCli& o, const Instance& instance, const Re
 int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point start) {
   SolverConfig request;
   for (const auto& [name, value] : o.values) set_parameter(request, name, value);
-  const SolverConfig config = resolve_config(request);
-  config.validate();
+  request.validate();
   expect_distinct_outputs(o);
 
   const Instance instance = o.instance.empty()
@@ -94,30 +94,36 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   FORMICA_EXPECTS(o.svg_out.empty() || io::drawing_coordinates(instance), "--svg: ", instance.name(),
                   " has no coordinates to draw (an EXPLICIT instance without DISPLAY_DATA_SECTION)");
   const std::optional<int64_t> optimum = known_optimum(instance.name(), instance.n());
-  const Backend backend = resolve_backend(config.algorithm, config.backend);
+  const Backend backend = resolve_backend(request.algorithm, request.backend);
+  const SolverConfig config = resolve_config(request, instance.n(), backend);
+  config.validate();
   // Choices that cannot run here fail now, before any output: GPU-only choices on the CPU, or a
   // GPU plan that refuses this instance.
   std::string gpu_plan;
-  if (backend == Backend::Cuda)
+  if (backend == Backend::Cuda && config.algorithm == Algorithm::AntSystem)
     gpu_plan = aco::plan_gpu(config.ant_system, instance.n(),
                              config.ant_system.ants > 0 ? config.ant_system.ants : instance.n())
                    .describe();
-  else
+  else if (backend == Backend::Cpu)
     aco::require_cpu_defaults(config.ant_system);
 
   if (!o.quiet) {
     std::cerr << "formica: " << instance.name() << " (n = " << instance.n() << ", "
               << to_string(instance.type()) << (o.instance.empty() ? ", built-in generated instance" : "")
-              << (optimum ? ", optimum " + std::to_string(*optimum) : std::string()) << ")\n"
-              << "formica: algorithm " << to_string(config.algorithm) << " on "
+              << (optimum ? ", optimum " + std::to_string(*optimum) : std::string()) << ")\n";
+    if (request.algorithm == Algorithm::Auto)
+      std::cerr << "formica: " << portfolio_summary(config, instance.n(), backend) << "\n";
+    std::cerr << "formica: algorithm " << to_string(config.algorithm) << " on "
               << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
               << config.describe_algorithm() << ", seed " << config.seed << "\n";
     if (!gpu_plan.empty()) std::cerr << "formica: GPU " << gpu_plan << "\n";
-    std::cerr
-              << "formica: stops after "
+    const std::string memory = memory_plan(instance, config, backend);
+    if (!memory.empty()) std::cerr << "formica: memory " << memory << "\n";
+    std::cerr << "formica: stops after "
               << (config.iterations ? std::to_string(*config.iterations) + " iterations" : std::string())
               << (config.iterations && config.time_limit ? " or " : "")
-              << (config.time_limit ? std::to_string(*config.time_limit) + " s" : std::string())
+              << (config.time_limit ? concat(*config.time_limit, " s") : std::string())
+              << (request.time_limit || request.iterations ? "" : " (the default for this size)")
               << (config.target ? ", or at length " + std::to_string(*config.target) : std::string())
               << " (Ctrl-C stops early and keeps the best tour)\n";
   }

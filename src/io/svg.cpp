@@ -155,47 +155,73 @@ std::string tour_svg(const DrawingCoordinates& points, std::span<const int32_t> 
 
 std::string convergence_svg(std::span<const double> seconds, std::span<const double> values, double end_seconds,
                             std::string_view title, std::string_view value_label) {
-  FORMICA_EXPECTS(!seconds.empty(), "convergence plot: the history is empty");
-  FORMICA_EXPECTS(seconds.size() == values.size(), "convergence plot: ", seconds.size(), " times but ",
-                  values.size(), " values");
-  for (size_t i = 0; i < seconds.size(); ++i) {
-    FORMICA_EXPECTS(std::isfinite(seconds[i]) && seconds[i] >= 0 && (i == 0 || seconds[i] >= seconds[i - 1]),
-                    "convergence plot: time ", seconds[i], " at point ", i + 1,
-                    " is not a finite, non-decreasing number of seconds");
-    FORMICA_EXPECTS(std::isfinite(values[i]), "convergence plot: value at point ", i + 1, " is not finite");
-  }
-  FORMICA_EXPECTS(std::isfinite(end_seconds), "convergence plot: the end time is not finite");
-  const double end = std::max(end_seconds, seconds.back());
+  const PlotSeries one{"", {seconds.begin(), seconds.end()}, {values.begin(), values.end()}, end_seconds};
+  return convergence_plot_svg(std::span<const PlotSeries>(&one, 1), {}, title, value_label, false);
+}
 
-  constexpr double kWidth = 800, kHeight = 480, kLeft = 96, kRight = 24, kTop = 48, kBottom = 60;
-  constexpr double kPlotWidth = kWidth - kLeft - kRight, kPlotHeight = kHeight - kTop - kBottom;
-
-  // Time axis: whole decades around the run; a time of zero sits on the axis's left end.
-  double first_positive = end > 0 ? end : 1e-3;
-  for (const double s : seconds)
-    if (s > 0) {
-      first_positive = s;
-      break;
+std::string convergence_plot_svg(std::span<const PlotSeries> series, std::span<const PlotMark> marks,
+                                 std::string_view title, std::string_view value_label, bool log_values,
+                                 double floor) {
+  FORMICA_EXPECTS(!series.empty(), "convergence plot: no series");
+  FORMICA_EXPECTS(!log_values || floor > 0, "convergence plot: a logarithmic value axis needs a positive floor");
+  double end = 0.0, first_positive = std::numeric_limits<double>::infinity();
+  double low = std::numeric_limits<double>::infinity(), high = -low;
+  const auto shown = [&](double v) { return log_values ? std::log10(std::max(v, floor)) : v; };
+  for (const PlotSeries& s : series) {
+    FORMICA_EXPECTS(!s.seconds.empty(), "convergence plot: the history is empty");
+    FORMICA_EXPECTS(s.seconds.size() == s.values.size(), "convergence plot: ", s.seconds.size(), " times but ",
+                    s.values.size(), " values");
+    for (size_t i = 0; i < s.seconds.size(); ++i) {
+      FORMICA_EXPECTS(std::isfinite(s.seconds[i]) && s.seconds[i] >= 0 && (i == 0 || s.seconds[i] >= s.seconds[i - 1]),
+                      "convergence plot: time ", s.seconds[i], " at point ", i + 1,
+                      " is not a finite, non-decreasing number of seconds");
+      FORMICA_EXPECTS(std::isfinite(s.values[i]), "convergence plot: value at point ", i + 1, " is not finite");
+      if (s.seconds[i] > 0) first_positive = std::min(first_positive, s.seconds[i]);
+      low = std::min(low, shown(s.values[i]));
+      high = std::max(high, shown(s.values[i]));
     }
+    FORMICA_EXPECTS(std::isfinite(s.end_seconds), "convergence plot: the end time is not finite");
+    end = std::max({end, s.end_seconds, s.seconds.back()});
+  }
+  for (const PlotMark& m : marks) {
+    FORMICA_EXPECTS(m.series < series.size() && m.seconds > 0 && std::isfinite(m.value),
+                    "convergence plot: a mark needs a series, a positive time and a finite value");
+    first_positive = std::min(first_positive, m.seconds);
+    end = std::max(end, m.seconds);
+    low = std::min(low, shown(m.value));
+    high = std::max(high, shown(m.value));
+  }
+  if (!std::isfinite(first_positive)) first_positive = end > 0 ? end : 1e-3;
+
+  constexpr double kLegendWidth = 170;
+  const bool legend = series.size() > 1 || !series[0].name.empty();
+  const double width = 800 + (legend ? kLegendWidth : 0), kHeight = 480, kLeft = 96, kTop = 48, kBottom = 60;
+  const double right = 24 + (legend ? kLegendWidth : 0);
+  const double plot_width = width - kLeft - right, plot_height = kHeight - kTop - kBottom;
+
+  // Time axis: whole decades around the runs; a time of zero sits on the axis's left end.
   const int low_decade = static_cast<int>(std::floor(std::log10(first_positive)));
   const int high_decade = std::max(low_decade + 1, static_cast<int>(std::ceil(std::log10(std::max(end, first_positive)))));
   const double log_low = low_decade, log_high = high_decade;
   const auto map_t = [&](double t) {
     const double l = t > 0 ? std::max(std::log10(t), log_low) : log_low;
-    return kLeft + (l - log_low) / (log_high - log_low) * kPlotWidth;
+    return kLeft + (l - log_low) / (log_high - log_low) * plot_width;
   };
 
-  // Value axis: 1-2-5 ticks over the range, padded so the line never sits on the frame.
-  const auto [min_v, max_v] = std::minmax_element(values.begin(), values.end());
-  double low = *min_v, high = *max_v;
-  const double pad = high > low ? 0.05 * (high - low) : std::max(0.05 * std::fabs(high), 1.0);
-  low -= pad;
-  high += pad;
-  const double step = nice_step(high - low, 5);
-  const auto map_v = [&](double v) { return kTop + (high - v) / (high - low) * kPlotHeight; };
+  // Value axis: 1-2-5 ticks (linear) or decades (logarithmic), padded so no line sits on the frame.
+  if (log_values) {
+    low = std::floor(low);
+    high = std::max(low + 1, std::ceil(high));
+  } else {
+    const double pad = high > low ? 0.05 * (high - low) : std::max(0.05 * std::fabs(high), 1.0);
+    low -= pad;
+    high += pad;
+  }
+  const double step = log_values ? 1.0 : nice_step(high - low, 5);
+  const auto map_v = [&](double v) { return kTop + (high - shown(v)) / (high - low) * plot_height; };
 
-  std::string svg = header(kWidth, kHeight);
-  svg += text_element(kWidth / 2, 28, "middle", 16, title);
+  std::string svg = header(width, kHeight);
+  svg += text_element(width / 2, 28, "middle", 16, title);
   svg += "<g stroke=\"#dddddd\" stroke-width=\"1\">\n";
   std::string labels;
   const bool minor_labels = high_decade - low_decade <= 2;
@@ -205,27 +231,47 @@ std::string convergence_svg(std::span<const double> seconds, std::span<const dou
       if (d == high_decade && m > 1) break;
       if (m > 1 && !minor_labels) continue;
       const double x = map_t(t);
-      svg += line_element(x, kTop, x, kTop + kPlotHeight);
-      labels += text_element(x, kTop + kPlotHeight + 18, "middle", 12, concat(tick_label(t, std::pow(10.0, d)), " s"));
+      svg += line_element(x, kTop, x, kTop + plot_height);
+      labels += text_element(x, kTop + plot_height + 18, "middle", 12, concat(tick_label(t, std::pow(10.0, d)), " s"));
     }
-  for (double k = std::ceil(low / step); k * step <= high; ++k) {
-    const double v = k * step, y = map_v(v);
-    svg += line_element(kLeft, y, kLeft + kPlotWidth, y);
-    labels += text_element(kLeft - 6, y + 4, "end", 12, tick_label(v, step));
+  for (double k = std::ceil(low / step); k * step <= high + 1e-9; ++k) {
+    const double v = log_values ? std::pow(10.0, k) : k * step;
+    const double y = map_v(v);
+    svg += line_element(kLeft, y, kLeft + plot_width, y);
+    labels += text_element(kLeft - 6, y + 4, "end", 12, log_values ? tick_label(v, v) : tick_label(v, step));
   }
   svg += "</g>\n";
   svg += labels;
-  svg += concat("<rect x=\"", px(kLeft), "\" y=\"", px(kTop), "\" width=\"", px(kPlotWidth), "\" height=\"",
-                px(kPlotHeight), "\" fill=\"none\" stroke=\"black\"/>\n");
-  svg += text_element(kLeft + kPlotWidth / 2, kHeight - 14, "middle", 13, "time (seconds, log scale)");
-  svg += text_element(18, kTop + kPlotHeight / 2, "middle", 13, value_label,
-                      concat("transform=\"rotate(-90 18 ", px(kTop + kPlotHeight / 2), ")\""));
+  svg += concat("<rect x=\"", px(kLeft), "\" y=\"", px(kTop), "\" width=\"", px(plot_width), "\" height=\"",
+                px(plot_height), "\" fill=\"none\" stroke=\"black\"/>\n");
+  svg += text_element(kLeft + plot_width / 2, kHeight - 14, "middle", 13, "time (seconds, log scale)");
+  svg += text_element(18, kTop + plot_height / 2, "middle", 13, value_label,
+                      concat("transform=\"rotate(-90 18 ", px(kTop + plot_height / 2), ")\""));
 
-  // The best-so-far length is a step function: it holds until the next improvement.
-  svg += concat("<path fill=\"none\" stroke=\"", kTourColour, "\" stroke-width=\"2\" d=\"M", px(map_t(seconds[0])), " ",
-                px(map_v(values[0])));
-  for (size_t i = 1; i < seconds.size(); ++i) svg += concat(" H", px(map_t(seconds[i])), " V", px(map_v(values[i])));
-  svg += concat(" H", px(map_t(end)), "\"/>\n");
+  // Each best-so-far history is a step function: a value holds until the next improvement.
+  static constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                             "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"};
+  const auto colour = [&](size_t i) { return series.size() == 1 ? kTourColour : kPalette[i % std::size(kPalette)]; };
+  for (size_t i = 0; i < series.size(); ++i) {
+    const PlotSeries& s = series[i];
+    svg += concat("<path fill=\"none\" stroke=\"", colour(i), "\" stroke-width=\"2\" d=\"M", px(map_t(s.seconds[0])),
+                  " ", px(map_v(s.values[0])));
+    for (size_t k = 1; k < s.seconds.size(); ++k)
+      svg += concat(" H", px(map_t(s.seconds[k])), " V", px(map_v(s.values[k])));
+    svg += concat(" H", px(map_t(std::max(s.end_seconds, s.seconds.back()))), "\"/>\n");
+    if (legend) {
+      const double y = kTop + 14 + 20 * static_cast<double>(i), x = kLeft + plot_width + 16;
+      svg += concat("<line x1=\"", px(x), "\" y1=\"", px(y - 4), "\" x2=\"", px(x + 22), "\" y2=\"", px(y - 4),
+                    "\" stroke=\"", colour(i), "\" stroke-width=\"3\"/>\n");
+      svg += text_element(x + 28, y, "start", 12, s.name);
+    }
+  }
+  for (const PlotMark& m : marks) {
+    const double x = map_t(m.seconds), y = map_v(m.value);
+    svg += concat("<path fill=\"none\" stroke=\"", colour(m.series), "\" stroke-width=\"2\" d=\"M", px(x - 5), " ",
+                  px(y - 5), " L", px(x + 5), " ", px(y + 5), " M", px(x - 5), " ", px(y + 5), " L", px(x + 5), " ",
+                  px(y - 5), "\"/>\n");
+  }
   return svg + "</svg>\n";
 }
 

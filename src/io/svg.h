@@ -38,4 +38,24 @@ std::string tour_svg(const DrawingCoordinates& points, std::span<const int32_t> 
 std::string convergence_svg(std::span<const double> seconds, std::span<const double> values, double end_seconds,
                             std::string_view title, std::string_view value_label);
 
+/// One line of a convergence plot: a step function as convergence_svg draws it.
+struct PlotSeries {
+  std::string name;
+  std::vector<double> seconds, values;
+  double end_seconds = 0.0;
+};
+
+/// A marked point (a reference result), drawn as a cross in the colour of the series it belongs to.
+struct PlotMark {
+  size_t series = 0;
+  double seconds = 0.0, value = 0.0;
+};
+
+/// Several histories in one picture, time on a logarithmic axis, a legend with the series' names;
+/// with `log_values` the value axis is logarithmic too (values below `floor` drawn at `floor`, for
+/// gaps that reach 0). Throws InputError as convergence_svg for any series, or for no series.
+std::string convergence_plot_svg(std::span<const PlotSeries> series, std::span<const PlotMark> marks,
+                                 std::string_view title, std::string_view value_label, bool log_values,
+                                 double floor = 0.01);
+
 }  // namespace formica::io

@@ -10,7 +10,7 @@ namespace {
 
 struct StartEntry {
   StartKind value;
-  NamedStart name;
+  NamedChoice name;
 };
 
 constexpr StartEntry kStarts[] = {
@@ -19,6 +19,18 @@ constexpr StartEntry kStarts[] = {
      {"nearest-neighbour", "the greedy tour from city 0, then from a random city per restart"}},
     {StartKind::SpaceFillingCurve,
      {"space-filling-curve", "the Hilbert-curve tour, then shifted and mirrored curves per restart"}},
+};
+
+struct LocalSearchEntry {
+  LocalSearchKind value;
+  NamedChoice name;
+};
+
+constexpr LocalSearchEntry kLocalSearches[] = {
+    {LocalSearchKind::None, {"none", "the tours as the ants built them"}},
+    {LocalSearchKind::TwoOpt, {"two-opt", "2-opt over neighbour lists with don't-look bits"}},
+    {LocalSearchKind::OrOpt,
+     {"or-opt", "2-opt and Or-opt (segments of 1-3 cities moved, either way round) over neighbour lists"}},
 };
 
 constexpr std::pair<Layout, std::string_view> kLayouts[] = {
@@ -40,9 +52,27 @@ std::optional<StartKind> parse_start(std::string_view text) {
   return std::nullopt;
 }
 
-std::vector<NamedStart> start_names() {
-  std::vector<NamedStart> names;
+std::vector<NamedChoice> start_names() {
+  std::vector<NamedChoice> names;
   for (const auto& entry : kStarts) names.push_back(entry.name);
+  return names;
+}
+
+std::string_view to_string(LocalSearchKind kind) {
+  for (const auto& entry : kLocalSearches)
+    if (entry.value == kind) return entry.name.name;
+  return "?";
+}
+
+std::optional<LocalSearchKind> parse_local_search(std::string_view text) {
+  for (const auto& entry : kLocalSearches)
+    if (entry.name.name == text) return entry.value;
+  return std::nullopt;
+}
+
+std::vector<NamedChoice> local_search_names() {
+  std::vector<NamedChoice> names;
+  for (const auto& entry : kLocalSearches) names.push_back(entry.name);
   return names;
 }
 

@@ -1,5 +1,6 @@
 // Parameters of 2-opt hill climbing with random restarts (Robinson et al. 2018), with the paper's
-// defaults, and the names of the start tours.
+// defaults, the names of the start tours, and the kinds of local search the ant colonies can give
+// every ant's tour.
 #pragma once
 
 #include <cstdint>
@@ -17,14 +18,27 @@ enum class StartKind {
   SpaceFillingCurve,  // the Hilbert-curve tour (restart 0) or a shifted, mirrored variant of it
 };
 
-struct NamedStart {
+/// A value of a named parameter and one line of help about it.
+struct NamedChoice {
   std::string_view name;
   std::string_view help;
 };
 
 std::string_view to_string(StartKind start);
 std::optional<StartKind> parse_start(std::string_view text);
-std::vector<NamedStart> start_names();
+std::vector<NamedChoice> start_names();
+
+/// The local search every ant's tour gets before the pheromone update (cpu/neighbour_list_climb.h
+/// on the CPU, cuda/ant_local_search.cuh on the GPU): neighbour lists and don't-look bits.
+enum class LocalSearchKind {
+  None,    // the tours as the ants built them
+  TwoOpt,  // 2-opt
+  OrOpt,   // 2-opt and Or-opt (segments of 1-3 cities moved, either way round)
+};
+
+std::string_view to_string(LocalSearchKind kind);
+std::optional<LocalSearchKind> parse_local_search(std::string_view text);
+std::vector<NamedChoice> local_search_names();
 
 /// Which GPU layout climbs the tours (the CPU ignores it).
 enum class Layout {

@@ -49,8 +49,8 @@ std::string list_help(std::string_view title, const Names& names) {
 
 /// A parameter whose value is one of a list of names: `field` selects the Config member.
 /// `trailer`, when given, follows the list of names in the help text.
-template <typename Enum, typename Field>
-Parameter named_parameter(std::string_view name, std::string_view intro, std::vector<aco::NamedValue> (*names)(),
+template <typename Enum, typename Field, typename Names>
+Parameter named_parameter(std::string_view name, std::string_view intro, Names (*names)(),
                           std::optional<Enum> (*parse)(std::string_view), std::string_view (*print)(Enum),
                           Field field, const std::string& trailer = "") {
   static std::deque<std::string> helps;  // keeps each help text alive (and in place) for the string_view
@@ -72,10 +72,8 @@ std::string combinations_help() {
 }
 
 std::string_view time_limit_help() {
-  static const std::string help =
-      concat("stop after S seconds, counted from program start (default ", kDefaultTimeLimit,
-             " when --iterations is not given)");
-  return help;
+  return "stop after S seconds, counted from program start (default when --iterations is not given: 10 s up "
+         "to 20,000 cities, then n / 2000 s, at most 60 s)";
 }
 
 /// A numeric field of the colony variants' config.
@@ -112,6 +110,18 @@ void add_colony_parameters(std::vector<Parameter>& p) {
       "ant-construction", "who builds a tour of MMAS / ACS / GACO on the GPU (cuda backend):",
       aco::ant_construction_names, aco::parse_ant_construction, aco::to_string,
       [](auto& c) -> auto& { return c.colony.ant_construction; }));
+  p.push_back(named_parameter<localsearch::LocalSearchKind>(
+      "local-search", "MMAS / ACS / GACO: local search on every ant's tour before the pheromone update:",
+      localsearch::local_search_names, localsearch::parse_local_search, localsearch::to_string,
+      [](auto& c) -> auto& { return c.colony.local_search; }));
+  p.push_back(colony_number<int>(
+      "ls-neighbours", "MMAS / ACS / GACO: nearest neighbours per city the local search tries",
+      [](auto& c) -> auto& { return c.ls_neighbours; }));
+  p.push_back(colony_number<int>(
+      "focused-edges",
+      "MMAS / GACO: 0 builds whole tours; N > 0 starts each ant from its colony's last "
+      "depositing tour and re-decides at most N edges (focused construction)",
+      [](auto& c) -> auto& { return c.focused_edges; }));
 }
 
 std::string_view start_help() {
@@ -163,18 +173,20 @@ void add_two_opt_parameters(std::vector<Parameter>& p) {
 
 std::vector<Parameter> make_parameters() {
   std::vector<Parameter> p;
-  p.push_back({"algorithm",
-               "auto: the solver's default choice (today Ant System)\n"
-               "  as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)\n  mmas: MAX-MIN Ant System (Stutzle and "
-               "Hoos 2000)\n  acs: Ant Colony System (Dorigo and Gambardella 1997)\n  gaco: MMAS and ACS colonies "
-               "sharing one matrix, dynamic neighbours (Li and Jin)\n"
-               "  two-opt: 2-opt hill climbing with random restarts and k-swap (Robinson et al. 2018)",
-               [](SolverConfig& c, std::string_view v) {
-                 const auto a = parse_algorithm(v);
-                 FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: ", algorithm_names(), ")");
-                 c.algorithm = *a;
-               },
-               [](const SolverConfig& c) { return nlohmann::json(std::string(to_string(c.algorithm))); }});
+  p.push_back(
+      {"algorithm",
+       "auto: the solver's default: MMAS with focused ants and 2-opt + Or-opt local search, set up by n "
+       "and backend (printed when it runs)\n"
+       "  as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)\n  mmas: MAX-MIN Ant System (Stutzle and "
+       "Hoos 2000)\n  acs: Ant Colony System (Dorigo and Gambardella 1997)\n  gaco: MMAS and ACS colonies "
+       "sharing one matrix, dynamic neighbours (Li and Jin)\n"
+       "  two-opt: 2-opt hill climbing with random restarts and k-swap (Robinson et al. 2018)",
+       [](SolverConfig& c, std::string_view v) {
+         const auto a = parse_algorithm(v);
+         FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: ", algorithm_names(), ")");
+         c.algorithm = *a;
+       },
+       [](const SolverConfig& c) { return nlohmann::json(std::string(to_string(c.algorithm))); }});
   p.push_back({"backend", "auto (the GPU when a CUDA device is present), cpu or cuda",
                [](SolverConfig& c, std::string_view v) {
                  const auto b = parse_backend(v);
@@ -194,6 +206,13 @@ std::vector<Parameter> make_parameters() {
   p.push_back({"seed", "random seed; the same seed gives the same result",
                [](SolverConfig& c, std::string_view v) { c.seed = parse_value<uint64_t>("seed", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.seed); }});
+  p.push_back({"polish",
+               "true: polish the best tour with exact 2-opt + Or-opt before returning it; false: don't",
+               [](SolverConfig& c, std::string_view v) {
+                 FORMICA_EXPECTS(v == "true" || v == "false", "--polish: '", v, "' is not true or false");
+                 c.polish = v == "true";
+               },
+               [](const SolverConfig& c) { return nlohmann::json(c.polish); }});
   p.push_back({"threads", "CPU threads, 0 for all",
                [](SolverConfig& c, std::string_view v) { c.threads = parse_value<int>("threads", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.threads); }});

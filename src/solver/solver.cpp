@@ -6,14 +6,18 @@
 #include <stdexcept>
 #include <thread>
 
+#include "aco/colony_memory.h"
 #include "aco/cpu/ant_system.h"
 #include "aco/cpu/colony_search.h"
 #include "aco/cuda/ant_system_cuda.h"
 #include "aco/cuda/colony_search_cuda.h"
 #include "core/error.h"
+#include "core/memory.h"
 #include "core/timer.h"
 #include "cuda/device.h"
+#include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/cpu/two_opt_cpu.h"
+#include "solver/portfolio.h"
 #if FORMICA_HAVE_CUDA
 #include "localsearch/cuda/two_opt_cuda.h"
 #endif
@@ -51,12 +55,12 @@ std::optional<Algorithm> parse_algorithm(std::string_view text) {
 }
 
 Algorithm resolve_algorithm(Algorithm algorithm) {
-  return algorithm == Algorithm::Auto ? Algorithm::AntSystem : algorithm;
+  return algorithm == Algorithm::Auto ? Algorithm::Mmas : algorithm;
 }
 
-SolverConfig resolve_config(SolverConfig config) {
-  config.algorithm = resolve_algorithm(config.algorithm);
-  if (!config.iterations && !config.time_limit) config.time_limit = kDefaultTimeLimit;
+SolverConfig resolve_config(SolverConfig config, int n, Backend backend) {
+  config = apply_portfolio(config, n, backend);
+  if (!config.iterations && !config.time_limit) config.time_limit = default_time_limit(n);
   return config;
 }
 
@@ -190,24 +194,67 @@ Backend resolve_backend(Algorithm requested_algorithm, Backend requested) {
   return device && has_cuda_implementation(algorithm) ? Backend::Cuda : Backend::Cpu;
 }
 
+std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend) {
+  const Algorithm a = resolve_algorithm(config.algorithm);
+  if (a != Algorithm::Mmas && a != Algorithm::Acs && a != Algorithm::Gaco) return {};
+  const int threads = config.threads > 0 ? config.threads : hardware_threads();
+  const bool gpu = backend == Backend::Cuda;
+  const aco::ColonyMemory need = aco::colony_memory(instance.n(), colony_config(config, threads), gpu);
+  const std::optional<size_t> host = available_host_memory();
+  std::string text =
+      concat("host ", format_bytes(need.host), host ? concat(" of ", format_bytes(*host), " available") : "");
+  if (gpu) {
+    const auto device = cuda::find_device();
+    text += concat(
+        ", GPU ", format_bytes(need.device),
+        device ? concat(" of ", format_bytes(capped_memory(device->free_memory)), " free") : std::string());
+  }
+  return text + " (pheromone on candidate edges only)";
+}
+
+namespace {
+
+/// Seconds the final polish may take: building the neighbour lists (about 4 us a city, shared by
+/// the threads) and one sweep over a tour that is already nearly a local optimum (about 3 us a
+/// city), at most a tenth of the time limit.
+double polish_reserve(int n, int threads, double time_limit) {
+  return std::min(0.1 * time_limit, n * (4e-6 / threads + 3e-6));
+}
+
+std::chrono::steady_clock::time_point after(std::chrono::steady_clock::time_point start, double seconds) {
+  return start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                     std::chrono::duration<double>(seconds));
+}
+
+}  // namespace
+
 Result solve(const Instance& instance, const SolverConfig& request, const SolveOptions& options) {
-  const SolverConfig config = resolve_config(request);
+  request.validate();
+  const Backend backend = resolve_backend(request.algorithm, request.backend);
+  const SolverConfig config = resolve_config(request, instance.n(), backend);
   config.validate();
-  const Backend backend = resolve_backend(config.algorithm, config.backend);
   const int threads = config.threads > 0 ? config.threads : hardware_threads();
   const Stopwatch clock(options.start);
 
-  StopFlag stop;
-  stop.interrupt = options.interrupt;
-  if (config.time_limit)
-    stop.deadline = options.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                        std::chrono::duration<double>(*config.time_limit));
+  // The search stops early enough to leave the polish its time; the polish stops at the limit.
+  StopFlag stop, polish_stop;
+  stop.interrupt = polish_stop.interrupt = options.interrupt;
+  if (config.time_limit) {
+    polish_stop.deadline = after(options.start, *config.time_limit);
+    const double reserve = config.polish ? polish_reserve(instance.n(), threads, *config.time_limit) : 0.0;
+    stop.deadline = after(options.start, *config.time_limit - reserve);
+  }
 
   Result result;
   result.config = config;
   result.config.backend = backend;
   result.config.threads = threads;
-  if (result.config.ant_system.ants == 0) result.config.ant_system.ants = instance.n();
+  if (result.config.ant_system.ants == 0) {
+    const Algorithm a = config.algorithm;
+    result.config.ant_system.ants = a == Algorithm::Mmas || a == Algorithm::Acs || a == Algorithm::Gaco
+                                        ? colony_config(config, threads).ants_of(0, instance.n())
+                                        : instance.n();
+  }
   result.backend = backend;
   if (backend == Backend::Cuda) result.device = cuda::find_device()->name;
   else result.device = concat("CPU, ", threads, threads == 1 ? " thread" : " threads");
@@ -251,11 +298,19 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
       break;
     }
   }
+  std::vector<int32_t> tour = search->best_tour();
+  int64_t length = search->best_length();
+  if (config.polish) {
+    const localsearch::cpu::NeighbourClimbCounts polish =
+        localsearch::cpu::polish_tour(instance, tour, threads, &polish_stop);
+    length -= polish.gain;
+    if (polish.gain > 0) result.history.push_back({result.iterations, clock.seconds(), length});
+  }
   // Every tour leaves the solver validated, with its length recomputed exactly.
-  result.tour = Tour(instance, search->best_tour());
-  if (result.tour.length() != search->best_length())
-    throw std::logic_error(concat("the search reported length ", search->best_length(),
-                                  " but its tour measures ", result.tour.length()));
+  result.tour = Tour(instance, std::move(tour));
+  if (result.tour.length() != length)
+    throw std::logic_error(concat("the search and the polish reported length ", length,
+                                  " but the tour measures ", result.tour.length()));
   result.seconds = clock.seconds();
   if (result.iterations > 0) {
     const double k = 1.0 / static_cast<double>(result.iterations);

@@ -46,6 +46,9 @@ struct SolverConfig {
   /// MMAS, ACS and GACO; their ants, alpha and beta come from ant_system (see make_search).
   aco::ColonyConfig colony;
   localsearch::TwoOptConfig two_opt;
+  /// Exact 2-opt + Or-opt polish of the best tour before it is returned (neighbour lists, with the
+  /// final sweep; localsearch/cpu/neighbour_list_climb.h). Its time comes out of the time limit.
+  bool polish = true;
 
   /// Throws InputError naming the first parameter out of range.
   void validate() const;
@@ -53,18 +56,16 @@ struct SolverConfig {
   std::string describe_algorithm() const;
 };
 
-/// The one place that says what Algorithm::Auto runs: today Ant System, the only algorithm there
-/// is. It will become a portfolio that picks the algorithm by instance and backend; everything
-/// that reports a run reports the resolved algorithm, never "auto". Other values map to themselves.
+/// The algorithm Algorithm::Auto stands for (MMAS with local search; solver/portfolio.h says how it
+/// is set up). Everything that reports a run reports the resolved algorithm, never "auto". Other
+/// values map to themselves.
 Algorithm resolve_algorithm(Algorithm algorithm);
 
-/// Seconds a run lasts when it is given neither iterations nor a time limit.
-inline constexpr double kDefaultTimeLimit = 10.0;
-
-/// `config` as solve() runs it: the algorithm resolved (resolve_algorithm) and, when neither
-/// iterations nor a time limit is set, the default stopping rule of kDefaultTimeLimit seconds
-/// (a target alone does not count: it may never be reached).
-SolverConfig resolve_config(SolverConfig config);
+/// `config` as solve() runs it on n cities on `backend` (already resolved): Auto replaced by the
+/// portfolio's choice (apply_portfolio) and, when neither iterations nor a time limit is set, the
+/// default time limit for n (default_time_limit; a target alone does not count: it may never be
+/// reached).
+SolverConfig resolve_config(SolverConfig config, int n, Backend backend);
 
 struct HistoryPoint {
   int64_t iteration;
@@ -119,7 +120,12 @@ aco::ColonyConfig colony_config(const SolverConfig& config, int threads);
 std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig& config, Backend backend,
                                     int threads);
 
-/// Runs resolve_config(config) on `instance` until a stopping rule fires. Throws InputError for an
+/// What the run of `config` (resolved) will allocate on `backend` and what is available, on one
+/// line ("host 12.0 MiB of 100 GiB available, GPU ..."); empty for algorithms that do not say.
+std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend);
+
+/// Runs resolve_config(config) on `instance` until a stopping rule fires, then polishes the best
+/// tour (SolverConfig::polish). Throws InputError for an
 /// invalid config, OutOfMemoryError when the instance does not fit.
 Result solve(const Instance& instance, const SolverConfig& config, const SolveOptions& options = {});
 

@@ -104,10 +104,10 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"solve " + data("square.tsp") + " --construction stc --selection hybrid",
                   "--construction stc does not take --selection hybrid (supported: " +
                       aco::supported_combinations() + ")"},
-        ErrorCase{"solve " + data("square.tsp") + " --backend cpu --construction st-dynamic --launch ke-one",
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm as --backend cpu --construction st-dynamic --launch ke-one",
                   "--construction st-dynamic, --launch ke-one: GPU-only choices, but this run uses the cpu backend "
                   "(one thread per ant, one pheromone update); use --backend cuda or leave them at their defaults"},
-        ErrorCase{"solve " + data("square.tsp") + " --backend cpu --pheromone-update atomic",
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm as --backend cpu --pheromone-update atomic",
                   "--pheromone-update atomic: GPU-only choice, but this run uses the cpu backend (one thread per ant, "
                   "one pheromone update); use --backend cuda or leave them at their defaults"},
         ErrorCase{"solve " + data("square.tsp") + " --algorithm acs --pheromone-update scatter-gather",
@@ -216,9 +216,10 @@ TEST(Cli, GenerateInfoSolveVerify) {
   const auto doc = nlohmann::json::parse(slurp(json));
   EXPECT_EQ(doc["instance"], "clustered60-s5");
   EXPECT_EQ(doc["n"], 60);
-  EXPECT_EQ(doc["algorithm"], "as");  // the default, auto, reports what it resolved to
-  EXPECT_EQ(doc["parameters"]["algorithm"], "as");
-  EXPECT_EQ(doc["parameters"]["ants"], 60);
+  EXPECT_EQ(doc["algorithm"], "mmas");  // the default, auto, reports what it resolved to
+  EXPECT_EQ(doc["parameters"]["algorithm"], "mmas");
+  EXPECT_EQ(doc["parameters"]["local_search"], "or-opt");
+  EXPECT_GT(doc["parameters"]["ants"].get<int>(), 0);
   EXPECT_EQ(doc["backend"], "cpu");
   EXPECT_EQ(doc["iterations"], 5);
   EXPECT_EQ(doc["parameters"]["seed"], 3);
@@ -236,6 +237,31 @@ TEST(Cli, GenerateInfoSolveVerify) {
   EXPECT_EQ(again.code, 0);
   EXPECT_TRUE(again.err.empty()) << again.err;
   EXPECT_NE(again.out.find("best " + std::to_string(doc["best_length"].get<int64_t>())), std::string::npos) << again.out;
+}
+
+TEST(Cli, AutoSaysWhatItPickedAndTheMemoryItNeeds) {
+  const Outcome run = formica("solve --iterations 2 --backend cpu");
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.err.find("formica: auto: n = 1000 on the CPU: mmas with "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("formica: memory host "), std::string::npos) << run.err;
+  // Without a stopping rule the default budget for the size is named.
+  const Outcome timed = formica("solve --backend cpu --time-limit 0.5");
+  EXPECT_EQ(timed.code, 0) << timed.err;
+  EXPECT_NE(timed.err.find("stops after 0.5 s (Ctrl-C"), std::string::npos) << timed.err;
+}
+
+TEST(Cli, TooLittleMemoryExitsWithThree) {
+  const Outcome run = formica("solve --iterations 1 --backend cpu --quiet");
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::string command =
+      "FORMICA_MEMORY_LIMIT_MB=0 " + test::cli_path() + " solve --iterations 1 --backend cpu --quiet";
+  const fs::path err = temp("memory_stderr");
+  const int status = std::system((command + " 2>" + err.string()).c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  const std::string message = slurp(err);
+  EXPECT_EQ(message.rfind("formica: out of memory: mmas on the CPU for n = 1000 needs ", 0), 0u) << message;
+  EXPECT_NE(message.find(" but only 0.0 KiB are available"), std::string::npos) << message;
 }
 
 TEST(Cli, GapIsPrintedForTsplibInstances) {

@@ -1,11 +1,16 @@
-// The solver's defaults: what Algorithm::Auto runs, the default stopping rule, and a Result that
-// reports the configuration that actually ran.
+// The solver's defaults: what Algorithm::Auto runs (the portfolio), the default stopping rule, a
+// Result that reports the configuration that actually ran, the final polish, the memory plan.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "aco/colony_memory.h"
+#include "core/error.h"
+#include "core/memory.h"
 #include "io/generator.h"
+#include "localsearch/cpu/neighbour_list_climb.h"
 #include "solver/parameters.h"
+#include "solver/portfolio.h"
 #include "solver/report.h"
 #include "solver/solver.h"
 
@@ -16,22 +21,58 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   EXPECT_EQ(SolverConfig{}.algorithm, Algorithm::Auto);
   EXPECT_EQ(parse_algorithm("auto"), Algorithm::Auto);
   EXPECT_EQ(to_string(Algorithm::Auto), "auto");
-  EXPECT_EQ(resolve_algorithm(Algorithm::Auto), Algorithm::AntSystem);
+  EXPECT_EQ(resolve_algorithm(Algorithm::Auto), Algorithm::Mmas);
   EXPECT_EQ(resolve_algorithm(Algorithm::AntSystem), Algorithm::AntSystem);
-  EXPECT_EQ(resolve_config(SolverConfig{}).algorithm, Algorithm::AntSystem);
+  for (const Backend backend : {Backend::Cpu, Backend::Cuda})
+    for (const int n : {5, 1000, 200'000}) {
+      const SolverConfig c = resolve_config(SolverConfig{}, n, backend);
+      EXPECT_EQ(c.algorithm, Algorithm::Mmas);
+      EXPECT_EQ(c.colony.local_search, localsearch::LocalSearchKind::OrOpt);
+      EXPECT_GT(c.colony.focused_edges, 0);
+      EXPECT_GT(c.ant_system.ants, 0);
+      EXPECT_TRUE(c.polish);
+      EXPECT_NO_THROW(c.validate());
+      const std::string summary = portfolio_summary(c, n, backend);
+      EXPECT_NE(summary.find(concat("n = ", n)), std::string::npos) << summary;
+      EXPECT_NE(summary.find(backend == Backend::Cuda ? "GPU" : "CPU"), std::string::npos) << summary;
+    }
+  // The GPU runs many ants at once, the CPU a few dozen.
+  EXPECT_GT(resolve_config(SolverConfig{}, 100'000, Backend::Cuda).ant_system.ants,
+            resolve_config(SolverConfig{}, 100'000, Backend::Cpu).ant_system.ants);
 }
 
-TEST(Solver, DefaultStoppingRule) {
+TEST(Solver, AutoKeepsEveryParameterTheUserSet) {
+  SolverConfig request;
+  set_parameter(request, "ants", "7");
+  set_parameter(request, "local-search", "two-opt");
+  set_parameter(request, "focused-edges", "3");
+  set_parameter(request, "mmas-rho", "0.1");
+  const SolverConfig c = resolve_config(request, 5000, Backend::Cpu);
+  EXPECT_EQ(c.ant_system.ants, 7);
+  EXPECT_EQ(c.colony.local_search, localsearch::LocalSearchKind::TwoOpt);
+  EXPECT_EQ(c.colony.focused_edges, 3);
+  EXPECT_EQ(c.colony.mmas_rho, 0.1);
+  // An explicit algorithm is run as given.
+  SolverConfig as;
+  as.algorithm = Algorithm::AntSystem;
+  EXPECT_EQ(resolve_config(as, 5000, Backend::Cpu).ant_system.ants, 0);
+  EXPECT_EQ(resolve_config(as, 5000, Backend::Cpu).colony.local_search, localsearch::LocalSearchKind::None);
+}
+
+TEST(Solver, DefaultStoppingRuleGrowsWithTheInstance) {
   SolverConfig config;
-  EXPECT_EQ(resolve_config(config).time_limit, kDefaultTimeLimit);
+  EXPECT_EQ(resolve_config(config, 1000, Backend::Cpu).time_limit, 10.0);
+  EXPECT_EQ(resolve_config(config, 100'000, Backend::Cpu).time_limit, 50.0);
+  EXPECT_EQ(resolve_config(config, 200'000, Backend::Cpu).time_limit, 60.0);
+  EXPECT_EQ(resolve_config(config, 1'000'000, Backend::Cpu).time_limit, 60.0);
   config.target = 5;  // a target may never be reached: it does not replace the default
-  EXPECT_EQ(resolve_config(config).time_limit, kDefaultTimeLimit);
+  EXPECT_EQ(resolve_config(config, 1000, Backend::Cpu).time_limit, 10.0);
   config.iterations = 3;
-  EXPECT_FALSE(resolve_config(config).time_limit);
+  EXPECT_FALSE(resolve_config(config, 1000, Backend::Cpu).time_limit);
   config = SolverConfig{};
   config.time_limit = 2.5;
-  EXPECT_EQ(resolve_config(config).time_limit, 2.5);
-  EXPECT_FALSE(resolve_config(config).iterations);
+  EXPECT_EQ(resolve_config(config, 1000, Backend::Cpu).time_limit, 2.5);
+  EXPECT_FALSE(resolve_config(config, 1000, Backend::Cpu).iterations);
 }
 
 TEST(Solver, ResultReportsWhatRan) {
@@ -41,27 +82,75 @@ TEST(Solver, ResultReportsWhatRan) {
   config.backend = Backend::Cpu;
   const Result result = solve(instance, config);
   EXPECT_EQ(result.iterations, 3);
-  EXPECT_EQ(result.config.algorithm, Algorithm::AntSystem);
+  EXPECT_EQ(result.config.algorithm, Algorithm::Mmas);
   EXPECT_EQ(result.config.backend, Backend::Cpu);
   EXPECT_EQ(result.config.threads, hardware_threads());
-  EXPECT_EQ(result.config.ant_system.ants, 40);
+  EXPECT_EQ(result.config.ant_system.ants, resolve_config(config, 40, Backend::Cpu).ant_system.ants);
   EXPECT_EQ(result.config.iterations, 3);
   EXPECT_FALSE(result.config.time_limit);
 
   const auto report = nlohmann::json::parse(result_json(instance, result, std::nullopt));
-  EXPECT_EQ(report["algorithm"], "as");
+  EXPECT_EQ(report["algorithm"], "mmas");
   EXPECT_EQ(report["parameters"], parameters_json(result.config));
-  EXPECT_EQ(report["parameters"]["ants"], 40);
+  EXPECT_EQ(report["parameters"]["local_search"], "or-opt");
+  EXPECT_EQ(report["parameters"]["polish"], true);
 }
 
-TEST(Solver, AutoGivesTheSameRunAsItsAlgorithm) {
-  const Instance instance = io::generate_instance(30, io::InstanceKind::Clustered, 2);
-  SolverConfig automatic, explicit_as;
-  automatic.iterations = explicit_as.iterations = 4;
-  explicit_as.algorithm = Algorithm::AntSystem;
-  const Result a = solve(instance, automatic), b = solve(instance, explicit_as);
+TEST(Solver, AutoGivesTheSameRunAsItsResolvedConfig) {
+  const Instance instance = io::generate_instance(60, io::InstanceKind::Clustered, 2);
+  SolverConfig automatic;
+  automatic.iterations = 4;
+  automatic.backend = Backend::Cpu;
+  const SolverConfig explicit_config = resolve_config(automatic, 60, Backend::Cpu);
+  const Result a = solve(instance, automatic), b = solve(instance, explicit_config);
   EXPECT_TRUE(std::equal(a.tour.order().begin(), a.tour.order().end(), b.tour.order().begin()));
   EXPECT_EQ(parameters_json(a.config), parameters_json(b.config));
+}
+
+TEST(Solver, PolishLeavesALocalOptimumOfTwoOptAndOrOpt) {
+  // Ant System's tours after two iterations are far from any local optimum; the polish takes the
+  // best one all the way, exactly, and says so in the history.
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 5);
+  SolverConfig config;
+  config.algorithm = Algorithm::AntSystem;
+  config.backend = Backend::Cpu;
+  config.iterations = 2;
+  config.polish = false;
+  const Result rough = solve(instance, config);
+  config.polish = true;
+  const Result polished = solve(instance, config);
+  EXPECT_LT(polished.tour.length(), rough.tour.length());
+  EXPECT_EQ(polished.history.back().length, polished.tour.length());
+  std::vector<int32_t> again(polished.tour.order().begin(), polished.tour.order().end());
+  EXPECT_EQ(localsearch::cpu::polish_tour(instance, again, 1).moves, 0);
+}
+
+TEST(Solver, MemoryPlanNamesHostAndDevice) {
+  const Instance instance = io::generate_instance(1000, io::InstanceKind::Uniform, 1);
+  const SolverConfig c = resolve_config(SolverConfig{}, 1000, Backend::Cpu);
+  const std::string cpu = memory_plan(instance, c, Backend::Cpu);
+  EXPECT_NE(cpu.find("host "), std::string::npos) << cpu;
+  EXPECT_EQ(cpu.find("GPU"), std::string::npos) << cpu;
+  const std::string gpu =
+      memory_plan(instance, resolve_config(SolverConfig{}, 1000, Backend::Cuda), Backend::Cuda);
+  EXPECT_NE(gpu.find("GPU "), std::string::npos) << gpu;
+  SolverConfig as;
+  as.algorithm = Algorithm::AntSystem;
+  EXPECT_EQ(memory_plan(instance, as, Backend::Cpu), "");
+}
+
+TEST(Solver, TooLittleMemoryIsAnOutOfMemoryError) {
+  // 200,000 cities with 4096 ants need gigabytes; a budget of 1 MiB refuses them before allocating.
+  aco::ColonyConfig config;
+  config.ants = 4096;
+  config.local_search = localsearch::LocalSearchKind::OrOpt;
+  config.focused_edges = 8;
+  EXPECT_GT(aco::colony_memory(200'000, config, false).host, size_t{1} << 30);
+  EXPECT_GT(aco::colony_memory(200'000, config, true).device, size_t{1} << 30);
+  EXPECT_THROW(expect_memory(aco::colony_memory(200'000, config, false).host, size_t{1} << 20, "test"),
+               OutOfMemoryError);
+  EXPECT_NO_THROW(expect_memory(100, size_t{1} << 20, "test"));
+  EXPECT_NO_THROW(expect_memory(size_t{1} << 40, std::nullopt, "unknown availability"));
 }
 
 }  // namespace

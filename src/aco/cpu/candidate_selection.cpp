@@ -1,37 +1,9 @@
-// CPU decision rules over candidate rows (see candidate_selection.h). Sums in double.
+// CPU decision rules over candidate rows (see candidate_selection.h): the fallback and one step.
 #include "aco/cpu/candidate_selection.h"
 
-#include <cmath>
 #include <limits>
 
 namespace formica::aco {
-
-CandidateChoice select_proportional(std::span<const int32_t> ids, std::span<const float> f, const AntPath& path,
-                                    double u) {
-  double total = 0.0;
-  for (size_t s = 0; s < ids.size(); ++s)
-    if (ids[s] >= 0 && !path.visited(ids[s])) total += f[s];
-  if (!(total > 0.0)) return {-1, -1};
-  double r = u * total;
-  if (r >= total) r = std::nextafter(total, 0.0);
-  double q = 0.0;
-  CandidateChoice last{-1, -1};
-  for (size_t s = 0; s < ids.size(); ++s) {
-    if (ids[s] < 0 || path.visited(ids[s]) || !(f[s] > 0.0f)) continue;
-    q += f[s];
-    last = {ids[s], static_cast<int>(s)};
-    if (r < q) return last;
-  }
-  return last;
-}
-
-CandidateChoice select_greedy(std::span<const int32_t> ids, std::span<const float> f, const AntPath& path) {
-  CandidateChoice best{-1, -1};
-  float best_f = 0.0f;  // only positive weights can be chosen (as in the proportional rule)
-  for (size_t s = 0; s < ids.size(); ++s)
-    if (ids[s] >= 0 && !path.visited(ids[s]) && f[s] > best_f) best_f = f[s], best = {ids[s], static_cast<int>(s)};
-  return best;
-}
 
 int select_fallback(const Instance& instance, const CandidateSet& set, int from, const AntPath& path) {
   const int32_t* list = set.fallback.data() + static_cast<size_t>(from) * set.fallback_length;

@@ -9,6 +9,7 @@
 //     exact distance (lowest index on ties), found by scanning every city.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <span>
 
@@ -25,12 +26,38 @@ struct CandidateChoice {
 };
 
 /// Proportional rule over the unvisited entries of a row (`ids` -1 = empty); u in [0, 1).
-/// Returns slot -1 and city -1 when no unvisited entry has positive weight.
-CandidateChoice select_proportional(std::span<const int32_t> ids, std::span<const float> f, const AntPath& path,
-                                    double u);
+/// Returns slot -1 and city -1 when no unvisited entry has positive weight. `Visited` is anything
+/// with `bool visited(int city) const` (an AntPath, or the marks of a focused walk). Sums in double.
+template <class Visited>
+CandidateChoice select_proportional(std::span<const int32_t> ids, std::span<const float> f,
+                                    const Visited& path, double u) {
+  double total = 0.0;
+  for (size_t s = 0; s < ids.size(); ++s)
+    if (ids[s] >= 0 && !path.visited(ids[s])) total += f[s];
+  if (!(total > 0.0)) return {-1, -1};
+  double r = u * total;
+  if (r >= total) r = std::nextafter(total, 0.0);
+  double q = 0.0;
+  CandidateChoice last{-1, -1};
+  for (size_t s = 0; s < ids.size(); ++s) {
+    if (ids[s] < 0 || path.visited(ids[s]) || !(f[s] > 0.0f)) continue;
+    q += f[s];
+    last = {ids[s], static_cast<int>(s)};
+    if (r < q) return last;
+  }
+  return last;
+}
 
 /// The unvisited entry of largest positive weight (lowest slot on ties); city -1 if none.
-CandidateChoice select_greedy(std::span<const int32_t> ids, std::span<const float> f, const AntPath& path);
+template <class Visited>
+CandidateChoice select_greedy(std::span<const int32_t> ids, std::span<const float> f, const Visited& path) {
+  CandidateChoice best{-1, -1};
+  float best_f = 0.0f;  // only positive weights can be chosen (as in the proportional rule)
+  for (size_t s = 0; s < ids.size(); ++s)
+    if (ids[s] >= 0 && !path.visited(ids[s]) && f[s] > best_f)
+      best_f = f[s], best = {ids[s], static_cast<int>(s)};
+  return best;
+}
 
 /// The fallback city for an ant at `from` (see the file comment).
 int select_fallback(const Instance& instance, const CandidateSet& set, int from, const AntPath& path);

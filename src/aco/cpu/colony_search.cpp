@@ -4,12 +4,16 @@
 #include <algorithm>
 #include <atomic>
 
+#include "aco/colony_memory.h"
 #include "aco/cpu/ant_path.h"
 #include "aco/cpu/candidate_selection.h"
+#include "aco/cpu/focused_construction.h"
 #include "core/error.h"
+#include "core/memory.h"
 #include "core/rng.h"
 #include "core/timer.h"
 #include "core/tour.h"
+#include "localsearch/cpu/neighbour_list_climb.h"
 
 namespace formica::aco {
 namespace {
@@ -28,15 +32,51 @@ void apply_local_updates(std::vector<size_t>& entries, std::vector<float>& tau, 
   entries.clear();
 }
 
+/// Runs body(ant, worker) for every ant on `threads` threads (dynamic schedule), each thread with
+/// its own worker from make_worker(). Stops handing out ants once `stop` is requested or a body
+/// returns false; returns false then. Whatever the thread count, ant a's work is the same.
+template <class MakeWorker, class Body>
+bool for_each_ant(int threads, int ants, const StopFlag& stop, MakeWorker make_worker, Body body) {
+  std::atomic<bool> abandoned{false};
+#pragma omp parallel num_threads(threads) if (threads > 1)
+  {
+    auto worker = make_worker();
+#pragma omp for schedule(dynamic, 1)
+    for (int a = 0; a < ants; ++a) {
+      if (abandoned.load(std::memory_order_relaxed) || stop.requested()) {
+        abandoned = true;
+        continue;
+      }
+      if (!body(a, worker)) abandoned = true;
+    }
+  }
+  return !abandoned;
+}
+
+/// The ants' local search: 2-opt, or 2-opt and Or-opt; a queue of active cities without the final
+/// sweep (the solver's polish certifies the best tour at the end).
+localsearch::cpu::ClimbOptions ant_climb(const ColonyConfig& config) {
+  return {.or_opt = config.local_search == localsearch::LocalSearchKind::OrOpt, .sweep = false};
+}
+
 }  // namespace
 
 ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& config)
     : instance_(instance), config_(config), n_(instance.n()) {
   config_.validate();
+  expect_memory(colony_memory(n_, config_, false).host, available_host_memory(),
+                concat(to_string(config_.variant), " on the CPU for n = ", n_));
   layout_ = make_colony_layout(instance, config_);
   const CandidateSet base =
       build_candidate_set(instance, config_.candidates, config_.dynamic_slots(), config_.beta, config_.threads);
   records_.assign(static_cast<size_t>(layout_.colonies), fresh_colony_record());
+  tours_.resize(static_cast<size_t>(layout_.total_ants()) * n_);
+  lengths_.resize(static_cast<size_t>(layout_.total_ants()));
+  colony_best_.resize(static_cast<size_t>(layout_.colonies) * n_);
+  colony_restart_best_.resize(colony_best_.size());
+  if (config_.local_search != localsearch::LocalSearchKind::None)
+    ls_lists_ = build_candidate_lists(instance, config_.ls_neighbours, config_.threads);
+  if (config_.focused()) start_focused();
   for (int m = 0; m < layout_.matrices; ++m) {
     Matrix matrix;
     matrix.set = base;
@@ -49,40 +89,105 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
     matrix.bounds = layout_.bounds_of(m, records_);
     matrices_.push_back(std::move(matrix));
   }
-  tours_.resize(static_cast<size_t>(layout_.total_ants()) * n_);
-  lengths_.resize(static_cast<size_t>(layout_.total_ants()));
-  colony_best_.resize(static_cast<size_t>(layout_.colonies) * n_);
-  colony_restart_best_.resize(colony_best_.size());
 }
 
-void ColonySearchCpu::construct_independent(const StopFlag& stop, bool& abandoned_out) {
-  std::atomic<bool> abandoned{false};
-  const uint32_t substream = static_cast<uint32_t>(iteration_ + 1);
-#pragma omp parallel num_threads(config_.threads) if (config_.threads > 1)
-  {
-    AntPath path(n_);
-#pragma omp for schedule(dynamic, 1)
-    for (int a = 0; a < layout_.total_ants(); ++a) {
-      if (abandoned.load(std::memory_order_relaxed) || stop.requested()) {
-        abandoned = true;
-        continue;
-      }
-      const int colony = layout_.ant_colony[a];
-      const Matrix& matrix = matrices_[layout_.matrix_of(colony)];
-      const int width = matrix.set.width;
-      const double q0 = layout_.rule[colony] == ColonyRule::Acs ? config_.q0 : 0.0;
-      RandomStream rng(layout_.ant_seeds[a], 0, substream);
-      path.reset(static_cast<int>(rng.below(static_cast<uint32_t>(n_))));
-      while (path.visited_count() < n_) {
-        const std::span<const float> f(matrix.fitness.data() + static_cast<size_t>(path.current()) * width,
-                                       static_cast<size_t>(width));
-        const double u_greedy = q0 > 0.0 ? rng.next_double() : 1.0;
-        path.visit(select_candidate(instance_, matrix.set, f, path, q0, u_greedy, rng.next_double()).city);
-      }
-      std::copy(path.order().begin(), path.order().end(), tours_.begin() + static_cast<ptrdiff_t>(a) * n_);
-    }
+void ColonySearchCpu::start_focused() {
+  // Every colony starts from the same tour; it counts as each colony's best so far.
+  const std::vector<int32_t> tour = focused_start_tour(instance_, config_, ls_lists_ ? &*ls_lists_ : nullptr);
+  const int64_t length = tour_length(instance_, tour);
+  source_tours_.resize(static_cast<size_t>(layout_.colonies) * n_);
+  source_pos_.resize(source_tours_.size());
+  source_lengths_.assign(static_cast<size_t>(layout_.colonies), length);
+  for (int c = 0; c < layout_.colonies; ++c) {
+    const size_t at = static_cast<size_t>(c) * n_;
+    std::copy(tour.begin(), tour.end(), source_tours_.begin() + static_cast<ptrdiff_t>(at));
+    std::copy(tour.begin(), tour.end(), colony_best_.begin() + static_cast<ptrdiff_t>(at));
+    std::copy(tour.begin(), tour.end(), colony_restart_best_.begin() + static_cast<ptrdiff_t>(at));
+    for (int p = 0; p < n_; ++p) source_pos_[at + tour[p]] = p;
+    records_[c].best_length = records_[c].restart_length = length;
   }
-  abandoned_out = abandoned;
+  best_length_ = length;
+}
+
+void ColonySearchCpu::set_sources() {
+  for (int c = 0; c < layout_.colonies; ++c) {
+    const int32_t* tour = depositor_tour(c);
+    const size_t at = static_cast<size_t>(c) * n_;
+    std::copy(tour, tour + n_, source_tours_.begin() + static_cast<ptrdiff_t>(at));
+    for (int p = 0; p < n_; ++p) source_pos_[at + tour[p]] = p;
+    source_lengths_[c] = depositor_length(records_[c]);
+  }
+}
+
+void ColonySearchCpu::construct_focused(const StopFlag& stop, bool& abandoned) {
+  const uint32_t substream = static_cast<uint32_t>(iteration_ + 1);
+  struct Worker {
+    std::vector<int32_t> pos, touched;
+    WalkMarks walked;
+    std::optional<localsearch::cpu::NeighbourClimber> climber;
+  };
+  const auto make_worker = [&] {
+    Worker w{std::vector<int32_t>(static_cast<size_t>(n_)), {}, WalkMarks(n_), std::nullopt};
+    if (ls_lists_) w.climber.emplace(instance_, *ls_lists_, ant_climb(config_));
+    return w;
+  };
+  abandoned = !for_each_ant(config_.threads, layout_.total_ants(), stop, make_worker, [&](int a, Worker& w) {
+    const int colony = layout_.ant_colony[a];
+    const Matrix& matrix = matrices_[layout_.matrix_of(colony)];
+    const double q0 = layout_.rule[colony] == ColonyRule::Acs ? config_.q0 : 0.0;
+    const std::span<int32_t> tour(tours_.data() + static_cast<size_t>(a) * n_, static_cast<size_t>(n_));
+    const auto source = source_tours_.begin() + static_cast<ptrdiff_t>(colony) * n_;
+    std::copy(source, source + n_, tour.begin());
+    const auto source_pos = source_pos_.begin() + static_cast<ptrdiff_t>(colony) * n_;
+    std::copy(source_pos, source_pos + n_, w.pos.begin());
+    localsearch::cpu::ArrayTour array(tour, w.pos);
+    RandomStream rng(layout_.ant_seeds[a], 0, substream);
+    w.touched.clear();
+    const FocusedWalk walk = focused_walk(instance_, matrix.set, matrix.fitness, array, config_.focused_edges,
+                                          q0, rng, w.walked, w.touched);
+    int64_t gain = 0;
+    if (w.climber) {
+      const localsearch::cpu::NeighbourClimbCounts counts = w.climber->climb(tour, w.pos, w.touched, &stop);
+      if (!counts.completed) return false;
+      gain = counts.gain;
+    }
+    lengths_[a] = source_lengths_[colony] + walk.delta - gain;
+    return true;
+  });
+}
+
+void ColonySearchCpu::improve_tours(const StopFlag& stop, bool& abandoned) {
+  const auto make_climber = [&] {
+    return localsearch::cpu::NeighbourClimber(instance_, *ls_lists_, ant_climb(config_));
+  };
+  abandoned = !for_each_ant(config_.threads, layout_.total_ants(), stop, make_climber,
+                            [&](int a, localsearch::cpu::NeighbourClimber& climber) {
+                              const std::span<int32_t> tour(tours_.data() + static_cast<size_t>(a) * n_,
+                                                            static_cast<size_t>(n_));
+                              return climber.climb(tour, &stop).completed;
+                            });
+}
+
+void ColonySearchCpu::construct_independent(const StopFlag& stop, bool& abandoned) {
+  const uint32_t substream = static_cast<uint32_t>(iteration_ + 1);
+  abandoned = !for_each_ant(
+      config_.threads, layout_.total_ants(), stop, [&] { return AntPath(n_); },
+      [&](int a, AntPath& path) {
+        const int colony = layout_.ant_colony[a];
+        const Matrix& matrix = matrices_[layout_.matrix_of(colony)];
+        const int width = matrix.set.width;
+        const double q0 = layout_.rule[colony] == ColonyRule::Acs ? config_.q0 : 0.0;
+        RandomStream rng(layout_.ant_seeds[a], 0, substream);
+        path.reset(static_cast<int>(rng.below(static_cast<uint32_t>(n_))));
+        while (path.visited_count() < n_) {
+          const std::span<const float> f(matrix.fitness.data() + static_cast<size_t>(path.current()) * width,
+                                         static_cast<size_t>(width));
+          const double u_greedy = q0 > 0.0 ? rng.next_double() : 1.0;
+          path.visit(select_candidate(instance_, matrix.set, f, path, q0, u_greedy, rng.next_double()).city);
+        }
+        std::copy(path.order().begin(), path.order().end(), tours_.begin() + static_cast<ptrdiff_t>(a) * n_);
+        return true;
+      });
 }
 
 void ColonySearchCpu::construct_lockstep(int m) {
@@ -227,19 +332,33 @@ bool ColonySearchCpu::step(const StopFlag& stop) {
   const Stopwatch clock;
   const int iteration = iteration_ + 1;
   bool abandoned = false;
-  if (config_.immediate_local_update()) {
-    if (stop.requested()) return false;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(config_.threads) if (config_.threads > 1)
-    for (int m = 0; m < layout_.matrices; ++m) construct_lockstep(m);
+  if (config_.focused()) {
+    construct_focused(stop, abandoned);  // walks, local search and exact lengths
+    if (abandoned) return false;
+    times_.construction_ms = clock.seconds() * 1e3;
+    times_.local_search_ms = 0.0;  // done ant by ant inside the construction
   } else {
-    construct_independent(stop, abandoned);
-  }
-  if (abandoned) return false;
+    if (config_.immediate_local_update()) {
+      if (stop.requested()) return false;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(config_.threads) if (config_.threads > 1)
+      for (int m = 0; m < layout_.matrices; ++m) construct_lockstep(m);
+    } else {
+      construct_independent(stop, abandoned);
+    }
+    if (abandoned) return false;
+    times_.construction_ms = clock.seconds() * 1e3;
+    const Stopwatch search_clock;
+    if (ls_lists_) {
+      improve_tours(stop, abandoned);
+      if (abandoned) return false;
+    }
 #pragma omp parallel for schedule(static) num_threads(config_.threads) if (config_.threads > 1)
-  for (int a = 0; a < layout_.total_ants(); ++a)
-    lengths_[a] = tour_length(instance_, std::span<const int32_t>(tours_.data() + static_cast<size_t>(a) * n_,
-                                                                  static_cast<size_t>(n_)));
-  times_.construction_ms = clock.seconds() * 1e3;
+    for (int a = 0; a < layout_.total_ants(); ++a)
+      lengths_[a] = tour_length(
+          instance_,
+          std::span<const int32_t>(tours_.data() + static_cast<size_t>(a) * n_, static_cast<size_t>(n_)));
+    times_.local_search_ms = ls_lists_ ? search_clock.seconds() * 1e3 : 0.0;
+  }
 
   const Stopwatch update_clock;
   for (int c = 0; c < layout_.colonies; ++c) {
@@ -277,6 +396,7 @@ bool ColonySearchCpu::step(const StopFlag& stop) {
     }
     update_matrix(m);
   }
+  if (config_.focused()) set_sources();
   after_iteration();
   ++iteration_;
   times_.pheromone_ms = update_clock.seconds() * 1e3;

@@ -1,16 +1,20 @@
 // The colony variants on the CPU: MMAS, ACS and GACO over candidate lists, with several colonies
 // at once (see aco/colony_config.h for the layout and aco/colony_rules.h for the exact pheromone
-// semantics). It is the sequential baseline of every GPU speed-up and the reference the GPU tests
-// compare with; with threads > 1 it gives the same result for the same seed.
+// semantics), optionally with local search on every ant's tour before the update and focused
+// construction (aco/cpu/focused_construction.h): the hybrid solver's CPU backend. It is the
+// sequential baseline of every GPU speed-up and the reference the GPU tests compare with; with
+// threads > 1 it gives the same result for the same seed.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "aco/candidate_set.h"
 #include "aco/colony_config.h"
 #include "aco/colony_layout.h"
+#include "core/candidates.h"
 #include "core/instance.h"
 #include "core/search.h"
 
@@ -41,6 +45,11 @@ class ColonySearchCpu final : public Search {
   /// The last iteration's tours (ant-major) and exact lengths.
   std::span<const int32_t> tours() const { return tours_; }
   std::span<const int64_t> tour_lengths() const { return lengths_; }
+  /// Focused construction: the tour colony `colony`'s ants start from next iteration, its length.
+  std::span<const int32_t> source_tour(int colony) const {
+    return {source_tours_.data() + static_cast<size_t>(colony) * n_, static_cast<size_t>(n_)};
+  }
+  int64_t source_length(int colony) const { return source_lengths_[colony]; }
 
  private:
   struct Matrix {
@@ -52,6 +61,10 @@ class ColonySearchCpu final : public Search {
 
   void construct_independent(const StopFlag& stop, bool& abandoned);
   void construct_lockstep(int matrix);
+  void construct_focused(const StopFlag& stop, bool& abandoned);
+  void improve_tours(const StopFlag& stop, bool& abandoned);
+  void start_focused();
+  void set_sources();
   void count_crossings(Matrix& matrix, std::span<const int32_t> tour) const;
   void update_matrix(int matrix);
   void after_iteration();
@@ -66,6 +79,9 @@ class ColonySearchCpu final : public Search {
   std::vector<int32_t> tours_;
   std::vector<int64_t> lengths_;
   std::vector<int32_t> colony_best_, colony_restart_best_;  // colonies x n
+  std::optional<CandidateLists> ls_lists_;                  // the local search's neighbour lists
+  std::vector<int32_t> source_tours_, source_pos_;          // focused: colonies x n
+  std::vector<int64_t> source_lengths_;
   int64_t best_length_ = 0, iteration_best_ = 0;
   int best_colony_ = 0;
   int iteration_ = 0;  // completed iterations; the running one is iteration_ + 1

@@ -1,20 +1,29 @@
 // The GPU colony variants (see colony_search_cuda.h): buffers, one iteration as a sequence of
-// launches on one stream (construction -> colony bests -> GACO dynamic neighbours -> global
-// update), one read-back of the colony records per iteration, and the shared host bookkeeping
-// (restarts every 100 iterations, exchanges) of aco/colony_layout.h.
+// launches on one stream (construction, whole tours or focused walks -> the ants' local search ->
+// colony bests -> GACO dynamic neighbours -> global update -> the focused ants' next sources), one
+// read-back of the colony records per iteration, and the shared host bookkeeping (restarts every
+// 100 iterations, exchanges) of aco/colony_layout.h.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "aco/candidate_set.h"
 #include "aco/colony_layout.h"
+#include "aco/colony_memory.h"
+#include "aco/cpu/focused_construction.h"
 #include "aco/cuda/candidate_construction.cuh"
 #include "aco/cuda/candidate_pheromone.cuh"
 #include "aco/cuda/colonies.cuh"
 #include "aco/cuda/colony_search_cuda.h"
+#include "aco/cuda/focused_construction.cuh"
+#include "core/candidates.h"
 #include "core/error.h"
+#include "core/memory.h"
+#include "core/tour.h"
 #include "cuda/buffer.cuh"
-#include "cuda/event.cuh"
 #include "cuda/device_distance.cuh"
+#include "cuda/event.cuh"
+#include "localsearch/cuda/ant_local_search.cuh"
 
 namespace formica::aco {
 
@@ -54,10 +63,17 @@ struct ColonySearchCuda::State {
   DeviceBuffer<ColonyRecord> records_d;
   DeviceBuffer<Bounds> bounds_d;
   DeviceBuffer<uint32_t> visited;
+  // Local search and focused construction (ant_local_search.cuh, focused_construction.cuh)
+  bool local_search = false, focused = false;
+  int ls_k = 0;
+  DeviceBuffer<int32_t> ls_lists, ant_pos, queue, source_tours, source_pos;
+  DeviceBuffer<uint32_t> queued, walked;
+  DeviceBuffer<int> queue_count;
+  DeviceBuffer<long long> source_lengths;
   ColonyRecord* pinned = nullptr;
 
   std::vector<ColonyRecord> records;
-  Event start, constructed, updated;
+  Event start, constructed, searched, updated;
   int iteration = 0, restarts = 0, best_colony = 0;
   int64_t iteration_best = 0;
   StepTimes times;
@@ -92,16 +108,18 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
                   "ACS on the GPU runs every ant of a matrix in one block, one warp per ant: at most 32 ants per "
                   "matrix (got ", s.ants_per_matrix(), ") and at most 32 candidates");
 
+  s.local_search = s.config.local_search != localsearch::LocalSearchKind::None;
+  s.focused = s.config.focused();
+  FORMICA_EXPECTS(!s.focused || width <= 32,
+                  "focused ants on the GPU hold one candidate per lane: --candidates (", s.set.k,
+                  ") plus dynamic slots must be at most 32");
+  FORMICA_EXPECTS(config.variant != ColonyVariant::Gaco || (!s.local_search && !s.focused),
+                  "GACO with local search or focused ants runs on the CPU backend only (use --backend cpu)");
   const size_t words = static_cast<size_t>(n + 31) / 32;
-  const size_t need = s.cells * matrices * (5 * 4 + (config.variant == ColonyVariant::Gaco ? 4 : 0)) +
-                      static_cast<size_t>(n) * s.set.fallback_length * 4 + static_cast<size_t>(ants) * n * 4 +
-                      static_cast<size_t>(colonies) * n * 16 + static_cast<size_t>(matrices) * n * 8 +
-                      (config.ant_construction == AntConstruction::ThreadPerAnt ? static_cast<size_t>(ants) * words * 4 : 0);
   size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  if (need > free_bytes / 10 * 9)
-    throw OutOfMemoryError(concat("the GPU colonies need ", need >> 20, " MiB for n = ", n, ", ", ants,
-                                  " ants, but the GPU has ", free_bytes >> 20, " MiB free"));
+  expect_memory(colony_memory(n, s.config, true).device, capped_memory(free_bytes) / 10 * 9,
+                concat(to_string(s.config.variant), " on the GPU for n = ", n, " with ", ants, " ants"));
 
   CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
   std::vector<int32_t> entry_distances(s.cells, 0);
@@ -143,6 +161,38 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   std::vector<Bounds> bounds;
   for (int m = 0; m < matrices; ++m) bounds.push_back(s.layout.bounds_of(m, s.records));
   s.bounds_d = DeviceBuffer<Bounds>(std::span<const Bounds>(bounds));
+  std::optional<CandidateLists> lists;
+  if (s.local_search) {
+    lists = build_candidate_lists(instance, s.config.ls_neighbours, s.config.threads);
+    s.ls_k = lists->k();
+    s.ls_lists = DeviceBuffer<int32_t>(lists->data());
+  }
+  if (s.local_search || s.focused) {
+    s.ant_pos = DeviceBuffer<int32_t>(static_cast<size_t>(ants) * n);
+    s.queue = DeviceBuffer<int32_t>(static_cast<size_t>(ants) * n);
+    s.queued = DeviceBuffer<uint32_t>(static_cast<size_t>(ants) * words);
+    s.walked = DeviceBuffer<uint32_t>(s.focused ? static_cast<size_t>(ants) * words : 0);
+    s.queue_count = DeviceBuffer<int>(static_cast<size_t>(ants));
+    CUDA_CHECK(cudaMemset(s.queued.data(), 0, s.queued.size() * sizeof(uint32_t)));
+  }
+  if (s.focused) {
+    // Every colony starts from the tour the CPU backend starts from; it is each colony's best so far.
+    const std::vector<int32_t> tour = focused_start_tour(instance, s.config, lists ? &*lists : nullptr);
+    const long long length = tour_length(instance, tour);
+    std::vector<int32_t> pos(static_cast<size_t>(n));
+    for (int p = 0; p < n; ++p) pos[tour[p]] = p;
+    s.source_tours = DeviceBuffer<int32_t>(std::span<const int32_t>(repeat(tour, colonies)));
+    s.source_pos = DeviceBuffer<int32_t>(std::span<const int32_t>(repeat(pos, colonies)));
+    s.source_lengths =
+        DeviceBuffer<long long>(std::span<const long long>(std::vector<long long>(colonies, length)));
+    s.best_tours.upload(std::span<const int32_t>(repeat(tour, colonies)));
+    s.restart_tours.upload(std::span<const int32_t>(repeat(tour, colonies)));
+    for (ColonyRecord& r : s.records) r.best_length = r.restart_length = length;
+    s.upload_records();
+    std::vector<Bounds> seeded;
+    for (int m = 0; m < matrices; ++m) seeded.push_back(s.layout.bounds_of(m, s.records));
+    s.bounds_d.upload(std::span<const Bounds>(seeded));
+  }
   CUDA_CHECK(cudaMallocHost(&s.pinned, static_cast<size_t>(colonies) * sizeof(ColonyRecord)));
 }
 
@@ -185,8 +235,52 @@ bool ColonySearchCuda::step(const StopFlag& stop) {
   c.visited_words = (n + 31) / 32;
   c.max_ants_per_matrix = s.ants_per_matrix();
   c.ants = s.layout.total_ants();
-  cuda::launch_candidate_construction(s.config.ant_construction, s.lockstep(), matrices, c, s.stream);
+  if (s.focused) {
+    cuda::FocusedWalkArgs f;
+    f.n = n;
+    f.width = s.set.width;
+    f.group = s.layout.group;
+    f.ants = s.layout.total_ants();
+    f.edges = s.config.focused_edges;
+    f.ids = s.ids.data();
+    f.fitness = s.fitness.data();
+    f.ant_colony = s.ant_colony.data();
+    f.colony_acs = s.colony_acs.data();
+    f.q0 = s.config.q0;
+    f.ant_seeds = s.ant_seeds.data();
+    f.iteration = static_cast<unsigned>(iteration);
+    f.source_tours = s.source_tours.data();
+    f.source_pos = s.source_pos.data();
+    f.source_lengths = s.source_lengths.data();
+    f.tours = s.tours.data();
+    f.pos = s.ant_pos.data();
+    f.walked = s.walked.data();
+    f.queue = s.local_search ? s.queue.data() : nullptr;
+    f.queued = s.queued.data();
+    f.queue_count = s.queue_count.data();
+    f.lengths = s.lengths.data();
+    cuda::launch_focused_walks(f, s.distances_view.view(), s.stream);
+  } else {
+    cuda::launch_candidate_construction(s.config.ant_construction, s.lockstep(), matrices, c, s.stream);
+  }
   CUDA_CHECK(cudaEventRecord(s.constructed.event, s.stream));
+  if (s.local_search) {
+    localsearch::cuda::AntLocalSearchArgs l;
+    l.n = n;
+    l.ants = s.layout.total_ants();
+    l.k = s.ls_k;
+    l.or_opt = s.config.local_search == localsearch::LocalSearchKind::OrOpt;
+    l.all_active = !s.focused;
+    l.lists = s.ls_lists.data();
+    l.tours = s.tours.data();
+    l.pos = s.ant_pos.data();
+    l.queue = s.queue.data();
+    l.queued = s.queued.data();
+    l.queue_count = s.queue_count.data();
+    l.lengths = s.lengths.data();
+    localsearch::cuda::launch_ant_local_search(l, s.distances_view.view(), s.stream);
+  }
+  CUDA_CHECK(cudaEventRecord(s.searched.event, s.stream));
 
   cuda::ColonyBestArgs b;
   b.n = n;
@@ -255,13 +349,28 @@ bool ColonySearchCuda::step(const StopFlag& stop) {
   u.alpha = static_cast<float>(s.config.alpha);
   u.bounds_out = s.bounds_d.data();
   cuda::launch_candidate_update(u, s.stream);
+  if (s.focused) {
+    cuda::SourceArgs src;
+    src.n = n;
+    src.colonies = s.layout.colonies;
+    src.first_ant = s.first_ant.data();
+    src.records = s.records_d.data();
+    src.tours = s.tours.data();
+    src.best_tours = s.best_tours.data();
+    src.restart_tours = s.restart_tours.data();
+    src.source_tours = s.source_tours.data();
+    src.source_pos = s.source_pos.data();
+    src.source_lengths = s.source_lengths.data();
+    cuda::launch_set_sources(src, s.stream);
+  }
   CUDA_CHECK(cudaMemcpyAsync(s.pinned, s.records_d.data(), s.records.size() * sizeof(ColonyRecord),
                              cudaMemcpyDeviceToHost, s.stream));
   CUDA_CHECK(cudaEventRecord(s.updated.event, s.stream));
   CUDA_CHECK(cudaEventSynchronize(s.updated.event));
   std::memcpy(s.records.data(), s.pinned, s.records.size() * sizeof(ColonyRecord));
   s.times.construction_ms = elapsed_ms(s.start, s.constructed);
-  s.times.pheromone_ms = elapsed_ms(s.constructed, s.updated);
+  s.times.local_search_ms = elapsed_ms(s.constructed, s.searched);
+  s.times.pheromone_ms = elapsed_ms(s.searched, s.updated);
   s.times.total_ms = elapsed_ms(s.start, s.updated);
   s.after_iteration();
   ++s.iteration;

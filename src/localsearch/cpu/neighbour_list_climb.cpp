@@ -1,113 +1,119 @@
-// Neighbour-list 2-opt with don't-look bits on the CPU (see neighbour_list_climb.h).
+// Neighbour-list 2-opt and Or-opt with don't-look bits on the CPU (see neighbour_list_climb.h).
 #include "localsearch/cpu/neighbour_list_climb.h"
 
 #include <algorithm>
-#include <utility>
-#include <vector>
+
+#include "localsearch/cpu/array_tour.h"
 
 namespace formica::localsearch::cpu {
 namespace {
 
-class ArrayTour {
- public:
-  explicit ArrayTour(std::span<int32_t> tour) : tour_(tour), n_(static_cast<int>(tour.size())), pos_(tour.size()) {
-    for (int p = 0; p < n_; ++p) pos_[tour_[p]] = p;
+/// City a's best move (neighbour_moves.h), its neighbours tried nearest first: 2-opt until a
+/// neighbour is no nearer than both tour neighbours, then the Or-opt moves of each of its six
+/// segments until a neighbour is no nearer than the segment's removal gain.
+LocalMove best_move(const Instance& instance, const ArrayTour& t, std::span<const int32_t> list, int a,
+                    bool or_opt) {
+  const auto distance = [&](int i, int j) { return instance.distance(i, j); };
+  const CityContext ctx = city_context(t, distance, a);
+  const int k = static_cast<int>(list.size());
+  LocalMove best;
+  for (int index = 0; index < k; ++index) {
+    const int c = list[index];
+    const int64_t d_ac = distance(a, c);
+    if (two_opt_exhausted(ctx, d_ac)) break;
+    two_opt_moves(t, distance, ctx, c, d_ac, index, best);
   }
-  int at(int p) const { return tour_[((p % n_) + n_) % n_]; }
-  int pos(int city) const { return pos_[city]; }
-
-  /// The 2-opt move removing edges e1 and e2 (edge e joins positions e and e + 1): reverses
-  /// positions i+1..j for i = min, j = max, or equivalently the rest of the cycle, whichever is
-  /// shorter.
-  void two_opt(int e1, int e2) {
-    const int i = std::min(e1, e2), j = std::max(e1, e2);
-    const int inside = j - i;  // positions i+1..j
-    if (inside <= n_ - inside) reverse(i + 1, inside);
-    else reverse(j + 1, n_ - inside);  // positions j+1..n-1, 0..i
-  }
-
- private:
-  void reverse(int first, int length) {
-    for (int s = 0; s < length / 2; ++s) {
-      const int a = (first + s) % n_, b = (first + length - 1 - s) % n_;
-      std::swap(tour_[a], tour_[b]);
-      pos_[tour_[a]] = a;
-      pos_[tour_[b]] = b;
+  if (!or_opt) return best;
+  for (int number = 0; number < 6; ++number) {
+    const int length = number % 3 + 1;
+    if (length > t.n() - 3) continue;
+    const Segment s = or_opt_segment(t, distance, ctx, number, k);
+    if (s.g1 <= 0) continue;
+    for (int index = 0; index < k; ++index) {
+      const int c = list[index];
+      const int64_t d_ac = distance(a, c);
+      if (d_ac >= s.g1) break;  // nearest first: the partial gain g1 - d(a, c) only falls
+      or_opt_moves(t, distance, ctx, s, c, d_ac, index, best);
     }
   }
-
-  std::span<int32_t> tour_;
-  int n_;
-  std::vector<int32_t> pos_;
-};
+  return best;
+}
 
 }  // namespace
 
-NeighbourClimbCounts climb_neighbour_lists(const Instance& instance, const CandidateLists& lists,
-                                           std::span<int32_t> tour, const StopFlag* stop) {
+NeighbourClimber::NeighbourClimber(const Instance& instance, const CandidateLists& lists,
+                                   ClimbOptions options)
+    : instance_(instance),
+      lists_(lists),
+      options_(options),
+      pos_(static_cast<size_t>(instance.n())),
+      queued_(static_cast<size_t>(instance.n()), 0) {}
+
+NeighbourClimbCounts NeighbourClimber::climb(std::span<int32_t> tour, const StopFlag* stop) {
+  const int n = static_cast<int>(tour.size());
+  for (int p = 0; p < n; ++p) pos_[tour[p]] = p;
+  return climb(tour, pos_, tour, stop);
+}
+
+NeighbourClimbCounts NeighbourClimber::climb(std::span<int32_t> tour, std::span<int32_t> pos,
+                                             std::span<const int32_t> active, const StopFlag* stop) {
   NeighbourClimbCounts counts;
   const int n = static_cast<int>(tour.size());
-  ArrayTour t(tour);
-  std::vector<int32_t> queue(tour.begin(), tour.end());
-  std::vector<uint8_t> queued(static_cast<size_t>(n), 1);
+  ArrayTour t(tour, pos);
+  queue_.clear();
   size_t head = 0;
   const auto push = [&](int city) {
-    if (!queued[city]) queued[city] = 1, queue.push_back(city);
+    if (!queued_[city]) queued_[city] = 1, queue_.push_back(city);
   };
-  const auto d = [&](int a, int b) { return instance.distance(a, b); };
+  for (const int32_t city : active) push(city);
   int64_t moves_at_sweep = 0;
+  bool swept = false;
   for (;;) {
-    if (head == queue.size()) {
+    if (head == queue_.size()) {
       // Don't-look bits miss a move that became improving through a change at its far end; a
       // sweep over every city after the queue runs dry finds those, and one that finds nothing
       // proves the tour has no improving move left among those searched.
-      if (counts.moves == moves_at_sweep) break;
+      if (!options_.sweep || (swept && counts.moves == moves_at_sweep)) break;
+      swept = true;
       moves_at_sweep = counts.moves;
-      queue.assign(tour.begin(), tour.end());
-      std::fill(queued.begin(), queued.end(), 1);
+      queue_.assign(tour.begin(), tour.end());
+      std::fill(queued_.begin(), queued_.end(), 1);
       head = 0;
     }
-    if ((++counts.evaluated & 4095) == 0 && stop != nullptr && stop->requested()) {
+    if ((++counts.evaluated & 1023) == 0 && stop != nullptr && stop->requested()) {
+      for (size_t i = head; i < queue_.size(); ++i) queued_[queue_[i]] = 0;
       counts.completed = false;
       return counts;
     }
-    const int a = queue[head++];
-    queued[a] = 0;
+    const int a = queue_[head++];
+    queued_[a] = 0;
     if (head > static_cast<size_t>(4 * n)) {  // keep the queue compact
-      queue.erase(queue.begin(), queue.begin() + static_cast<ptrdiff_t>(head));
+      queue_.erase(queue_.begin(), queue_.begin() + static_cast<ptrdiff_t>(head));
       head = 0;
     }
-    const int p = t.pos(a);
-    const int succ = t.at(p + 1), pred = t.at(p - 1);
-    const int64_t d_succ = d(a, succ), d_pred = d(a, pred);
-    int64_t best = 0;
-    int best_e1 = -1, best_e2 = -1;
-    for (const int32_t c : lists.of(a)) {
-      const int64_t d_ac = d(a, c);
-      if (d_ac >= d_succ && d_ac >= d_pred) break;  // lists are nearest first: nothing further can gain
-      const int q = t.pos(c);
-      if (d_ac < d_succ) {  // new edges (a, c) and (succ, succ of c)
-        const int sc = t.at(q + 1);
-        if (c != succ && sc != a) {
-          const int64_t gain = d_succ + d(c, sc) - d_ac - d(succ, sc);
-          if (gain > best) best = gain, best_e1 = p, best_e2 = q;
-        }
-      }
-      if (d_ac < d_pred) {  // new edges (a, c) and (pred, pred of c)
-        const int pc = t.at(q - 1);
-        if (c != pred && pc != a) {
-          const int64_t gain = d_pred + d(pc, c) - d_ac - d(pred, pc);
-          if (gain > best) best = gain, best_e1 = (p + n - 1) % n, best_e2 = (q + n - 1) % n;
-        }
-      }
-    }
-    if (best <= 0) continue;
-    const int ends[4] = {t.at(best_e1), t.at(best_e1 + 1), t.at(best_e2), t.at(best_e2 + 1)};
-    t.two_opt(best_e1, best_e2);
+    const LocalMove best = best_move(instance_, t, lists_.of(a), a, options_.or_opt);
+    if (best.gain <= 0) continue;
     ++counts.moves;
-    for (const int city : ends) push(city);
+    counts.or_moves += best.or_opt ? 1 : 0;
+    counts.gain += best.gain;
+    int ends[6];
+    const int count = apply_move(t, best, ends);
+    for (int i = 0; i < count; ++i) push(ends[i]);
   }
   return counts;
+}
+
+NeighbourClimbCounts polish_tour(const Instance& instance, std::span<int32_t> tour, int threads,
+                                 const StopFlag* stop) {
+  if (tour.size() < 8) return {};
+  const CandidateLists lists = build_candidate_lists(instance, kPolishNeighbours, threads);
+  return NeighbourClimber(instance, lists, ClimbOptions{.or_opt = true}).climb(tour, stop);
+}
+
+NeighbourClimbCounts climb_neighbour_lists(const Instance& instance, const CandidateLists& lists,
+                                           std::span<int32_t> tour, const StopFlag* stop) {
+  NeighbourClimber climber(instance, lists, ClimbOptions{});
+  return climber.climb(tour, stop);
 }
 
 }  // namespace formica::localsearch::cpu

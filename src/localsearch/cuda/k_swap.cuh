@@ -17,6 +17,8 @@
 
 #include <cstdint>
 
+#include "cuda/block_barrier.cuh"
+
 namespace formica::localsearch::cuda {
 
 /// Sorts keys[0 .. blockDim.x) in descending order (bitonic; blockDim.x a power of two).
@@ -33,7 +35,7 @@ __device__ inline void bitonic_sort_descending(unsigned long long* keys) {
           keys[partner] = a;
         }
       }
-      __syncthreads();
+      formica::cuda::block_barrier();
     }
   }
 }
@@ -46,7 +48,7 @@ __device__ inline unsigned long long block_max(unsigned long long key, unsigned 
     key = other > key ? other : key;
   }
   if (lane == 0) scratch[warp] = key;
-  __syncthreads();
+  formica::cuda::block_barrier();
   if (warp == 0) {
     key = lane < warps ? scratch[lane] : 0ull;
     for (int offset = 16; offset > 0; offset >>= 1) {
@@ -55,9 +57,9 @@ __device__ inline unsigned long long block_max(unsigned long long key, unsigned 
     }
     if (lane == 0) scratch[32] = key;
   }
-  __syncthreads();
+  formica::cuda::block_barrier();
   const unsigned long long result = scratch[32];
-  __syncthreads();  // scratch may be reused at once
+  formica::cuda::block_barrier();  // scratch may be reused at once
   return result;
 }
 
@@ -68,7 +70,7 @@ __device__ inline int block_rank(bool flag, int* counts, int& total) {
   const unsigned ballot = __ballot_sync(0xFFFFFFFFu, flag);
   const int below = __popc(ballot & ((1u << lane) - 1u));
   if (lane == 0) counts[warp] = __popc(ballot);
-  __syncthreads();
+  formica::cuda::block_barrier();
   if (warp == 0) {
     const int own = lane < warps ? counts[lane] : 0;
     int inclusive = own;
@@ -79,10 +81,10 @@ __device__ inline int block_rank(bool flag, int* counts, int& total) {
     if (lane < warps) counts[lane] = inclusive - own;
     if (lane == 31) counts[32] = inclusive;
   }
-  __syncthreads();
+  formica::cuda::block_barrier();
   total = counts[32];
   const int rank = counts[warp] + below;
-  __syncthreads();  // counts may be reused at once
+  formica::cuda::block_barrier();  // counts may be reused at once
   return rank;
 }
 
@@ -147,7 +149,7 @@ __device__ void select_disjoint(MoveAt move_at, int m, int k, int n, const Selec
   const int words = (n >> 5) + 1;
   for (int w = threadIdx.x; w < words; w += blockDim.x) scratch.bitmap[w] = 0u;
   if (threadIdx.x == 0) *scratch.kept_count = *scratch.kept_swaps = 0;
-  __syncthreads();
+  formica::cuda::block_barrier();
   for (int base = 0; base < m; base += blockDim.x) {
     if (k != 0 && *scratch.kept_count >= k) break;  // the same for every thread: read after a barrier
     const int c = base + static_cast<int>(threadIdx.x);
@@ -160,14 +162,14 @@ __device__ void select_disjoint(MoveAt move_at, int m, int k, int n, const Selec
     int survivors = 0;
     const int rank = block_rank(alive, scratch.counts, survivors);
     if (alive) scratch.survivors[rank] = move;
-    __syncthreads();
+    formica::cuda::block_barrier();
     if (threadIdx.x < 32)
       detail::keep_survivors(scratch.survivors, survivors, k, scratch.bitmap, kept, prefix, scratch.kept_count,
                              scratch.kept_swaps, on_keep);
-    __syncthreads();
+    formica::cuda::block_barrier();
   }
   if (threadIdx.x == 0) prefix[*scratch.kept_count] = *scratch.kept_swaps;
-  __syncthreads();
+  formica::cuda::block_barrier();
 }
 
 /// Applies the kept moves: swap w (0 <= w < swaps) belongs to the last move s with prefix[s] <= w

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "cuda/block_barrier.cuh"
 #include "cuda/buffer.cuh"
 #include "cuda/check.cuh"
 #include "localsearch/cuda/device_instance.cuh"
@@ -124,7 +125,7 @@ __device__ void search_pass(const Metric& metric, const ClimbParams& p, const in
   using Point = typename Metric::Point;
   Point* points = reinterpret_cast<Point*>(points_raw);
   build_points(metric, p.cities, tour, p.n, points, static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x));
-  __syncthreads();
+  formica::cuda::block_barrier();
   const int warp = threadIdx.x >> 5;
   Point* tile = reinterpret_cast<Point*>(tiles + static_cast<size_t>(warp) * p.tile_bytes);
   LaneBest<typename Metric::Value> best;
@@ -143,15 +144,15 @@ __device__ int64_t exact_length(const typename Exact::Point* points, int n, unsi
   double* partial = reinterpret_cast<double*>(scratch64);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   if (lane == 0) partial[warp] = sum;
-  __syncthreads();
+  formica::cuda::block_barrier();
   if (warp == 0) {
     sum = lane < static_cast<int>(blockDim.x >> 5) ? partial[lane] : 0.0;
     for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_xor_sync(0xFFFFFFFFu, sum, offset);
     if (lane == 0) partial[32] = sum;
   }
-  __syncthreads();
+  formica::cuda::block_barrier();
   const int64_t length = llround(partial[32]);  // a sum of integers below 2^53: exact
-  __syncthreads();
+  formica::cuda::block_barrier();
   return length;
 }
 
@@ -172,7 +173,7 @@ __device__ int64_t climb_tour(const ClimbParams& p, const Fast& fast, const Exac
         if (*p.stop != 0) st.abort = 1;
       }
     }
-    __syncthreads();
+    formica::cuda::block_barrier();
     if (st.abort != 0) return 0;
     unsigned long long key = 0;
     int2 move = make_int2(-1, -1);
@@ -181,12 +182,12 @@ __device__ int64_t climb_tour(const ClimbParams& p, const Fast& fast, const Exac
     else search_pass(exact, p, tour, points, sh.tiles, p.chunk_exact, key, move);
     sh.keys[tid] = key;
     sh.moves[tid] = move;
-    const int m = __syncthreads_count(key != 0ull);
+    const int m = formica::cuda::block_barrier_count(key != 0ull);
     if (tid == 0) ++st.passes;
     if (m == 0) {
       if (!exact_phase) {  // the float climb is done; the exact passes certify or finish it
         if (tid == 0) st.exact_phase = 1;
-        __syncthreads();
+        formica::cuda::block_barrier();
         continue;
       }
       return exact_length<Exact>(reinterpret_cast<const typename Exact::Point*>(points), p.n, sh.scratch64);
@@ -200,7 +201,7 @@ __device__ int64_t climb_tour(const ClimbParams& p, const Fast& fast, const Exac
         sh.prefix[1] = sh.ints[kKeptSwaps] = (best.y - best.x) / 2;
         sh.ints[kKeptCount] = 1;
       }
-      __syncthreads();
+      formica::cuda::block_barrier();
     } else {
       bitonic_sort_descending(sh.keys);
       const unsigned long long* keys = sh.keys;
@@ -215,7 +216,7 @@ __device__ int64_t climb_tour(const ClimbParams& p, const Fast& fast, const Exac
       // A safety net that never triggers: every fast pass lowers the float length by at least 1.
       if (!exact_phase && ++st.fast_passes >= p.max_fast_passes) st.exact_phase = 1;
     }
-    __syncthreads();
+    formica::cuda::block_barrier();
   }
 }
 
@@ -245,7 +246,7 @@ __global__ void __launch_bounds__(1024) restart_climb_kernel(ClimbParams p, Fast
         st.next_static += gridDim.x;
       }
     }
-    __syncthreads();
+    formica::cuda::block_barrier();
     const int first = st.first, end = st.end;
     if (first >= end) break;
     for (int r = first; r < end; ++r) {
@@ -255,7 +256,7 @@ __global__ void __launch_bounds__(1024) restart_climb_kernel(ClimbParams p, Fast
         const int32_t* start = p.start_tours + static_cast<size_t>(r) * n;
         for (int q = tid; q < n; q += blockDim.x) tour[q] = start[q];
       }
-      __syncthreads();
+      formica::cuda::block_barrier();
       const int64_t length = climb_tour(p, fast, exact, tour, points, sh);
       if (st.abort != 0) {
         if (tid == 0) atomicExch(p.aborted, 1);
@@ -270,10 +271,10 @@ __global__ void __launch_bounds__(1024) restart_climb_kernel(ClimbParams p, Fast
         if (better) st.best_length = length, st.best_restart = restart;
         st.better = better ? 1 : 0;
       }
-      __syncthreads();
+      formica::cuda::block_barrier();
       if (st.better != 0)
         for (int q = tid; q < n; q += blockDim.x) best_tour[q] = tour[q];
-      __syncthreads();
+      formica::cuda::block_barrier();
     }
   }
   if (tid == 0) {

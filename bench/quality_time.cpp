@@ -1,0 +1,275 @@
+// quality_time: gap against wall time for the default solver (issue 7's table and plot). Every
+// instance runs with each seed for its time limit, the clock started before the instance is read
+// (as `formica solve` counts it); the best-so-far history of each run gives the curve, and the
+// median over the seeds at each moment gives the instance's curve. The table has the median final
+// gap (min and max beside it), the median gap at a reference time with the target (half the
+// reference's gap), and the median time to reach 1 %, 0.5 % and 0.1 %.
+//
+//   quality_time --instances pr2392@2,fnl4461@3 --seeds 5 --reference pr2392=0.72:0.62
+//                --csv table.csv --curves curves.csv --svg gap_vs_time.svg
+//   quality_time --instances d198@10,... --seeds 1 --stop-gap 0.1          (time to 0.1 %)
+//
+// Instances without a known optimum (e.g. uniform:200000:1) get the gap against --best-known
+// NAME=LENGTH when given; otherwise only their lengths are reported.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "bench_support.h"
+#include "core/timer.h"
+#include "cuda/device.h"
+#include "io/known_optima.h"
+#include "io/svg.h"
+#include "solver/report.h"
+
+namespace formica::bench {
+namespace {
+
+struct Reference {
+  double seconds = 0.0, gap = 0.0;  ///< the reference solver's gap (%) at this wall time
+};
+
+struct Run {
+  uint64_t seed = 0;
+  std::vector<HistoryPoint> history;
+  int64_t length = 0;
+  double seconds = 0.0;
+  int64_t iterations = 0;
+};
+
+/// The best length of `run` at time t (+infinity before its first tour).
+double length_at(const Run& run, double t) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const HistoryPoint& h : run.history) {
+    if (h.seconds > t) break;
+    best = static_cast<double>(h.length);
+  }
+  // The polished final tour counts from the end of the run.
+  if (t >= run.seconds) best = std::min(best, static_cast<double>(run.length));
+  return best;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t m = values.size() / 2;
+  return values.size() % 2 ? values[m] : 0.5 * (values[m - 1] + values[m]);
+}
+
+/// The median over the runs of the best length at t.
+double median_length_at(const std::vector<Run>& runs, double t) {
+  std::vector<double> lengths;
+  for (const Run& run : runs) lengths.push_back(length_at(run, t));
+  return median(lengths);
+}
+
+/// Every moment at which some run's best length changes, in order.
+std::vector<double> event_times(const std::vector<Run>& runs) {
+  std::vector<double> times;
+  for (const Run& run : runs) {
+    for (const HistoryPoint& h : run.history) times.push_back(h.seconds);
+    times.push_back(run.seconds);
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  return times;
+}
+
+/// The first moment the median curve is at most `length` (nullopt if never).
+std::optional<double> median_time_to(const std::vector<Run>& runs, double length) {
+  for (const double t : event_times(runs))
+    if (median_length_at(runs, t) <= length) return t;
+  return std::nullopt;
+}
+
+std::string format(std::optional<double> value, const char* spec) {
+  if (!value) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, spec, *value);
+  return text;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app("quality_time: gap against wall time of the default solver, medians over seeds");
+  std::string instances = "pr1002@5";
+  int seeds = 5;
+  std::vector<std::string> settings, references, best_known;
+  std::string csv, curves_csv, svg;
+  double stop_gap = 0.0;
+  app.add_option("--instances", instances,
+                 "Comma-separated NAME@SECONDS (TSPLIB name, path, or uniform:N[:seed] / clustered:N[:seed])")
+      ->capture_default_str();
+  app.add_option("--seeds", seeds, "Runs per instance, seeds 1..N")->check(CLI::Range(1, 1000))->capture_default_str();
+  app.add_option("--set", settings, "key=value applied to every run (keys as in formica solve; repeatable)");
+  app.add_option("--reference", references, "NAME=SECONDS:GAP, a reference solver's gap (%) at a wall time (repeatable)");
+  app.add_option("--best-known", best_known, "NAME=LENGTH for instances without a known optimum (repeatable)");
+  app.add_option("--stop-gap", stop_gap, "Stop each run once within this gap (%) of the optimum (0: run to the limit)")
+      ->check(CLI::Range(0.0, 100.0));
+  app.add_option("--csv", csv, "Write the table as CSV");
+  app.add_option("--curves", curves_csv, "Write every run's history as CSV (instance, seed, seconds, length, gap)");
+  app.add_option("--svg", svg, "Write the median gap curves in one plot (log time, log gap)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  SolverConfig base;
+  for (const std::string& setting : settings) {
+    const size_t eq = setting.find('=');
+    FORMICA_EXPECTS(eq != std::string::npos, "--set: '", setting, "' is not key=value");
+    set_parameter(base, setting.substr(0, eq), setting.substr(eq + 1));
+  }
+  const auto name_value = [](const std::string& spec, const char* option) {
+    const size_t eq = spec.find('=');
+    FORMICA_EXPECTS(eq != std::string::npos && eq > 0, option, ": '", spec, "' is not NAME=VALUE");
+    return std::pair{spec.substr(0, eq), spec.substr(eq + 1)};
+  };
+  std::map<std::string, Reference> reference_of;
+  for (const std::string& spec : references) {
+    const auto [name, value] = name_value(spec, "--reference");
+    const size_t colon = value.find(':');
+    FORMICA_EXPECTS(colon != std::string::npos, "--reference: '", spec, "' is not NAME=SECONDS:GAP");
+    reference_of[name] = {std::stod(value.substr(0, colon)), std::stod(value.substr(colon + 1))};
+  }
+  std::map<std::string, int64_t> best_known_of;
+  for (const std::string& spec : best_known) {
+    const auto [name, value] = name_value(spec, "--best-known");
+    best_known_of[name] = std::stoll(value);
+  }
+
+  const auto device = cuda::find_device();
+  std::printf("# quality_time on %s (%d hardware threads)%s%s, %d seed%s per instance\n", cpu_model().c_str(),
+              hardware_threads(), device ? ", GPU " : ", no GPU", device ? device->name.c_str() : "", seeds,
+              seeds == 1 ? "" : "s");
+  {  // warm-up: device context and kernel loading, outside every timed run
+    SolverConfig warm = base;
+    warm.iterations = 3;
+    warm.time_limit.reset();
+    solve(io::generate_instance(200, io::InstanceKind::Uniform, 1), warm);
+  }
+  std::printf("%-16s %7s %6s %5s %9s %9s %9s %7s %6s %8s %8s %5s %8s %8s %8s %9s  %s\n", "instance", "n", "limit",
+              "seeds", "median%", "min%", "max%", "ref@s", "ref%", "at-ref%", "target%", "met", "t(1%)", "t(0.5%)",
+              "t(0.1%)", "iters", "ran");
+  std::ostringstream table, curves;
+  table << "instance,n,time_limit_s,seeds,reference_length,median_final_gap,min_final_gap,max_final_gap,"
+           "median_final_length,reference_seconds,reference_gap,median_gap_at_reference,target_gap,target_met,"
+           "median_seconds_to_1pct,median_seconds_to_0.5pct,median_seconds_to_0.1pct,median_iterations,"
+           "median_seconds,ran\n";
+  curves << "instance,seed,seconds,length,gap\n";
+  std::vector<io::PlotSeries> series;
+  std::vector<io::PlotMark> marks;
+  for (const std::string& spec : split(instances, ',')) {
+    const size_t at = spec.find('@');
+    FORMICA_EXPECTS(at != std::string::npos, "--instances: '", spec, "' is not NAME@SECONDS");
+    const std::string name = spec.substr(0, at);
+    const double limit = std::stod(spec.substr(at + 1));
+    std::vector<Run> runs;
+    std::string ran;
+    Instance instance = load(name);  // a first read for the name and n; each run reads it again
+    std::optional<int64_t> optimum = known_optimum(instance.name(), instance.n());
+    if (!optimum && best_known_of.count(name)) optimum = best_known_of.at(name);
+    for (int s = 1; s <= seeds; ++s) {
+      SolveOptions options;
+      options.start = std::chrono::steady_clock::now();
+      instance = load(name);
+      SolverConfig config = base;
+      config.seed = static_cast<uint64_t>(s);
+      config.time_limit = limit;
+      if (stop_gap > 0 && optimum)
+        config.target = static_cast<int64_t>(std::floor(static_cast<double>(*optimum) * (1.0 + stop_gap / 100.0)));
+      const Result result = solve(instance, config, options);
+      runs.push_back({config.seed, result.history, result.tour.length(), result.seconds, result.iterations});
+      ran = concat(to_string(result.config.algorithm), " ", result.config.ant_system.ants, " ants on ", result.device);
+      for (const HistoryPoint& h : result.history)
+        curves << instance.name() << ',' << s << ',' << h.seconds << ',' << h.length << ','
+               << (optimum ? std::to_string(gap_percent(h.length, *optimum)) : std::string()) << '\n';
+      curves << instance.name() << ',' << s << ',' << result.seconds << ',' << result.tour.length() << ','
+             << (optimum ? std::to_string(gap_percent(result.tour.length(), *optimum)) : std::string()) << '\n';
+    }
+
+    std::vector<double> finals, times, iterations;
+    for (const Run& run : runs) {
+      finals.push_back(static_cast<double>(run.length));
+      times.push_back(run.seconds);
+      iterations.push_back(static_cast<double>(run.iterations));
+    }
+    const double median_final = median(finals);
+    const auto gap_of = [&](double length) { return 100.0 * (length / static_cast<double>(*optimum) - 1.0); };
+    std::optional<double> med_gap, min_gap, max_gap, ref_s, ref_gap, at_ref, target, t1, t05, t01;
+    if (optimum) {
+      med_gap = gap_of(median_final);
+      min_gap = gap_of(*std::min_element(finals.begin(), finals.end()));
+      max_gap = gap_of(*std::max_element(finals.begin(), finals.end()));
+      const double opt = static_cast<double>(*optimum);
+      t1 = median_time_to(runs, opt * 1.01);
+      t05 = median_time_to(runs, opt * 1.005);
+      t01 = median_time_to(runs, opt * 1.001);
+      if (const auto it = reference_of.find(name); it != reference_of.end()) {
+        ref_s = it->second.seconds;
+        ref_gap = it->second.gap;
+        at_ref = gap_of(median_length_at(runs, *ref_s));
+        target = *ref_gap / 2;
+      }
+    }
+    const std::string met = at_ref ? (*at_ref <= *target ? "yes" : "no") : "-";
+    std::printf("%-16s %7d %6.1f %5d %9s %9s %9s %7s %6s %8s %8s %5s %8s %8s %8s %9.0f  %s\n", instance.name().c_str(),
+                instance.n(), limit, seeds, format(med_gap, "%.3f").c_str(), format(min_gap, "%.3f").c_str(),
+                format(max_gap, "%.3f").c_str(), format(ref_s, "%.2f").c_str(), format(ref_gap, "%.2f").c_str(),
+                format(at_ref, "%.3f").c_str(), format(target, "%.3f").c_str(), met.c_str(), format(t1, "%.2f").c_str(), format(t05, "%.2f").c_str(),
+                format(t01, "%.2f").c_str(), median(iterations), ran.c_str());
+    if (!optimum)
+      std::printf("#   %s: no optimum known; median final length %.0f (min %.0f, max %.0f)\n", instance.name().c_str(),
+                  median_final, *std::min_element(finals.begin(), finals.end()),
+                  *std::max_element(finals.begin(), finals.end()));
+    std::fflush(stdout);
+    table << instance.name() << ',' << instance.n() << ',' << limit << ',' << seeds << ','
+          << (optimum ? std::to_string(*optimum) : std::string()) << ',' << format(med_gap, "%.4f") << ','
+          << format(min_gap, "%.4f") << ',' << format(max_gap, "%.4f") << ',' << median_final << ','
+          << format(ref_s, "%.3f") << ',' << format(ref_gap, "%.3f") << ',' << format(at_ref, "%.4f") << ','
+          << format(target, "%.4f") << ',' << met << ',' << format(t1, "%.3f") << ',' << format(t05, "%.3f") << ','
+          << format(t01, "%.3f") << ',' << median(iterations) << ',' << median(times) << ",\"" << ran << "\"\n";
+
+    if (optimum) {  // the median curve, a step function over the moments any run improved
+      io::PlotSeries line{instance.name(), {}, {}, median(times)};
+      for (const double t : event_times(runs)) {
+        const double length = median_length_at(runs, t);
+        if (!std::isfinite(length)) continue;
+        const double gap = gap_of(length);
+        if (!line.values.empty() && gap == line.values.back()) continue;
+        line.seconds.push_back(t);
+        line.values.push_back(gap);
+      }
+      if (!line.seconds.empty()) {
+        if (ref_s) marks.push_back({series.size(), *ref_s, *ref_gap});
+        series.push_back(std::move(line));
+      }
+    }
+  }
+  if (!csv.empty()) std::ofstream(csv) << table.str();
+  if (!curves_csv.empty()) std::ofstream(curves_csv) << curves.str();
+  if (!svg.empty() && !series.empty())
+    std::ofstream(svg) << io::convergence_plot_svg(
+        series, marks,
+        concat("formica: median gap against wall time (", seeds, seeds == 1 ? " seed" : " seeds",
+               device ? ", " + device->name : std::string(", CPU"), "; crosses: reference solver)"),
+        "gap above the optimum (%, log scale)", true, 0.01);
+  return 0;
+}
+
+}  // namespace
+}  // namespace formica::bench
+
+int main(int argc, char** argv) {
+  try {
+    return formica::bench::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "quality_time: error: %s\n", e.what());
+    return 2;
+  }
+}

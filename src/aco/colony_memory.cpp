@@ -1,0 +1,51 @@
+// The colonies' memory plan (see colony_memory.h). The counts mirror the allocations in
+// cpu/colony_search.cpp and cuda/colony_search_cuda.cu.
+#include "aco/colony_memory.h"
+
+#include <algorithm>
+
+namespace formica::aco {
+
+ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
+  const size_t cities = static_cast<size_t>(n);
+  const size_t k = static_cast<size_t>(std::min(config.candidates, n - 1));
+  const size_t width = k + static_cast<size_t>(config.dynamic_slots());
+  const size_t fallback =
+      static_cast<size_t>(std::min(std::max(kFallbackListLength, config.candidates), n - 1));
+  const size_t colonies = static_cast<size_t>(config.colony_count()),
+               matrices = static_cast<size_t>(config.matrices());
+  size_t ants = 0;
+  for (int c = 0; c < config.colony_count(); ++c) ants += static_cast<size_t>(config.ants_of(c, n));
+  const bool local_search = config.local_search != localsearch::LocalSearchKind::None;
+  const size_t ls_lists =
+      local_search ? cities * static_cast<size_t>(std::min(config.ls_neighbours, n - 1)) * 4 : 0;
+  const size_t gaco = config.variant == ColonyVariant::Gaco ? 4 : 0;
+
+  // Shared by both backends on the host: the candidate set (ids, eta^beta, fallback list).
+  const size_t candidate_set = cities * width * 8 + cities * fallback * 4;
+  ColonyMemory memory;
+  if (!gpu) {
+    const size_t threads = static_cast<size_t>(config.threads);
+    memory.host = candidate_set + matrices * cities * width * (8 + gaco) + ants * cities * 4 + ants * 8 +
+                  colonies * cities * 8 + ls_lists + (config.focused() ? colonies * cities * 8 : 0) +
+                  threads * cities * (local_search ? 13 : 12);
+    return memory;
+  }
+  memory.host = candidate_set * matrices + ls_lists + (config.focused() ? cities * 8 : 0);
+  // Device: per matrix ids, distances, tau, fitness, eta^beta (+ GACO crossings); the fallback
+  // list; tours, lengths; best, restart-best, next and previous per colony; GACO scratch.
+  size_t device = matrices * cities * width * (20 + gaco) + cities * fallback * 4 + ants * cities * 4 +
+                  ants * 8 + colonies * cities * 16 + matrices * cities * 8;
+  if (config.ant_construction == AntConstruction::ThreadPerAnt) device += ants * ((cities + 31) / 32) * 4;
+  if (local_search || config.focused()) {
+    // Per ant: positions, the ring queue of the local search (at most n cities), the queued and
+    // walked bits, the queue's counters; per colony the source tour and its positions.
+    device += ants * cities * 8 + ants * ((cities + 31) / 32) * 8 + ants * 16 + colonies * cities * 8 +
+              colonies * 8;
+    device += ls_lists;
+  }
+  memory.device = device;
+  return memory;
+}
+
+}  // namespace formica::aco

@@ -1,0 +1,59 @@
+// What `--algorithm auto` runs (see portfolio.h). The numbers come from bench/quality_time.sh.
+#include "solver/portfolio.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+
+namespace formica {
+namespace {
+
+/// Ants per iteration. The CPU runs an ant per thread at a time, so a few dozen keep every thread
+/// busy and the iterations short. The GPU runs every ant of an iteration at once, a warp each, so
+/// it takes many (Skinderowicz's 4 sqrt(n), rounded up to whole warps of 32 ants, at least 256 and
+/// at most 1024): an iteration then costs little more than one ant.
+int portfolio_ants(int n, Backend backend) {
+  if (backend == Backend::Cuda) {
+    const int ants = static_cast<int>(std::ceil(4.0 * std::sqrt(static_cast<double>(n)) / 32.0)) * 32;
+    return std::clamp(ants, 256, 1024);
+  }
+  return 32;
+}
+
+/// Edges a focused ant re-decides: about n / 8, from 16 up to 128. Measured on the CPU
+/// (bench/quality_time.sh): 8 (Skinderowicz's count of new edges) stalls near 0.7 % on pr1002 and
+/// 1 % on pr2392; around n / 8 up to 128 reaches 0.2 % on both in 10 s on two cores, while 128 on
+/// pcb442 or 256 on usa13509 re-decides too much.
+int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
+
+}  // namespace
+
+double default_time_limit(int n) { return std::clamp(n / 2000.0, 10.0, 60.0); }
+
+SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
+  if (config.algorithm != Algorithm::Auto) return config;
+  const SolverConfig defaults;
+  config.algorithm = Algorithm::Mmas;
+  aco::ColonyConfig& c = config.colony;
+  if (c.local_search == defaults.colony.local_search) c.local_search = localsearch::LocalSearchKind::OrOpt;
+  if (c.focused_edges == defaults.colony.focused_edges) c.focused_edges = portfolio_focused_edges(n);
+  // Evaporation: focused ants re-decide few edges, so the pheromone must follow the source fast.
+  if (c.mmas_rho == defaults.colony.mmas_rho) c.mmas_rho = 0.5;
+  if (config.ant_system.ants == defaults.ant_system.ants) config.ant_system.ants = portfolio_ants(n, backend);
+  return config;
+}
+
+std::string portfolio_summary(const SolverConfig& resolved, int n, Backend backend) {
+  const aco::ColonyConfig& c = resolved.colony;
+  const bool gpu = backend == Backend::Cuda;
+  return concat(
+      "auto: n = ", n, " on the ", gpu ? "GPU" : "CPU", ": ", to_string(resolved.algorithm), " with ",
+      resolved.ant_system.ants, " ants",
+      c.focused() ? concat(", focused (", c.focused_edges, " edges re-decided per ant)") : std::string(),
+      ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours,
+      " neighbours, pheromone on ", c.candidates, " candidate edges per city (O(n k) memory), ",
+      resolved.polish ? "exact 2-opt + Or-opt polish of the best tour" : "no final polish");
+}
+
+}  // namespace formica

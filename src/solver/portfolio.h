@@ -1,0 +1,27 @@
+// The portfolio behind `--algorithm auto`: the one place that says what the default solver runs
+// for an instance of n cities on a backend. Today that is MMAS with focused ants (Skinderowicz
+// 2022) whose every tour gets 2-opt + Or-opt over neighbour lists, pheromone on candidate edges
+// only (memory O(n k) at every size), the number of ants by n and backend, and a default time
+// budget by n when the run has no other stopping rule. Every parameter the user set keeps its
+// value: auto fills only the fields still at their defaults.
+#pragma once
+
+#include <string>
+
+#include "core/search.h"
+#include "solver/solver.h"
+
+namespace formica {
+
+/// Seconds a run lasts when it is given neither iterations nor a time limit: 10 s up to 20,000
+/// cities, then n / 2000 s, at most 60 s.
+double default_time_limit(int n);
+
+/// `config` with what auto means for n cities on `backend` (already resolved): the algorithm and
+/// every portfolio field left at its default. A config whose algorithm is not Auto is returned as is.
+SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend);
+
+/// One line saying what the portfolio picked and why ("n = 2392 on the GPU: ..."), for the CLI.
+std::string portfolio_summary(const SolverConfig& resolved, int n, Backend backend);
+
+}  // namespace formica
