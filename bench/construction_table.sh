@@ -27,7 +27,7 @@ cpu_pids=()
 for instance in ${instances//,/ }; do
   case $instance in pr2392|pcb3038|fnl4461) iterations=1 ;; fl1577) iterations=2 ;; *) iterations=3 ;; esac
   for s in $cpu_selections; do
-    "$build/formica_bench" --instances "$instance" --config "cpu-$s:backend=cpu,threads=1,selection=$s" \
+    "$build/formica_bench" --instances "$instance" --config "cpu-$s:algorithm=as,backend=cpu,threads=1,selection=$s" \
       --warmup 0 --iterations $iterations --csv "$out/cpu_${instance}_$s.csv" >"$out/cpu_${instance}_$s.txt" 2>&1 &
     cpu_pids+=($!)
   done
@@ -57,7 +57,7 @@ order="warp-roulette warp-trial warp-i-roulette block-roulette block-i-roulette 
   thread-roulette thread-i-roulette stc-roulette stc-tile stc-i-roulette stc-tile-ke1 dyn-roulette dyn-tile
   dyn-i-roulette dyn-tile-ke1"
 configs=()
-for label in $order; do configs+=(--config "$label:backend=cuda,${spec[$label]}"); done
+for label in $order; do configs+=(--config "$label:algorithm=as,backend=cuda,${spec[$label]}"); done
 echo "## 1. construction strategies"
 "$build/formica_bench" --instances "$instances" "${configs[@]}" --warmup 1 --iterations "$timed" \
   --csv "$out/gpu_construction.csv"
@@ -66,7 +66,7 @@ echo "# GPU construction table: $((SECONDS - started)) s so far"
 # 2. Pheromone-update designs (construction: warp-per-ant roulette).
 configs=()
 for d in atomic atomic-tiled scatter-gather scatter-gather-tiled scatter-gather-reduction symmetrize; do
-  configs+=(--config "$d:backend=cuda,construction=warp-per-ant,pheromone-update=$d")
+  configs+=(--config "$d:algorithm=as,backend=cuda,construction=warp-per-ant,pheromone-update=$d")
 done
 echo "## 2. pheromone-update designs"
 "$build/formica_bench" --instances "$instances" "${configs[@]}" --warmup 1 --iterations 2 --csv "$out/gpu_pheromone.csv"
@@ -75,8 +75,8 @@ echo "# GPU pheromone table: $((SECONDS - started)) s so far"
 # 3. Block sizes.
 configs=()
 for b in 32 64 128 256 512 1024; do
-  configs+=(--config "block-$b:backend=cuda,construction=block-per-ant,block-size=$b")
-  configs+=(--config "stc-tile-$b:backend=cuda,construction=stc,selection=tile-roulette,block-size=$b")
+  configs+=(--config "block-$b:algorithm=as,backend=cuda,construction=block-per-ant,block-size=$b")
+  configs+=(--config "stc-tile-$b:algorithm=as,backend=cuda,construction=stc,selection=tile-roulette,block-size=$b")
 done
 echo "## 3. block sizes"
 "$build/formica_bench" --instances "$instances" "${configs[@]}" --warmup 1 --iterations 1 --csv "$out/gpu_block_size.csv"
@@ -91,7 +91,7 @@ for instance in ${instances//,/ }; do
   [ -z "$fastest" ] && continue
   case $instance in pr2392) seeds=3 ;; pcb3038) seeds=2 ;; fnl4461) seeds=1 ;; *) seeds=10 ;; esac
   echo "# $instance: fastest is $fastest, $seeds seed(s)"
-  "$build/formica_bench" --instances "$instance" --config "$fastest:backend=cuda,${spec[$fastest]}" --warmup 0 \
+  "$build/formica_bench" --instances "$instance" --config "$fastest:algorithm=as,backend=cuda,${spec[$fastest]}" --warmup 0 \
     --iterations "$quality_iterations" --seeds $seeds --csv "$out/gpu_quality_$instance.csv" | grep -v '^#'
 done
 echo "# GPU quality: $((SECONDS - started)) s so far"

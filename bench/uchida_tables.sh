@@ -14,14 +14,14 @@ cpu_pids=()
 for instance in ${instances//,/ }; do
   case $instance in pr2392|pcb3038) iterations=1 ;; *) iterations=3 ;; esac
   configs=()
-  for m in $methods; do configs+=(--config "cpu-$m:backend=cpu,threads=1,selection=$m"); done
+  for m in $methods; do configs+=(--config "cpu-$m:algorithm=as,backend=cpu,threads=1,selection=$m"); done
   "$build/formica_bench" --instances "$instance" "${configs[@]}" --warmup 0 --iterations $iterations \
     --csv "$out/cpu_$instance.csv" >"$out/cpu_$instance.txt" 2>&1 &
   cpu_pids+=($!)
 done
 configs=()
 for c in warp-per-ant block-per-ant; do
-  for m in $methods; do configs+=(--config "${c%-per-ant}-$m:backend=cuda,construction=$c,selection=$m"); done
+  for m in $methods; do configs+=(--config "${c%-per-ant}-$m:algorithm=as,backend=cuda,construction=$c,selection=$m"); done
 done
 "$build/formica_bench" --instances "$instances" "${configs[@]}" --warmup 0 --iterations 100 --csv "$out/gpu.csv"
 wait "${cpu_pids[@]}"
