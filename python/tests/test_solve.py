@@ -87,7 +87,7 @@ def test_float_metric_target_is_in_the_problems_units() -> None:
             "tile-roulette)",
         ),
         (
-            {"backend": "cpu", "construction": "stc"},
+            {"algorithm": "as", "backend": "cpu", "construction": "stc"},
             "--construction stc: GPU-only choice, but this run uses the cpu backend (one thread per ant, one "
             "pheromone update); use --backend cuda or leave them at their defaults",
         ),
