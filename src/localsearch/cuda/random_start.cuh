@@ -10,9 +10,9 @@
 namespace formica::localsearch::cuda {
 
 /// Threads `first`, `first + stride`, ... write their positions of the start tour. Ends with the
-/// warp reconverged: the permutation walks cycles a data-dependent number of times, and a
-/// __syncthreads() (an aligned barrier) reached by a diverged warp is undefined behaviour (seen on
-/// an H200 as a barrier mismatch, then "illegal instruction").
+/// warp reconverged (the permutation walks cycles a data-dependent number of times); the block
+/// climber's barriers after it are the non-aligned ones of cuda/block_barrier.cuh, which is what
+/// fixed the "illegal instruction" seen on an H200.
 __device__ inline void write_random_start(int32_t* tour, int n, uint64_t key, int first, int stride) {
   const RandomPermutation permutation(static_cast<uint32_t>(n), key);
   for (int q = first; q < n; q += stride) tour[q] = static_cast<int32_t>(permutation(static_cast<uint32_t>(q)));
