@@ -1,6 +1,8 @@
 // Helpers shared by the benchmark programs: configuration rows, instance specs, the machine.
 #pragma once
 
+#include <cstdio>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -28,17 +30,20 @@ inline std::vector<std::string> split(const std::string& text, char separator) {
   return parts;
 }
 
+/// Applies "key=value" (keys as in formica solve) to `config`; `option` names the flag in errors.
+inline void apply_setting(SolverConfig& config, const std::string& setting, const char* option) {
+  const size_t eq = setting.find('=');
+  FORMICA_EXPECTS(eq != std::string::npos, option, ": '", setting, "' is not key=value");
+  set_parameter(config, setting.substr(0, eq), setting.substr(eq + 1));
+}
+
 /// "label:key=value,key=value" (the label may be omitted).
 inline BenchConfig parse_config(const std::string& spec) {
   BenchConfig bench;
   const size_t colon = spec.find(':');
   bench.label = colon == std::string::npos ? spec : spec.substr(0, colon);
   const std::string settings = colon == std::string::npos ? spec : spec.substr(colon + 1);
-  for (const std::string& setting : split(settings, ',')) {
-    const size_t eq = setting.find('=');
-    FORMICA_EXPECTS(eq != std::string::npos, "--config: '", setting, "' is not key=value");
-    set_parameter(bench.config, setting.substr(0, eq), setting.substr(eq + 1));
-  }
+  for (const std::string& setting : split(settings, ',')) apply_setting(bench.config, setting, "--config");
   return bench;
 }
 
@@ -58,6 +63,16 @@ inline std::string cpu_model() {
   while (std::getline(in, line))
     if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
   return "unknown CPU";
+}
+
+/// The programs' main: runs `run`, and turns an exception into one error line and exit code 2.
+inline int bench_main(const char* program, int (*run)(int, char**), int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+    return 2;
+  }
 }
 
 }  // namespace formica::bench

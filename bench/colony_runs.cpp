@@ -9,10 +9,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <iostream>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
+
+#include "bench_support.h"
 
 #include "aco/cpu/colony_search.h"
 #include "aco/cuda/colony_search_cuda.h"
@@ -27,15 +28,6 @@
 
 namespace formica {
 namespace {
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, separator))
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
 
 /// Unrounded Euclidean length of a closed tour (what the paper's numbers may have measured).
 double euclidean_length(const Instance& instance, const std::vector<int32_t>& tour) {
@@ -90,18 +82,11 @@ int run(int argc, char** argv) {
   std::ostringstream rows;
   rows << "instance,n,method,backend,device,runs,iterations,seconds,ms_per_iteration,mean_exact,best_exact,"
           "worst_exact,mean_euclidean,optimum,mean_gap_percent\n";
-  for (const std::string& name : split(instances, ',')) {
+  for (const std::string& name : bench::split(instances, ',')) {
     const Instance instance = io::load_instance(name);
     const auto optimum = known_optimum(instance.name(), instance.n());
     for (const std::string& spec : configs) {
-      const size_t colon = spec.find(':');
-      const std::string label = spec.substr(0, colon);
-      SolverConfig config;
-      for (const std::string& setting : split(spec.substr(colon + 1), ',')) {
-        const size_t eq = setting.find('=');
-        FORMICA_EXPECTS(eq != std::string::npos, "--config: '", setting, "' is not key=value");
-        set_parameter(config, setting.substr(0, eq), setting.substr(eq + 1));
-      }
+      auto [label, config] = bench::parse_config(spec);
       FORMICA_EXPECTS(config.algorithm != Algorithm::AntSystem, "colony_runs runs mmas, acs or gaco");
       const int group = colony_config(config, 1).group_size();
       config.colony.colonies = runs * group;
@@ -156,10 +141,5 @@ int run(int argc, char** argv) {
 }  // namespace formica
 
 int main(int argc, char** argv) {
-  try {
-    return formica::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "colony_runs: error: " << e.what() << "\n";
-    return 2;
-  }
+  return formica::bench::bench_main("colony_runs", formica::run, argc, argv);
 }

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <iostream>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -169,10 +168,5 @@ int run(int argc, char** argv) {
 }  // namespace formica::bench
 
 int main(int argc, char** argv) {
-  try {
-    return formica::bench::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "formica_bench: error: " << e.what() << "\n";
-    return 2;
-  }
+  return formica::bench::bench_main("formica_bench", formica::bench::run, argc, argv);
 }

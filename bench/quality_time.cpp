@@ -51,8 +51,6 @@ double length_at(const Run& run, double t) {
     if (h.seconds > t) break;
     best = static_cast<double>(h.length);
   }
-  // The polished final tour counts from the end of the run.
-  if (t >= run.seconds) best = std::min(best, static_cast<double>(run.length));
   return best;
 }
 
@@ -105,14 +103,20 @@ int run(int argc, char** argv) {
   app.add_option("--instances", instances,
                  "Comma-separated NAME@SECONDS (TSPLIB name, path, or uniform:N[:seed] / clustered:N[:seed])")
       ->capture_default_str();
-  app.add_option("--seeds", seeds, "Runs per instance, seeds 1..N")->check(CLI::Range(1, 1000))->capture_default_str();
+  app.add_option("--seeds", seeds, "Runs per instance, seeds 1..N")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   app.add_option("--set", settings, "key=value applied to every run (keys as in formica solve; repeatable)");
-  app.add_option("--reference", references, "NAME=SECONDS:GAP, a reference solver's gap (%) at a wall time (repeatable)");
-  app.add_option("--best-known", best_known, "NAME=LENGTH for instances without a known optimum (repeatable)");
-  app.add_option("--stop-gap", stop_gap, "Stop each run once within this gap (%) of the optimum (0: run to the limit)")
+  app.add_option("--reference", references,
+                 "NAME=SECONDS:GAP, a reference solver's gap (%) at a wall time (repeatable)");
+  app.add_option("--best-known", best_known,
+                 "NAME=LENGTH for instances without a known optimum (repeatable)");
+  app.add_option("--stop-gap", stop_gap,
+                 "Stop each run once within this gap (%) of the optimum (0: run to the limit)")
       ->check(CLI::Range(0.0, 100.0));
   app.add_option("--csv", csv, "Write the table as CSV");
-  app.add_option("--curves", curves_csv, "Write every run's history as CSV (instance, seed, seconds, length, gap)");
+  app.add_option("--curves", curves_csv,
+                 "Write every run's history as CSV (instance, seed, seconds, length, gap)");
   app.add_option("--svg", svg, "Write the median gap curves in one plot (log time, log gap)");
   try {
     app.parse(argc, argv);
@@ -120,11 +124,7 @@ int run(int argc, char** argv) {
     return app.exit(e);
   }
   SolverConfig base;
-  for (const std::string& setting : settings) {
-    const size_t eq = setting.find('=');
-    FORMICA_EXPECTS(eq != std::string::npos, "--set: '", setting, "' is not key=value");
-    set_parameter(base, setting.substr(0, eq), setting.substr(eq + 1));
-  }
+  for (const std::string& setting : settings) apply_setting(base, setting, "--set");
   const auto name_value = [](const std::string& spec, const char* option) {
     const size_t eq = spec.find('=');
     FORMICA_EXPECTS(eq != std::string::npos && eq > 0, option, ": '", spec, "' is not NAME=VALUE");
@@ -153,14 +153,15 @@ int run(int argc, char** argv) {
     warm.time_limit.reset();
     solve(io::generate_instance(200, io::InstanceKind::Uniform, 1), warm);
   }
-  std::printf("%-16s %7s %6s %5s %9s %9s %9s %7s %6s %8s %8s %5s %8s %8s %8s %9s  %s\n", "instance", "n", "limit",
-              "seeds", "median%", "min%", "max%", "ref@s", "ref%", "at-ref%", "target%", "met", "t(1%)", "t(0.5%)",
-              "t(0.1%)", "iters", "ran");
+  std::printf("%-16s %7s %6s %5s %9s %9s %9s %7s %6s %8s %8s %5s %8s %8s %8s %9s  %s\n", "instance", "n",
+              "limit", "seeds", "median%", "min%", "max%", "ref@s", "ref%", "at-ref%", "target%", "met",
+              "t(1%)", "t(0.5%)", "t(0.1%)", "iters", "ran");
   std::ostringstream table, curves;
-  table << "instance,n,time_limit_s,seeds,reference_length,median_final_gap,min_final_gap,max_final_gap,"
-           "median_final_length,reference_seconds,reference_gap,median_gap_at_reference,target_gap,target_met,"
-           "median_seconds_to_1pct,median_seconds_to_0.5pct,median_seconds_to_0.1pct,median_iterations,"
-           "median_seconds,ran\n";
+  table
+      << "instance,n,time_limit_s,seeds,reference_length,median_final_gap,min_final_gap,max_final_gap,"
+         "median_final_length,reference_seconds,reference_gap,median_gap_at_reference,target_gap,target_met,"
+         "median_seconds_to_1pct,median_seconds_to_0.5pct,median_seconds_to_0.1pct,median_iterations,"
+         "median_seconds,ran\n";
   curves << "instance,seed,seconds,length,gap\n";
   std::vector<io::PlotSeries> series;
   std::vector<io::PlotMark> marks;
@@ -171,26 +172,32 @@ int run(int argc, char** argv) {
     const double limit = std::stod(spec.substr(at + 1));
     std::vector<Run> runs;
     std::string ran;
-    Instance instance = load(name);  // a first read for the name and n; each run reads it again
-    std::optional<int64_t> optimum = known_optimum(instance.name(), instance.n());
-    if (!optimum && best_known_of.count(name)) optimum = best_known_of.at(name);
+    std::optional<Instance> instance;  // each run reads it again, inside its own clock
+    std::optional<int64_t> optimum;
     for (int s = 1; s <= seeds; ++s) {
       SolveOptions options;
       options.start = std::chrono::steady_clock::now();
-      instance = load(name);
+      instance.emplace(load(name));
+      if (s == 1) {
+        optimum = known_optimum(instance->name(), instance->n());
+        if (!optimum && best_known_of.count(name)) optimum = best_known_of.at(name);
+      }
       SolverConfig config = base;
       config.seed = static_cast<uint64_t>(s);
       config.time_limit = limit;
       if (stop_gap > 0 && optimum)
-        config.target = static_cast<int64_t>(std::floor(static_cast<double>(*optimum) * (1.0 + stop_gap / 100.0)));
-      const Result result = solve(instance, config, options);
+        config.target =
+            static_cast<int64_t>(std::floor(static_cast<double>(*optimum) * (1.0 + stop_gap / 100.0)));
+      const Result result = solve(*instance, config, options);
       runs.push_back({config.seed, result.history, result.tour.length(), result.seconds, result.iterations});
-      ran = concat(to_string(result.config.algorithm), " ", result.config.ant_system.ants, " ants on ", result.device);
+      ran = concat(to_string(result.config.algorithm), " ", result.config.ant_system.ants, " ants on ",
+                   result.device);
       for (const HistoryPoint& h : result.history)
-        curves << instance.name() << ',' << s << ',' << h.seconds << ',' << h.length << ','
+        curves << instance->name() << ',' << s << ',' << h.seconds << ',' << h.length << ','
                << (optimum ? std::to_string(gap_percent(h.length, *optimum)) : std::string()) << '\n';
-      curves << instance.name() << ',' << s << ',' << result.seconds << ',' << result.tour.length() << ','
-             << (optimum ? std::to_string(gap_percent(result.tour.length(), *optimum)) : std::string()) << '\n';
+      curves << instance->name() << ',' << s << ',' << result.seconds << ',' << result.tour.length() << ','
+             << (optimum ? std::to_string(gap_percent(result.tour.length(), *optimum)) : std::string())
+             << '\n';
     }
 
     std::vector<double> finals, times, iterations;
@@ -218,25 +225,28 @@ int run(int argc, char** argv) {
       }
     }
     const std::string met = at_ref ? (*at_ref <= *target ? "yes" : "no") : "-";
-    std::printf("%-16s %7d %6.1f %5d %9s %9s %9s %7s %6s %8s %8s %5s %8s %8s %8s %9.0f  %s\n", instance.name().c_str(),
-                instance.n(), limit, seeds, format(med_gap, "%.3f").c_str(), format(min_gap, "%.3f").c_str(),
-                format(max_gap, "%.3f").c_str(), format(ref_s, "%.2f").c_str(), format(ref_gap, "%.2f").c_str(),
-                format(at_ref, "%.3f").c_str(), format(target, "%.3f").c_str(), met.c_str(), format(t1, "%.2f").c_str(), format(t05, "%.2f").c_str(),
-                format(t01, "%.2f").c_str(), median(iterations), ran.c_str());
+    std::printf("%-16s %7d %6.1f %5d %9s %9s %9s %7s %6s %8s %8s %5s %8s %8s %8s %9.0f  %s\n",
+                instance->name().c_str(), instance->n(), limit, seeds, format(med_gap, "%.3f").c_str(),
+                format(min_gap, "%.3f").c_str(), format(max_gap, "%.3f").c_str(),
+                format(ref_s, "%.2f").c_str(), format(ref_gap, "%.2f").c_str(),
+                format(at_ref, "%.3f").c_str(), format(target, "%.3f").c_str(), met.c_str(),
+                format(t1, "%.2f").c_str(), format(t05, "%.2f").c_str(), format(t01, "%.2f").c_str(),
+                median(iterations), ran.c_str());
     if (!optimum)
-      std::printf("#   %s: no optimum known; median final length %.0f (min %.0f, max %.0f)\n", instance.name().c_str(),
-                  median_final, *std::min_element(finals.begin(), finals.end()),
+      std::printf("#   %s: no optimum known; median final length %.0f (min %.0f, max %.0f)\n",
+                  instance->name().c_str(), median_final, *std::min_element(finals.begin(), finals.end()),
                   *std::max_element(finals.begin(), finals.end()));
     std::fflush(stdout);
-    table << instance.name() << ',' << instance.n() << ',' << limit << ',' << seeds << ','
+    table << instance->name() << ',' << instance->n() << ',' << limit << ',' << seeds << ','
           << (optimum ? std::to_string(*optimum) : std::string()) << ',' << format(med_gap, "%.4f") << ','
           << format(min_gap, "%.4f") << ',' << format(max_gap, "%.4f") << ',' << median_final << ','
           << format(ref_s, "%.3f") << ',' << format(ref_gap, "%.3f") << ',' << format(at_ref, "%.4f") << ','
-          << format(target, "%.4f") << ',' << met << ',' << format(t1, "%.3f") << ',' << format(t05, "%.3f") << ','
-          << format(t01, "%.3f") << ',' << median(iterations) << ',' << median(times) << ",\"" << ran << "\"\n";
+          << format(target, "%.4f") << ',' << met << ',' << format(t1, "%.3f") << ',' << format(t05, "%.3f")
+          << ',' << format(t01, "%.3f") << ',' << median(iterations) << ',' << median(times) << ",\"" << ran
+          << "\"\n";
 
     if (optimum) {  // the median curve, a step function over the moments any run improved
-      io::PlotSeries line{instance.name(), {}, {}, median(times)};
+      io::PlotSeries line{instance->name(), {}, {}, median(times)};
       for (const double t : event_times(runs)) {
         const double length = median_length_at(runs, t);
         if (!std::isfinite(length)) continue;
@@ -266,10 +276,5 @@ int run(int argc, char** argv) {
 }  // namespace formica::bench
 
 int main(int argc, char** argv) {
-  try {
-    return formica::bench::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "quality_time: error: %s\n", e.what());
-    return 2;
-  }
+  return formica::bench::bench_main("quality_time", formica::bench::run, argc, argv);
 }

@@ -10,10 +10,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <iostream>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
+
+#include "bench_support.h"
 
 #include "aco/config.h"
 #include "aco/cpu/ant_path.h"
@@ -27,15 +28,6 @@
 
 namespace formica {
 namespace {
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, ','))
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
 
 std::vector<double> frequencies(const std::vector<long>& counts) {
   long total = 0;
@@ -65,7 +57,7 @@ int run(int argc, char** argv) {
               beta, draws);
   std::printf("%-10s %6s %8s %11s %8s %8s%s %13s %11s\n", "instance", "n", "visited", "closed form", "noise", "CPU",
               gpu ? "  GPU warp GPU block GPU thread  GPU stc" : "", "P(top) exact", "P(top) I-R");
-  for (const std::string& spec : split(instances)) {
+  for (const std::string& spec : bench::split(instances, ',')) {
     const Instance instance = io::load_instance(spec);
     const int n = instance.n();
     std::vector<float> row(static_cast<size_t>(n));
@@ -116,10 +108,5 @@ int run(int argc, char** argv) {
 }  // namespace formica
 
 int main(int argc, char** argv) {
-  try {
-    return formica::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "selection_deviation: error: " << e.what() << "\n";
-    return 2;
-  }
+  return formica::bench::bench_main("selection_deviation", formica::run, argc, argv);
 }

@@ -10,7 +10,6 @@
 //   two_opt_bench --instances pla85900@1 --k inf --set backend=cuda --set start=space-filling-curve
 #include <cstdio>
 #include <fstream>
-#include <iostream>
 #include <optional>
 #include <sstream>
 
@@ -81,11 +80,7 @@ int run(int argc, char** argv) {
   }
   SolverConfig base;
   base.algorithm = Algorithm::TwoOpt;
-  for (const std::string& setting : settings) {
-    const size_t eq = setting.find('=');
-    FORMICA_EXPECTS(eq != std::string::npos, "--set: '", setting, "' is not key=value");
-    set_parameter(base, setting.substr(0, eq), setting.substr(eq + 1));
-  }
+  for (const std::string& setting : settings) apply_setting(base, setting, "--set");
   const auto device = cuda::find_device();
   std::printf("# two_opt_bench on %s (%d hardware threads)%s%s\n", cpu_model().c_str(), hardware_threads(),
               device ? ", GPU " : ", no GPU", device ? device->name.c_str() : "");
@@ -139,10 +134,5 @@ int run(int argc, char** argv) {
 }  // namespace formica::bench
 
 int main(int argc, char** argv) {
-  try {
-    return formica::bench::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "two_opt_bench: error: " << e.what() << "\n";
-    return 2;
-  }
+  return formica::bench::bench_main("two_opt_bench", formica::bench::run, argc, argv);
 }
