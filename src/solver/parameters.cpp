@@ -270,7 +270,11 @@ const std::vector<Parameter>& parameters() {
 void set_parameter(SolverConfig& config, std::string_view name, std::string_view value) {
   const std::string key = normalized(name);
   for (const Parameter& p : parameters())
-    if (p.name == key) return p.set(config, value);
+    if (p.name == key) {
+      p.set(config, value);
+      if (!config.was_named(key)) config.named.push_back(key);
+      return;
+    }
   throw InputError(concat("unknown parameter '", name, "' (valid: ", valid_names(parameters()), ")"));
 }
 

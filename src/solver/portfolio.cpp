@@ -36,11 +36,18 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   const SolverConfig defaults;
   config.algorithm = Algorithm::Mmas;
   aco::ColonyConfig& c = config.colony;
-  if (c.local_search == defaults.colony.local_search) c.local_search = localsearch::LocalSearchKind::OrOpt;
-  if (c.focused_edges == defaults.colony.focused_edges) c.focused_edges = portfolio_focused_edges(n);
+  // A field is the portfolio's to fill when nobody named it and it still holds its default.
+  const auto unset = [&](std::string_view name, const auto& value, const auto& default_value) {
+    return !config.was_named(name) && value == default_value;
+  };
+  if (unset("local-search", c.local_search, defaults.colony.local_search))
+    c.local_search = localsearch::LocalSearchKind::OrOpt;
+  if (unset("focused-edges", c.focused_edges, defaults.colony.focused_edges))
+    c.focused_edges = portfolio_focused_edges(n);
   // Evaporation: focused ants re-decide few edges, so the pheromone must follow the source fast.
-  if (c.mmas_rho == defaults.colony.mmas_rho) c.mmas_rho = 0.5;
-  if (config.ant_system.ants == defaults.ant_system.ants) config.ant_system.ants = portfolio_ants(n, backend);
+  if (unset("mmas-rho", c.mmas_rho, defaults.colony.mmas_rho)) c.mmas_rho = 0.5;
+  if (unset("ants", config.ant_system.ants, defaults.ant_system.ants))
+    config.ant_system.ants = portfolio_ants(n, backend);
   return config;
 }
 

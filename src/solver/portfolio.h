@@ -3,7 +3,8 @@
 // 2022) whose every tour gets 2-opt + Or-opt over neighbour lists, pheromone on candidate edges
 // only (memory O(n k) at every size), the number of ants by n and backend, and a default time
 // budget by n when the run has no other stopping rule. Every parameter the user set keeps its
-// value: auto fills only the fields still at their defaults.
+// value, also a default one named explicitly: auto fills only the fields nobody named
+// (SolverConfig::named) that still hold their defaults.
 #pragma once
 
 #include <string>

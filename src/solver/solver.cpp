@@ -95,6 +95,10 @@ aco::ColonyConfig colony_config(const SolverConfig& config, int threads) {
 
 int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
+bool SolverConfig::was_named(std::string_view name) const {
+  return std::find(named.begin(), named.end(), name) != named.end();
+}
+
 void SolverConfig::validate() const {
   FORMICA_EXPECTS(!iterations || *iterations >= 1, "--iterations must be at least 1, got ", *iterations);
   FORMICA_EXPECTS(!time_limit || (*time_limit > 0 && *time_limit <= 1e7),

@@ -49,6 +49,12 @@ struct SolverConfig {
   /// Exact 2-opt + Or-opt polish of the best tour before it is returned (neighbour lists, with the
   /// final sweep; localsearch/cpu/neighbour_list_climb.h). Its time comes out of the time limit.
   bool polish = true;
+  /// Parameters given by name (set_parameter: the command line, Python, bench configs), so that
+  /// `--algorithm auto` keeps them even where the value given equals the default.
+  std::vector<std::string> named;
+
+  /// True if set_parameter set `name` ("local-search", ...).
+  bool was_named(std::string_view name) const;
 
   /// Throws InputError naming the first parameter out of range.
   void validate() const;

@@ -52,6 +52,14 @@ TEST(Solver, AutoKeepsEveryParameterTheUserSet) {
   EXPECT_EQ(c.colony.local_search, localsearch::LocalSearchKind::TwoOpt);
   EXPECT_EQ(c.colony.focused_edges, 3);
   EXPECT_EQ(c.colony.mmas_rho, 0.1);
+  // A value named explicitly is kept also where it equals the default.
+  SolverConfig plain;
+  set_parameter(plain, "local-search", "none");
+  set_parameter(plain, "focused_edges", "0");
+  const SolverConfig p = resolve_config(plain, 5000, Backend::Cpu);
+  EXPECT_EQ(p.colony.local_search, localsearch::LocalSearchKind::None);
+  EXPECT_EQ(p.colony.focused_edges, 0);
+  EXPECT_GT(p.ant_system.ants, 0);  // what nobody named is still the portfolio's
   // An explicit algorithm is run as given.
   SolverConfig as;
   as.algorithm = Algorithm::AntSystem;
