@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "core/candidates.h"
 #include "core/instance.h"
 
 namespace formica::aco {
@@ -33,9 +34,11 @@ struct CandidateSet {
   }
 };
 
-/// k static candidates (clamped to n - 1) plus `dynamic` empty slots per city; eta^beta as in
-/// aco::heuristic. Throws InputError for k < 1.
-CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, double beta, int threads);
+/// k static candidates (clamped to n - 1) of the given shape plus `dynamic` empty slots per city;
+/// eta^beta as in aco::heuristic. The fallback lists are the nearest cities whatever the shape.
+/// Throws InputError for k < 1.
+CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, double beta, int threads,
+                                 NeighbourShape shape = NeighbourShape::Nearest);
 
 /// GACO's dynamic neighbours from `tour` (a visiting order): slot k of city i gets its successor
 /// and slot k + 1 its predecessor unless they are static candidates of i. An entry whose edge was

@@ -97,7 +97,8 @@ void ColonyConfig::validate() const {
 
 std::string ColonyConfig::describe() const {
   std::string text = concat("variant=", to_string(variant), " ants=", ants == 0 ? std::string("default") : std::to_string(ants),
-                            " alpha=", alpha, " beta=", beta, " candidates=", candidates);
+                            " alpha=", alpha, " beta=", beta, " candidates=", candidates,
+                            " neighbour-lists=", to_string(neighbour_lists));
   if (variant != ColonyVariant::Acs)
     text += concat(" mmas-rho=", evaporation(), " p-best=", p_best, " best-every=", best_every,
                    " schedule=", to_string(schedule), " restart-after=", restart_after);

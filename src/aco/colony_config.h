@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "aco/config.h"
+#include "core/candidates.h"
 #include "localsearch/config.h"
 
 namespace formica::aco {
@@ -69,7 +70,9 @@ struct ColonyConfig {
   double q0 = 0.9;       ///< probability of the greedy choice in the pseudo-random rule
   double xi = 0.1;       ///< local evaporation: tau <- (1 - xi) tau + xi tau_0
   // Candidate lists and colonies
-  int candidates = 20;            ///< k nearest neighbours each city chooses among first
+  int candidates = 20;            ///< k neighbours each city chooses among first
+  /// Shape of the candidate rows and the local search's neighbour lists (core/candidates.h).
+  NeighbourShape neighbour_lists = NeighbourShape::Nearest;
   int colonies = 0;               ///< colonies at once; 0: one matrix group (GACO 2, otherwise 1)
   int colonies_per_matrix = 0;    ///< colonies sharing one matrix; 0: GACO 2, otherwise 1
   int exchange_interval = 0;      ///< K: groups exchange their best tour every K iterations; 0 never

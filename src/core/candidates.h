@@ -1,4 +1,11 @@
-// Candidate lists: the k nearest neighbours of every city, nearest first.
+// Candidate lists: k neighbours of every city, nearest first: the k nearest, or quadrant
+// neighbours (the nearest few in each quadrant around the city, filled up with the nearest).
+//
+// Quadrant lists matter on clustered instances: when a cluster holds more than k cities, the k
+// nearest of every city lie inside its cluster, so no move and no ant choice can add an edge that
+// leaves it, and a tour that crosses between clusters badly stays that way (pr152, fl1577). The
+// nearest cities in each quadrant include the next cluster's for cities on a cluster's edge
+// (Johnson and McGeoch's "quad neighbours"; LKH's quadrant candidate sets).
 //
 // Built in O(n log n) with a k-d tree for coordinate instances (100,000 cities in well under a
 // second) and by partial sorting of each matrix row for EXPLICIT ones. Ant construction, 2-opt and
@@ -6,7 +13,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "core/instance.h"
@@ -32,8 +41,29 @@ class CandidateLists {
   std::vector<int32_t> ids_;
 };
 
-/// The k nearest neighbours of every city (k is clamped to n - 1). Ties break by city index.
-/// `threads` > 1 builds rows in parallel; the result does not depend on it.
-CandidateLists build_candidate_lists(const Instance& instance, int k, int threads = 1);
+enum class NeighbourShape {
+  Nearest,   ///< the k nearest
+  Quadrant,  ///< the quadrant_share(k) nearest of each quadrant, then the nearest up to k
+};
+
+struct NeighbourShapeName {
+  std::string_view name, help;
+};
+/// Names on the command line ("nearest", "quadrant") with a line of help each.
+std::vector<NeighbourShapeName> neighbour_shape_names();
+std::string_view to_string(NeighbourShape shape);
+std::optional<NeighbourShape> parse_neighbour_shape(std::string_view name);
+
+/// Cities a quadrant list takes from each quadrant before filling up with the nearest: k / 5 (at
+/// least 1), so that at least a fifth of the list stays the nearest cities whatever the quadrants.
+/// (For k < 4 the list is the k nearest of the quadrants' nearest.)
+inline int quadrant_share(int k) { return k / 5 > 1 ? k / 5 : 1; }
+
+/// k neighbours of every city (k is clamped to n - 1), sorted nearest first, ties by city index.
+/// Quadrant lists need planar coordinates (EUC_2D, CEIL_2D, ATT, MAN_2D, MAX_2D); GEO, EUC_3D and
+/// EXPLICIT instances get the k nearest whatever the shape. `threads` > 1 builds rows in
+/// parallel; the result does not depend on it.
+CandidateLists build_candidate_lists(const Instance& instance, int k, int threads = 1,
+                                     NeighbourShape shape = NeighbourShape::Nearest);
 
 }  // namespace formica

@@ -108,18 +108,34 @@ double KdTree::key_distance(int a, int b) const {
 double KdTree::axis_gap(double gap) const { return metric_ == Metric::L2 ? gap * gap : gap; }
 
 std::vector<int32_t> KdTree::k_nearest(int city, int k) const {
+  return k_nearest_where(city, k, -1);
+}
+
+std::vector<int32_t> KdTree::k_nearest_in_quadrant(int city, int quadrant, int k) const {
+  FORMICA_EXPECTS(planar() && quadrant >= 0 && quadrant < 4, "quadrant queries need planar coordinates");
+  return k_nearest_where(city, k, quadrant);
+}
+
+std::vector<int32_t> KdTree::k_nearest_where(int city, int k, int quadrant) const {
   const int n = static_cast<int>(order_.size());
   k = std::clamp(k, 0, n - 1);
   // Max-heap of the best k so far, ordered by (distance, index).
   using Entry = std::pair<double, int32_t>;
   std::priority_queue<Entry> best;
   const double* q = &coords_[static_cast<size_t>(city) * dims_];
+  // Quadrant side per axis: true keeps coordinates >= the query's, false those below it.
+  const bool upper[2] = {(quadrant & 1) == 0, (quadrant & 2) == 0};
+  const auto inside = [&](int32_t other) {
+    if (quadrant < 0) return true;
+    const double* p = &coords_[static_cast<size_t>(other) * dims_];
+    return (p[0] >= q[0]) == upper[0] && (p[1] >= q[1]) == upper[1];
+  };
   auto visit = [&](auto&& self, int v) -> void {
     const Node& node = nodes_[v];
     if (node.left < 0) {
       for (int p = node.begin; p < node.end; ++p) {
         const int32_t other = order_[p];
-        if (other == city) continue;
+        if (other == city || !inside(other)) continue;
         const Entry e{key_distance(city, other), other};
         if (static_cast<int>(best.size()) < k) best.push(e);
         else if (e < best.top()) best.pop(), best.push(e);
@@ -129,8 +145,16 @@ std::vector<int32_t> KdTree::k_nearest(int city, int k) const {
     const double diff = q[node.axis] - node.split;
     const int near = diff < 0 ? node.left : node.right;
     const int far = diff < 0 ? node.right : node.left;
-    self(self, near);
-    if (static_cast<int>(best.size()) < k || axis_gap(std::fabs(diff)) <= best.top().first)
+    // The left child holds coordinates <= split, the right one >= split: a quadrant that keeps
+    // only one side of the query's coordinate can rule a child out.
+    const auto may_hold = [&](int child) {
+      if (quadrant < 0) return true;
+      const bool up = upper[node.axis];
+      if (child == node.left) return !up || node.split >= q[node.axis];
+      return up || node.split < q[node.axis];
+    };
+    if (may_hold(near)) self(self, near);
+    if (may_hold(far) && (static_cast<int>(best.size()) < k || axis_gap(std::fabs(diff)) <= best.top().first))
       self(self, far);
   };
   if (k > 0) visit(visit, 0);

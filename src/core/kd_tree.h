@@ -21,6 +21,14 @@ class KdTree {
   /// The k nearest other cities of `city`, nearest first (k is clamped to n - 1).
   std::vector<int32_t> k_nearest(int city, int k) const;
 
+  /// Whether quadrant queries are available: planar coordinates (every 2D TSPLIB type but GEO).
+  bool planar() const { return dims_ == 2; }
+  /// The k nearest other cities of `city` in one quadrant around it, nearest first (fewer when
+  /// the quadrant holds fewer). Quadrant q holds the cities with x >= x(city) when q & 1 is 0
+  /// (x < x(city) otherwise) and y >= y(city) when q & 2 is 0; a city at the same point as `city`
+  /// is in quadrant 0. Needs planar().
+  std::vector<int32_t> k_nearest_in_quadrant(int city, int quadrant, int k) const;
+
   /// The nearest city to `city` that has not been removed, or -1 if none is left.
   int nearest_alive(int city) const;
   /// Removes a city from nearest_alive queries (k_nearest ignores removals).
@@ -40,6 +48,8 @@ class KdTree {
   };
 
   int build(int begin, int end);
+  /// k_nearest, restricted to one quadrant when quadrant >= 0.
+  std::vector<int32_t> k_nearest_where(int city, int k, int quadrant) const;
   double axis_gap(double gap) const;  // metric lower bound from a gap along one axis
 
   Metric metric_;

@@ -99,8 +99,12 @@ void add_colony_parameters(std::vector<Parameter>& p) {
   p.push_back(colony_number<double>("acs-rho", "ACS global evaporation rate", [](auto& c) -> auto& { return c.acs_rho; }));
   p.push_back(colony_number<double>("q0", "ACS: probability of the greedy choice", [](auto& c) -> auto& { return c.q0; }));
   p.push_back(colony_number<double>("xi", "ACS: local evaporation rate", [](auto& c) -> auto& { return c.xi; }));
-  p.push_back(colony_number<int>("candidates", "MMAS / ACS / GACO: nearest-neighbour candidates per city",
+  p.push_back(colony_number<int>("candidates", "MMAS / ACS / GACO: candidate neighbours per city",
                                  [](auto& c) -> auto& { return c.candidates; }));
+  p.push_back(named_parameter<NeighbourShape>(
+      "neighbour-lists", "MMAS / ACS / GACO: which neighbours the candidate rows and the local search's lists hold:",
+      neighbour_shape_names, parse_neighbour_shape, to_string,
+      [](auto& c) -> auto& { return c.colony.neighbour_lists; }));
   p.push_back(colony_number<int>("colonies", "colonies at once, 0 for one matrix group (GACO 2, otherwise 1)", [](auto& c) -> auto& { return c.colonies; }));
   p.push_back(colony_number<int>("colonies-per-matrix", "colonies sharing one pheromone matrix, 0 for the default (GACO 2, else 1)",
                                  [](auto& c) -> auto& { return c.colonies_per_matrix; }));
@@ -115,7 +119,7 @@ void add_colony_parameters(std::vector<Parameter>& p) {
       localsearch::local_search_names, localsearch::parse_local_search, localsearch::to_string,
       [](auto& c) -> auto& { return c.colony.local_search; }));
   p.push_back(colony_number<int>(
-      "ls-neighbours", "MMAS / ACS / GACO: nearest neighbours per city the local search tries",
+      "ls-neighbours", "MMAS / ACS / GACO: neighbours per city the local search tries",
       [](auto& c) -> auto& { return c.ls_neighbours; }));
   p.push_back(colony_number<int>(
       "focused-edges",

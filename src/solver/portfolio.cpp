@@ -42,6 +42,8 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   };
   if (unset("local-search", c.local_search, defaults.colony.local_search))
     c.local_search = localsearch::LocalSearchKind::OrOpt;
+  if (unset("neighbour-lists", c.neighbour_lists, defaults.colony.neighbour_lists))
+    c.neighbour_lists = NeighbourShape::Quadrant;
   if (unset("focused-edges", c.focused_edges, defaults.colony.focused_edges))
     c.focused_edges = portfolio_focused_edges(n);
   // Evaporation: focused ants re-decide few edges, so the pheromone must follow the source fast.
@@ -58,8 +60,9 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, Backend backe
       "auto: n = ", n, " on the ", gpu ? "GPU" : "CPU", ": ", to_string(resolved.algorithm), " with ",
       resolved.ant_system.ants, " ants",
       c.focused() ? concat(", focused (", c.focused_edges, " edges re-decided per ant)") : std::string(),
-      ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours,
-      " neighbours, pheromone on ", c.candidates, " candidate edges per city (O(n k) memory), ",
+      ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours, " ",
+      to_string(c.neighbour_lists), " neighbours, pheromone on ", c.candidates,
+      " candidate edges per city (O(n k) memory), ",
       resolved.polish ? "exact 2-opt + Or-opt polish of the best tour" : "no final polish");
 }
 

@@ -114,6 +114,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "--pheromone-update scatter-gather: Ant System construction choices, but --algorithm acs builds "
                   "its tours from candidate lists (its GPU construction is --ant-construction)"},
         ErrorCase{"solve " + data("square.tsp") + " --backend tpu", "unknown --backend 'tpu' (valid: auto, cpu, cuda)"},
+        ErrorCase{"solve " + data("square.tsp") + " --neighbour-lists octant",
+                  "unknown --neighbour-lists 'octant' (valid: nearest, quadrant)"},
         ErrorCase{"solve " + data("square.tsp") + " --algorithm aco", "unknown --algorithm 'aco' (valid: auto, as, mmas, acs, gaco, two-opt)"},
         ErrorCase{"solve " + data("square.tsp") + " --tour-out a.x --svg a.x", "--tour-out and --svg name the same file"},
         ErrorCase{"solve " + data("square.tsp") + " --json b.x --plot-history b.x",

@@ -61,6 +61,98 @@ TEST(Candidates, ExplicitMatrixByExactDistance) {
   EXPECT_EQ(std::vector<int32_t>(lists.of(2).begin(), lists.of(2).end()), (std::vector<int32_t>{0, 1}));
 }
 
+/// Brute force: the k nearest others of `city` in quadrant q (kd_tree.h's definition), by key then index.
+std::vector<int32_t> brute_force_quadrant(const Instance& instance, const KdTree& tree, int city, int q, int k) {
+  std::vector<int32_t> inside;
+  const auto x = instance.x(), y = instance.y();
+  for (int j = 0; j < instance.n(); ++j)
+    if (j != city && (x[j] >= x[city]) == ((q & 1) == 0) && (y[j] >= y[city]) == ((q & 2) == 0)) inside.push_back(j);
+  std::sort(inside.begin(), inside.end(), [&](int a, int b) {
+    const double da = tree.key_distance(city, a), db = tree.key_distance(city, b);
+    return da != db ? da < db : a < b;
+  });
+  inside.resize(std::min<size_t>(inside.size(), static_cast<size_t>(k)));
+  return inside;
+}
+
+class QuadrantsByType : public ::testing::TestWithParam<EdgeWeightType> {};
+
+TEST_P(QuadrantsByType, QueriesAndListsMatchBruteForce) {
+  for (int n : {3, 6, 17, 300}) {
+    for (double side : {20.0, 1000.0}) {  // side 20: many cities share a coordinate or a point
+      const Instance instance = test::random_instance(GetParam(), n, 7 * n + 1, side);
+      const KdTree tree(instance);
+      ASSERT_TRUE(tree.planar());
+      for (int i = 0; i < n; ++i)
+        for (int q = 0; q < 4; ++q)
+          ASSERT_EQ(tree.k_nearest_in_quadrant(i, q, 3), brute_force_quadrant(instance, tree, i, q, 3))
+              << "city " << i << " quadrant " << q << " n " << n;
+      // A list: each quadrant's share, filled up with the nearest others, sorted nearest first.
+      const int k = std::min(10, n - 1);
+      const CandidateLists lists = build_candidate_lists(instance, 10, 2, NeighbourShape::Quadrant);
+      ASSERT_EQ(lists.k(), k);
+      for (int i = 0; i < n; ++i) {
+        std::vector<int32_t> want;
+        for (int q = 0; q < 4; ++q)
+          for (int32_t c : brute_force_quadrant(instance, tree, i, q, quadrant_share(k))) want.push_back(c);
+        for (int32_t c : brute_force(tree, n, i, n - 1))
+          if (static_cast<int>(want.size()) < k && std::find(want.begin(), want.end(), c) == want.end())
+            want.push_back(c);
+        std::sort(want.begin(), want.end(), [&](int a, int b) {
+          const double da = tree.key_distance(i, a), db = tree.key_distance(i, b);
+          return da != db ? da < db : a < b;
+        });
+        want.resize(static_cast<size_t>(k));
+        const auto got = lists.of(i);
+        ASSERT_EQ(std::vector<int32_t>(got.begin(), got.end()), want) << "city " << i << " n " << n;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(PlanarMetrics, QuadrantsByType,
+                         ::testing::Values(EdgeWeightType::Euc2D, EdgeWeightType::Ceil2D, EdgeWeightType::Att,
+                                           EdgeWeightType::Man2D, EdgeWeightType::Max2D));
+
+TEST(Candidates, QuadrantListsAreNearestListsWithoutPlanarCoordinates) {
+  for (EdgeWeightType type : {EdgeWeightType::Geo, EdgeWeightType::Euc3D}) {
+    const Instance instance = test::random_instance(type, 60, 3, 1000.0);
+    EXPECT_FALSE(KdTree(instance).planar());
+    const auto quadrant = build_candidate_lists(instance, 8, 1, NeighbourShape::Quadrant).data();
+    const auto nearest = build_candidate_lists(instance, 8).data();
+    EXPECT_TRUE(std::equal(quadrant.begin(), quadrant.end(), nearest.begin(), nearest.end()));
+  }
+  const Instance matrix = Instance::from_matrix("m", 4, {0, 5, 2, 9, 5, 0, 5, 1, 2, 5, 0, 7, 9, 1, 7, 0});
+  const auto quadrant = build_candidate_lists(matrix, 2, 1, NeighbourShape::Quadrant).data();
+  const auto nearest = build_candidate_lists(matrix, 2).data();
+  EXPECT_TRUE(std::equal(quadrant.begin(), quadrant.end(), nearest.begin(), nearest.end()));
+}
+
+TEST(Candidates, QuadrantListsLeaveAClusterWhereNearestListsCannot) {
+  // Two clusters of 30 cities, 1000 apart: every nearest list of 10 stays inside its cluster, so
+  // no candidate edge joins them; a quadrant list of a city on the near edge of a cluster does.
+  std::vector<double> x, y;
+  for (int c = 0; c < 2; ++c)
+    for (int i = 0; i < 30; ++i) x.push_back(1000.0 * c + i % 6), y.push_back(i / 6);
+  const Instance instance("clusters", EdgeWeightType::Euc2D, x, y, {});
+  const auto crosses = [&](const CandidateLists& lists) {
+    int edges = 0;
+    for (int i = 0; i < 60; ++i)
+      for (int32_t j : lists.of(i)) edges += (i < 30) != (j < 30);
+    return edges;
+  };
+  EXPECT_EQ(crosses(build_candidate_lists(instance, 10)), 0);
+  EXPECT_GT(crosses(build_candidate_lists(instance, 10, 1, NeighbourShape::Quadrant)), 0);
+}
+
+TEST(Candidates, NeighbourShapeNames) {
+  for (const auto& [name, help] : neighbour_shape_names()) {
+    ASSERT_TRUE(parse_neighbour_shape(name).has_value()) << name;
+    EXPECT_EQ(to_string(*parse_neighbour_shape(name)), name);
+  }
+  EXPECT_FALSE(parse_neighbour_shape("quadrants").has_value());
+}
+
 TEST(Candidates, HundredThousandCitiesInSeconds) {
   const Instance instance = io::generate_instance(100'000, io::InstanceKind::Uniform, 5);
   const auto start = std::chrono::steady_clock::now();
@@ -68,6 +160,11 @@ TEST(Candidates, HundredThousandCitiesInSeconds) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(lists.n(), 100'000);
   EXPECT_LT(seconds, 10.0) << "k-nearest lists for 100,000 cities took " << seconds << " s";
+  const auto quadrant_start = std::chrono::steady_clock::now();
+  EXPECT_EQ(build_candidate_lists(instance, 10, 1, NeighbourShape::Quadrant).n(), 100'000);
+  const double quadrant_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - quadrant_start).count();
+  EXPECT_LT(quadrant_seconds, 10.0) << "quadrant lists for 100,000 cities took " << quadrant_seconds << " s";
   // Spot-check a few rows against brute force.
   const KdTree tree(instance);
   for (int city : {0, 4242, 99'999}) {

@@ -29,12 +29,14 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
       EXPECT_EQ(c.algorithm, Algorithm::Mmas);
       EXPECT_EQ(c.colony.local_search, localsearch::LocalSearchKind::OrOpt);
       EXPECT_GT(c.colony.focused_edges, 0);
+      EXPECT_EQ(c.colony.neighbour_lists, NeighbourShape::Quadrant);
       EXPECT_GT(c.ant_system.ants, 0);
       EXPECT_TRUE(c.polish);
       EXPECT_NO_THROW(c.validate());
       const std::string summary = portfolio_summary(c, n, backend);
       EXPECT_NE(summary.find(concat("n = ", n)), std::string::npos) << summary;
       EXPECT_NE(summary.find(backend == Backend::Cuda ? "GPU" : "CPU"), std::string::npos) << summary;
+      EXPECT_NE(summary.find("quadrant neighbours"), std::string::npos) << summary;
     }
   // The GPU runs many ants at once, the CPU a few dozen.
   EXPECT_GT(resolve_config(SolverConfig{}, 100'000, Backend::Cuda).ant_system.ants,
@@ -56,9 +58,11 @@ TEST(Solver, AutoKeepsEveryParameterTheUserSet) {
   SolverConfig plain;
   set_parameter(plain, "local-search", "none");
   set_parameter(plain, "focused_edges", "0");
+  set_parameter(plain, "neighbour-lists", "nearest");
   const SolverConfig p = resolve_config(plain, 5000, Backend::Cpu);
   EXPECT_EQ(p.colony.local_search, localsearch::LocalSearchKind::None);
   EXPECT_EQ(p.colony.focused_edges, 0);
+  EXPECT_EQ(p.colony.neighbour_lists, NeighbourShape::Nearest);
   EXPECT_GT(p.ant_system.ants, 0);  // what nobody named is still the portfolio's
   // An explicit algorithm is run as given.
   SolverConfig as;

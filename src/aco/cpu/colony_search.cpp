@@ -68,14 +68,15 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
                 concat(to_string(config_.variant), " on the CPU for n = ", n_));
   layout_ = make_colony_layout(instance, config_);
   const CandidateSet base =
-      build_candidate_set(instance, config_.candidates, config_.dynamic_slots(), config_.beta, config_.threads);
+      build_candidate_set(instance, config_.candidates, config_.dynamic_slots(), config_.beta, config_.threads,
+                          config_.neighbour_lists);
   records_.assign(static_cast<size_t>(layout_.colonies), fresh_colony_record());
   tours_.resize(static_cast<size_t>(layout_.total_ants()) * n_);
   lengths_.resize(static_cast<size_t>(layout_.total_ants()));
   colony_best_.resize(static_cast<size_t>(layout_.colonies) * n_);
   colony_restart_best_.resize(colony_best_.size());
   if (config_.local_search != localsearch::LocalSearchKind::None)
-    ls_lists_ = build_candidate_lists(instance, config_.ls_neighbours, config_.threads);
+    ls_lists_ = build_candidate_lists(instance, config_.ls_neighbours, config_.threads, config_.neighbour_lists);
   if (config_.focused()) start_focused();
   for (int m = 0; m < layout_.matrices; ++m) {
     Matrix matrix;

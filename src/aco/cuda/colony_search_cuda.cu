@@ -97,7 +97,8 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   State& s = *state_;
   s.config.validate();
   s.layout = make_colony_layout(instance, s.config);
-  s.set = build_candidate_set(instance, s.config.candidates, s.config.dynamic_slots(), s.config.beta, 1);
+  s.set = build_candidate_set(instance, s.config.candidates, s.config.dynamic_slots(), s.config.beta,
+                              s.config.threads, s.config.neighbour_lists);
   const int n = s.n, matrices = s.layout.matrices, colonies = s.layout.colonies, ants = s.layout.total_ants();
   const int width = s.set.width;
   s.cells = static_cast<size_t>(n) * width;
@@ -163,7 +164,7 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   s.bounds_d = DeviceBuffer<Bounds>(std::span<const Bounds>(bounds));
   std::optional<CandidateLists> lists;
   if (s.local_search) {
-    lists = build_candidate_lists(instance, s.config.ls_neighbours, s.config.threads);
+    lists = build_candidate_lists(instance, s.config.ls_neighbours, s.config.threads, s.config.neighbour_lists);
     s.ls_k = lists->k();
     s.ls_lists = DeviceBuffer<int32_t>(lists->data());
   }

@@ -106,7 +106,7 @@ NeighbourClimbCounts NeighbourClimber::climb(std::span<int32_t> tour, std::span<
 NeighbourClimbCounts polish_tour(const Instance& instance, std::span<int32_t> tour, int threads,
                                  const StopFlag* stop) {
   if (tour.size() < 8) return {};
-  const CandidateLists lists = build_candidate_lists(instance, kPolishNeighbours, threads);
+  const CandidateLists lists = build_candidate_lists(instance, kPolishNeighbours, threads, NeighbourShape::Quadrant);
   return NeighbourClimber(instance, lists, ClimbOptions{.or_opt = true}).climb(tour, stop);
 }
 

@@ -66,8 +66,8 @@ class NeighbourClimber {
 /// Neighbour-list length of the solver's final polish.
 inline constexpr int kPolishNeighbours = 10;
 
-/// The solver's final polish: 2-opt + Or-opt over the kPolishNeighbours nearest neighbours (lists
-/// built with `threads` threads), every city active, with the final sweep; exact gains. Tours of
+/// The solver's final polish: 2-opt + Or-opt over kPolishNeighbours quadrant neighbours (lists
+/// built with `threads` threads; core/candidates.h), every city active, with the final sweep; exact gains. Tours of
 /// fewer than 8 cities are left as they are.
 NeighbourClimbCounts polish_tour(const Instance& instance, std::span<int32_t> tour, int threads,
                                  const StopFlag* stop = nullptr);
