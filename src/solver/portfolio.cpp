@@ -21,11 +21,17 @@ int portfolio_ants(int n, Backend backend) {
   return 32;
 }
 
-/// Edges a focused ant re-decides: about n / 8, from 16 up to 128. Measured on the CPU
-/// (bench/quality_time.sh): 8 (Skinderowicz's count of new edges) stalls near 0.7 % on pr1002 and
-/// 1 % on pr2392; around n / 8 up to 128 reaches 0.2 % on both in 10 s on two cores, while 128 on
-/// pcb442 or 256 on usa13509 re-decides too much.
-int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
+/// Edges a focused ant re-decides. On the CPU about n / 8, from 16 up to 128 (bench/quality_time.sh,
+/// two cores): 8 (Skinderowicz's count of new edges) stalls near 0.7 % on pr1002 and 1 % on pr2392;
+/// around n / 8 up to 128 reaches 0.2 % on both in 10 s, while 128 on pcb442 or 256 on usa13509
+/// re-decides too much. The GPU's hundreds of ants per iteration afford wider walks below 4,000
+/// cities: n / 2 up to 256 (H200, 3 seeds, quadrant lists: rat575 0.24 % -> 0.12 % in 1 s, fl1577
+/// 1.23 % -> 0.05 % in 2 s, pr2392 0.57 % -> 0.50 % in 0.72 s; but fnl4461 0.44 % -> 0.61 % in
+/// 1.54 s, hence 128 from 4,000 cities on).
+int portfolio_focused_edges(int n, Backend backend) {
+  if (backend == Backend::Cuda && n < 4000) return std::clamp(n / 2, 16, 256);
+  return std::clamp(n / 8, 16, 128);
+}
 
 }  // namespace
 
@@ -42,10 +48,13 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   };
   if (unset("local-search", c.local_search, defaults.colony.local_search))
     c.local_search = localsearch::LocalSearchKind::OrOpt;
+  // Quadrant lists: on clustered instances nearest lists never leave a cluster (H200, 3 seeds:
+  // fl1577 4.34 % -> 1.23 % in 2 s, dsj1000 0.40 % -> 0.03 % in 1.5 s, lin318 0.32 % -> 0 in
+  // 0.5 s), at a cost on pr2392 in 0.72 s (0.36 % -> 0.57 %).
   if (unset("neighbour-lists", c.neighbour_lists, defaults.colony.neighbour_lists))
     c.neighbour_lists = NeighbourShape::Quadrant;
   if (unset("focused-edges", c.focused_edges, defaults.colony.focused_edges))
-    c.focused_edges = portfolio_focused_edges(n);
+    c.focused_edges = portfolio_focused_edges(n, backend);
   // Evaporation: focused ants re-decide few edges, so the pheromone must follow the source fast.
   if (unset("mmas-rho", c.mmas_rho, defaults.colony.mmas_rho)) c.mmas_rho = 0.5;
   if (unset("ants", config.ant_system.ants, defaults.ant_system.ants))

@@ -38,6 +38,10 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
       EXPECT_NE(summary.find(backend == Backend::Cuda ? "GPU" : "CPU"), std::string::npos) << summary;
       EXPECT_NE(summary.find("quadrant neighbours"), std::string::npos) << summary;
     }
+  // The GPU's many ants per iteration re-decide more edges each below 4,000 cities, never more than n.
+  EXPECT_GT(resolve_config(SolverConfig{}, 1000, Backend::Cuda).colony.focused_edges,
+            resolve_config(SolverConfig{}, 1000, Backend::Cpu).colony.focused_edges);
+  EXPECT_LE(resolve_config(SolverConfig{}, 20, Backend::Cuda).colony.focused_edges, 20);
   // The GPU runs many ants at once, the CPU a few dozen.
   EXPECT_GT(resolve_config(SolverConfig{}, 100'000, Backend::Cuda).ant_system.ants,
             resolve_config(SolverConfig{}, 100'000, Backend::Cpu).ant_system.ants);
