@@ -9,11 +9,20 @@
 namespace formica {
 namespace {
 
-/// Ants per iteration. The CPU runs an ant per thread at a time, so a few dozen keep every thread
-/// busy and the iterations short. The GPU runs every ant of an iteration at once, a warp each, so
-/// it takes many (Skinderowicz's 4 sqrt(n), rounded up to whole warps of 32 ants, at least 256 and
-/// at most 1024): an iteration then costs little more than one ant.
+/// Independent colonies on the GPU below 4,000 cities, each with its own pheromone and source tour.
+/// One colony of 256 focused ants converges on the best of 256 walks every iteration and stalls
+/// (H200, 10 s: d1291 0.85 %, u1817 0.70 %, where two CPU threads with 32 ants reach 0.00 % on
+/// d1291); colonies of 32 ants keep the CPU's selection pressure, and the GPU runs them all in the
+/// time of one.
+constexpr int kGpuSmallColonies = 8, kGpuSmallLimit = 4000;
+
+/// Ants per iteration (per colony). The CPU runs an ant per thread at a time, so a few dozen keep
+/// every thread busy and the iterations short. The GPU runs every ant of an iteration at once, a
+/// warp each, so it takes many (Skinderowicz's 4 sqrt(n), rounded up to whole warps of 32 ants, at
+/// least 256 and at most 1024): an iteration then costs little more than one ant. Below 4,000
+/// cities those are kGpuSmallColonies colonies of 32.
 int portfolio_ants(int n, Backend backend) {
+  if (backend == Backend::Cuda && n < kGpuSmallLimit) return 32;
   if (backend == Backend::Cuda) {
     const int ants = static_cast<int>(std::ceil(4.0 * std::sqrt(static_cast<double>(n)) / 32.0)) * 32;
     return std::clamp(ants, 256, 1024);
@@ -21,17 +30,11 @@ int portfolio_ants(int n, Backend backend) {
   return 32;
 }
 
-/// Edges a focused ant re-decides. On the CPU about n / 8, from 16 up to 128 (bench/quality_time.sh,
-/// two cores): 8 (Skinderowicz's count of new edges) stalls near 0.7 % on pr1002 and 1 % on pr2392;
+/// Edges a focused ant re-decides: about n / 8, from 16 up to 128 (bench/quality_time.sh, two CPU
+/// cores): 8 (Skinderowicz's count of new edges) stalls near 0.7 % on pr1002 and 1 % on pr2392;
 /// around n / 8 up to 128 reaches 0.2 % on both in 10 s, while 128 on pcb442 or 256 on usa13509
-/// re-decides too much. The GPU's hundreds of ants per iteration afford wider walks below 4,000
-/// cities: n / 2 up to 256 (H200, 3 seeds, quadrant lists: rat575 0.24 % -> 0.12 % in 1 s, fl1577
-/// 1.23 % -> 0.05 % in 2 s, pr2392 0.57 % -> 0.50 % in 0.72 s; but fnl4461 0.44 % -> 0.61 % in
-/// 1.54 s, hence 128 from 4,000 cities on).
-int portfolio_focused_edges(int n, Backend backend) {
-  if (backend == Backend::Cuda && n < 4000) return std::clamp(n / 2, 16, 256);
-  return std::clamp(n / 8, 16, 128);
-}
+/// re-decides too much.
+int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 
 }  // namespace
 
@@ -54,11 +57,13 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (unset("neighbour-lists", c.neighbour_lists, defaults.colony.neighbour_lists))
     c.neighbour_lists = NeighbourShape::Quadrant;
   if (unset("focused-edges", c.focused_edges, defaults.colony.focused_edges))
-    c.focused_edges = portfolio_focused_edges(n, backend);
+    c.focused_edges = portfolio_focused_edges(n);
   // Evaporation: focused ants re-decide few edges, so the pheromone must follow the source fast.
   if (unset("mmas-rho", c.mmas_rho, defaults.colony.mmas_rho)) c.mmas_rho = 0.5;
   if (unset("ants", config.ant_system.ants, defaults.ant_system.ants))
     config.ant_system.ants = portfolio_ants(n, backend);
+  if (backend == Backend::Cuda && n < kGpuSmallLimit && unset("colonies", c.colonies, defaults.colony.colonies))
+    c.colonies = kGpuSmallColonies;
   return config;
 }
 
@@ -68,6 +73,7 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, Backend backe
   return concat(
       "auto: n = ", n, " on the ", gpu ? "GPU" : "CPU", ": ", to_string(resolved.algorithm), " with ",
       resolved.ant_system.ants, " ants",
+      c.colony_count() > 1 ? concat(" in each of ", c.colony_count(), " independent colonies") : std::string(),
       c.focused() ? concat(", focused (", c.focused_edges, " edges re-decided per ant)") : std::string(),
       ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours, " ",
       to_string(c.neighbour_lists), " neighbours, pheromone on ", c.candidates,

@@ -128,6 +128,27 @@ TEST(HybridColonyCuda, ToursAreValidWithExactLengths) {
     }
 }
 
+TEST(HybridColonyCuda, SeveralFocusedColoniesOnQuadrantListsMatchTheCpu) {
+  FORMICA_REQUIRE_CUDA();
+  // What auto runs below 4,000 cities on the GPU: independent MMAS colonies of focused ants with
+  // Or-opt over quadrant lists. The first iterations must give the CPU backend's tours exactly.
+  const Instance instance = io::generate_instance(900, io::InstanceKind::Clustered, 6);
+  ColonyConfig config = hybrid_config(ColonyVariant::Mmas, LocalSearchKind::OrOpt, 24, 9);
+  config.colonies = 4;
+  config.ants = 8;
+  config.neighbour_lists = NeighbourShape::Quadrant;
+  ColonySearchCpu cpu(instance, config);
+  ColonySearchCuda gpu(instance, config);
+  for (int it = 0; it < 3; ++it) {
+    ASSERT_TRUE(cpu.step(StopFlag{}));
+    ASSERT_TRUE(gpu.step(StopFlag{}));
+    check_tours(instance, gpu, concat("iteration ", it));
+    const std::vector<int32_t> gpu_tours = gpu.tours();
+    ASSERT_TRUE(std::equal(gpu_tours.begin(), gpu_tours.end(), cpu.tours().begin())) << "iteration " << it;
+    EXPECT_EQ(gpu.best_length(), cpu.best_length()) << "iteration " << it;
+  }
+}
+
 TEST(HybridColonyCuda, FirstFocusedIterationEqualsTheCpuBackends) {
   FORMICA_REQUIRE_CUDA();
   // Same start tour, same initial pheromone (computed on the host), same seeds: the first

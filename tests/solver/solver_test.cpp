@@ -38,10 +38,13 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
       EXPECT_NE(summary.find(backend == Backend::Cuda ? "GPU" : "CPU"), std::string::npos) << summary;
       EXPECT_NE(summary.find("quadrant neighbours"), std::string::npos) << summary;
     }
-  // The GPU's many ants per iteration re-decide more edges each below 4,000 cities, never more than n.
-  EXPECT_GT(resolve_config(SolverConfig{}, 1000, Backend::Cuda).colony.focused_edges,
-            resolve_config(SolverConfig{}, 1000, Backend::Cpu).colony.focused_edges);
-  EXPECT_LE(resolve_config(SolverConfig{}, 20, Backend::Cuda).colony.focused_edges, 20);
+  // Below 4,000 cities the GPU runs 8 independent colonies of 32 ants, one colony from then on.
+  const SolverConfig small = resolve_config(SolverConfig{}, 1000, Backend::Cuda);
+  EXPECT_EQ(small.colony.colony_count(), 8);
+  EXPECT_EQ(small.ant_system.ants, 32);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 1000, Backend::Cpu).colony.colony_count(), 1);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 5000, Backend::Cuda).colony.colony_count(), 1);
+  EXPECT_NE(portfolio_summary(small, 1000, Backend::Cuda).find("8 independent colonies"), std::string::npos);
   // The GPU runs many ants at once, the CPU a few dozen.
   EXPECT_GT(resolve_config(SolverConfig{}, 100'000, Backend::Cuda).ant_system.ants,
             resolve_config(SolverConfig{}, 100'000, Backend::Cpu).ant_system.ants);
