@@ -9,20 +9,24 @@
 namespace formica {
 namespace {
 
-/// Independent colonies on the GPU below 4,000 cities, each with its own pheromone and source tour.
-/// One colony of 256 focused ants converges on the best of 256 walks every iteration and stalls
-/// (H200, 10 s: d1291 0.85 %, u1817 0.70 %, where two CPU threads with 32 ants reach 0.00 % on
-/// d1291); colonies of 32 ants keep the CPU's selection pressure, and the GPU runs them all in the
-/// time of one.
-constexpr int kGpuSmallColonies = 8, kGpuSmallLimit = 4000;
+/// Below kSmall cities auto runs quadrant neighbour lists and, on the GPU, independent colonies.
+/// Quadrant lists: on clustered instances nearest lists never leave a cluster (H200, 3 seeds:
+/// fl1577 4.34 % -> 1.23 % in 2 s, dsj1000 0.40 % -> 0.03 % in 1.5 s, lin318 0.32 % -> 0 in
+/// 0.5 s). From 2,000 cities on they measured worse or no better: pr2392 0.36 % -> 0.57 % in
+/// 0.72 s, usa13509 0.43 % -> 0.52 % in 5.6 s, the 200,000-city instance 1.0 % -> 1.1 % in 60 s.
+/// Colonies: one colony of 256 focused ants converges on the best of 256 walks every iteration and
+/// stalls (H200, 10 s: d1291 0.85 %, where two CPU threads with 32 ants reach 0.00 %); colonies
+/// of 32 ants keep the CPU's selection pressure, and the GPU runs them all in the time of one
+/// (10-s sweep to 0.1 %: 82 of 97 instances), but start slower (pr2392 0.81 % in 0.72 s).
+constexpr int kSmall = 2000, kGpuSmallColonies = 8;
 
 /// Ants per iteration (per colony). The CPU runs an ant per thread at a time, so a few dozen keep
 /// every thread busy and the iterations short. The GPU runs every ant of an iteration at once, a
 /// warp each, so it takes many (Skinderowicz's 4 sqrt(n), rounded up to whole warps of 32 ants, at
-/// least 256 and at most 1024): an iteration then costs little more than one ant. Below 4,000
+/// least 256 and at most 1024): an iteration then costs little more than one ant. Below kSmall
 /// cities those are kGpuSmallColonies colonies of 32.
 int portfolio_ants(int n, Backend backend) {
-  if (backend == Backend::Cuda && n < kGpuSmallLimit) return 32;
+  if (backend == Backend::Cuda && n < kSmall) return 32;
   if (backend == Backend::Cuda) {
     const int ants = static_cast<int>(std::ceil(4.0 * std::sqrt(static_cast<double>(n)) / 32.0)) * 32;
     return std::clamp(ants, 256, 1024);
@@ -51,18 +55,15 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   };
   if (unset("local-search", c.local_search, defaults.colony.local_search))
     c.local_search = localsearch::LocalSearchKind::OrOpt;
-  // Quadrant lists: on clustered instances nearest lists never leave a cluster (H200, 3 seeds:
-  // fl1577 4.34 % -> 1.23 % in 2 s, dsj1000 0.40 % -> 0.03 % in 1.5 s, lin318 0.32 % -> 0 in
-  // 0.5 s), at a cost on pr2392 in 0.72 s (0.36 % -> 0.57 %).
   if (unset("neighbour-lists", c.neighbour_lists, defaults.colony.neighbour_lists))
-    c.neighbour_lists = NeighbourShape::Quadrant;
+    c.neighbour_lists = n < kSmall ? NeighbourShape::Quadrant : NeighbourShape::Nearest;
   if (unset("focused-edges", c.focused_edges, defaults.colony.focused_edges))
     c.focused_edges = portfolio_focused_edges(n);
   // Evaporation: focused ants re-decide few edges, so the pheromone must follow the source fast.
   if (unset("mmas-rho", c.mmas_rho, defaults.colony.mmas_rho)) c.mmas_rho = 0.5;
   if (unset("ants", config.ant_system.ants, defaults.ant_system.ants))
     config.ant_system.ants = portfolio_ants(n, backend);
-  if (backend == Backend::Cuda && n < kGpuSmallLimit && unset("colonies", c.colonies, defaults.colony.colonies))
+  if (backend == Backend::Cuda && n < kSmall && unset("colonies", c.colonies, defaults.colony.colonies))
     c.colonies = kGpuSmallColonies;
   return config;
 }

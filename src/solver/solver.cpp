@@ -306,7 +306,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   int64_t length = search->best_length();
   if (config.polish) {
     const localsearch::cpu::NeighbourClimbCounts polish =
-        localsearch::cpu::polish_tour(instance, tour, threads, &polish_stop);
+        localsearch::cpu::polish_tour(instance, tour, threads, &polish_stop, config.colony.neighbour_lists);
     length -= polish.gain;
     if (polish.gain > 0) result.history.push_back({result.iterations, clock.seconds(), length});
   }

@@ -29,21 +29,21 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
       EXPECT_EQ(c.algorithm, Algorithm::Mmas);
       EXPECT_EQ(c.colony.local_search, localsearch::LocalSearchKind::OrOpt);
       EXPECT_GT(c.colony.focused_edges, 0);
-      EXPECT_EQ(c.colony.neighbour_lists, NeighbourShape::Quadrant);
+      EXPECT_EQ(c.colony.neighbour_lists, n < 2000 ? NeighbourShape::Quadrant : NeighbourShape::Nearest);
       EXPECT_GT(c.ant_system.ants, 0);
       EXPECT_TRUE(c.polish);
       EXPECT_NO_THROW(c.validate());
       const std::string summary = portfolio_summary(c, n, backend);
       EXPECT_NE(summary.find(concat("n = ", n)), std::string::npos) << summary;
       EXPECT_NE(summary.find(backend == Backend::Cuda ? "GPU" : "CPU"), std::string::npos) << summary;
-      EXPECT_NE(summary.find("quadrant neighbours"), std::string::npos) << summary;
+      EXPECT_NE(summary.find(n < 2000 ? "quadrant neighbours" : "nearest neighbours"), std::string::npos) << summary;
     }
-  // Below 4,000 cities the GPU runs 8 independent colonies of 32 ants, one colony from then on.
+  // Below 2,000 cities the GPU runs 8 independent colonies of 32 ants, one colony from then on.
   const SolverConfig small = resolve_config(SolverConfig{}, 1000, Backend::Cuda);
   EXPECT_EQ(small.colony.colony_count(), 8);
   EXPECT_EQ(small.ant_system.ants, 32);
   EXPECT_EQ(resolve_config(SolverConfig{}, 1000, Backend::Cpu).colony.colony_count(), 1);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 5000, Backend::Cuda).colony.colony_count(), 1);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cuda).colony.colony_count(), 1);
   EXPECT_NE(portfolio_summary(small, 1000, Backend::Cuda).find("8 independent colonies"), std::string::npos);
   // The GPU runs many ants at once, the CPU a few dozen.
   EXPECT_GT(resolve_config(SolverConfig{}, 100'000, Backend::Cuda).ant_system.ants,

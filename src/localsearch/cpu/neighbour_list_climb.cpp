@@ -104,9 +104,9 @@ NeighbourClimbCounts NeighbourClimber::climb(std::span<int32_t> tour, std::span<
 }
 
 NeighbourClimbCounts polish_tour(const Instance& instance, std::span<int32_t> tour, int threads,
-                                 const StopFlag* stop) {
+                                 const StopFlag* stop, NeighbourShape shape) {
   if (tour.size() < 8) return {};
-  const CandidateLists lists = build_candidate_lists(instance, kPolishNeighbours, threads, NeighbourShape::Quadrant);
+  const CandidateLists lists = build_candidate_lists(instance, kPolishNeighbours, threads, shape);
   return NeighbourClimber(instance, lists, ClimbOptions{.or_opt = true}).climb(tour, stop);
 }
 

@@ -66,11 +66,11 @@ class NeighbourClimber {
 /// Neighbour-list length of the solver's final polish.
 inline constexpr int kPolishNeighbours = 10;
 
-/// The solver's final polish: 2-opt + Or-opt over kPolishNeighbours quadrant neighbours (lists
-/// built with `threads` threads; core/candidates.h), every city active, with the final sweep; exact gains. Tours of
+/// The solver's final polish: 2-opt + Or-opt over kPolishNeighbours neighbours of the given shape
+/// (lists built with `threads` threads; core/candidates.h), every city active, with the final sweep; exact gains. Tours of
 /// fewer than 8 cities are left as they are.
 NeighbourClimbCounts polish_tour(const Instance& instance, std::span<int32_t> tour, int threads,
-                                 const StopFlag* stop = nullptr);
+                                 const StopFlag* stop = nullptr, NeighbourShape shape = NeighbourShape::Nearest);
 
 /// 2-opt only, every city active, with the final sweep: the 2-opt climber's pre-climb.
 NeighbourClimbCounts climb_neighbour_lists(const Instance& instance, const CandidateLists& lists,
