@@ -23,13 +23,15 @@ CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, d
   set.fallback_length = std::min(std::max(kFallbackListLength, set.k), n - 1);
   const CandidateLists lists = build_candidate_lists(instance, set.fallback_length, threads);
   set.fallback.assign(lists.data().begin(), lists.data().end());
+  // Nearest rows are the first k of the fallback lists; other shapes get lists of their own.
   const CandidateLists shaped =
       shape == NeighbourShape::Nearest ? CandidateLists() : build_candidate_lists(instance, set.k, threads, shape);
+  const CandidateLists& rows = shape == NeighbourShape::Nearest ? lists : shaped;
   set.ids.assign(static_cast<size_t>(n) * set.width, -1);
   set.eta_beta.assign(static_cast<size_t>(n) * set.width, 0.0f);
   for (int i = 0; i < n; ++i)
     for (int s = 0; s < set.k; ++s) {
-      const int j = (shape == NeighbourShape::Nearest ? lists : shaped).of(i)[static_cast<size_t>(s)];
+      const int j = rows.of(i)[static_cast<size_t>(s)];
       const size_t e = static_cast<size_t>(i) * set.width + s;
       set.ids[e] = j;
       set.eta_beta[e] = static_cast<float>(std::pow(heuristic(instance.distance(i, j)), beta));
