@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,21 @@ inline std::optional<std::filesystem::path> tsplib_dir() {
                                      : std::filesystem::path(FORMICA_SOURCE_DIR) / ".." / "shared" / "tsplib";
   if (std::filesystem::is_directory(dir / "tsp")) return dir;
   return std::nullopt;
+}
+
+/// The undirected edges of a tour (a visiting order) as (min, max) pairs.
+inline std::set<std::pair<int, int>> tour_edges(std::span<const int32_t> tour) {
+  std::set<std::pair<int, int>> edges;
+  const size_t n = tour.size();
+  for (size_t p = 0; p < n; ++p) edges.insert(std::minmax(tour[p], tour[(p + 1) % n]));
+  return edges;
+}
+
+/// Edges of `tour` that are not in `edges`.
+inline int edges_outside(std::span<const int32_t> tour, const std::set<std::pair<int, int>>& edges) {
+  int outside = 0;
+  for (const auto& e : tour_edges(tour)) outside += edges.count(e) == 0 ? 1 : 0;
+  return outside;
 }
 
 /// Reads an environment variable, or `fallback` when it is unset (lets a build made on one

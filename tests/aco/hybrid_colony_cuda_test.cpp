@@ -26,6 +26,7 @@
 #if FORMICA_HAVE_CUDA
 #include "aco/cuda/colony_search_cuda.h"
 #include "aco/cuda/focused_walks.h"
+#include "aco/focused_support.h"
 #endif
 
 namespace formica::aco {
@@ -167,6 +168,20 @@ TEST(HybridColonyCuda, FirstFocusedIterationEqualsTheCpuBackends) {
     EXPECT_TRUE(std::equal(gpu_lengths.begin(), gpu_lengths.end(), cpu.tour_lengths().begin()));
     EXPECT_EQ(gpu.best_length(), cpu.best_length());
   }
+}
+
+TEST(HybridColonyCuda, AfterARestartTheFocusedAntsLeaveTheSourceTour) {
+  FORMICA_REQUIRE_CUDA();
+  // As on the CPU (hybrid_colony_test.cpp), with two colonies.
+  const int n = 200, edges = 3;
+  const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 12);
+  ColonyConfig config = hybrid_config(ColonyVariant::Mmas, LocalSearchKind::None, edges, 3);
+  config.best_every = 1;  // the restart-best deposits every iteration: the pheromone converges
+  config.restart_after = 20;
+  config.colonies = 2;
+  config.ants = 6;
+  ColonySearchCuda search(instance, config);
+  focused::expect_restarts_widen_the_walks(search, n, edges, 2, config.ants);
 }
 
 TEST(HybridColonyCuda, SameSeedSameResult) {

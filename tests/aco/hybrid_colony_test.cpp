@@ -11,6 +11,7 @@
 #include "aco/colony_rules.h"
 #include "aco/cpu/colony_search.h"
 #include "aco/cpu/focused_construction.h"
+#include "aco/focused_support.h"
 #include "core/candidates.h"
 #include "core/error.h"
 #include "core/rng.h"
@@ -25,14 +26,6 @@ namespace formica::aco {
 namespace {
 
 using localsearch::LocalSearchKind;
-
-/// The undirected edges of a tour as (min, max) pairs.
-std::set<std::pair<int, int>> edges_of(std::span<const int32_t> tour) {
-  std::set<std::pair<int, int>> edges;
-  const size_t n = tour.size();
-  for (size_t p = 0; p < n; ++p) edges.insert(std::minmax(tour[p], tour[(p + 1) % n]));
-  return edges;
-}
 
 std::vector<int32_t> positions(std::span<const int32_t> tour) {
   std::vector<int32_t> pos(tour.size());
@@ -60,7 +53,7 @@ TEST(FocusedWalk, ChangesAtMostTwoEdgesPerDecisionWithExactLengths) {
         EXPECT_LE(walk.changed, edges);
         EXPECT_EQ(touched.size(), 4u * static_cast<size_t>(walk.changed));
         // Every edge of the new tour not in the source has both ends among the touched cities.
-        const auto old_edges = edges_of(source), new_edges = edges_of(tour);
+        const auto old_edges = test::tour_edges(source), new_edges = test::tour_edges(tour);
         int different = 0;
         for (const auto& e : new_edges)
           if (!old_edges.count(e)) {
@@ -146,6 +139,17 @@ TEST(HybridColonyCpu, EveryAntHasAValidTourWithItsExactLength) {
                       colony.source_length(c));
         }
       }
+}
+
+TEST(HybridColonyCpu, AfterARestartTheFocusedAntsLeaveTheSourceTour) {
+  const int n = 200, edges = 3;
+  const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 12);
+  ColonyConfig config = hybrid_config(ColonyVariant::Mmas, LocalSearchKind::None, edges, 2);
+  config.best_every = 1;  // the restart-best deposits every iteration: the pheromone converges
+  config.restart_after = 20;
+  config.mmas_rho = 0.5;
+  ColonySearchCpu colony(instance, config);
+  focused::expect_restarts_widen_the_walks(colony, n, edges, 1, config.ants);
 }
 
 TEST(HybridColonyCpu, LocalSearchShortensTheTours) {

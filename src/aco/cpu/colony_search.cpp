@@ -99,6 +99,7 @@ void ColonySearchCpu::start_focused() {
   source_tours_.resize(static_cast<size_t>(layout_.colonies) * n_);
   source_pos_.resize(source_tours_.size());
   source_lengths_.assign(static_cast<size_t>(layout_.colonies), length);
+  walk_edges_.assign(static_cast<size_t>(layout_.colonies), config_.focused_edges);
   for (int c = 0; c < layout_.colonies; ++c) {
     const size_t at = static_cast<size_t>(c) * n_;
     std::copy(tour.begin(), tour.end(), source_tours_.begin() + static_cast<ptrdiff_t>(at));
@@ -144,7 +145,7 @@ void ColonySearchCpu::construct_focused(const StopFlag& stop, bool& abandoned) {
     localsearch::cpu::ArrayTour array(tour, w.pos);
     RandomStream rng(layout_.ant_seeds[a], 0, substream);
     w.touched.clear();
-    const FocusedWalk walk = focused_walk(instance_, matrix.set, matrix.fitness, array, config_.focused_edges,
+    const FocusedWalk walk = focused_walk(instance_, matrix.set, matrix.fitness, array, walk_edges_[colony],
                                           q0, rng, w.walked, w.touched);
     int64_t gain = 0;
     if (w.climber) {
@@ -310,6 +311,8 @@ void ColonySearchCpu::after_iteration() {
       for (size_t e = 0; e < matrix.tau.size(); ++e)
         matrix.fitness[e] = entry_fitness(value, matrix.set.eta_beta[e], alpha);
       restart_records(layout_, records_, m, iteration);
+      for (int c = m * layout_.group; c < (m + 1) * layout_.group && config_.focused(); ++c)
+        walk_edges_[c] = restart_walk_edges(n_, config_.focused_edges);
       ++restarts_;
     }
   }
@@ -397,7 +400,10 @@ bool ColonySearchCpu::step(const StopFlag& stop) {
     }
     update_matrix(m);
   }
-  if (config_.focused()) set_sources();
+  if (config_.focused()) {
+    set_sources();
+    std::fill(walk_edges_.begin(), walk_edges_.end(), config_.focused_edges);
+  }
   after_iteration();
   ++iteration_;
   times_.pheromone_ms = update_clock.seconds() * 1e3;

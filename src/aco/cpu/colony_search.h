@@ -82,6 +82,7 @@ class ColonySearchCpu final : public Search {
   std::optional<CandidateLists> ls_lists_;                  // the local search's neighbour lists
   std::vector<int32_t> source_tours_, source_pos_;          // focused: colonies x n
   std::vector<int64_t> source_lengths_;
+  std::vector<int> walk_edges_;  // focused: edges each colony's ants re-decide next iteration
   int64_t best_length_ = 0, iteration_best_ = 0;
   int best_colony_ = 0;
   int iteration_ = 0;  // completed iterations; the running one is iteration_ + 1

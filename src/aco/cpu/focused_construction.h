@@ -16,6 +16,7 @@
 // aco/cuda/focused_construction.cu, which follows this file step for step.)
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -29,11 +30,20 @@
 
 namespace formica::aco {
 
+constexpr int kRestartWalkFactor = 8;
+
 /// The tour every colony's focused ants start from before the first iteration, on both backends:
 /// the nearest-neighbour tour from city 0, climbed with the colony's local search (with the final
 /// sweep) when `lists` is given.
 std::vector<int32_t> focused_start_tour(const Instance& instance, const ColonyConfig& config,
                                         const CandidateLists* lists);
+
+/// Edges a focused ant re-decides in the first iteration after its colony's pheromone was reset
+/// (an MMAS restart): enough to leave the basin of the source tour, which the reset alone does not
+/// (the walks would re-decide `focused_edges` edges of the same source).
+inline int restart_walk_edges(int n, int focused_edges) {
+  return static_cast<int>(std::min<int64_t>(n, int64_t{kRestartWalkFactor} * focused_edges));
+}
 
 /// The cities a walk has passed, cleared in O(1) per walk by an epoch counter.
 class WalkMarks {

@@ -70,6 +70,9 @@ struct ColonySearchCuda::State {
   DeviceBuffer<uint32_t> queued, walked;
   DeviceBuffer<int> queue_count;
   DeviceBuffer<long long> source_lengths;
+  std::vector<int> walk_edges;  // focused: edges each colony's ants re-decide next iteration
+  DeviceBuffer<int> walk_edges_d;
+  bool walk_edges_changed = false;
   ColonyRecord* pinned = nullptr;
 
   std::vector<ColonyRecord> records;
@@ -186,6 +189,8 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
     s.source_pos = DeviceBuffer<int32_t>(std::span<const int32_t>(repeat(pos, colonies)));
     s.source_lengths =
         DeviceBuffer<long long>(std::span<const long long>(std::vector<long long>(colonies, length)));
+    s.walk_edges.assign(static_cast<size_t>(colonies), s.config.focused_edges);
+    s.walk_edges_d = DeviceBuffer<int>(std::span<const int>(s.walk_edges));
     s.best_tours.upload(std::span<const int32_t>(repeat(tour, colonies)));
     s.restart_tours.upload(std::span<const int32_t>(repeat(tour, colonies)));
     for (ColonyRecord& r : s.records) r.best_length = r.restart_length = length;
@@ -243,6 +248,9 @@ bool ColonySearchCuda::step(const StopFlag& stop) {
     f.group = s.layout.group;
     f.ants = s.layout.total_ants();
     f.edges = s.config.focused_edges;
+    if (s.walk_edges_changed) s.walk_edges_d.upload(std::span<const int>(s.walk_edges), s.stream);
+    s.walk_edges_changed = false;
+    f.colony_edges = s.walk_edges_d.data();
     f.ids = s.ids.data();
     f.fitness = s.fitness.data();
     f.ant_colony = s.ant_colony.data();
@@ -363,6 +371,8 @@ bool ColonySearchCuda::step(const StopFlag& stop) {
     src.source_pos = s.source_pos.data();
     src.source_lengths = s.source_lengths.data();
     cuda::launch_set_sources(src, s.stream);
+    for (int& edges : s.walk_edges)
+      if (edges != s.config.focused_edges) edges = s.config.focused_edges, s.walk_edges_changed = true;
   }
   CUDA_CHECK(cudaMemcpyAsync(s.pinned, s.records_d.data(), s.records.size() * sizeof(ColonyRecord),
                              cudaMemcpyDeviceToHost, s.stream));
@@ -394,6 +404,8 @@ void ColonySearchCuda::State::after_iteration() {
       cuda::launch_fill_pheromone(tau.data() + m * cells, fitness.data() + m * cells, eta_beta.data() + m * cells, cells,
                                   value, static_cast<float>(config.alpha), stream);
       restart_records(layout, records, m, it);
+      for (int c = m * layout.group; c < (m + 1) * layout.group && focused; ++c)
+        walk_edges[c] = restart_walk_edges(n, config.focused_edges), walk_edges_changed = true;
       ++restarts;
       changed = true;
     }
@@ -465,6 +477,16 @@ std::vector<int32_t> ColonySearchCuda::group_best_tour(int matrix) const {
     if (s.records[c].best_length < s.records[best].best_length) best = c;
   std::vector<int32_t> out(static_cast<size_t>(s.n));
   CUDA_CHECK(cudaMemcpyAsync(out.data(), s.best_tours.data() + static_cast<size_t>(best) * s.n,
+                             static_cast<size_t>(s.n) * sizeof(int32_t), cudaMemcpyDeviceToHost, s.stream));
+  CUDA_CHECK(cudaStreamSynchronize(s.stream));
+  return out;
+}
+
+std::vector<int32_t> ColonySearchCuda::source_tour(int colony) const {
+  const State& s = *state_;
+  FORMICA_EXPECTS(s.focused, "source_tour: the colonies build whole tours (no focused construction)");
+  std::vector<int32_t> out(static_cast<size_t>(s.n));
+  CUDA_CHECK(cudaMemcpyAsync(out.data(), s.source_tours.data() + static_cast<size_t>(colony) * s.n,
                              static_cast<size_t>(s.n) * sizeof(int32_t), cudaMemcpyDeviceToHost, s.stream));
   CUDA_CHECK(cudaStreamSynchronize(s.stream));
   return out;

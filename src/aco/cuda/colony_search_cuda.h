@@ -48,6 +48,8 @@ class ColonySearchCuda final : public Search {
   /// The last iteration's tours (ant-major) and exact lengths, copied from the device.
   std::vector<int32_t> tours() const;
   std::vector<int64_t> tour_lengths() const;
+  /// Focused construction: the tour colony `colony`'s ants start from next iteration (from the device).
+  std::vector<int32_t> source_tour(int colony) const;
 
  private:
   struct State;

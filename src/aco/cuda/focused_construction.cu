@@ -90,8 +90,9 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
   int32_t* ring = a.queue != nullptr ? a.queue + offset : nullptr;
   uint32_t* queued = a.queue != nullptr ? a.queued + static_cast<size_t>(ant) * words : nullptr;
   int count = 0, current = start, behind = -1, changed = 0;
+  const int edges = a.colony_edges != nullptr ? a.colony_edges[colony] : a.edges;
   long long delta = 0;
-  for (int steps = 0; changed < a.edges && steps < n - 1; ++steps) {
+  for (int steps = 0; changed < edges && steps < n - 1; ++steps) {
     const int succ = t.succ(current), pred = t.pred(current);
     const int ahead = succ == behind ? pred : succ;
     const size_t row = static_cast<size_t>(current) * a.width;

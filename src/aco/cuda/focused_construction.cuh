@@ -21,6 +21,7 @@ namespace formica::aco::cuda {
 
 struct FocusedWalkArgs {
   int n = 0, width = 0, group = 1, ants = 0, edges = 0;
+  const int* colony_edges = nullptr;          ///< per colony: edges to re-decide (overrides `edges`), or null
   const int32_t* ids = nullptr;               ///< matrices x n x width candidate cities (-1: empty slot)
   const float* fitness = nullptr;             ///< matrices x n x width
   const int* ant_colony = nullptr;            ///< per ant

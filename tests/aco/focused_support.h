@@ -1,0 +1,51 @@
+// A check shared by the CPU and GPU focused-colony tests (hybrid_colony_test.cpp and
+// hybrid_colony_cuda_test.cpp): an MMAS restart widens the next iteration's walks.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include "aco/cpu/focused_construction.h"
+#include "core/search.h"
+#include "test_support.h"
+
+namespace formica::aco::focused {
+
+/// Steps `search` (focused MMAS colonies without local search, `ants` per colony, colonies
+/// 0..colonies-1) until it has restarted twice, at most 600 iterations. Without local search a walk
+/// changes at most 2 * edges edges of its colony's source; in the iteration after a restart some
+/// ant must change more (the pheromone reset alone would leave the walks as narrow), at most
+/// 2 * restart_walk_edges.
+template <typename Search>
+void expect_restarts_widen_the_walks(Search& search, int n, int edges, int colonies, int ants) {
+  int restarts = 0, widened = 0;
+  for (int it = 0; it < 600 && widened < 2; ++it) {
+    std::vector<std::set<std::pair<int, int>>> sources;
+    for (int c = 0; c < colonies; ++c) {
+      const auto source = search.source_tour(c);
+      sources.push_back(test::tour_edges(std::vector<int32_t>(source.begin(), source.end())));
+    }
+    const bool after_restart = search.restarts() > restarts;
+    restarts = search.restarts();
+    ASSERT_TRUE(search.step(StopFlag{}));
+    const auto last = search.tours();
+    const std::vector<int32_t> tours(last.begin(), last.end());
+    int most = 0;
+    for (int a = 0; a < colonies * ants; ++a)
+      most = std::max(most, test::edges_outside(std::span<const int32_t>(tours).subspan(static_cast<size_t>(a) * n, n),
+                                                sources[a / ants]));
+    if (after_restart) {
+      EXPECT_GT(most, 2 * edges) << "iteration " << it;
+      EXPECT_LE(most, 2 * restart_walk_edges(n, edges)) << "iteration " << it;
+      ++widened;
+    } else {
+      ASSERT_LE(most, 2 * edges) << "iteration " << it;
+    }
+  }
+  EXPECT_EQ(widened, 2) << "two restarts within 600 iterations";
+}
+
+}  // namespace formica::aco::focused
