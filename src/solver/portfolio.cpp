@@ -2,7 +2,6 @@
 #include "solver/portfolio.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "core/error.h"
 
@@ -16,28 +15,24 @@ namespace {
 /// 0.72 s, usa13509 0.43 % -> 0.52 % in 5.6 s, the 200,000-city instance 1.0 % -> 1.1 % in 60 s.
 /// Colonies: one colony of 256 focused ants converges on the best of 256 walks every iteration and
 /// stalls (H200, 10 s: d1291 0.85 %, where two CPU threads with 32 ants reach 0.00 %); colonies
-/// of 32 ants keep the CPU's selection pressure, and the GPU runs them all in the time of one
-/// (10-s sweep to 0.1 %: 82 of 97 instances), but start slower (pr2392 0.81 % in 0.72 s).
-constexpr int kSmall = 2000, kGpuSmallColonies = 8;
+/// of 32 ants keep the CPU's selection pressure. A warp per ant leaves most of the GPU idle at 256
+/// ants, so 32 colonies cost little more time per iteration than 8 (H200, the 10-s sweep's 11
+/// misses below 2,000 cities: 7 of them reach 0.1 % with 32 colonies, none with 8).
+constexpr int kSmall = 2000, kGpuSmallColonies = 32;
 
 /// Ants per iteration (per colony). The CPU runs an ant per thread at a time, so a few dozen keep
 /// every thread busy and the iterations short. The GPU runs every ant of an iteration at once, a
-/// warp each, so it takes many (Skinderowicz's 4 sqrt(n), rounded up to whole warps of 32 ants, at
-/// least 256 and at most 1024): an iteration then costs little more than one ant. Below kSmall
-/// cities those are kGpuSmallColonies colonies of 32.
+/// warp each, and an H200 holds thousands of warps, so many ants cost little more per iteration
+/// than a few hundred (H200, pr2392 4.1 ms per iteration with 256 ants). Measured at the reference
+/// times (3 seeds, median gap): 256 ants: pr2392 0.36 %, fnl4461 0.46 %, usa13509 0.40 %; 1024:
+/// 0.17, 0.29, 0.42 %; 2048: 0.27, 0.34, 0.36 %. Above 50,000 cities the 1,024 ants of the
+/// measured pla85900 and 200,000-city runs stay (each ant holds 3 n ints of device memory). Below
+/// kSmall cities: kGpuSmallColonies colonies of 32.
 int portfolio_ants(int n, Backend backend) {
-  if (backend == Backend::Cuda && n < kSmall) return 32;
-  if (backend == Backend::Cuda) {
-    const int ants = static_cast<int>(std::ceil(4.0 * std::sqrt(static_cast<double>(n)) / 32.0)) * 32;
-    return std::clamp(ants, 256, 1024);
-  }
-  return 32;
+  if (backend != Backend::Cuda || n < kSmall) return 32;
+  return n >= 10000 && n < 50000 ? 2048 : 1024;
 }
 
-/// Edges a focused ant re-decides: about n / 8, from 16 up to 128 (bench/quality_time.sh, two CPU
-/// cores): 8 (Skinderowicz's count of new edges) stalls near 0.7 % on pr1002 and 1 % on pr2392;
-/// around n / 8 up to 128 reaches 0.2 % on both in 10 s, while 128 on pcb442 or 256 on usa13509
-/// re-decides too much.
 int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 
 }  // namespace

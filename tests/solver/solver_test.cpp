@@ -38,13 +38,16 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
       EXPECT_NE(summary.find(backend == Backend::Cuda ? "GPU" : "CPU"), std::string::npos) << summary;
       EXPECT_NE(summary.find(n < 2000 ? "quadrant neighbours" : "nearest neighbours"), std::string::npos) << summary;
     }
-  // Below 2,000 cities the GPU runs 8 independent colonies of 32 ants, one colony from then on.
+  // Below 2,000 cities the GPU runs 32 independent colonies of 32 ants, one colony from then on.
   const SolverConfig small = resolve_config(SolverConfig{}, 1000, Backend::Cuda);
-  EXPECT_EQ(small.colony.colony_count(), 8);
+  EXPECT_EQ(small.colony.colony_count(), 32);
   EXPECT_EQ(small.ant_system.ants, 32);
   EXPECT_EQ(resolve_config(SolverConfig{}, 1000, Backend::Cpu).colony.colony_count(), 1);
   EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cuda).colony.colony_count(), 1);
-  EXPECT_NE(portfolio_summary(small, 1000, Backend::Cuda).find("8 independent colonies"), std::string::npos);
+  EXPECT_NE(portfolio_summary(small, 1000, Backend::Cuda).find("32 ants in each of 32 independent colonies"),
+            std::string::npos);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cuda).ant_system.ants, 1024);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 13509, Backend::Cuda).ant_system.ants, 2048);
   // The GPU runs many ants at once, the CPU a few dozen.
   EXPECT_GT(resolve_config(SolverConfig{}, 100'000, Backend::Cuda).ant_system.ants,
             resolve_config(SolverConfig{}, 100'000, Backend::Cpu).ant_system.ants);
