@@ -11,6 +11,10 @@
 //
 // Instances without a known optimum (e.g. uniform:200000:1) get the gap against --best-known
 // NAME=LENGTH when given; otherwise only their lengths are reported.
+//
+//   quality_time --replot curves.csv --svg gap_vs_time.svg [--best-known NAME=LENGTH ...]
+// draws the median curves of runs recorded by --curves, without running anything: the gap is
+// against --best-known NAME=LENGTH (NAME as in the file), else the instance's known optimum.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -86,6 +90,49 @@ std::optional<double> median_time_to(const std::vector<Run>& runs, double length
   return std::nullopt;
 }
 
+/// The median curve of `runs` as gaps (%) against `optimum`: a step function over the moments any
+/// run improved.
+io::PlotSeries median_curve(const std::string& name, const std::vector<Run>& runs, int64_t optimum) {
+  std::vector<double> times;
+  for (const Run& run : runs) times.push_back(run.seconds);
+  io::PlotSeries line{name, {}, {}, median(times)};
+  for (const double t : event_times(runs)) {
+    const double length = median_length_at(runs, t);
+    if (!std::isfinite(length)) continue;
+    const double gap = 100.0 * (length / static_cast<double>(optimum) - 1.0);
+    if (!line.values.empty() && gap == line.values.back()) continue;
+    line.seconds.push_back(t);
+    line.values.push_back(gap);
+  }
+  return line;
+}
+
+/// Runs recorded by --curves (instance,seed,seconds,length,gap; each run's last row is its end),
+/// by instance in the file's order.
+std::vector<std::pair<std::string, std::vector<Run>>> read_curves(const std::string& path) {
+  std::ifstream in(path);
+  FORMICA_EXPECTS(in.good(), "--replot: cannot read '", path, "'");
+  std::string line;
+  std::getline(in, line);
+  FORMICA_EXPECTS(line.rfind("instance,seed,seconds,length", 0) == 0, path,
+                  ": not a --curves file (its first line must be instance,seed,seconds,length,gap)");
+  std::vector<std::pair<std::string, std::vector<Run>>> out;
+  for (int row = 2; std::getline(in, line); ++row) {
+    if (line.empty()) continue;
+    const std::vector<std::string> f = split(line, ',');
+    FORMICA_EXPECTS(f.size() >= 4, path, ":", row, ": expected instance,seed,seconds,length");
+    if (out.empty() || out.back().first != f[0]) out.push_back({f[0], {}});
+    std::vector<Run>& runs = out.back().second;
+    const auto seed = static_cast<uint64_t>(std::stoull(f[1]));
+    if (runs.empty() || runs.back().seed != seed) runs.push_back({seed, {}, 0, 0.0, 0});
+    Run& run = runs.back();
+    run.seconds = std::stod(f[2]);
+    run.length = std::stoll(f[3]);
+    run.history.push_back({0, run.seconds, run.length});
+  }
+  return out;
+}
+
 std::string format(std::optional<double> value, const char* spec) {
   if (!value) return "-";
   char text[32];
@@ -98,7 +145,7 @@ int run(int argc, char** argv) {
   std::string instances = "pr1002@5";
   int seeds = 5;
   std::vector<std::string> settings, references, best_known;
-  std::string csv, curves_csv, svg;
+  std::string csv, curves_csv, svg, replot;
   double stop_gap = 0.0;
   app.add_option("--instances", instances,
                  "Comma-separated NAME@SECONDS (TSPLIB name, path, or uniform:N[:seed] / clustered:N[:seed])")
@@ -118,6 +165,9 @@ int run(int argc, char** argv) {
   app.add_option("--curves", curves_csv,
                  "Write every run's history as CSV (instance, seed, seconds, length, gap)");
   app.add_option("--svg", svg, "Write the median gap curves in one plot (log time, log gap)");
+  app.add_option("--replot", replot,
+                 "Draw --svg from a --curves file of earlier runs instead of running (gaps against "
+                 "--best-known, else the known optimum)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -141,6 +191,34 @@ int run(int argc, char** argv) {
   for (const std::string& spec : best_known) {
     const auto [name, value] = name_value(spec, "--best-known");
     best_known_of[name] = std::stoll(value);
+  }
+
+  if (!replot.empty()) {
+    FORMICA_EXPECTS(!svg.empty(), "--replot needs --svg, the picture to write");
+    std::vector<io::PlotSeries> series;
+    size_t most_runs = 0;
+    for (const auto& [name, runs] : read_curves(replot)) {
+      std::optional<int64_t> optimum;
+      if (best_known_of.count(name)) {
+        optimum = best_known_of.at(name);
+      } else {
+        try {  // a TSPLIB name: its known optimum
+          const Instance instance = load(name);
+          optimum = known_optimum(instance.name(), instance.n());
+        } catch (const InputError&) {
+        }
+      }
+      FORMICA_EXPECTS(optimum.has_value(), "--replot: no optimum known for ", name, "; give --best-known ", name,
+                      "=LENGTH");
+      most_runs = std::max(most_runs, runs.size());
+      series.push_back(median_curve(name, runs, *optimum));
+    }
+    std::ofstream(svg) << io::convergence_plot_svg(
+        series, {}, concat("formica: median gap against wall time (", most_runs, most_runs == 1 ? " seed" : " seeds", ")"),
+        "gap above the optimum or best known length (%, log scale)", true, 0.01);
+    std::printf("wrote %s: %zu median %s (medians over up to %zu runs)\n", svg.c_str(), series.size(),
+                series.size() == 1 ? "curve" : "curves", most_runs);
+    return 0;
   }
 
   const auto device = cuda::find_device();
@@ -245,16 +323,8 @@ int run(int argc, char** argv) {
           << ',' << format(t01, "%.3f") << ',' << median(iterations) << ',' << median(times) << ",\"" << ran
           << "\"\n";
 
-    if (optimum) {  // the median curve, a step function over the moments any run improved
-      io::PlotSeries line{instance->name(), {}, {}, median(times)};
-      for (const double t : event_times(runs)) {
-        const double length = median_length_at(runs, t);
-        if (!std::isfinite(length)) continue;
-        const double gap = gap_of(length);
-        if (!line.values.empty() && gap == line.values.back()) continue;
-        line.seconds.push_back(t);
-        line.values.push_back(gap);
-      }
+    if (optimum) {
+      io::PlotSeries line = median_curve(instance->name(), runs, *optimum);
       if (!line.seconds.empty()) {
         if (ref_s) marks.push_back({series.size(), *ref_s, *ref_gap});
         series.push_back(std::move(line));
