@@ -18,7 +18,7 @@ CandidateLists::CandidateLists(int n, int k, std::vector<int32_t> ids)
 std::vector<NeighbourShapeName> neighbour_shape_names() {
   return {{"nearest", "the k nearest cities"},
           {"quadrant", "the k/5 nearest in each quadrant around the city, filled up with the nearest (planar "
-                       "instances; others get the nearest)"}};
+                       "and GEO instances, GEO's quadrants east and north on the sphere; others get the nearest)"}};
 }
 
 std::string_view to_string(NeighbourShape shape) {
@@ -63,7 +63,7 @@ CandidateLists build_candidate_lists(const Instance& instance, int k, int thread
   std::vector<int32_t> ids(static_cast<size_t>(n) * k);
   if (instance.has_coordinates()) {
     const KdTree tree(instance);
-    const bool quadrants = shape == NeighbourShape::Quadrant && tree.planar();
+    const bool quadrants = shape == NeighbourShape::Quadrant && tree.has_quadrants();
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (int i = 0; i < n; ++i) {
       const std::vector<int32_t> near = quadrants ? quadrant_neighbours(tree, i, k) : tree.k_nearest(i, k);

@@ -60,7 +60,8 @@ std::optional<NeighbourShape> parse_neighbour_shape(std::string_view name);
 inline int quadrant_share(int k) { return k / 5 > 1 ? k / 5 : 1; }
 
 /// k neighbours of every city (k is clamped to n - 1), sorted nearest first, ties by city index.
-/// Quadrant lists need planar coordinates (EUC_2D, CEIL_2D, ATT, MAN_2D, MAX_2D); GEO, EUC_3D and
+/// Quadrant lists need planar coordinates (EUC_2D, CEIL_2D, ATT, MAN_2D, MAX_2D) or GEO ones (the
+/// quadrants of the plane tangent to the sphere at the city, KdTree::quadrant_of); EUC_3D and
 /// EXPLICIT instances get the k nearest whatever the shape. `threads` > 1 builds rows in
 /// parallel; the result does not depend on it.
 CandidateLists build_candidate_lists(const Instance& instance, int k, int threads = 1,

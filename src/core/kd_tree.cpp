@@ -24,7 +24,7 @@ KdTree::KdTree(const Instance& instance) {
     case EdgeWeightType::Man2D: metric_ = Metric::L1; dims_ = 2; break;
     case EdgeWeightType::Max2D: metric_ = Metric::LInf; dims_ = 2; break;
     case EdgeWeightType::Euc3D: metric_ = Metric::L2; dims_ = 3; break;
-    case EdgeWeightType::Geo: metric_ = Metric::L2; dims_ = 3; break;
+    case EdgeWeightType::Geo: metric_ = Metric::L2; dims_ = 3, geo_ = true; break;
     default: metric_ = Metric::L2; dims_ = 2; break;
   }
   coords_.resize(static_cast<size_t>(n) * dims_);
@@ -111,8 +111,21 @@ std::vector<int32_t> KdTree::k_nearest(int city, int k) const {
   return k_nearest_where(city, k, -1);
 }
 
+int KdTree::quadrant_of(int city, int other) const {
+  const double* q = &coords_[static_cast<size_t>(city) * dims_];
+  const double* p = &coords_[static_cast<size_t>(other) * dims_];
+  if (!geo_) return (p[0] >= q[0] ? 0 : 1) | (p[1] >= q[1] ? 0 : 2);
+  // East and north at q, scaled by cos(latitude) > 0 (signs are all that matter):
+  // east = (-q1, q0, 0), north = (-q2 q0, -q2 q1, q0^2 + q1^2).
+  const double d[3] = {p[0] - q[0], p[1] - q[1], p[2] - q[2]};
+  const double east = -q[1] * d[0] + q[0] * d[1];
+  const double north = -q[2] * q[0] * d[0] - q[2] * q[1] * d[1] + (q[0] * q[0] + q[1] * q[1]) * d[2];
+  return (east >= 0 ? 0 : 1) | (north >= 0 ? 0 : 2);
+}
+
 std::vector<int32_t> KdTree::k_nearest_in_quadrant(int city, int quadrant, int k) const {
-  FORMICA_EXPECTS(planar() && quadrant >= 0 && quadrant < 4, "quadrant queries need planar coordinates");
+  FORMICA_EXPECTS(has_quadrants() && quadrant >= 0 && quadrant < 4,
+                  "quadrant queries need planar or GEO coordinates");
   return k_nearest_where(city, k, quadrant);
 }
 
@@ -125,11 +138,7 @@ std::vector<int32_t> KdTree::k_nearest_where(int city, int k, int quadrant) cons
   const double* q = &coords_[static_cast<size_t>(city) * dims_];
   // Quadrant side per axis: true keeps coordinates >= the query's, false those below it.
   const bool upper[2] = {(quadrant & 1) == 0, (quadrant & 2) == 0};
-  const auto inside = [&](int32_t other) {
-    if (quadrant < 0) return true;
-    const double* p = &coords_[static_cast<size_t>(other) * dims_];
-    return (p[0] >= q[0]) == upper[0] && (p[1] >= q[1]) == upper[1];
-  };
+  const auto inside = [&](int32_t other) { return quadrant < 0 || quadrant_of(city, other) == quadrant; };
   auto visit = [&](auto&& self, int v) -> void {
     const Node& node = nodes_[v];
     if (node.left < 0) {
@@ -145,10 +154,11 @@ std::vector<int32_t> KdTree::k_nearest_where(int city, int k, int quadrant) cons
     const double diff = q[node.axis] - node.split;
     const int near = diff < 0 ? node.left : node.right;
     const int far = diff < 0 ? node.right : node.left;
-    // The left child holds coordinates <= split, the right one >= split: a quadrant that keeps
-    // only one side of the query's coordinate can rule a child out.
+    // The left child holds coordinates <= split, the right one >= split: a planar quadrant that
+    // keeps only one side of the query's coordinate can rule a child out (a GEO quadrant is a
+    // half-space through the sphere's point, not along an axis: only distances prune there).
     const auto may_hold = [&](int child) {
-      if (quadrant < 0) return true;
+      if (quadrant < 0 || geo_) return true;
       const bool up = upper[node.axis];
       if (child == node.left) return !up || node.split >= q[node.axis];
       return up || node.split < q[node.axis];

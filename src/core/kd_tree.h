@@ -21,12 +21,15 @@ class KdTree {
   /// The k nearest other cities of `city`, nearest first (k is clamped to n - 1).
   std::vector<int32_t> k_nearest(int city, int k) const;
 
-  /// Whether quadrant queries are available: planar coordinates (every 2D TSPLIB type but GEO).
-  bool planar() const { return dims_ == 2; }
-  /// The k nearest other cities of `city` in one quadrant around it, nearest first (fewer when
-  /// the quadrant holds fewer). Quadrant q holds the cities with x >= x(city) when q & 1 is 0
-  /// (x < x(city) otherwise) and y >= y(city) when q & 2 is 0; a city at the same point as `city`
-  /// is in quadrant 0. Needs planar().
+  /// Whether quadrant queries are available: planar coordinates (every 2D TSPLIB type) or GEO.
+  bool has_quadrants() const { return dims_ == 2 || geo_; }
+  /// The quadrant around `city` that `other` lies in (needs has_quadrants()). Planar: bit 0 is
+  /// clear when x(other) >= x(city), bit 1 when y(other) >= y(city). GEO: the same in the plane
+  /// tangent to the sphere at `city`, x pointing east and y north. A city at the same point as
+  /// `city` is in quadrant 0.
+  int quadrant_of(int city, int other) const;
+  /// The k nearest other cities of `city` in one quadrant around it (quadrant_of), nearest first
+  /// (fewer when the quadrant holds fewer). Needs has_quadrants().
   std::vector<int32_t> k_nearest_in_quadrant(int city, int quadrant, int k) const;
 
   /// The nearest city to `city` that has not been removed, or -1 if none is left.
@@ -54,6 +57,7 @@ class KdTree {
 
   Metric metric_;
   int dims_;
+  bool geo_ = false;  // coords_ are points on the unit sphere
   std::vector<double> coords_;  // dims_ per city
   std::vector<int32_t> order_;  // city indices, partitioned by the tree
   std::vector<Node> nodes_;

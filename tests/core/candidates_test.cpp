@@ -61,12 +61,17 @@ TEST(Candidates, ExplicitMatrixByExactDistance) {
   EXPECT_EQ(std::vector<int32_t>(lists.of(2).begin(), lists.of(2).end()), (std::vector<int32_t>{0, 1}));
 }
 
-/// Brute force: the k nearest others of `city` in quadrant q (kd_tree.h's definition), by key then index.
+/// Brute force: the k nearest others of `city` in quadrant q (kd_tree.h's definition: from the
+/// coordinates for planar types, KdTree::quadrant_of for GEO), by key then index.
 std::vector<int32_t> brute_force_quadrant(const Instance& instance, const KdTree& tree, int city, int q, int k) {
   std::vector<int32_t> inside;
   const auto x = instance.x(), y = instance.y();
+  const auto in_quadrant = [&](int j) {
+    if (instance.type() == EdgeWeightType::Geo) return tree.quadrant_of(city, j) == q;
+    return (x[j] >= x[city]) == ((q & 1) == 0) && (y[j] >= y[city]) == ((q & 2) == 0);
+  };
   for (int j = 0; j < instance.n(); ++j)
-    if (j != city && (x[j] >= x[city]) == ((q & 1) == 0) && (y[j] >= y[city]) == ((q & 2) == 0)) inside.push_back(j);
+    if (j != city && in_quadrant(j)) inside.push_back(j);
   std::sort(inside.begin(), inside.end(), [&](int a, int b) {
     const double da = tree.key_distance(city, a), db = tree.key_distance(city, b);
     return da != db ? da < db : a < b;
@@ -82,7 +87,7 @@ TEST_P(QuadrantsByType, QueriesAndListsMatchBruteForce) {
     for (double side : {20.0, 1000.0}) {  // side 20: many cities share a coordinate or a point
       const Instance instance = test::random_instance(GetParam(), n, 7 * n + 1, side);
       const KdTree tree(instance);
-      ASSERT_TRUE(tree.planar());
+      ASSERT_TRUE(tree.has_quadrants());
       for (int i = 0; i < n; ++i)
         for (int q = 0; q < 4; ++q)
           ASSERT_EQ(tree.k_nearest_in_quadrant(i, q, 3), brute_force_quadrant(instance, tree, i, q, 3))
@@ -110,22 +115,40 @@ TEST_P(QuadrantsByType, QueriesAndListsMatchBruteForce) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(PlanarMetrics, QuadrantsByType,
+INSTANTIATE_TEST_SUITE_P(PlanarAndGeoMetrics, QuadrantsByType,
                          ::testing::Values(EdgeWeightType::Euc2D, EdgeWeightType::Ceil2D, EdgeWeightType::Att,
-                                           EdgeWeightType::Man2D, EdgeWeightType::Max2D));
+                                           EdgeWeightType::Man2D, EdgeWeightType::Max2D, EdgeWeightType::Geo));
 
-TEST(Candidates, QuadrantListsAreNearestListsWithoutPlanarCoordinates) {
-  for (EdgeWeightType type : {EdgeWeightType::Geo, EdgeWeightType::Euc3D}) {
-    const Instance instance = test::random_instance(type, 60, 3, 1000.0);
-    EXPECT_FALSE(KdTree(instance).planar());
-    const auto quadrant = build_candidate_lists(instance, 8, 1, NeighbourShape::Quadrant).data();
-    const auto nearest = build_candidate_lists(instance, 8).data();
-    EXPECT_TRUE(std::equal(quadrant.begin(), quadrant.end(), nearest.begin(), nearest.end()));
-  }
-  const Instance matrix = Instance::from_matrix("m", 4, {0, 5, 2, 9, 5, 0, 5, 1, 2, 5, 0, 7, 9, 1, 7, 0});
-  const auto quadrant = build_candidate_lists(matrix, 2, 1, NeighbourShape::Quadrant).data();
-  const auto nearest = build_candidate_lists(matrix, 2).data();
-  EXPECT_TRUE(std::equal(quadrant.begin(), quadrant.end(), nearest.begin(), nearest.end()));
+TEST(Candidates, GeoQuadrantsPointEastAndNorthOnTheSphere) {
+  // TSPLIB GEO: x is the latitude, y the longitude, both DDD.MM (degrees and minutes).
+  const auto quadrants_around = [](double lat, double lon, std::vector<std::pair<double, double>> others) {
+    std::vector<double> x{lat}, y{lon};
+    for (const auto& [a, b] : others) x.push_back(a), y.push_back(b);
+    const KdTree tree(Instance("geo", EdgeWeightType::Geo, x, y));
+    EXPECT_TRUE(tree.has_quadrants());
+    std::vector<int> q;
+    for (int j = 1; j < static_cast<int>(x.size()); ++j) q.push_back(tree.quadrant_of(0, j));
+    return q;
+  };
+  // North-east, north-west, south-east, south-west of the centre: quadrants 0, 1, 2, 3.
+  const std::vector<int> expected{0, 1, 2, 3};
+  EXPECT_EQ(quadrants_around(10.0, 20.0, {{10.3, 21.0}, {10.3, 19.0}, {9.3, 21.0}, {9.3, 19.0}}), expected);
+  EXPECT_EQ(quadrants_around(-35.0, 150.0, {{-34.3, 150.3}, {-34.3, 149.3}, {-35.3, 150.3}, {-35.3, 149.3}}),
+            expected);
+  // Across the date line: 179.30 E and 179.30 W are half a degree either side of it.
+  EXPECT_EQ(quadrants_around(0.0, 179.3, {{0.3, -179.3}, {0.3, 179.0}, {-0.3, -179.3}, {-0.3, 179.0}}), expected);
+}
+
+TEST(Candidates, QuadrantListsAreNearestListsWithoutPlanarOrGeoCoordinates) {
+  const auto same_lists = [](const Instance& instance, int k) {
+    const CandidateLists quadrant = build_candidate_lists(instance, k, 1, NeighbourShape::Quadrant);
+    const CandidateLists nearest = build_candidate_lists(instance, k);
+    return std::ranges::equal(quadrant.data(), nearest.data());
+  };
+  const Instance instance = test::random_instance(EdgeWeightType::Euc3D, 60, 3, 1000.0);
+  EXPECT_FALSE(KdTree(instance).has_quadrants());
+  EXPECT_TRUE(same_lists(instance, 8));
+  EXPECT_TRUE(same_lists(Instance::from_matrix("m", 4, {0, 5, 2, 9, 5, 0, 5, 1, 2, 5, 0, 7, 9, 1, 7, 0}), 2));
 }
 
 TEST(Candidates, QuadrantListsLeaveAClusterWhereNearestListsCannot) {
