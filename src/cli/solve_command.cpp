@@ -112,7 +112,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << to_string(instance.type()) << (o.instance.empty() ? ", built-in generated instance" : "")
               << (optimum ? ", optimum " + std::to_string(*optimum) : std::string()) << ")\n";
     if (request.algorithm == Algorithm::Auto)
-      std::cerr << "formica: " << portfolio_summary(config, instance.n(), backend) << "\n";
+      std::cerr << "formica: " << portfolio_summary(config, instance.n(), instance.type(), backend) << "\n";
     std::cerr << "formica: algorithm " << to_string(config.algorithm) << " on "
               << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
               << config.describe_algorithm() << ", seed " << config.seed << "\n";

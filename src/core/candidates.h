@@ -59,6 +59,11 @@ std::optional<NeighbourShape> parse_neighbour_shape(std::string_view name);
 /// (For k < 4 the list is the k nearest of the quadrants' nearest.)
 inline int quadrant_share(int k) { return k / 5 > 1 ? k / 5 : 1; }
 
+/// Whether `type` has quadrant lists: planar coordinates or GEO (see build_candidate_lists).
+constexpr bool has_quadrant_lists(EdgeWeightType type) {
+  return type != EdgeWeightType::Euc3D && type != EdgeWeightType::Explicit;
+}
+
 /// k neighbours of every city (k is clamped to n - 1), sorted nearest first, ties by city index.
 /// Quadrant lists need planar coordinates (EUC_2D, CEIL_2D, ATT, MAN_2D, MAX_2D) or GEO ones (the
 /// quadrants of the plane tangent to the sphere at the city, KdTree::quadrant_of); EUC_3D and

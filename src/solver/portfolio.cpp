@@ -63,16 +63,18 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   return config;
 }
 
-std::string portfolio_summary(const SolverConfig& resolved, int n, Backend backend) {
+std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightType type, Backend backend) {
   const aco::ColonyConfig& c = resolved.colony;
   const bool gpu = backend == Backend::Cuda;
+  // Instances without quadrants (EUC_3D, EXPLICIT) get the nearest whatever the shape asked for.
+  const NeighbourShape lists = has_quadrant_lists(type) ? c.neighbour_lists : NeighbourShape::Nearest;
   return concat(
       "auto: n = ", n, " on the ", gpu ? "GPU" : "CPU", ": ", to_string(resolved.algorithm), " with ",
       resolved.ant_system.ants, " ants",
       c.colony_count() > 1 ? concat(" in each of ", c.colony_count(), " independent colonies") : std::string(),
       c.focused() ? concat(", focused (", c.focused_edges, " edges re-decided per ant)") : std::string(),
       ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours, " ",
-      to_string(c.neighbour_lists), " neighbours, pheromone on ", c.candidates,
+      to_string(lists), " neighbours, pheromone on ", c.candidates,
       " candidate edges per city (O(n k) memory), ",
       resolved.polish ? "exact 2-opt + Or-opt polish of the best tour" : "no final polish");
 }

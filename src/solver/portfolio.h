@@ -23,6 +23,6 @@ double default_time_limit(int n);
 SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend);
 
 /// One line saying what the portfolio picked and why ("n = 2392 on the GPU: ..."), for the CLI.
-std::string portfolio_summary(const SolverConfig& resolved, int n, Backend backend);
+std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightType type, Backend backend);
 
 }  // namespace formica

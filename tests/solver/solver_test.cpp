@@ -33,7 +33,7 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
       EXPECT_GT(c.ant_system.ants, 0);
       EXPECT_TRUE(c.polish);
       EXPECT_NO_THROW(c.validate());
-      const std::string summary = portfolio_summary(c, n, backend);
+      const std::string summary = portfolio_summary(c, n, EdgeWeightType::Euc2D, backend);
       EXPECT_NE(summary.find(concat("n = ", n)), std::string::npos) << summary;
       EXPECT_NE(summary.find(backend == Backend::Cuda ? "GPU" : "CPU"), std::string::npos) << summary;
       EXPECT_NE(summary.find(n < 2000 ? "quadrant neighbours" : "nearest neighbours"), std::string::npos) << summary;
@@ -44,8 +44,14 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   EXPECT_EQ(small.ant_system.ants, 32);
   EXPECT_EQ(resolve_config(SolverConfig{}, 1000, Backend::Cpu).colony.colony_count(), 1);
   EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cuda).colony.colony_count(), 1);
-  EXPECT_NE(portfolio_summary(small, 1000, Backend::Cuda).find("32 ants in each of 32 independent colonies"),
+  EXPECT_NE(portfolio_summary(small, 1000, EdgeWeightType::Euc2D, Backend::Cuda)
+                .find("32 ants in each of 32 independent colonies"),
             std::string::npos);
+  // The summary names the lists that are built: GEO has quadrants, EUC_3D and EXPLICIT do not.
+  EXPECT_NE(portfolio_summary(small, 1000, EdgeWeightType::Geo, Backend::Cuda).find("quadrant neighbours"),
+            std::string::npos);
+  for (const EdgeWeightType type : {EdgeWeightType::Euc3D, EdgeWeightType::Explicit})
+    EXPECT_NE(portfolio_summary(small, 1000, type, Backend::Cuda).find("10 nearest neighbours"), std::string::npos);
   EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cuda).ant_system.ants, 1024);
   EXPECT_EQ(resolve_config(SolverConfig{}, 13509, Backend::Cuda).ant_system.ants, 2048);
   // The GPU runs many ants at once, the CPU a few dozen.
