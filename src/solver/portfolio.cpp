@@ -33,6 +33,10 @@ int portfolio_ants(int n, Backend backend) {
   return n >= 10000 && n < 50000 ? 2048 : 1024;
 }
 
+/// Edges a focused ant re-decides: about n / 8, from 16 up to 128 (bench/quality_time.sh, two CPU
+/// cores): 8 (Skinderowicz's count of new edges) stalls near 0.7 % on pr1002 and 1 % on pr2392;
+/// around n / 8 up to 128 reaches 0.2 % on both in 10 s, while 128 on pcb442 or 256 on usa13509
+/// re-decides too much.
 int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 
 }  // namespace
