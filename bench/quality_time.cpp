@@ -12,12 +12,19 @@
 // Instances without a known optimum (e.g. uniform:200000:1) get the gap against --best-known
 // NAME=LENGTH when given; otherwise only their lengths are reported.
 //
+//   quality_time --cli build/formica --instances pr2392@0.72 --seeds 5
+// runs every seed as a fresh `formica solve` process instead, timed by the process's own clock
+// (its JSON report), so that CUDA context creation and kernel loading count, as they do for a
+// user; in-process runs share one context created before the first timed run.
+//
 //   quality_time --replot curves.csv --svg gap_vs_time.svg [--best-known NAME=LENGTH ...]
 // draws the median curves of runs recorded by --curves, without running anything: the gap is
 // against --best-known NAME=LENGTH (NAME as in the file), else the instance's known optimum.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -25,12 +32,14 @@
 #include <sstream>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "bench_support.h"
 #include "core/timer.h"
 #include "cuda/device.h"
 #include "io/known_optima.h"
 #include "io/svg.h"
+#include "io/tsplib.h"
 #include "solver/report.h"
 
 namespace formica::bench {
@@ -133,6 +142,47 @@ std::vector<std::pair<std::string, std::vector<Run>>> read_curves(const std::str
   return out;
 }
 
+/// `text` as one shell word.
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+/// One run as a fresh process of the formica command line `cli` on `instance` (a path or a TSPLIB
+/// name). Its history and seconds come from its JSON report, timed from that process's start.
+/// `settings` are quality_time's --set key=value pairs, passed on as --key value.
+Run run_cli(const std::string& cli, const std::string& instance, double limit, uint64_t seed,
+            std::optional<int64_t> target, const std::vector<std::string>& settings, std::string& ran) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::filesystem::path json = dir / "quality_time_run.json", errors = dir / "quality_time_run.err";
+  std::filesystem::remove(json);
+  std::string command = concat(shell_quote(cli), " solve ", shell_quote(instance), " --quiet --time-limit ", limit,
+                               " --seed ", seed, " --json ", shell_quote(json.string()));
+  if (target) command += concat(" --target ", *target);
+  for (const std::string& setting : settings) {
+    const size_t eq = setting.find('=');
+    command += concat(" --", setting.substr(0, eq), " ", shell_quote(setting.substr(eq + 1)));
+  }
+  command += concat(" > /dev/null 2> ", shell_quote(errors.string()));
+  if (std::system(command.c_str()) != 0 || !std::filesystem::exists(json)) {
+    std::ifstream in(errors);
+    std::string line, last;
+    while (std::getline(in, line))
+      if (!line.empty()) last = line;
+    throw InputError(concat("--cli: `", cli, " solve ", instance, "` failed: ", last.empty() ? "no report" : last));
+  }
+  const nlohmann::json report = nlohmann::json::parse(std::ifstream(json));
+  Run run{seed, {}, report.at("best_length").get<int64_t>(), report.at("seconds").get<double>(),
+          report.at("iterations").get<int64_t>()};
+  for (const auto& h : report.at("history"))
+    run.history.push_back(
+        {h.at("iteration").get<int64_t>(), h.at("seconds").get<double>(), h.at("length").get<int64_t>()});
+  ran = concat(report.at("algorithm").get<std::string>(), " ", report.at("parameters").at("ants").get<int>(),
+               " ants on ", report.at("device").get<std::string>(), ", fresh process");
+  return run;
+}
+
 std::string format(std::optional<double> value, const char* spec) {
   if (!value) return "-";
   char text[32];
@@ -145,7 +195,7 @@ int run(int argc, char** argv) {
   std::string instances = "pr1002@5";
   int seeds = 5;
   std::vector<std::string> settings, references, best_known;
-  std::string csv, curves_csv, svg, replot;
+  std::string csv, curves_csv, svg, replot, cli;
   double stop_gap = 0.0;
   app.add_option("--instances", instances,
                  "Comma-separated NAME@SECONDS (TSPLIB name, path, or uniform:N[:seed] / clustered:N[:seed])")
@@ -165,6 +215,8 @@ int run(int argc, char** argv) {
   app.add_option("--curves", curves_csv,
                  "Write every run's history as CSV (instance, seed, seconds, length, gap)");
   app.add_option("--svg", svg, "Write the median gap curves in one plot (log time, log gap)");
+  app.add_option("--cli", cli,
+                 "Run every seed as a fresh process of this formica executable (CUDA start-up included)");
   app.add_option("--replot", replot,
                  "Draw --svg from a --curves file of earlier runs instead of running (gaps against "
                  "--best-known, else the known optimum)");
@@ -222,10 +274,10 @@ int run(int argc, char** argv) {
   }
 
   const auto device = cuda::find_device();
-  std::printf("# quality_time on %s (%d hardware threads)%s%s, %d seed%s per instance\n", cpu_model().c_str(),
+  std::printf("# quality_time on %s (%d hardware threads)%s%s, %d seed%s per instance%s\n", cpu_model().c_str(),
               hardware_threads(), device ? ", GPU " : ", no GPU", device ? device->name.c_str() : "", seeds,
-              seeds == 1 ? "" : "s");
-  {  // warm-up: device context and kernel loading, outside every timed run
+              seeds == 1 ? "" : "s", cli.empty() ? "" : ", each a fresh formica process");
+  if (cli.empty()) {  // warm-up: device context and kernel loading, outside every timed run
     SolverConfig warm = base;
     warm.iterations = 3;
     warm.time_limit.reset();
@@ -252,30 +304,40 @@ int run(int argc, char** argv) {
     std::string ran;
     std::optional<Instance> instance;  // each run reads it again, inside its own clock
     std::optional<int64_t> optimum;
+    std::string cli_instance = name;  // what the command line reads (generated instances: a file)
     for (int s = 1; s <= seeds; ++s) {
       SolveOptions options;
       options.start = std::chrono::steady_clock::now();
-      instance.emplace(load(name));
+      if (s == 1 || cli.empty()) instance.emplace(load(name));
       if (s == 1) {
         optimum = known_optimum(instance->name(), instance->n());
         if (!optimum && best_known_of.count(name)) optimum = best_known_of.at(name);
+        if (!cli.empty() && name.find(':') != std::string::npos) {
+          cli_instance = (std::filesystem::temp_directory_path() / (instance->name() + ".tsp")).string();
+          io::write_tsplib(cli_instance, *instance);
+        }
       }
-      SolverConfig config = base;
-      config.seed = static_cast<uint64_t>(s);
-      config.time_limit = limit;
+      std::optional<int64_t> target;
       if (stop_gap > 0 && optimum)
-        config.target =
-            static_cast<int64_t>(std::floor(static_cast<double>(*optimum) * (1.0 + stop_gap / 100.0)));
-      const Result result = solve(*instance, config, options);
-      runs.push_back({config.seed, result.history, result.tour.length(), result.seconds, result.iterations});
-      ran = concat(to_string(result.config.algorithm), " ", result.config.ant_system.ants, " ants on ",
-                   result.device);
-      for (const HistoryPoint& h : result.history)
+        target = static_cast<int64_t>(std::floor(static_cast<double>(*optimum) * (1.0 + stop_gap / 100.0)));
+      if (cli.empty()) {
+        SolverConfig config = base;
+        config.seed = static_cast<uint64_t>(s);
+        config.time_limit = limit;
+        config.target = target;
+        const Result result = solve(*instance, config, options);
+        runs.push_back({config.seed, result.history, result.tour.length(), result.seconds, result.iterations});
+        ran = concat(to_string(result.config.algorithm), " ", result.config.ant_system.ants, " ants on ",
+                     result.device);
+      } else {
+        runs.push_back(run_cli(cli, cli_instance, limit, static_cast<uint64_t>(s), target, settings, ran));
+      }
+      const Run& run = runs.back();
+      for (const HistoryPoint& h : run.history)
         curves << instance->name() << ',' << s << ',' << h.seconds << ',' << h.length << ','
                << (optimum ? std::to_string(gap_percent(h.length, *optimum)) : std::string()) << '\n';
-      curves << instance->name() << ',' << s << ',' << result.seconds << ',' << result.tour.length() << ','
-             << (optimum ? std::to_string(gap_percent(result.tour.length(), *optimum)) : std::string())
-             << '\n';
+      curves << instance->name() << ',' << s << ',' << run.seconds << ',' << run.length << ','
+             << (optimum ? std::to_string(gap_percent(run.length, *optimum)) : std::string()) << '\n';
     }
 
     std::vector<double> finals, times, iterations;
