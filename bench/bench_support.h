@@ -1,8 +1,12 @@
 // Helpers shared by the benchmark programs: configuration rows, instance specs, the machine.
 #pragma once
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -55,6 +59,19 @@ inline Instance load(const std::string& spec) {
       return io::generate_instance(std::stoi(parts[1]), *kind, parts.size() > 2 ? std::stoull(parts[2]) : 1);
   }
   return io::load_instance(spec);
+}
+
+/// The median of `values` (0 for none).
+inline double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+/// A file name in the temporary folder that no other running process uses.
+inline std::filesystem::path private_temp_file(const std::string& name) {
+  return std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name);
 }
 
 inline std::string cpu_model() {

@@ -30,13 +30,6 @@
 namespace formica::bench {
 namespace {
 
-double median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  const size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
-}
-
 /// One row's measurements: per-iteration phase times over every seed, and each seed's best length.
 struct Row {
   std::vector<double> total, construction, pheromone;

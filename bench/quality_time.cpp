@@ -67,12 +67,6 @@ double length_at(const Run& run, double t) {
   return best;
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t m = values.size() / 2;
-  return values.size() % 2 ? values[m] : 0.5 * (values[m - 1] + values[m]);
-}
-
 /// The median over the runs of the best length at t.
 double median_length_at(const std::vector<Run>& runs, double t) {
   std::vector<double> lengths;
@@ -154,15 +148,17 @@ std::string shell_quote(const std::string& text) {
 /// `settings` are quality_time's --set key=value pairs, passed on as --key value.
 Run run_cli(const std::string& cli, const std::string& instance, double limit, uint64_t seed,
             std::optional<int64_t> target, const std::vector<std::string>& settings, std::string& ran) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path();
-  const std::filesystem::path json = dir / "quality_time_run.json", errors = dir / "quality_time_run.err";
+  const std::filesystem::path json = private_temp_file("quality_time_run.json"),
+                              errors = private_temp_file("quality_time_run.err");
   std::filesystem::remove(json);
   std::string command = concat(shell_quote(cli), " solve ", shell_quote(instance), " --quiet --time-limit ", limit,
                                " --seed ", seed, " --json ", shell_quote(json.string()));
   if (target) command += concat(" --target ", *target);
-  for (const std::string& setting : settings) {
+  for (const std::string& setting : settings) {  // keys as apply_setting takes them: '_' or '-'
     const size_t eq = setting.find('=');
-    command += concat(" --", setting.substr(0, eq), " ", shell_quote(setting.substr(eq + 1)));
+    std::string key = setting.substr(0, eq);
+    std::replace(key.begin(), key.end(), '_', '-');
+    command += concat(" --", key, " ", shell_quote(setting.substr(eq + 1)));
   }
   command += concat(" > /dev/null 2> ", shell_quote(errors.string()));
   if (std::system(command.c_str()) != 0 || !std::filesystem::exists(json)) {
@@ -311,9 +307,12 @@ int run(int argc, char** argv) {
       if (s == 1 || cli.empty()) instance.emplace(load(name));
       if (s == 1) {
         optimum = known_optimum(instance->name(), instance->n());
-        if (!optimum && best_known_of.count(name)) optimum = best_known_of.at(name);
+        // --best-known by the spec (uniform:200000:1) or by the instance's name (uniform200000-s1,
+        // as --curves writes it and --replot reads it).
+        for (const std::string& key : {name, instance->name()})
+          if (!optimum && best_known_of.count(key)) optimum = best_known_of.at(key);
         if (!cli.empty() && name.find(':') != std::string::npos) {
-          cli_instance = (std::filesystem::temp_directory_path() / (instance->name() + ".tsp")).string();
+          cli_instance = private_temp_file(instance->name() + ".tsp").string();
           io::write_tsplib(cli_instance, *instance);
         }
       }
