@@ -24,9 +24,9 @@ CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, d
   const CandidateLists lists = build_candidate_lists(instance, set.fallback_length, threads);
   set.fallback.assign(lists.data().begin(), lists.data().end());
   // Nearest rows are the first k of the fallback lists; other shapes get lists of their own.
-  const CandidateLists shaped =
-      shape == NeighbourShape::Nearest ? CandidateLists() : build_candidate_lists(instance, set.k, threads, shape);
-  const CandidateLists& rows = shape == NeighbourShape::Nearest ? lists : shaped;
+  const bool nearest = effective_shape(shape, instance.type()) == NeighbourShape::Nearest;
+  const CandidateLists shaped = nearest ? CandidateLists() : build_candidate_lists(instance, set.k, threads, shape);
+  const CandidateLists& rows = nearest ? lists : shaped;
   set.ids.assign(static_cast<size_t>(n) * set.width, -1);
   set.eta_beta.assign(static_cast<size_t>(n) * set.width, 0.0f);
   for (int i = 0; i < n; ++i)

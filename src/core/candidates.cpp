@@ -63,7 +63,7 @@ CandidateLists build_candidate_lists(const Instance& instance, int k, int thread
   std::vector<int32_t> ids(static_cast<size_t>(n) * k);
   if (instance.has_coordinates()) {
     const KdTree tree(instance);
-    const bool quadrants = shape == NeighbourShape::Quadrant && has_quadrant_lists(instance.type());
+    const bool quadrants = effective_shape(shape, instance.type()) == NeighbourShape::Quadrant;
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (int i = 0; i < n; ++i) {
       const std::vector<int32_t> near = quadrants ? quadrant_neighbours(tree, i, k) : tree.k_nearest(i, k);

@@ -59,9 +59,11 @@ std::optional<NeighbourShape> parse_neighbour_shape(std::string_view name);
 /// (For k < 4 the list is the k nearest of the quadrants' nearest.)
 inline int quadrant_share(int k) { return k / 5 > 1 ? k / 5 : 1; }
 
-/// Whether `type` has quadrant lists: planar coordinates or GEO (see build_candidate_lists).
-constexpr bool has_quadrant_lists(EdgeWeightType type) {
-  return type != EdgeWeightType::Euc3D && type != EdgeWeightType::Explicit;
+/// The shape build_candidate_lists gives for `shape` on instances of `type`: quadrant lists need
+/// planar or GEO coordinates, so EUC_3D and EXPLICIT instances get the nearest whatever was asked.
+constexpr NeighbourShape effective_shape(NeighbourShape shape, EdgeWeightType type) {
+  const bool quadrants = type != EdgeWeightType::Euc3D && type != EdgeWeightType::Explicit;
+  return quadrants ? shape : NeighbourShape::Nearest;
 }
 
 /// k neighbours of every city (k is clamped to n - 1), sorted nearest first, ties by city index.

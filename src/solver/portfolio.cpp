@@ -70,8 +70,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
 std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightType type, Backend backend) {
   const aco::ColonyConfig& c = resolved.colony;
   const bool gpu = backend == Backend::Cuda;
-  // Instances without quadrants (EUC_3D, EXPLICIT) get the nearest whatever the shape asked for.
-  const NeighbourShape lists = has_quadrant_lists(type) ? c.neighbour_lists : NeighbourShape::Nearest;
+  const NeighbourShape lists = effective_shape(c.neighbour_lists, type);
   return concat(
       "auto: n = ", n, " on the ", gpu ? "GPU" : "CPU", ": ", to_string(resolved.algorithm), " with ",
       resolved.ant_system.ants, " ants",
