@@ -1,6 +1,7 @@
 // Next-city selection by one sequential worker, written once for the host and the device: the
 // CPU backend's roulette and I-Roulette, and the GPU's task-parallel construction, where one
-// thread builds one ant's tour exactly as the CPU does (Cecilia et al. 3.1.2, their Algorithm 2).
+// thread builds one ant's tour by the CPU's algorithm (Cecilia et al. 3.1.2, their Algorithm 2;
+// the GPU sums in float and draws from its own random stream, so the tours are not the CPU's).
 // Cities come through callables, so the CPU reads its AntPath and a GPU thread its fitness row
 // and visited bitmask.
 #pragma once

@@ -11,8 +11,10 @@ namespace {
 /// Below kSmall cities auto runs quadrant neighbour lists and, on the GPU, independent colonies.
 /// Quadrant lists: on clustered instances nearest lists never leave a cluster (H200, 3 seeds:
 /// fl1577 4.34 % -> 1.23 % in 2 s, dsj1000 0.40 % -> 0.03 % in 1.5 s, lin318 0.32 % -> 0 in
-/// 0.5 s). From 2,000 cities on they measured worse or no better: pr2392 0.36 % -> 0.57 % in
-/// 0.72 s, usa13509 0.43 % -> 0.52 % in 5.6 s, the 200,000-city instance 1.0 % -> 1.1 % in 60 s.
+/// 0.5 s). From 2,000 cities on they measured worse or no better (one colony of 4 sqrt(n) ants;
+/// bench/results/quality_tuning_h200.txt): pr2392 0.36 % -> 0.57 % in 0.72 s (3 seeds, section 1),
+/// usa13509 0.43 % -> 0.52 % in 5.6 s (5 seeds, section 2 against the reference table of then),
+/// the 200,000-city instance 1.0 % -> 1.1 % in 60 s (2 seeds, section 2).
 /// Colonies: one colony of 256 focused ants converges on the best of 256 walks every iteration and
 /// stalls (H200, 10 s: d1291 0.85 %, where two CPU threads with 32 ants reach 0.00 %); colonies
 /// of 32 ants keep the CPU's selection pressure. A warp per ant leaves most of the GPU idle at 256
@@ -24,8 +26,9 @@ constexpr int kSmall = 2000, kGpuSmallColonies = 32;
 /// every thread busy and the iterations short. The GPU runs every ant of an iteration at once, a
 /// warp each, and an H200 holds thousands of warps, so many ants cost little more per iteration
 /// than a few hundred (H200, pr2392 4.1 ms per iteration with 256 ants). Measured at the reference
-/// times (3 seeds, median gap): 256 ants: pr2392 0.36 %, fnl4461 0.46 %, usa13509 0.40 %; 1024:
-/// 0.17, 0.29, 0.42 %; 2048: 0.27, 0.34, 0.36 %. Above 50,000 cities the 1,024 ants of the
+/// times (3 seeds, median gap; section 5 of the tuning file): 4 sqrt(n) ants (256, 288 and 480):
+/// pr2392 0.36 %, fnl4461 0.46 %, usa13509 0.40 %; 1024: 0.17, 0.29, 0.42 %; 2048: 0.27, 0.34,
+/// 0.36 %. Above 50,000 cities the 1,024 ants of the
 /// measured pla85900 and 200,000-city runs stay (each ant holds 3 n ints of device memory). Below
 /// kSmall cities: kGpuSmallColonies colonies of 32.
 int portfolio_ants(int n, Backend backend) {
