@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 #include <CLI/CLI.hpp>
 
@@ -21,7 +20,6 @@
 #include "aco/cpu/selection.h"
 #include "aco/cuda/selection_sampler.h"
 #include "aco/i_roulette_distribution.h"
-#include "core/error.h"
 #include "core/rng.h"
 #include "cuda/device.h"
 #include "io/instance_source.h"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <stdexcept>
 
 #include "core/error.h"
 
@@ -32,7 +33,8 @@ constexpr Entry<Selection> kSelections[] = {
 };
 
 constexpr Entry<Construction> kConstructions[] = {
-    {Construction::Auto, {"auto", "picked by n and selection from the measured table (README, construction table)"}},
+    {Construction::Auto, {"auto", "warp-per-ant where it takes the selection and launch (the fastest at every n "
+                                  "measured: README, construction table), otherwise the first that does"}},
     {Construction::WarpPerAnt,
      {"warp-per-ant", "a warp builds each tour: visited bitmask in shared memory, warp scans (Zhou Figure B1) "
                       "and ballots, no block barriers"}},
@@ -121,17 +123,6 @@ const Support* support_of(Construction c) {
     if (s.construction == c) return &s;
   return nullptr;
 }
-
-/// What "--construction auto" runs, by n: the first row whose max_n covers n and whose
-/// construction takes the selection and launch. Measured with bench/construction_table.sh (m = n,
-/// full distribution): warp-per-ant is the fastest construction at every size measured so far.
-struct AutoConstruction {
-  int max_n;
-  Construction construction;
-};
-constexpr AutoConstruction kAutoConstruction[] = {
-    {INT_MAX, Construction::WarpPerAnt},
-};
 
 /// Threads per block by n for the block strategies, the shape of Zhou et al. Table C3 (their
 /// optimum on d198 ... fnl4461: 64, 64, 128, 128, 256, 256, 512, 1024, 1024).
@@ -233,18 +224,20 @@ std::string GpuPlan::describe() const {
                 to_string(launch), " block-size=", block_size, " pheromone-update=", to_string(pheromone_update));
 }
 
-Construction resolve_construction(Construction requested, Selection selection, Launch launch, int n) {
+Construction resolve_construction(Construction requested, Selection selection, Launch launch) {
   if (requested != Construction::Auto) return requested;
-  for (const auto& row : kAutoConstruction)
-    if (n <= row.max_n && supports(row.construction, selection) && supports(row.construction, launch))
-      return row.construction;
+  // Measured with bench/construction_table.sh (m = n, full distribution): warp-per-ant is the
+  // fastest construction at every size measured so far.
+  if (supports(Construction::WarpPerAnt, selection) && supports(Construction::WarpPerAnt, launch))
+    return Construction::WarpPerAnt;
   for (const auto& s : kSupport)
     if (supports(s.construction, selection) && supports(s.construction, launch)) return s.construction;
-  return Construction::BlockPerAnt;  // takes every selection and launch
+  throw std::logic_error(concat("no construction takes --selection ", to_string(selection), " with --launch ",
+                                to_string(launch)));
 }
 
 int auto_block_size(Construction construction, int n) {
-  if (construction == Construction::WarpPerAnt || construction == Construction::Auto) return 0;
+  if (construction == Construction::WarpPerAnt) return 0;
   if (construction == Construction::ThreadPerAnt) return kThreadPerAntBlock;
   int threads = kMaxBlock;
   for (const auto& row : kAutoBlock)
@@ -273,7 +266,7 @@ GpuPlan plan_gpu(const AntSystemConfig& config, int n, int m) {
   plan.selection = config.selection;
   plan.launch = config.launch;
   plan.pheromone_update = config.pheromone_update;
-  plan.construction = resolve_construction(config.construction, config.selection, config.launch, n);
+  plan.construction = resolve_construction(config.construction, config.selection, config.launch);
   const std::string name(to_string(plan.construction));
   if (config.block_size == 0) {
     plan.block_size = auto_block_size(plan.construction, n);

@@ -22,7 +22,7 @@ enum class Selection {
 
 /// Who works on one ant's tour on the GPU (the CPU always uses one thread per ant).
 enum class Construction {
-  Auto,          // picked by n and selection from measurements (resolve_construction)
+  Auto,          // picked by selection and launch from measurements (resolve_construction)
   WarpPerAnt,    // a warp per ant, visited set as a bitmask in shared memory, no block barriers
   BlockPerAnt,   // a block (queen) per ant, a thread (worker) per city in tiles (Cecilia 3.2.2)
   ThreadPerAnt,  // a thread per ant, sequential selection (task parallelism, Cecilia 3.1.2)
@@ -119,8 +119,9 @@ struct GpuPlan {
 /// work exceeds kScatterGatherMaxChecks.
 GpuPlan plan_gpu(const AntSystemConfig& config, int n, int m);
 
-/// The construction "auto" picks for n cities and this selection and launch.
-Construction resolve_construction(Construction requested, Selection selection, Launch launch, int n);
+/// The construction "auto" picks for this selection and launch (`requested` itself unless auto):
+/// warp-per-ant where it takes them, otherwise the first construction that does.
+Construction resolve_construction(Construction requested, Selection selection, Launch launch);
 
 /// Threads per block "block-size 0" picks for `construction` at n cities (Zhou Table C3 shape).
 int auto_block_size(Construction construction, int n);

@@ -5,11 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <numeric>
 
 #include "core/error.h"
-#include "core/rng.h"
-#include "core/tour.h"
 #include "cuda_support.h"
 #include "io/generator.h"
 #include "io/known_optima.h"

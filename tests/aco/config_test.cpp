@@ -85,21 +85,22 @@ TEST(Config, CombinationTableIsEnforcedAndListed) {
 }
 
 TEST(Config, AutoPicksAConstructionThatTakesTheSelectionAndLaunch) {
-  for (int n : {3, 198, 1002, 4461, 20000}) {
-    EXPECT_EQ(resolve_construction(Construction::Auto, Selection::Roulette, Launch::KeAll, n), Construction::WarpPerAnt);
-    EXPECT_EQ(resolve_construction(Construction::Auto, Selection::TileRoulette, Launch::KeAll, n),
-              Construction::BlockPerAnt);
-    EXPECT_EQ(resolve_construction(Construction::Auto, Selection::Roulette, Launch::KeOne, n),
-              Construction::BlockPerAnt);
-    for (const auto& s : selection_names())
-      for (const auto& l : launch_names()) {
-        const Selection selection = *parse_selection(s.name);
-        const Launch launch = *parse_launch(l.name);
-        const Construction picked = resolve_construction(Construction::Auto, selection, launch, n);
-        EXPECT_TRUE(supports(picked, selection) && supports(picked, launch)) << s.name << " " << l.name;
-      }
-  }
-  EXPECT_EQ(resolve_construction(Construction::Stc, Selection::Roulette, Launch::KeAll, 100), Construction::Stc);
+  EXPECT_EQ(resolve_construction(Construction::Auto, Selection::Roulette, Launch::KeAll), Construction::WarpPerAnt);
+  EXPECT_EQ(resolve_construction(Construction::Auto, Selection::TileRoulette, Launch::KeAll), Construction::BlockPerAnt);
+  EXPECT_EQ(resolve_construction(Construction::Auto, Selection::Roulette, Launch::KeOne), Construction::BlockPerAnt);
+  for (const auto& s : selection_names())
+    for (const auto& l : launch_names()) {
+      const Selection selection = *parse_selection(s.name);
+      const Launch launch = *parse_launch(l.name);
+      const Construction picked = resolve_construction(Construction::Auto, selection, launch);
+      EXPECT_TRUE(supports(picked, selection) && supports(picked, launch)) << s.name << " " << l.name;
+    }
+  EXPECT_EQ(resolve_construction(Construction::Stc, Selection::Roulette, Launch::KeAll), Construction::Stc);
+  // The pick does not depend on n: the plans of 3 and 20,000 cities build alike.
+  AntSystemConfig config;
+  config.selection = Selection::TileRoulette;
+  EXPECT_EQ(plan_gpu(config, 3, 3).construction, Construction::BlockPerAnt);
+  EXPECT_EQ(plan_gpu(config, 20000, 20000).construction, Construction::BlockPerAnt);
 }
 
 TEST(Config, BlockSizesFollowZhouTableC3) {
@@ -114,8 +115,9 @@ TEST(Config, BlockSizesFollowZhouTableC3) {
   }
   EXPECT_EQ(auto_block_size(Construction::ThreadPerAnt, 1000), 16);  // Cecilia 5.1.4
   EXPECT_EQ(auto_block_size(Construction::WarpPerAnt, 1000), 0);
-  // Block per ant keeps at most 32 tiles in its register: 3000 cities need 128 workers.
+  // Block per ant keeps at most 32 tiles in its register: 30,000 cities need 938 workers, 1024.
   EXPECT_GE(32 * auto_block_size(Construction::BlockPerAnt, 30000), 30000);
+  EXPECT_EQ(auto_block_size(Construction::BlockPerAnt, 30000), 1024);
 }
 
 TEST(Config, BlockSizeLimitsAreNamed) {

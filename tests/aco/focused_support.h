@@ -24,19 +24,15 @@ void expect_restarts_widen_the_walks(Search& search, int n, int edges, int colon
   int restarts = 0, widened = 0;
   for (int it = 0; it < 600 && widened < 2; ++it) {
     std::vector<std::set<std::pair<int, int>>> sources;
-    for (int c = 0; c < colonies; ++c) {
-      const auto source = search.source_tour(c);
-      sources.push_back(test::tour_edges(std::vector<int32_t>(source.begin(), source.end())));
-    }
+    for (int c = 0; c < colonies; ++c) sources.push_back(test::tour_edges(search.source_tour(c)));
     const bool after_restart = search.restarts() > restarts;
     restarts = search.restarts();
     ASSERT_TRUE(search.step(StopFlag{}));
-    const auto last = search.tours();
-    const std::vector<int32_t> tours(last.begin(), last.end());
+    const auto last = search.tours();  // a span on the CPU, a copy from the device on the GPU
+    const std::span<const int32_t> tours(last);
     int most = 0;
     for (int a = 0; a < colonies * ants; ++a)
-      most = std::max(most, test::edges_outside(std::span<const int32_t>(tours).subspan(static_cast<size_t>(a) * n, n),
-                                                sources[a / ants]));
+      most = std::max(most, test::edges_outside(tours.subspan(static_cast<size_t>(a) * n, n), sources[a / ants]));
     if (after_restart) {
       EXPECT_GT(most, 2 * edges) << "iteration " << it;
       EXPECT_LE(most, 2 * restart_walk_edges(n, edges)) << "iteration " << it;

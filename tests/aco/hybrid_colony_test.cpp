@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <set>
 
 #include "aco/candidate_set.h"
 #include "aco/colony_rules.h"

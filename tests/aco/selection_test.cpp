@@ -86,11 +86,16 @@ WideRow wide_row(int n) {
   return row;
 }
 
-std::vector<double> exact(const std::vector<float>& fitness, const AntPath& path) {
+/// The weights a selection sees: f_j for unvisited cities, 0 for visited ones.
+std::vector<double> unvisited_weights(const std::vector<float>& fitness, const AntPath& path) {
   std::vector<double> weights(fitness.size(), 0.0);
   for (size_t j = 0; j < fitness.size(); ++j)
     if (!path.visited(static_cast<int>(j))) weights[j] = fitness[j];
-  return roulette_distribution(weights);
+  return weights;
+}
+
+std::vector<double> exact(const std::vector<float>& fitness, const AntPath& path) {
+  return roulette_distribution(unvisited_weights(fitness, path));
 }
 
 TEST(Selection, TileRouletteIsExactAcrossTiles) {
@@ -121,9 +126,7 @@ TEST(Selection, IRouletteDistributionHasItsClosedForm) {
 
 TEST(Selection, IRouletteSamplesItsOwnDistributionNotTheExactOne) {
   const WideRow row = wide_row(300);
-  std::vector<double> weights(row.fitness.size(), 0.0);
-  for (size_t j = 0; j < weights.size(); ++j)
-    if (!row.path.visited(static_cast<int>(j))) weights[j] = row.fitness[j];
+  const std::vector<double> weights = unvisited_weights(row.fitness, row.path);
   const std::vector<double> own = i_roulette_distribution(weights), roulette = roulette_distribution(weights);
   std::vector<long> counts(row.fitness.size(), 0);
   RandomStream rng(8, 8);
