@@ -54,7 +54,10 @@ __version__: str = _core.__version__
 
 
 class HistoryPoint(NamedTuple):
-    """One improvement of the best tour: after `iteration` iterations, at `seconds`, `length`."""
+    """One improvement of the best tour: after `iteration` iterations, at `seconds`, `length`.
+
+    Iteration 0: the CPU's head start while a fresh process creates its CUDA context (the GPU's
+    colonies then start from that tour; parameter head_start)."""
 
     iteration: int
     seconds: float
@@ -182,6 +185,7 @@ def solve(
     target: Optional[float] = None,
     seed: int = 0,
     metric: Optional[str] = None,
+    initial_tour: Optional[npt.ArrayLike] = None,
     **params: Any,
 ) -> Result:
     """Solves a symmetric TSP and returns the best tour found.
@@ -213,6 +217,9 @@ def solve(
             to a multiple of 1 / scale, scale being the power of two that maps the extent of the
             problem (its widest coordinate range, or largest matrix entry) into (2**23, 2**24]
             units; Result.length is then the unrounded length, summed in double.
+        initial_tour: a tour to start from (0-based city indices, e.g. an earlier Result's
+            tour): every colony starts from it. Focused colonies only (algorithm="auto", or
+            "mmas"/"acs" with focused_edges); others raise ValueError.
         **params: any other solver parameter by name (ants=, alpha=, beta=, rho=, selection=,
             threads=, ...; the full list with help is formica.parameters()).
 
@@ -241,7 +248,7 @@ def solve(
         settings["target"] = target if prepared.scale is None else math.floor(target * prepared.scale)
     text = {name: _parameter_text(value) for name, value in settings.items() if value is not None}
     try:
-        raw = _core.solve(prepared.instance, text)
+        raw = _core.solve(prepared.instance, text, None if initial_tour is None else as_tour(initial_tour))
     except BaseException as error:
         partial = getattr(error, "_formica_result", None)
         if partial is not None:

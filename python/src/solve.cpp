@@ -13,6 +13,7 @@
 #include <string>
 
 #include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
 #include "bindings.h"
@@ -41,12 +42,14 @@ nb::dict to_dict(const Result& result) {
   return out;
 }
 
-nb::dict solve_instance(const Instance& instance, const std::map<std::string, std::string>& parameters) {
+nb::dict solve_instance(const Instance& instance, const std::map<std::string, std::string>& parameters,
+                        const std::optional<Vector<int32_t>>& initial_tour) {
   SolverConfig config;
   for (const auto& [name, value] : parameters) set_parameter(config, name, value);
   std::atomic<bool> interrupt{false};
   SolveOptions options;
   options.interrupt = &interrupt;
+  if (initial_tour) options.initial_tour.assign(initial_tour->data(), initial_tour->data() + initial_tour->shape(0));
   std::optional<nb::python_error> signal;
   Result result;
   {
@@ -84,8 +87,9 @@ nb::list parameter_list() {
 }  // namespace
 
 void bind_solve(nb::module_& m) {
-  m.def("solve", &solve_instance, nb::arg("instance"), nb::arg("parameters"),
-        "Solves `instance` with parameters given as text by name (the solver's parameter table);\n"
+  m.def("solve", &solve_instance, nb::arg("instance"), nb::arg("parameters"), nb::arg("initial_tour").none(),
+        "Solves `instance` with parameters given as text by name (the solver's parameter table),\n"
+        "starting from `initial_tour` (0-based) when one is given;\n"
         "returns a dict: tour, length, iterations, seconds, history, config (JSON text), backend,\n"
         "device, stop_reason.");
   m.def("parameters", &parameter_list, "Every solver parameter as (name, help), in table order.");

@@ -69,6 +69,17 @@ def test_boolean_parameters_take_python_booleans(points: np.ndarray) -> None:
     assert polished.length <= rough.length
 
 
+def test_initial_tour_continues_an_earlier_result() -> None:
+    points = np.random.default_rng(8).uniform(0, 1000, size=(300, 2))
+    earlier = formica.solve(points, iterations=3, seed=2)
+    later = formica.solve(points, iterations=1, seed=3, initial_tour=earlier.tour)
+    assert later.history[0].length <= earlier.length and later.length <= earlier.length
+    with pytest.raises(ValueError, match="--initial-tour: not a tour of points300: tour has 299 cities"):
+        formica.solve(points, iterations=1, initial_tour=earlier.tour[:-1])
+    with pytest.raises(ValueError, match="--initial-tour: only focused colonies start from a tour"):
+        formica.solve(points, iterations=1, algorithm="as", initial_tour=earlier.tour)
+
+
 def test_float_metric_target_is_in_the_problems_units() -> None:
     small = np.random.default_rng(1).uniform(0, 1, size=(30, 2))
     result = formica.solve(small, metric="float", target=100.0)

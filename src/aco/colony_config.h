@@ -54,6 +54,11 @@ std::vector<NamedValue> ant_construction_names();
 /// unvisited (the fallback; see select_fallback in aco/cpu/candidate_selection.h).
 constexpr int kFallbackListLength = 64;
 
+/// The error of a start tour given to anything but focused colonies.
+inline constexpr std::string_view kStartTourNeedsFocusedColonies =
+    "--initial-tour: only focused colonies start from a tour (--algorithm auto, or mmas/acs with --focused-edges "
+    "above 0)";
+
 struct ColonyConfig {
   ColonyVariant variant = ColonyVariant::Mmas;
   int ants = 0;         ///< ants per colony; 0: the rule's default (MMAS n, ACS 10)

@@ -6,9 +6,14 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "cuda/device.h"
 
 int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
+  // Whatever the exit path, the process does not end while the driver is creating a context.
+  struct ContextGuard {
+    ~ContextGuard() { formica::cuda::finish_context(); }
+  } context_guard;
   CLI::App app("formica: a GPU solver for the symmetric Traveling Salesman Problem", "formica");
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show the help of every subcommand");

@@ -14,6 +14,8 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "core/tour.h"
+#include "cuda/device.h"
 #include "io/generator.h"
 #include "io/instance_source.h"
 #include "io/known_optima.h"
@@ -40,6 +42,7 @@ extern "C" void on_interrupt(int) {
 struct SolveOptionsCli {
   std::string instance;
   std::map<std::string, std::string> values;  // parameter name -> text given on the command line
+  std::string initial_tour;  // a TSPLIB .tour file to start from
   std::string tour_out, json_out, svg_out, history_out;
   bool quiet = false;
 };
@@ -87,6 +90,9 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   for (const auto& [name, value] : o.values) set_parameter(request, name, value);
   request.validate();
   expect_distinct_outputs(o);
+  // A fresh process spends a tenth of a second or more creating the CUDA context: let it happen
+  // while the instance is read and prepared.
+  if (request.backend != Backend::Cpu) cuda::start_context();
 
   const Instance instance = o.instance.empty()
                                 ? io::generate_instance(kBuiltinCities, io::InstanceKind::Uniform, kBuiltinSeed)
@@ -94,6 +100,15 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   FORMICA_EXPECTS(o.svg_out.empty() || io::drawing_coordinates(instance), "--svg: ", instance.name(),
                   " has no coordinates to draw (an EXPLICIT instance without DISPLAY_DATA_SECTION)");
   const std::optional<int64_t> optimum = known_optimum(instance.name(), instance.n());
+  std::vector<int32_t> initial_tour;
+  if (!o.initial_tour.empty()) {
+    initial_tour = io::read_tour(o.initial_tour);
+    try {
+      validate_permutation(initial_tour, instance.n());
+    } catch (const InputError& e) {
+      throw InputError(concat("--initial-tour ", o.initial_tour, ": not a tour of ", instance.name(), ": ", e.what()));
+    }
+  }
   const Backend backend = resolve_backend(request.algorithm, request.backend);
   const SolverConfig config = resolve_config(request, instance.n(), backend);
   config.validate();
@@ -106,6 +121,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
                    .describe();
   else if (backend == Backend::Cpu)
     aco::require_cpu_defaults(config.ant_system);
+  FORMICA_EXPECTS(initial_tour.empty() || takes_initial_tour(config), aco::kStartTourNeedsFocusedColonies);
 
   if (!o.quiet) {
     std::cerr << "formica: " << instance.name() << " (n = " << instance.n() << ", "
@@ -117,6 +133,9 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
               << config.describe_algorithm() << ", seed " << config.seed << "\n";
     if (!gpu_plan.empty()) std::cerr << "formica: GPU " << gpu_plan << "\n";
+    if (!initial_tour.empty())
+      std::cerr << "formica: starting from " << o.initial_tour << " (length " << tour_length(instance, initial_tour)
+                << format_gap(tour_length(instance, initial_tour), optimum) << ")\n";
     const std::string memory = memory_plan(instance, config, backend);
     if (!memory.empty()) std::cerr << "formica: memory " << memory << "\n";
     std::cerr << "formica: stops after "
@@ -137,6 +156,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   SolveOptions options;
   options.interrupt = &g_interrupted;
   options.start = start;
+  options.initial_tour = std::move(initial_tour);
   double last_print = -1.0;
   if (!o.quiet) {
     options.on_progress = [&](const Progress& p) {
@@ -148,7 +168,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
       std::cerr << line << format_gap(p.best_length, optimum) << "\n";
     };
   }
-  const Result result = solve(instance, config, options);
+  const Result result = solve(instance, request, options);  // resolves it as above
   sigaction(SIGINT, &previous, nullptr);
 
   if (!o.tour_out.empty()) io::write_tour(o.tour_out, instance.name(), result.tour);
@@ -182,6 +202,9 @@ Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point s
     sub->add_option_function<std::string>(
         "--" + name, [o, name](const std::string& text) { o->values[name] = text; }, help);
   }
+  sub->add_option("--initial-tour", o->initial_tour,
+                  "Start from this TSPLIB .tour file (e.g. an earlier run's --tour-out): focused colonies only "
+                  "(auto, or mmas/acs with --focused-edges)");
   sub->add_option("--tour-out", o->tour_out, "Write the best tour as a TSPLIB .tour file");
   sub->add_option("--json", o->json_out, "Write a JSON report of the run");
   sub->add_option("--svg", o->svg_out, "Write a picture of the best tour over the cities (SVG)");

@@ -40,7 +40,8 @@ class Search {
   /// the unfinished iteration then leaves the best tour unchanged.
   virtual bool step(const StopFlag& stop) = 0;
 
-  /// Exact length and order of the best tour found so far (empty before the first step).
+  /// Exact length and order of the best tour found so far: 0 and empty before the first step,
+  /// unless the search starts from a tour (focused colonies).
   virtual int64_t best_length() const = 0;
   virtual std::vector<int32_t> best_tour() const = 0;
   /// Exact length of the best tour of the last completed iteration.

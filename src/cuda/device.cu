@@ -1,31 +1,70 @@
-// Device discovery for the CUDA backend.
+// Device discovery and context start-up for the CUDA backend.
+#include <future>
+#include <mutex>
+
 #include "cuda/check.cuh"
 #include "cuda/device.h"
 
 namespace formica::cuda {
+namespace {
+
+struct Startup {
+  std::once_flag discovered, started;
+  std::optional<DeviceInfo> device;
+  std::shared_future<void> context;
+};
+
+Startup& startup() {
+  static Startup s;
+  return s;
+}
+
+}  // namespace
 
 bool built_with_cuda() { return true; }
 
 std::optional<DeviceInfo> find_device() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    cudaGetLastError();  // clear the sticky "no device" error
-    return std::nullopt;
+  Startup& s = startup();
+  std::call_once(s.discovered, [&s] {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+      cudaGetLastError();  // clear the sticky "no device" error
+      return;
+    }
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    DeviceInfo info;
+    info.index = 0;
+    info.name = prop.name;
+    info.major = prop.major;
+    info.minor = prop.minor;
+    info.multiprocessors = prop.multiProcessorCount;
+    info.global_memory = prop.totalGlobalMem;
+    s.device = info;
+  });
+  return s.device;
+}
+
+void start_context() {
+  Startup& s = startup();
+  std::call_once(s.started, [&s] {
+    s.context = std::async(std::launch::async, [] {
+                  // Device 0's primary context: the one every host thread's runtime calls use.
+                  if (find_device()) {
+                    CUDA_CHECK(cudaSetDevice(0));
+                    CUDA_CHECK(cudaFree(nullptr));
+                  }
+                }).share();
+  });
+}
+
+void finish_context() noexcept {
+  Startup& s = startup();
+  if (!s.context.valid()) return;
+  try {
+    s.context.get();
+  } catch (...) {
   }
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  DeviceInfo info;
-  info.index = 0;
-  info.name = prop.name;
-  info.major = prop.major;
-  info.minor = prop.minor;
-  info.multiprocessors = prop.multiProcessorCount;
-  info.global_memory = prop.totalGlobalMem;
-  size_t free_bytes = 0, total = 0;
-  CUDA_CHECK(cudaSetDevice(0));
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-  info.free_memory = free_bytes;
-  return info;
 }
 
 }  // namespace formica::cuda

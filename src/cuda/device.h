@@ -14,13 +14,22 @@ struct DeviceInfo {
   int major = 0, minor = 0;      // compute capability
   int multiprocessors = 0;
   size_t global_memory = 0;      // bytes
-  size_t free_memory = 0;        // bytes free when queried
 };
 
 /// True if this build contains the CUDA backend.
 bool built_with_cuda();
 
-/// The first usable CUDA device, or nullopt (no driver, no device, or a CPU-only build).
+/// The first usable CUDA device, or nullopt (no driver, no device, or a CPU-only build). Asks the
+/// driver once per process; it creates no CUDA context.
 std::optional<DeviceInfo> find_device();
+
+/// Starts creating the device's CUDA context on a thread of its own and returns at once (later
+/// calls do nothing). A fresh process on the H200 machine spends about 0.1 s there; the CLI reads
+/// the instance and the search prepares its lists and start tour meanwhile.
+void start_context();
+
+/// Waits for a context start under way, if any, and drops its error: a process must not exit
+/// while the driver is still creating the context (main's last step).
+void finish_context() noexcept;
 
 }  // namespace formica::cuda

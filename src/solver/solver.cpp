@@ -140,9 +140,16 @@ bool has_cuda_implementation(Algorithm algorithm) {
 
 }  // namespace
 
+bool takes_initial_tour(const SolverConfig& config) {
+  const Algorithm a = resolve_algorithm(config.algorithm);
+  return (a == Algorithm::Mmas || a == Algorithm::Acs || a == Algorithm::Gaco) && config.colony.focused();
+}
+
 std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig& config,
-                                    Backend backend, int threads) {
+                                    Backend backend, int threads, std::vector<int32_t> start_tour) {
   const Algorithm algorithm = resolve_algorithm(config.algorithm);
+  FORMICA_EXPECTS(start_tour.empty() || (algorithm != Algorithm::AntSystem && algorithm != Algorithm::TwoOpt),
+                  aco::kStartTourNeedsFocusedColonies);
   switch (algorithm) {
     case Algorithm::Auto: throw std::logic_error("resolve_algorithm returned Algorithm::Auto");
     case Algorithm::AntSystem: {
@@ -160,9 +167,10 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
     case Algorithm::Acs:
     case Algorithm::Gaco: {
       const aco::ColonyConfig colony = colony_config(config, threads);
-      if (backend == Backend::Cpu) return std::make_unique<aco::ColonySearchCpu>(instance, colony);
+      if (backend == Backend::Cpu)
+        return std::make_unique<aco::ColonySearchCpu>(instance, colony, std::move(start_tour));
 #if FORMICA_HAVE_CUDA
-      return std::make_unique<aco::ColonySearchCuda>(instance, colony);
+      return std::make_unique<aco::ColonySearchCuda>(instance, colony, std::move(start_tour));
 #else
       break;
 #endif
@@ -208,10 +216,11 @@ std::string memory_plan(const Instance& instance, const SolverConfig& config, Ba
   std::string text =
       concat("host ", format_bytes(need.host), host ? concat(" of ", format_bytes(*host), " available") : "");
   if (gpu) {
+    // The device's size, not its free memory: that needs the CUDA context, which is still being
+    // created while the plan is printed. The search checks the free memory before it allocates.
     const auto device = cuda::find_device();
-    text += concat(
-        ", GPU ", format_bytes(need.device),
-        device ? concat(" of ", format_bytes(capped_memory(device->free_memory)), " free") : std::string());
+    text += concat(", GPU ", format_bytes(need.device),
+                   device ? concat(" of ", format_bytes(capped_memory(device->global_memory))) : std::string());
   }
   return text + " (pheromone on candidate edges only)";
 }
@@ -237,6 +246,16 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   const Backend backend = resolve_backend(request.algorithm, request.backend);
   const SolverConfig config = resolve_config(request, instance.n(), backend);
   config.validate();
+  if (!options.initial_tour.empty()) {
+    FORMICA_EXPECTS(takes_initial_tour(config), aco::kStartTourNeedsFocusedColonies);
+    try {
+      validate_permutation(options.initial_tour, instance.n());
+    } catch (const InputError& e) {
+      throw InputError(concat("--initial-tour: not a tour of ", instance.name(), ": ", e.what()));
+    }
+  }
+  // A fresh process creates its CUDA context while the search prepares on the host.
+  if (backend == Backend::Cuda) cuda::start_context();
   const int threads = config.threads > 0 ? config.threads : hardware_threads();
   const Stopwatch clock(options.start);
 
@@ -263,7 +282,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   if (backend == Backend::Cuda) result.device = cuda::find_device()->name;
   else result.device = concat("CPU, ", threads, threads == 1 ? " thread" : " threads");
 
-  std::unique_ptr<Search> search = make_search(instance, config, backend, threads);
+  std::unique_ptr<Search> search = make_search(instance, config, backend, threads, options.initial_tour);
   StepTimes sum;
   result.stop_reason = "iterations";
   while (!config.iterations || result.iterations < *config.iterations) {

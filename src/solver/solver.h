@@ -92,6 +92,10 @@ struct SolveOptions {
   /// The time limit counts from here: the CLI passes its own start, so that reading the instance
   /// and every preprocessing step count too.
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  /// A tour to start from (a permutation of the cities, e.g. an earlier run's): focused colonies
+  /// (auto, or MMAS/ACS with focused edges) start every colony from it instead of their own start
+  /// tour. Other algorithms refuse one (InputError).
+  std::vector<int32_t> initial_tour;
   std::function<void(const Progress&)> on_progress;  ///< called after every iteration
 };
 
@@ -121,10 +125,16 @@ int hardware_threads();
 /// alpha, beta and seed from the shared rows) with `threads` CPU threads.
 aco::ColonyConfig colony_config(const SolverConfig& config, int threads);
 
+/// True if `config` (resolved) runs focused colonies, the searches that start from a tour
+/// (SolveOptions::initial_tour).
+bool takes_initial_tour(const SolverConfig& config);
+
 /// The Search that runs `config.algorithm` on `backend` (already resolved) with `threads` CPU
-/// threads. The bench harness drives it directly to time single iterations.
+/// threads. The bench harness drives it directly to time single iterations. A non-empty
+/// `start_tour` is where focused colonies start (instead of their own start tour); other searches
+/// take none.
 std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig& config, Backend backend,
-                                    int threads);
+                                    int threads, std::vector<int32_t> start_tour = {});
 
 /// What the run of `config` (resolved) will allocate on `backend` and what is available, on one
 /// line ("host 12.0 MiB of 100 GiB available, GPU ..."); empty for algorithms that do not say.

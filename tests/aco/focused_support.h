@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "aco/cpu/colony_search.h"
 #include "aco/cpu/focused_construction.h"
 #include "core/search.h"
 #include "test_support.h"
@@ -42,6 +43,27 @@ void expect_restarts_widen_the_walks(Search& search, int n, int edges, int colon
     }
   }
   EXPECT_EQ(widened, 2) << "two restarts within 600 iterations";
+}
+
+/// An earlier run's best tour (a CPU colony after `iterations` iterations) and its length: a start
+/// tour better than the one a colony builds itself.
+inline std::pair<std::vector<int32_t>, int64_t> earlier_run(const Instance& instance, const ColonyConfig& config,
+                                                            int iterations) {
+  ColonySearchCpu earlier(instance, config);
+  for (int it = 0; it < iterations; ++it) earlier.step(StopFlag{});
+  return {earlier.best_tour(), earlier.best_length()};
+}
+
+/// Before its first step, a search given `start` (of exact length `length`) as its start tour has
+/// it as every colony's source and as its best tour.
+template <typename Search>
+void expect_starts_from(const Search& search, const std::vector<int32_t>& start, int64_t length, int colonies) {
+  for (int c = 0; c < colonies; ++c) {
+    const auto source = search.source_tour(c);  // a span on the CPU, a copy from the device on the GPU
+    EXPECT_TRUE(std::equal(source.begin(), source.end(), start.begin(), start.end())) << "colony " << c;
+  }
+  EXPECT_EQ(search.best_length(), length);
+  EXPECT_EQ(search.best_tour(), start);
 }
 
 }  // namespace formica::aco::focused

@@ -170,6 +170,29 @@ TEST(HybridColonyCuda, FirstFocusedIterationEqualsTheCpuBackends) {
   }
 }
 
+TEST(HybridColonyCuda, FocusedColoniesStartFromTheTourGivenAsTheCpuDoes) {
+  FORMICA_REQUIRE_CUDA();
+  // --initial-tour: an earlier run's best tour is where the GPU's colonies start. Given the same
+  // start tour, the GPU's first iteration must give the CPU backend's tours exactly.
+  const Instance instance = io::generate_instance(800, io::InstanceKind::Uniform, 17);
+  ColonyConfig config = hybrid_config(ColonyVariant::Mmas, LocalSearchKind::OrOpt, 16, 6);
+  config.ants = 8;
+  const auto [start, length] = focused::earlier_run(instance, config, 10);
+  config.colonies = 3;
+  config.seed = 7;
+  ColonySearchCpu cpu(instance, config, start);
+  ColonySearchCuda gpu(instance, config, start);
+  focused::expect_starts_from(gpu, start, length, 3);
+  ASSERT_TRUE(cpu.step(StopFlag{}));
+  ASSERT_TRUE(gpu.step(StopFlag{}));
+  check_tours(instance, gpu, "started from the CPU's tour");
+  const std::vector<int32_t> gpu_tours = gpu.tours();
+  EXPECT_TRUE(std::equal(gpu_tours.begin(), gpu_tours.end(), cpu.tours().begin()));
+  EXPECT_EQ(gpu.best_length(), cpu.best_length());
+  EXPECT_LE(gpu.best_length(), length);
+  EXPECT_THROW(ColonySearchCuda(instance, config, std::vector<int32_t>(start.begin(), start.end() - 1)), InputError);
+}
+
 TEST(HybridColonyCuda, AfterARestartTheFocusedAntsLeaveTheSourceTour) {
   FORMICA_REQUIRE_CUDA();
   // As on the CPU (hybrid_colony_test.cpp), with two colonies.

@@ -151,6 +151,27 @@ TEST(HybridColonyCpu, AfterARestartTheFocusedAntsLeaveTheSourceTour) {
   focused::expect_restarts_widen_the_walks(colony, n, edges, 1, config.ants);
 }
 
+TEST(HybridColonyCpu, FocusedColoniesStartFromTheTourGiven) {
+  // --initial-tour: an earlier run's best tour is where every colony starts.
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 21);
+  ColonyConfig config = hybrid_config(ColonyVariant::Mmas, LocalSearchKind::OrOpt, 8, 2);
+  const auto [start, length] = focused::earlier_run(instance, config, 10);
+  config.colonies = 2;
+  config.seed = 4;
+  ColonySearchCpu search(instance, config, start);
+  focused::expect_starts_from(search, start, length, 2);
+  for (int it = 0; it < 3; ++it) ASSERT_TRUE(search.step(StopFlag{}));
+  EXPECT_LE(search.best_length(), length);
+  EXPECT_EQ(Tour(instance, search.best_tour()).length(), search.best_length());
+
+  std::vector<int32_t> repeated = start;
+  repeated[1] = repeated[0];
+  EXPECT_THROW(ColonySearchCpu(instance, config, repeated), InputError);
+  EXPECT_THROW(ColonySearchCpu(instance, config, std::vector<int32_t>(start.begin(), start.end() - 1)), InputError);
+  EXPECT_THROW(ColonySearchCpu(instance, hybrid_config(ColonyVariant::Mmas, LocalSearchKind::OrOpt, 0, 2), start),
+               InputError);
+}
+
 TEST(HybridColonyCpu, LocalSearchShortensTheTours) {
   const Instance instance = io::generate_instance(400, io::InstanceKind::Uniform, 8);
   ColonySearchCpu plain(instance, hybrid_config(ColonyVariant::Mmas, LocalSearchKind::None, 0, 2));

@@ -13,9 +13,12 @@
 #include <thread>
 #include <unistd.h>
 
+#include "aco/colony_config.h"
 #include "aco/config.h"
 #include "core/tour.h"
+#include "io/generator.h"
 #include "io/tsplib.h"
+#include "cuda_support.h"
 #include "test_support.h"
 
 extern char** environ;
@@ -250,6 +253,45 @@ TEST(Cli, AutoSaysWhatItPickedAndTheMemoryItNeeds) {
   const Outcome timed = formica("solve --backend cpu --time-limit 0.5");
   EXPECT_EQ(timed.code, 0) << timed.err;
   EXPECT_NE(timed.err.find("stops after 0.5 s (Ctrl-C"), std::string::npos) << timed.err;
+}
+
+TEST(Cli, InitialTourContinuesAnEarlierRun) {
+  const fs::path first = temp("initial.tour"), json = temp("initial.json");
+  const Outcome earlier = formica("solve --backend cpu --iterations 3 --quiet --tour-out " + first.string());
+  ASSERT_EQ(earlier.code, 0) << earlier.err;
+  const Instance builtin = io::generate_instance(1000, io::InstanceKind::Uniform, 1);
+  const int64_t start = Tour(builtin, io::read_tour(first)).length();
+  std::vector<std::string> backends = {"cpu"};
+  if (cuda::built_with_cuda() && cuda::find_device()) backends.push_back("cuda");
+  for (const std::string& backend : backends) {
+    // Every colony starts from the earlier tour: the history never rises above it.
+    const Outcome run = formica("solve --backend " + backend + " --iterations 2 --initial-tour " + first.string() +
+                                " --json " + json.string());
+    ASSERT_EQ(run.code, 0) << run.err;
+    EXPECT_NE(run.err.find("formica: starting from " + first.string() + " (length " + std::to_string(start) + ")"),
+              std::string::npos)
+        << run.err;
+    const auto doc = nlohmann::json::parse(slurp(json));
+    ASSERT_FALSE(doc["history"].empty());
+    EXPECT_LE(doc["history"][0]["length"].get<int64_t>(), start) << backend;
+    EXPECT_LE(doc["best_length"].get<int64_t>(), start) << backend;
+    EXPECT_EQ(doc["backend"], backend);
+  }
+  // Tours of another instance and searches that do not start from a tour are refused up front.
+  const Outcome wrong = formica("solve --iterations 1 --initial-tour " + data("square.tour"));
+  EXPECT_EQ(wrong.code, 2);
+  EXPECT_EQ(wrong.err, "formica: error: --initial-tour " + data("square.tour") +
+                           ": not a tour of uniform1000-s1: tour has 4 cities but the instance has 1000\n");
+  const Outcome repeated = formica("solve " + data("square.tsp") + " --iterations 1 --initial-tour " +
+                                   data("repeated_city.tour"));
+  EXPECT_EQ(repeated.code, 2);
+  EXPECT_NE(repeated.err.find("not a tour of square: tour visits city 2 twice"), std::string::npos) << repeated.err;
+  for (const std::string algorithm : {"as", "two-opt", "mmas"}) {
+    const Outcome refused = formica("solve " + data("square.tsp") + " --iterations 1 --algorithm " + algorithm +
+                                    " --initial-tour " + data("square.tour"));
+    EXPECT_EQ(refused.code, 2) << algorithm;
+    EXPECT_EQ(refused.err, "formica: error: " + std::string(aco::kStartTourNeedsFocusedColonies) + "\n") << algorithm;
+  }
 }
 
 TEST(Cli, TooLittleMemoryExitsWithThree) {

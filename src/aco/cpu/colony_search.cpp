@@ -61,9 +61,11 @@ localsearch::cpu::ClimbOptions ant_climb(const ColonyConfig& config) {
 
 }  // namespace
 
-ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& config)
+ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& config, std::vector<int32_t> start_tour)
     : instance_(instance), config_(config), n_(instance.n()) {
   config_.validate();
+  FORMICA_EXPECTS(start_tour.empty() || config_.focused(), kStartTourNeedsFocusedColonies);
+  if (!start_tour.empty()) validate_permutation(start_tour, n_);
   expect_memory(colony_memory(n_, config_, false).host, available_host_memory(),
                 concat(to_string(config_.variant), " on the CPU for n = ", n_));
   layout_ = make_colony_layout(instance, config_);
@@ -77,7 +79,9 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
   colony_restart_best_.resize(colony_best_.size());
   if (config_.local_search != localsearch::LocalSearchKind::None)
     ls_lists_ = build_candidate_lists(instance, config_.ls_neighbours, config_.threads, config_.neighbour_lists);
-  if (config_.focused()) start_focused();
+  if (config_.focused())
+    start_focused(start_tour.empty() ? focused_start_tour(instance, config_, ls_lists_ ? &*ls_lists_ : nullptr)
+                                     : std::move(start_tour));
   for (int m = 0; m < layout_.matrices; ++m) {
     Matrix matrix;
     matrix.set = base;
@@ -92,9 +96,8 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
   }
 }
 
-void ColonySearchCpu::start_focused() {
+void ColonySearchCpu::start_focused(std::vector<int32_t> tour) {
   // Every colony starts from the same tour; it counts as each colony's best so far.
-  const std::vector<int32_t> tour = focused_start_tour(instance_, config_, ls_lists_ ? &*ls_lists_ : nullptr);
   const int64_t length = tour_length(instance_, tour);
   source_tours_.resize(static_cast<size_t>(layout_.colonies) * n_);
   source_pos_.resize(source_tours_.size());
@@ -412,7 +415,7 @@ bool ColonySearchCpu::step(const StopFlag& stop) {
 }
 
 std::vector<int32_t> ColonySearchCpu::best_tour() const {
-  if (iteration_ == 0) return {};
+  if (iteration_ == 0 && !config_.focused()) return {};  // focused colonies start from a tour
   const auto from = colony_best_.begin() + static_cast<ptrdiff_t>(best_colony_) * n_;
   return std::vector<int32_t>(from, from + n_);
 }

@@ -22,7 +22,9 @@ namespace formica::aco {
 
 class ColonySearchCpu final : public Search {
  public:
-  ColonySearchCpu(const Instance& instance, const ColonyConfig& config);
+  /// Focused colonies start from `start_tour` when one is given (a permutation of the cities),
+  /// else from focused_start_tour(); colonies that are not focused take none.
+  ColonySearchCpu(const Instance& instance, const ColonyConfig& config, std::vector<int32_t> start_tour = {});
 
   bool step(const StopFlag& stop) override;
   int64_t best_length() const override { return best_length_; }
@@ -63,7 +65,7 @@ class ColonySearchCpu final : public Search {
   void construct_lockstep(int matrix);
   void construct_focused(const StopFlag& stop, bool& abandoned);
   void improve_tours(const StopFlag& stop, bool& abandoned);
-  void start_focused();
+  void start_focused(std::vector<int32_t> tour);
   void set_sources();
   void count_crossings(Matrix& matrix, std::span<const int32_t> tour) const;
   void update_matrix(int matrix);

@@ -51,7 +51,7 @@ struct ColonySearchCuda::State {
   int n = 0;
   size_t cells = 0;  // entries per matrix
   cudaStream_t stream{};
-  formica::cuda::DeviceDistances distances_view;
+  std::optional<formica::cuda::DeviceDistances> distances_view;  // after the host preparation
 
   DeviceBuffer<int32_t> ids, entry_distances, fallback, tours, best_tours, restart_tours, next, previous;
   DeviceBuffer<int32_t> scratch_next, scratch_previous;
@@ -81,7 +81,7 @@ struct ColonySearchCuda::State {
   int64_t iteration_best = 0;
   StepTimes times;
 
-  State(const Instance& inst, const ColonyConfig& cfg) : instance(inst), config(cfg), n(inst.n()), distances_view(inst) {}
+  State(const Instance& inst, const ColonyConfig& cfg) : instance(inst), config(cfg), n(inst.n()) {}
   ~State() {
     if (pinned) cudaFreeHost(pinned);
     if (stream) cudaStreamDestroy(stream);
@@ -95,10 +95,13 @@ struct ColonySearchCuda::State {
   void after_iteration();
 };
 
-ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig& config)
+ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig& config,
+                                   std::vector<int32_t> start_tour)
     : state_(std::make_unique<State>(instance, config)) {
   State& s = *state_;
   s.config.validate();
+  FORMICA_EXPECTS(start_tour.empty() || s.config.focused(), kStartTourNeedsFocusedColonies);
+  if (!start_tour.empty()) validate_permutation(start_tour, s.n);
   s.layout = make_colony_layout(instance, s.config);
   s.set = build_candidate_set(instance, s.config.candidates, s.config.dynamic_slots(), s.config.beta,
                               s.config.threads, s.config.neighbour_lists);
@@ -120,12 +123,9 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   FORMICA_EXPECTS(config.variant != ColonyVariant::Gaco || (!s.local_search && !s.focused),
                   "GACO with local search or focused ants runs on the CPU backend only (use --backend cpu)");
   const size_t words = static_cast<size_t>(n + 31) / 32;
-  size_t free_bytes = 0, total_bytes = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  expect_memory(colony_memory(n, s.config, true).device, capped_memory(free_bytes) / 10 * 9,
-                concat(to_string(s.config.variant), " on the GPU for n = ", n, " with ", ants, " ants"));
 
-  CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+  // Everything the host prepares comes before the first CUDA call: a fresh process is still
+  // creating its CUDA context meanwhile (cuda::start_context()).
   std::vector<int32_t> entry_distances(s.cells, 0);
   for (int i = 0; i < n; ++i)
     for (int c = 0; c < s.set.k; ++c)
@@ -134,6 +134,20 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   std::vector<float> fitness(s.cells);
   const float initial = static_cast<float>(s.layout.initial), alpha = static_cast<float>(s.config.alpha);
   for (size_t e = 0; e < s.cells; ++e) fitness[e] = entry_fitness(initial, s.set.eta_beta[e], alpha);
+  std::optional<CandidateLists> lists;
+  if (s.local_search)
+    lists = build_candidate_lists(instance, s.config.ls_neighbours, s.config.threads, s.config.neighbour_lists);
+  // Focused colonies: every colony starts from this tour; it is each colony's best so far.
+  std::vector<int32_t> tour;
+  if (s.focused)
+    tour = start_tour.empty() ? focused_start_tour(instance, s.config, lists ? &*lists : nullptr) : std::move(start_tour);
+
+  size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  expect_memory(colony_memory(n, s.config, true).device, capped_memory(free_bytes) / 10 * 9,
+                concat(to_string(s.config.variant), " on the GPU for n = ", n, " with ", ants, " ants"));
+  s.distances_view.emplace(instance);
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
   s.ids = DeviceBuffer<int32_t>(std::span<const int32_t>(repeat(s.set.ids, matrices)));
   s.entry_distances = DeviceBuffer<int32_t>(std::span<const int32_t>(repeat(entry_distances, matrices)));
   s.eta_beta = DeviceBuffer<float>(std::span<const float>(repeat(s.set.eta_beta, matrices)));
@@ -165,9 +179,7 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   std::vector<Bounds> bounds;
   for (int m = 0; m < matrices; ++m) bounds.push_back(s.layout.bounds_of(m, s.records));
   s.bounds_d = DeviceBuffer<Bounds>(std::span<const Bounds>(bounds));
-  std::optional<CandidateLists> lists;
-  if (s.local_search) {
-    lists = build_candidate_lists(instance, s.config.ls_neighbours, s.config.threads, s.config.neighbour_lists);
+  if (lists) {
     s.ls_k = lists->k();
     s.ls_lists = DeviceBuffer<int32_t>(lists->data());
   }
@@ -180,8 +192,6 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
     CUDA_CHECK(cudaMemset(s.queued.data(), 0, s.queued.size() * sizeof(uint32_t)));
   }
   if (s.focused) {
-    // Every colony starts from the tour the CPU backend starts from; it is each colony's best so far.
-    const std::vector<int32_t> tour = focused_start_tour(instance, s.config, lists ? &*lists : nullptr);
     const long long length = tour_length(instance, tour);
     std::vector<int32_t> pos(static_cast<size_t>(n));
     for (int p = 0; p < n; ++p) pos[tour[p]] = p;
@@ -223,7 +233,7 @@ bool ColonySearchCuda::step(const StopFlag& stop) {
   c.eta_beta = s.eta_beta.data();
   c.distances = s.entry_distances.data();
   c.fallback = s.fallback.data();
-  c.distance = s.distances_view.view();
+  c.distance = s.distances_view->view();
   c.first_ant = s.first_ant.data();
   c.ant_colony = s.ant_colony.data();
   c.colony_acs = s.colony_acs.data();
@@ -268,7 +278,7 @@ bool ColonySearchCuda::step(const StopFlag& stop) {
     f.queued = s.queued.data();
     f.queue_count = s.queue_count.data();
     f.lengths = s.lengths.data();
-    cuda::launch_focused_walks(f, s.distances_view.view(), s.stream);
+    cuda::launch_focused_walks(f, s.distances_view->view(), s.stream);
   } else {
     cuda::launch_candidate_construction(s.config.ant_construction, s.lockstep(), matrices, c, s.stream);
   }
@@ -287,7 +297,7 @@ bool ColonySearchCuda::step(const StopFlag& stop) {
     l.queued = s.queued.data();
     l.queue_count = s.queue_count.data();
     l.lengths = s.lengths.data();
-    localsearch::cuda::launch_ant_local_search(l, s.distances_view.view(), s.stream);
+    localsearch::cuda::launch_ant_local_search(l, s.distances_view->view(), s.stream);
   }
   CUDA_CHECK(cudaEventRecord(s.searched.event, s.stream));
 
@@ -324,7 +334,7 @@ bool ColonySearchCuda::step(const StopFlag& stop) {
     d.tau = s.tau.data();
     d.eta_beta = s.eta_beta.data();
     d.distances = s.entry_distances.data();
-    d.distance = s.distances_view.view();
+    d.distance = s.distances_view->view();
     d.beta = s.config.beta;
     d.kind = s.layout.bounds;
     d.rho = s.layout.rho;
@@ -429,12 +439,13 @@ void ColonySearchCuda::State::after_iteration() {
   }
 }
 
+// Focused colonies know their start tour before the first step; other colonies have no tour yet.
 int64_t ColonySearchCuda::best_length() const {
-  return state_->iteration == 0 ? 0 : state_->records[state_->best_colony].best_length;
+  return state_->iteration == 0 && !state_->focused ? 0 : state_->records[state_->best_colony].best_length;
 }
 
 std::vector<int32_t> ColonySearchCuda::best_tour() const {
-  if (state_->iteration == 0) return {};
+  if (state_->iteration == 0 && !state_->focused) return {};
   return group_best_tour(state_->layout.matrix_of(state_->best_colony));
 }
 

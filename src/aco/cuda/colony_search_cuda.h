@@ -25,7 +25,9 @@ class ColonySearchCuda final : public Search {
   /// Throws OutOfMemoryError if the buffers do not fit in the GPU's free memory, InputError if
   /// the configuration cannot run on the GPU (warp per ant needs k + dynamic slots <= 32; ACS runs
   /// every ant of a matrix in one block, at most 32).
-  ColonySearchCuda(const Instance& instance, const ColonyConfig& config);
+  /// Focused colonies start from `start_tour` when one is given (a permutation of the cities),
+  /// else from focused_start_tour(); colonies that are not focused take none.
+  ColonySearchCuda(const Instance& instance, const ColonyConfig& config, std::vector<int32_t> start_tour = {});
   ~ColonySearchCuda() override;
 
   bool step(const StopFlag& stop) override;
