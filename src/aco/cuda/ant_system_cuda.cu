@@ -77,10 +77,8 @@ size_t AntSystemCuda::memory_bytes(int n, const AntSystemConfig& config) {
   const size_t m = config.ants > 0 ? static_cast<size_t>(config.ants) : static_cast<size_t>(n);
   const GpuPlan plan = plan_gpu(config, n, static_cast<int>(m));
   const size_t matrices = 4 + (needs_prefix_sums(config.selection) ? 1 : 0);  // distances, eta, tau, fitness
-  // Construction scratch: at most an index array and a visited bitmask per ant.
-  const size_t scratch = plan.construction == Construction::WarpPerAnt || plan.launch == Launch::KeOne
-                             ? m * (static_cast<size_t>(n) + ld / 32) * 4
-                             : 0;
+  const size_t scratch =
+      cuda::TourConstruction::scratch_ints(plan, n, static_cast<int>(ld), static_cast<int>(m)) * sizeof(int32_t);
   return ld * ld * 4 * matrices + m * static_cast<size_t>(n) * 4 * 2 + scratch + m * 16 +
          cuda::accumulator_cells(plan.pheromone_update, static_cast<int>(ld)) * 8;
 }

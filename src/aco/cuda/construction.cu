@@ -175,14 +175,14 @@ TourConstruction::~TourConstruction() {
   if (graph_ != nullptr) cudaGraphDestroy(graph_);
 }
 
-size_t TourConstruction::scratch_ints() const {
-  const size_t cells = static_cast<size_t>(n_) * static_cast<size_t>(m_);
-  const bool index_array = plan_.selection == Selection::Compression || plan_.selection == Selection::Hybrid;
-  switch (plan_.construction) {
+size_t TourConstruction::scratch_ints(const GpuPlan& plan, int n, int ld, int m) {
+  const size_t cells = static_cast<size_t>(n) * static_cast<size_t>(m);
+  const bool index_array = plan.selection == Selection::Compression || plan.selection == Selection::Hybrid;
+  switch (plan.construction) {
     case Construction::WarpPerAnt: return index_array ? cells : 0;
     case Construction::BlockPerAnt:
-      if (plan_.launch != Launch::KeOne) return 0;
-      return (index_array ? cells : 0) + static_cast<size_t>(m_) * static_cast<size_t>(ld_ / 32);
+      if (plan.launch != Launch::KeOne) return 0;
+      return (index_array ? cells : 0) + static_cast<size_t>(m) * static_cast<size_t>(ld / 32);
     default: return 0;
   }
 }

@@ -65,8 +65,10 @@ class TourConstruction {
   TourConstruction(const TourConstruction&) = delete;
   TourConstruction& operator=(const TourConstruction&) = delete;
 
-  /// Ints of global scratch the plan needs.
-  size_t scratch_ints() const;
+  /// Ints of global scratch `plan` needs for m ants on n cities (rows of ld): index arrays for
+  /// compression and hybrid selection, visited bits for KE-ONE.
+  static size_t scratch_ints(const GpuPlan& plan, int n, int ld, int m);
+  size_t scratch_ints() const { return scratch_ints(plan_, n_, ld_, m_); }
   /// Points args at `scratch` (scratch_ints() ints) and fills the plan's launch fields.
   void bind(ConstructionArgs& args, int32_t* scratch) const;
   void launch(const ConstructionArgs& args, cudaStream_t stream);
