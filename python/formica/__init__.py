@@ -54,10 +54,7 @@ __version__: str = _core.__version__
 
 
 class HistoryPoint(NamedTuple):
-    """One improvement of the best tour: after `iteration` iterations, at `seconds`, `length`.
-
-    Iteration 0: the CPU's head start while a fresh process creates its CUDA context (the GPU's
-    colonies then start from that tour; parameter head_start)."""
+    """One improvement of the best tour: after `iteration` iterations, at `seconds`, `length`."""
 
     iteration: int
     seconds: float

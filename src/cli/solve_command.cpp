@@ -100,15 +100,6 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   FORMICA_EXPECTS(o.svg_out.empty() || io::drawing_coordinates(instance), "--svg: ", instance.name(),
                   " has no coordinates to draw (an EXPLICIT instance without DISPLAY_DATA_SECTION)");
   const std::optional<int64_t> optimum = known_optimum(instance.name(), instance.n());
-  std::vector<int32_t> initial_tour;
-  if (!o.initial_tour.empty()) {
-    initial_tour = io::read_tour(o.initial_tour);
-    try {
-      validate_permutation(initial_tour, instance.n());
-    } catch (const InputError& e) {
-      throw InputError(concat("--initial-tour ", o.initial_tour, ": not a tour of ", instance.name(), ": ", e.what()));
-    }
-  }
   const Backend backend = resolve_backend(request.algorithm, request.backend);
   const SolverConfig config = resolve_config(request, instance.n(), backend);
   config.validate();
@@ -121,7 +112,11 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
                    .describe();
   else if (backend == Backend::Cpu)
     aco::require_cpu_defaults(config.ant_system);
-  FORMICA_EXPECTS(initial_tour.empty() || takes_initial_tour(config), aco::kStartTourNeedsFocusedColonies);
+  std::vector<int32_t> initial_tour;
+  if (!o.initial_tour.empty()) {
+    initial_tour = io::read_tour(o.initial_tour);
+    check_initial_tour(instance, config, initial_tour, "--initial-tour " + o.initial_tour);
+  }
 
   if (!o.quiet) {
     std::cerr << "formica: " << instance.name() << " (n = " << instance.n() << ", "
@@ -133,9 +128,11 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
               << config.describe_algorithm() << ", seed " << config.seed << "\n";
     if (!gpu_plan.empty()) std::cerr << "formica: GPU " << gpu_plan << "\n";
-    if (!initial_tour.empty())
-      std::cerr << "formica: starting from " << o.initial_tour << " (length " << tour_length(instance, initial_tour)
-                << format_gap(tour_length(instance, initial_tour), optimum) << ")\n";
+    if (!initial_tour.empty()) {
+      const int64_t length = tour_length(instance, initial_tour);
+      std::cerr << "formica: starting from " << o.initial_tour << " (length " << length << format_gap(length, optimum)
+                << ")\n";
+    }
     const std::string memory = memory_plan(instance, config, backend);
     if (!memory.empty()) std::cerr << "formica: memory " << memory << "\n";
     std::cerr << "formica: stops after "

@@ -19,11 +19,6 @@ T parse_value(std::string_view name, std::string_view text) {
   return value;
 }
 
-bool parse_switch(std::string_view name, std::string_view text) {
-  FORMICA_EXPECTS(text == "true" || text == "false", "--", name, ": '", text, "' is not true or false");
-  return text == "true";
-}
-
 template <typename T>
 nlohmann::json optional_json(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
@@ -217,7 +212,10 @@ std::vector<Parameter> make_parameters() {
                [](const SolverConfig& c) { return nlohmann::json(c.seed); }});
   p.push_back({"polish",
                "true: polish the best tour with exact 2-opt + Or-opt before returning it; false: don't",
-               [](SolverConfig& c, std::string_view v) { c.polish = parse_switch("polish", v); },
+               [](SolverConfig& c, std::string_view v) {
+                 FORMICA_EXPECTS(v == "true" || v == "false", "--polish: '", v, "' is not true or false");
+                 c.polish = v == "true";
+               },
                [](const SolverConfig& c) { return nlohmann::json(c.polish); }});
   p.push_back({"threads", "CPU threads, 0 for all",
                [](SolverConfig& c, std::string_view v) { c.threads = parse_value<int>("threads", v); },

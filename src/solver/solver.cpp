@@ -140,9 +140,16 @@ bool has_cuda_implementation(Algorithm algorithm) {
 
 }  // namespace
 
-bool takes_initial_tour(const SolverConfig& config) {
+void check_initial_tour(const Instance& instance, const SolverConfig& config, std::span<const int32_t> tour,
+                        std::string_view source) {
   const Algorithm a = resolve_algorithm(config.algorithm);
-  return (a == Algorithm::Mmas || a == Algorithm::Acs || a == Algorithm::Gaco) && config.colony.focused();
+  FORMICA_EXPECTS((a == Algorithm::Mmas || a == Algorithm::Acs || a == Algorithm::Gaco) && config.colony.focused(),
+                  aco::kStartTourNeedsFocusedColonies);
+  try {
+    validate_permutation(tour, instance.n());
+  } catch (const InputError& e) {
+    throw InputError(concat(source, ": not a tour of ", instance.name(), ": ", e.what()));
+  }
 }
 
 std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig& config,
@@ -246,14 +253,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   const Backend backend = resolve_backend(request.algorithm, request.backend);
   const SolverConfig config = resolve_config(request, instance.n(), backend);
   config.validate();
-  if (!options.initial_tour.empty()) {
-    FORMICA_EXPECTS(takes_initial_tour(config), aco::kStartTourNeedsFocusedColonies);
-    try {
-      validate_permutation(options.initial_tour, instance.n());
-    } catch (const InputError& e) {
-      throw InputError(concat("--initial-tour: not a tour of ", instance.name(), ": ", e.what()));
-    }
-  }
+  if (!options.initial_tour.empty()) check_initial_tour(instance, config, options.initial_tour, "--initial-tour");
   // A fresh process creates its CUDA context while the search prepares on the host.
   if (backend == Backend::Cuda) cuda::start_context();
   const int threads = config.threads > 0 ? config.threads : hardware_threads();

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -125,9 +126,11 @@ int hardware_threads();
 /// alpha, beta and seed from the shared rows) with `threads` CPU threads.
 aco::ColonyConfig colony_config(const SolverConfig& config, int threads);
 
-/// True if `config` (resolved) runs focused colonies, the searches that start from a tour
-/// (SolveOptions::initial_tour).
-bool takes_initial_tour(const SolverConfig& config);
+/// Throws InputError unless `tour` can start `config` (resolved) on `instance`: the searches that
+/// start from a tour are focused colonies, and the tour must be a permutation of the cities.
+/// `source` names the tour in the message ("--initial-tour FILE").
+void check_initial_tour(const Instance& instance, const SolverConfig& config, std::span<const int32_t> tour,
+                        std::string_view source);
 
 /// The Search that runs `config.algorithm` on `backend` (already resolved) with `threads` CPU
 /// threads. The bench harness drives it directly to time single iterations. A non-empty

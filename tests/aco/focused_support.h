@@ -1,5 +1,6 @@
-// A check shared by the CPU and GPU focused-colony tests (hybrid_colony_test.cpp and
-// hybrid_colony_cuda_test.cpp): an MMAS restart widens the next iteration's walks.
+// Checks shared by the CPU and GPU focused-colony tests (hybrid_colony_test.cpp and
+// hybrid_colony_cuda_test.cpp): an MMAS restart widens the next iteration's walks; a search given a
+// start tour starts every colony from it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,9 +12,21 @@
 #include "aco/cpu/colony_search.h"
 #include "aco/cpu/focused_construction.h"
 #include "core/search.h"
+#include "io/generator.h"
 #include "test_support.h"
 
 namespace formica::aco::focused {
+
+/// The restart check's case: 200 uniform cities, 3 edges re-decided per ant, and `config` (focused
+/// MMAS without local search) made to converge fast: the restart-best deposits every iteration and
+/// a colony restarts after 20 iterations without improvement.
+constexpr int kRestartCities = 200, kRestartEdges = 3;
+inline Instance restart_instance() { return io::generate_instance(kRestartCities, io::InstanceKind::Uniform, 12); }
+inline ColonyConfig converging(ColonyConfig config) {
+  config.best_every = 1;
+  config.restart_after = 20;
+  return config;
+}
 
 /// Steps `search` (focused MMAS colonies without local search, `ants` per colony, colonies
 /// 0..colonies-1) until it has restarted twice, at most 600 iterations. Without local search a walk

@@ -196,15 +196,13 @@ TEST(HybridColonyCuda, FocusedColoniesStartFromTheTourGivenAsTheCpuDoes) {
 TEST(HybridColonyCuda, AfterARestartTheFocusedAntsLeaveTheSourceTour) {
   FORMICA_REQUIRE_CUDA();
   // As on the CPU (hybrid_colony_test.cpp), with two colonies.
-  const int n = 200, edges = 3;
-  const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 12);
-  ColonyConfig config = hybrid_config(ColonyVariant::Mmas, LocalSearchKind::None, edges, 3);
-  config.best_every = 1;  // the restart-best deposits every iteration: the pheromone converges
-  config.restart_after = 20;
+  using namespace focused;
+  ColonyConfig config = converging(hybrid_config(ColonyVariant::Mmas, LocalSearchKind::None, kRestartEdges, 3));
   config.colonies = 2;
   config.ants = 6;
+  const Instance instance = restart_instance();
   ColonySearchCuda search(instance, config);
-  focused::expect_restarts_widen_the_walks(search, n, edges, 2, config.ants);
+  expect_restarts_widen_the_walks(search, kRestartCities, kRestartEdges, 2, config.ants);
 }
 
 TEST(HybridColonyCuda, SameSeedSameResult) {

@@ -141,14 +141,12 @@ TEST(HybridColonyCpu, EveryAntHasAValidTourWithItsExactLength) {
 }
 
 TEST(HybridColonyCpu, AfterARestartTheFocusedAntsLeaveTheSourceTour) {
-  const int n = 200, edges = 3;
-  const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 12);
-  ColonyConfig config = hybrid_config(ColonyVariant::Mmas, LocalSearchKind::None, edges, 2);
-  config.best_every = 1;  // the restart-best deposits every iteration: the pheromone converges
-  config.restart_after = 20;
+  using namespace focused;
+  ColonyConfig config = converging(hybrid_config(ColonyVariant::Mmas, LocalSearchKind::None, kRestartEdges, 2));
   config.mmas_rho = 0.5;
+  const Instance instance = restart_instance();
   ColonySearchCpu colony(instance, config);
-  focused::expect_restarts_widen_the_walks(colony, n, edges, 1, config.ants);
+  expect_restarts_widen_the_walks(colony, kRestartCities, kRestartEdges, 1, config.ants);
 }
 
 TEST(HybridColonyCpu, FocusedColoniesStartFromTheTourGiven) {
