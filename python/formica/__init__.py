@@ -195,8 +195,8 @@ def solve(
               3 x 3 array is a matrix unless metric="euc_3d";
             - a TSPLIB .tsp path (or a TSPLIB name, looked up in $FORMICA_TSPLIB_DIR/tsp);
             - a formica.Instance.
-        algorithm: "auto" (the solver's default: MMAS with focused ants and 2-opt + Or-opt local
-            search, set up by the problem's size and the backend) or a name from
+        algorithm: "auto" (the solver's default: MMAS with focused ants and 2-opt + Or-opt + 3-opt
+            local search, set up by the problem's size and the backend) or a name from
             formica.parameters()["algorithm"], e.g. "as".
         backend: "auto" (the GPU when one is present and the algorithm has a CUDA version),
             "cpu" or "cuda".

@@ -36,7 +36,7 @@ def test_result_fields(points: np.ndarray) -> None:
     assert result.config["algorithm"] == "mmas"  # "auto" resolved
     assert result.config["backend"] == result.backend
     assert result.config["ants"] > 0 and result.config["threads"] >= 1
-    assert result.config["local_search"] == "or-opt" and result.config["polish"] is True
+    assert result.config["local_search"] == "three-opt" and result.config["polish"] is True
     assert (result.config["seed"], result.config["iterations"], result.config["time_limit"]) == (5, 12, None)
 
 

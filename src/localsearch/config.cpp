@@ -31,6 +31,8 @@ constexpr LocalSearchEntry kLocalSearches[] = {
     {LocalSearchKind::TwoOpt, {"two-opt", "2-opt over neighbour lists with don't-look bits"}},
     {LocalSearchKind::OrOpt,
      {"or-opt", "2-opt and Or-opt (segments of 1-3 cities moved, either way round) over neighbour lists"}},
+    {LocalSearchKind::ThreeOpt,
+     {"three-opt", "2-opt, Or-opt and sequential 3-opt (Lin-Kernighan steps of depth 3) over neighbour lists"}},
 };
 
 constexpr std::pair<Layout, std::string_view> kLayouts[] = {

@@ -34,6 +34,7 @@ enum class LocalSearchKind {
   None,    // the tours as the ants built them
   TwoOpt,  // 2-opt
   OrOpt,   // 2-opt and Or-opt (segments of 1-3 cities moved, either way round)
+  ThreeOpt,  // 2-opt, Or-opt and sequential 3-opt (Lin-Kernighan steps of depth 3)
 };
 
 std::string_view to_string(LocalSearchKind kind);

@@ -16,15 +16,21 @@
 
 namespace formica::localsearch {
 
-/// A move found from one city. Among equal gains the smaller `order` wins: the order in which the
-/// CPU climber tries them (2-opt with neighbour t: 2t, 2t + 1; then Or-opt, see or_opt_moves).
+enum class MoveKind : int { TwoOpt, OrOpt, ThreeOpt };
+
+/// A move found from one city. Among equal gains the smaller `order` wins: the order of the search
+/// (2-opt with neighbour t: 2t, 2t + 1; then Or-opt, see or_opt_segment; then 3-opt, see
+/// three_opt_order_base).
 struct LocalMove {
   int64_t gain = 0;
   int order = 0;
-  bool or_opt = false;
-  int e1 = -1, e2 = -1;                // 2-opt: the two removed edges, as positions
-  int x = -1, y = -1, c = -1, e = -1;  // Or-opt: segment x..y goes between c and e, x next to c
-  int before = -1, after = -1;         // Or-opt: the cities next to x and y outside the segment
+  MoveKind kind = MoveKind::TwoOpt;
+  int e1 = -1, e2 = -1;  ///< 2-opt: the two removed edges, as positions
+  /// The six cities of the changed edges, in the order the climbers queue them.
+  ///   Or-opt: x, y, c, e, before, after: segment x..y goes between c and e, x next to c; before
+  ///     and after are the cities next to x and y outside the segment.
+  ///   3-opt: t1..t6: edges (t1, t2), (t3, t4), (t5, t6) go, (t2, t3), (t4, t5), (t6, t1) come.
+  int city[6] = {-1, -1, -1, -1, -1, -1};
 };
 
 /// True when `a` should replace `b` as a city's best move: a larger gain, or an equal positive
@@ -134,10 +140,76 @@ FORMICA_HD void or_opt_moves(const Tour& t, const Distance& distance, const City
     LocalMove m;
     m.gain = s.g1 - d_ac - distance(s.last, e) + distance(c, e);
     m.order = s.order_base + 2 * index + side;
-    m.or_opt = true;
-    m.x = ctx.a, m.y = s.last, m.c = c, m.e = e, m.before = s.before, m.after = s.after;
+    m.kind = MoveKind::OrOpt;
+    m.city[0] = ctx.a, m.city[1] = s.last, m.city[2] = c, m.city[3] = e, m.city[4] = s.before,
+    m.city[5] = s.after;
     if (better_move(m, best)) best = m;
   }
+}
+
+/// The smallest tour the 3-opt moves are searched on.
+inline constexpr int kThreeOptMinCities = 8;
+
+/// The sequential 3-opt moves (Lin-Kernighan steps of depth 3, the kind whose first step alone
+/// would already be a valid 2-opt move) start at t2 = a: t1 is a's tour neighbour on side `dir`
+/// (t2 follows t1 going in direction dir), t3 a listed neighbour of a with g1 = d(t1, t2) -
+/// d(t2, t3) > 0, t4 the city before t3 (direction dir), so that closing with (t4, t1) would be a
+/// 2-opt move; t5 a listed neighbour of t4 with g2 = g1 + d(t3, t4) - d(t4, t5) > 0, and t6 the
+/// neighbour of t5 that makes removing (t5, t6) and closing with (t6, t1) a valid tour. Their search
+/// order comes after the Or-opt moves: side dir = +1 first, then t3's index, then t5's.
+FORMICA_HD inline int three_opt_order(int k, int dir, int index3, int index5) {
+  return 14 * k + ((dir > 0 ? 0 : k) + index3) * k + index5;
+}
+
+/// The 3-opt moves with t2 = a, side `dir` and t3 a's `index`-th listed neighbour, d_23 = d(a, t3)
+/// (the caller stops at the first t3 with d_23 >= d(t1, a): nearest first, g1 only falls); t5 runs
+/// over t4's list in `lists`, the n x k neighbour lists (nearest first).
+FORMICA_HD_TEMPLATE
+template <class Tour, class Distance>
+FORMICA_HD void three_opt_moves(const Tour& t, const Distance& distance, const CityContext& ctx, int dir,
+                                int t3, int64_t d_23, int index, const int32_t* lists, int k,
+                                LocalMove& best) {
+  const int n = t.n(), t2 = ctx.a;
+  const int t1 = dir > 0 ? ctx.pred : ctx.succ;
+  const int64_t d_12 = dir > 0 ? ctx.d_pred : ctx.d_succ;
+  const int q3 = t.pos(t3);
+  const int t4 = t.at(q3 - dir);
+  if (t3 == t1 || t4 == t2) return;  // (t2, t3) is an edge already, or t4 = t2: no 3-opt move
+  const int64_t open = d_12 - d_23 + distance(t3, t4);  // g1 + d(t3, t4): (t3, t4) taken away
+  // After the first step the tour runs t2 ..X.. t4 t1 ..Y reversed.. t3 (t2): X the cities from
+  // t2 to t4 going in direction dir (offsets below off3 from t2), Y those from t3 to t1.
+  const auto offset = [&](int city) {
+    int o = (t.pos(city) - ctx.p) * dir;
+    if (o < 0) o += n;
+    return o;
+  };
+  const int off3 = offset(t3);
+  const int before_t4 = t.at(t.pos(t4) - dir);  // t4's other neighbour after the first step
+  const int32_t* list4 = lists + static_cast<size_t>(t4) * k;
+  for (int index5 = 0; index5 < k; ++index5) {
+    const int t5 = list4[index5];
+    const int64_t g2 = open - distance(t4, t5);
+    if (g2 <= 0) break;  // nearest first: g2 only falls
+    if (t5 == t1 || t5 == t3 || t5 == before_t4) continue;
+    // t6 follows t5 in the tour after the first step: along dir in X, against it in Y.
+    const int q5 = t.pos(t5);
+    const int t6 = offset(t5) < off3 ? t.at(q5 + dir) : t.at(q5 - dir);
+    LocalMove m;
+    m.gain = g2 + distance(t5, t6) - distance(t6, t1);
+    m.order = three_opt_order(k, dir, index, index5);
+    m.kind = MoveKind::ThreeOpt;
+    m.city[0] = t1, m.city[1] = t2, m.city[2] = t3, m.city[3] = t4, m.city[4] = t5, m.city[5] = t6;
+    if (better_move(m, best)) best = m;
+  }
+}
+
+/// The sequential 3-opt move t1..t6 (three_opt_moves) on `t`: two 2-opt moves, the first replacing
+/// (t1, t2), (t3, t4) by (t2, t3), (t4, t1), the second (t4, t1), (t5, t6) by (t4, t5), (t6, t1).
+FORMICA_HD_TEMPLATE
+template <class Tour>
+FORMICA_HD void apply_three_opt(Tour& t, const int* city) {
+  t.exchange(city[1], city[0], city[2], city[3]);
+  t.exchange(city[3], city[0], city[4], city[5]);
 }
 
 /// Or-opt on `t`: moves the segment from x to y (a path of at most a few cities, in either
@@ -169,17 +241,20 @@ FORMICA_HD void apply_or_opt(Tour& t, int x, int y, int c, int d) {
 }
 
 /// Applies `m` to `t` and writes the cities of its changed edges to `ends` (4 for 2-opt, 6 for
-/// Or-opt, in the order the climbers queue them); returns how many.
+/// Or-opt and 3-opt, in the order the climbers queue them); returns how many.
 FORMICA_HD_TEMPLATE
 template <class Tour>
 FORMICA_HD int apply_move(Tour& t, const LocalMove& m, int* ends) {
-  if (!m.or_opt) {
+  if (m.kind == MoveKind::TwoOpt) {
     ends[0] = t.at(m.e1), ends[1] = t.at(m.e1 + 1), ends[2] = t.at(m.e2), ends[3] = t.at(m.e2 + 1);
     t.two_opt(m.e1, m.e2);
     return 4;
   }
-  ends[0] = m.x, ends[1] = m.y, ends[2] = m.c, ends[3] = m.e, ends[4] = m.before, ends[5] = m.after;
-  apply_or_opt(t, m.x, m.y, m.c, m.e);
+  for (int i = 0; i < 6; ++i) ends[i] = m.city[i];
+  if (m.kind == MoveKind::OrOpt)
+    apply_or_opt(t, m.city[0], m.city[1], m.city[2], m.city[3]);
+  else
+    apply_three_opt(t, m.city);
   return 6;
 }
 

@@ -179,7 +179,7 @@ std::vector<Parameter> make_parameters() {
   std::vector<Parameter> p;
   p.push_back(
       {"algorithm",
-       "auto: the solver's default: MMAS with focused ants and 2-opt + Or-opt local search, set up by n "
+       "auto: the solver's default: MMAS with focused ants and 2-opt + Or-opt + 3-opt local search, set up by n "
        "and backend (printed when it runs)\n"
        "  as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)\n  mmas: MAX-MIN Ant System (Stutzle and "
        "Hoos 2000)\n  acs: Ant Colony System (Dorigo and Gambardella 1997)\n  gaco: MMAS and ACS colonies "
@@ -211,7 +211,7 @@ std::vector<Parameter> make_parameters() {
                [](SolverConfig& c, std::string_view v) { c.seed = parse_value<uint64_t>("seed", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.seed); }});
   p.push_back({"polish",
-               "true: polish the best tour with exact 2-opt + Or-opt before returning it; false: don't",
+               "true: polish the best tour with exact 2-opt + Or-opt + 3-opt before returning it; false: don't",
                [](SolverConfig& c, std::string_view v) {
                  FORMICA_EXPECTS(v == "true" || v == "false", "--polish: '", v, "' is not true or false");
                  c.polish = v == "true";

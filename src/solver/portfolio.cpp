@@ -36,6 +36,21 @@ int portfolio_ants(int n, Backend backend) {
   return n >= 10000 && n < 50000 ? 2048 : 1024;
 }
 
+/// The ants' local search: 2-opt, Or-opt and 3-opt, except from kSmall to kOrOptBelow cities, where
+/// one colony of 1,024 ants with 3-opt stalls early. H200, median gaps, Or-opt -> 3-opt: below
+/// kSmall, the 10-s sweep's u1817 0.37 -> 0.11 %, pr1002 0.15 -> 0.00 % in 5 s (3 seeds), time to
+/// 0.1 % shorter on 9 of the 12 other rows that changed; in the band, pr2392 0.25 -> 0.47 % at
+/// 0.72 s (5 seeds), pcb3038 0.16 -> 0.22 % in 5 s (3 seeds); above it, fnl4461 0.29 -> 0.24 % at
+/// 1.54 s, usa13509 0.36 -> 0.26 % at 5.6 s, pla85900 1.28 -> 0.92 % at 16.4 s (5 seeds each),
+/// pla7397, d18512 and pla33810 0.32 / 0.29 / 0.45 -> 0.28 / 0.22 / 0.36 % (3 seeds). Two CPU
+/// cores, 10 s: pr1002 0.14 -> 0.00 %, u1817 0.78 -> 0.15 %, pr2392 0.24 -> 0.29 %, pcb3038 0.23 ->
+/// 0.22 % (1 seed).
+constexpr int kOrOptBelow = 4000;
+localsearch::LocalSearchKind portfolio_local_search(int n) {
+  return n >= kSmall && n < kOrOptBelow ? localsearch::LocalSearchKind::OrOpt
+                                        : localsearch::LocalSearchKind::ThreeOpt;
+}
+
 /// Edges a focused ant re-decides: about n / 8, from 16 up to 128 (bench/quality_time.sh, two CPU
 /// cores): 8 (Skinderowicz's count of new edges) stalls near 0.7 % on pr1002 and 1 % on pr2392;
 /// around n / 8 up to 128 reaches 0.2 % on both in 10 s, while 128 on pcb442 or 256 on usa13509
@@ -56,7 +71,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     return !config.was_named(name) && value == default_value;
   };
   if (unset("local-search", c.local_search, defaults.colony.local_search))
-    c.local_search = localsearch::LocalSearchKind::OrOpt;
+    c.local_search = portfolio_local_search(n);
   if (unset("neighbour-lists", c.neighbour_lists, defaults.colony.neighbour_lists))
     c.neighbour_lists = n < kSmall ? NeighbourShape::Quadrant : NeighbourShape::Nearest;
   if (unset("focused-edges", c.focused_edges, defaults.colony.focused_edges))
@@ -77,12 +92,13 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
   return concat(
       "auto: n = ", n, " on the ", gpu ? "GPU" : "CPU", ": ", to_string(resolved.algorithm), " with ",
       resolved.ant_system.ants, " ants",
-      c.colony_count() > 1 ? concat(" in each of ", c.colony_count(), " independent colonies") : std::string(),
+      c.colony_count() > 1 ? concat(" in each of ", c.colony_count(), " independent colonies")
+                           : std::string(),
       c.focused() ? concat(", focused (", c.focused_edges, " edges re-decided per ant)") : std::string(),
       ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours, " ",
       to_string(lists), " neighbours, pheromone on ", c.candidates,
       " candidate edges per city (O(n k) memory), ",
-      resolved.polish ? "exact 2-opt + Or-opt polish of the best tour" : "no final polish");
+      resolved.polish ? "exact 2-opt + Or-opt + 3-opt polish of the best tour" : "no final polish");
 }
 
 }  // namespace formica

@@ -1,6 +1,6 @@
 // The portfolio behind `--algorithm auto`: the one place that says what the default solver runs
 // for an instance of n cities on a backend. Today that is MMAS with focused ants (Skinderowicz
-// 2022) whose every tour gets 2-opt + Or-opt over neighbour lists, pheromone on candidate edges
+// 2022) whose every tour gets 2-opt, Or-opt and (by n) 3-opt over neighbour lists, pheromone on candidate edges
 // only (memory O(n k) at every size), the number of ants by n and backend, and a default time
 // budget by n when the run has no other stopping rule. Every parameter the user set keeps its
 // value, also a default one named explicitly: auto fills only the fields nobody named

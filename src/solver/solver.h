@@ -47,7 +47,7 @@ struct SolverConfig {
   /// MMAS, ACS and GACO; their ants, alpha and beta come from ant_system (see make_search).
   aco::ColonyConfig colony;
   localsearch::TwoOptConfig two_opt;
-  /// Exact 2-opt + Or-opt polish of the best tour before it is returned (neighbour lists, with the
+  /// Exact 2-opt + Or-opt + 3-opt polish of the best tour before it is returned (neighbour lists, with the
   /// final sweep; localsearch/cpu/neighbour_list_climb.h). Its time comes out of the time limit.
   bool polish = true;
   /// Parameters given by name (set_parameter: the command line, Python, bench configs), so that

@@ -223,7 +223,7 @@ TEST(Cli, GenerateInfoSolveVerify) {
   EXPECT_EQ(doc["n"], 60);
   EXPECT_EQ(doc["algorithm"], "mmas");  // the default, auto, reports what it resolved to
   EXPECT_EQ(doc["parameters"]["algorithm"], "mmas");
-  EXPECT_EQ(doc["parameters"]["local_search"], "or-opt");
+  EXPECT_EQ(doc["parameters"]["local_search"], "three-opt");
   EXPECT_GT(doc["parameters"]["ants"].get<int>(), 0);
   EXPECT_EQ(doc["backend"], "cpu");
   EXPECT_EQ(doc["iterations"], 5);

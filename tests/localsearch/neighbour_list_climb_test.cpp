@@ -1,11 +1,12 @@
 // The neighbour-list climb with don't-look bits: it ends with no improving move among those it
-// searches (2-opt and Or-opt, checked by brute force), every metric, with exact gains; the Or-opt
+// searches (2-opt, Or-opt and 3-opt, checked by brute force), every metric, with exact gains; the Or-opt
 // move of ArrayTour matches a tour rebuilt by hand; and it shortens a tour a lot.
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "core/candidates.h"
+#include "core/error.h"
 #include "core/space_filling_curve.h"
 #include "core/tour.h"
 #include "io/generator.h"
@@ -14,6 +15,7 @@
 #include "localsearch/k_swap.h"
 #include "localsearch/start_tour.h"
 #include "or_opt_check.h"
+#include "three_opt_check.h"
 #include "two_opt_check.h"
 
 namespace formica::localsearch::cpu {
@@ -98,26 +100,59 @@ TEST(ArrayTour, OrOptMatchesTheTourBuiltByHand) {
   }
 }
 
-TEST(NeighbourListClimb, OrOptEndsInTheLocalOptimumOfItsNeighbourhoodOnEveryMetric) {
-  for (const EdgeWeightType type : test::all_metrics())
-    for (const int n : {4, 5, 6, 7, 12, 40, 150}) {
-      const Instance instance = test::metric_instance(type, n, 100 + n, n < 20 ? 20 : 1000);
-      const CandidateLists lists = build_candidate_lists(instance, 8);
-      std::vector<int32_t> tour = random_start(n, 3, n);
-      const int64_t before = tour_length(instance, tour);
-      NeighbourClimber climber(instance, lists, ClimbOptions{.or_opt = true});
-      const NeighbourClimbCounts counts = climber.climb(tour);
-      EXPECT_TRUE(counts.completed);
-      const Tour after(instance, tour);  // validates the permutation
-      EXPECT_EQ(counts.gain, before - after.length()) << to_string(type) << " n = " << n;
-      const std::vector<int64_t> gains = test::listed_move_gains(instance, lists, tour);
-      EXPECT_EQ(*std::max_element(gains.begin(), gains.end()), 0) << to_string(type) << " n = " << n;
-      EXPECT_EQ(test::best_listed_or_opt_gain(instance, lists, tour, n <= 40), 0)
-          << to_string(type) << " n = " << n;
-      if (n >= 40) {
-        EXPECT_GT(counts.or_moves, 0) << to_string(type) << " n = " << n;
+TEST(NeighbourListClimb, OrOptAndThreeOptEndInTheLocalOptimaOfTheirNeighbourhoodsOnEveryMetric) {
+  for (const LocalSearchKind kind : {LocalSearchKind::OrOpt, LocalSearchKind::ThreeOpt})
+    for (const EdgeWeightType type : test::all_metrics())
+      for (const int n : {4, 5, 6, 7, 8, 9, 12, 40, 150}) {
+        const Instance instance = test::metric_instance(type, n, 100 + n, n < 20 ? 20 : 1000);
+        const CandidateLists lists = build_candidate_lists(instance, 8);
+        std::vector<int32_t> tour = random_start(n, 3, n);
+        const int64_t before = tour_length(instance, tour);
+        NeighbourClimber climber(instance, lists, climb_options(kind, true));
+        const NeighbourClimbCounts counts = climber.climb(tour);
+        const std::string what = concat(to_string(kind), " ", to_string(type), " n = ", n);
+        EXPECT_TRUE(counts.completed);
+        const Tour after(instance, tour);  // validates the permutation
+        EXPECT_EQ(counts.gain, before - after.length()) << what;
+        const std::vector<int64_t> gains = test::listed_move_gains(instance, lists, tour);
+        EXPECT_EQ(*std::max_element(gains.begin(), gains.end()), 0) << what;
+        EXPECT_EQ(test::best_listed_or_opt_gain(instance, lists, tour, n <= 40), 0) << what;
+        const bool three_opt = kind == LocalSearchKind::ThreeOpt && n >= kThreeOptMinCities;
+        if (three_opt) {
+          EXPECT_EQ(test::best_listed_three_opt_gain(instance, lists, tour), 0) << what;
+        } else {
+          EXPECT_EQ(counts.three_opt_moves, 0) << what;
+        }
+        if (n >= 40) {
+          EXPECT_GT(counts.or_moves, 0) << what;
+        }
+        if (n >= 40 && three_opt) {
+          EXPECT_GT(counts.three_opt_moves, 0) << what;
+        }
       }
-    }
+}
+
+TEST(NeighbourListClimb, ThreeOptMovesAreExactOnARunOfClimbs) {
+  // Every 3-opt move the climber applies changes the length by exactly its gain: many climbs from
+  // broken local optima, each checked against the measured tour.
+  const Instance instance = io::generate_instance(400, io::InstanceKind::Clustered, 9);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  NeighbourClimber climber(instance, lists, climb_options(LocalSearchKind::ThreeOpt, false));
+  std::vector<int32_t> tour = random_start(400, 9, 0);
+  int64_t three_opt_moves = 0;
+  for (int round = 0; round < 20; ++round) {
+    std::vector<int32_t> pos = positions(tour);
+    ArrayTour t(tour, pos);
+    const int a = tour[(round * 37) % 400], b = t.succ(a), c = tour[(round * 37 + 150) % 400], d = t.succ(c);
+    t.exchange(a, b, c, d);
+    const int64_t broken = tour_length(instance, tour);
+    const std::vector<int32_t> active = {a, b, c, d};
+    const NeighbourClimbCounts counts = climber.climb(tour, pos, active, nullptr);
+    three_opt_moves += counts.three_opt_moves;
+    ASSERT_EQ(counts.gain, broken - Tour(instance, tour).length()) << "round " << round;
+    ASSERT_EQ(pos, positions(tour));
+  }
+  EXPECT_GT(three_opt_moves, 0);
 }
 
 TEST(NeighbourListClimb, FullListsCertifyTheTwoOptOptimum) {
@@ -141,6 +176,15 @@ TEST(NeighbourListClimb, OrOptBeatsTwoOptAlone) {
   NeighbourClimber(instance, lists, ClimbOptions{}).climb(two);
   NeighbourClimber(instance, lists, ClimbOptions{.or_opt = true}).climb(both);
   EXPECT_LT(tour_length(instance, both), tour_length(instance, two));
+}
+
+TEST(NeighbourListClimb, ThreeOptBeatsOrOpt) {
+  const Instance instance = io::generate_instance(3000, io::InstanceKind::Uniform, 4);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  std::vector<int32_t> or_opt = space_filling_curve_tour(instance), three_opt = or_opt;
+  NeighbourClimber(instance, lists, climb_options(LocalSearchKind::OrOpt, true)).climb(or_opt);
+  NeighbourClimber(instance, lists, climb_options(LocalSearchKind::ThreeOpt, true)).climb(three_opt);
+  EXPECT_LT(tour_length(instance, three_opt), tour_length(instance, or_opt));
 }
 
 TEST(NeighbourListClimb, FocusedClimbStartsFromTheActiveCitiesAndKeepsPositions) {

@@ -9,6 +9,8 @@
 #include "core/memory.h"
 #include "io/generator.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
+#include "localsearch/or_opt_check.h"
+#include "localsearch/three_opt_check.h"
 #include "solver/parameters.h"
 #include "solver/portfolio.h"
 #include "solver/report.h"
@@ -24,10 +26,10 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   EXPECT_EQ(resolve_algorithm(Algorithm::Auto), Algorithm::Mmas);
   EXPECT_EQ(resolve_algorithm(Algorithm::AntSystem), Algorithm::AntSystem);
   for (const Backend backend : {Backend::Cpu, Backend::Cuda})
-    for (const int n : {5, 1000, 200'000}) {
+    for (const int n : {5, 1000, 200'000}) {  // 2,000 <= n < 4,000: Or-opt (below)
       const SolverConfig c = resolve_config(SolverConfig{}, n, backend);
       EXPECT_EQ(c.algorithm, Algorithm::Mmas);
-      EXPECT_EQ(c.colony.local_search, localsearch::LocalSearchKind::OrOpt);
+      EXPECT_EQ(c.colony.local_search, localsearch::LocalSearchKind::ThreeOpt);
       EXPECT_GT(c.colony.focused_edges, 0);
       EXPECT_EQ(c.colony.neighbour_lists, n < 2000 ? NeighbourShape::Quadrant : NeighbourShape::Nearest);
       EXPECT_GT(c.ant_system.ants, 0);
@@ -36,7 +38,8 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
       const std::string summary = portfolio_summary(c, n, EdgeWeightType::Euc2D, backend);
       EXPECT_NE(summary.find(concat("n = ", n)), std::string::npos) << summary;
       EXPECT_NE(summary.find(backend == Backend::Cuda ? "GPU" : "CPU"), std::string::npos) << summary;
-      EXPECT_NE(summary.find(n < 2000 ? "quadrant neighbours" : "nearest neighbours"), std::string::npos) << summary;
+      EXPECT_NE(summary.find(n < 2000 ? "quadrant neighbours" : "nearest neighbours"), std::string::npos)
+          << summary;
     }
   // Below 2,000 cities the GPU runs 32 independent colonies of 32 ants, one colony from then on.
   const SolverConfig small = resolve_config(SolverConfig{}, 1000, Backend::Cuda);
@@ -51,8 +54,20 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   EXPECT_NE(portfolio_summary(small, 1000, EdgeWeightType::Geo, Backend::Cuda).find("quadrant neighbours"),
             std::string::npos);
   for (const EdgeWeightType type : {EdgeWeightType::Euc3D, EdgeWeightType::Explicit})
-    EXPECT_NE(portfolio_summary(small, 1000, type, Backend::Cuda).find("10 nearest neighbours"), std::string::npos);
+    EXPECT_NE(portfolio_summary(small, 1000, type, Backend::Cuda).find("10 nearest neighbours"),
+              std::string::npos);
   EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cuda).ant_system.ants, 1024);
+  // 3-opt in the ants' local search, except from 2,000 to 4,000 cities (one colony of 1,024 ants).
+  for (const Backend backend : {Backend::Cpu, Backend::Cuda}) {
+    EXPECT_EQ(resolve_config(SolverConfig{}, 1999, backend).colony.local_search,
+              localsearch::LocalSearchKind::ThreeOpt);
+    EXPECT_EQ(resolve_config(SolverConfig{}, 2000, backend).colony.local_search,
+              localsearch::LocalSearchKind::OrOpt);
+    EXPECT_EQ(resolve_config(SolverConfig{}, 3999, backend).colony.local_search,
+              localsearch::LocalSearchKind::OrOpt);
+    EXPECT_EQ(resolve_config(SolverConfig{}, 4000, backend).colony.local_search,
+              localsearch::LocalSearchKind::ThreeOpt);
+  }
   EXPECT_EQ(resolve_config(SolverConfig{}, 13509, Backend::Cuda).ant_system.ants, 2048);
   // The GPU runs many ants at once, the CPU a few dozen.
   EXPECT_GT(resolve_config(SolverConfig{}, 100'000, Backend::Cuda).ant_system.ants,
@@ -120,7 +135,7 @@ TEST(Solver, ResultReportsWhatRan) {
   const auto report = nlohmann::json::parse(result_json(instance, result, std::nullopt));
   EXPECT_EQ(report["algorithm"], "mmas");
   EXPECT_EQ(report["parameters"], parameters_json(result.config));
-  EXPECT_EQ(report["parameters"]["local_search"], "or-opt");
+  EXPECT_EQ(report["parameters"]["local_search"], "three-opt");
   EXPECT_EQ(report["parameters"]["polish"], true);
 }
 
@@ -135,7 +150,7 @@ TEST(Solver, AutoGivesTheSameRunAsItsResolvedConfig) {
   EXPECT_EQ(parameters_json(a.config), parameters_json(b.config));
 }
 
-TEST(Solver, PolishLeavesALocalOptimumOfTwoOptAndOrOpt) {
+TEST(Solver, PolishLeavesALocalOptimumOfTwoOptOrOptAndThreeOpt) {
   // Ant System's tours after two iterations are far from any local optimum; the polish takes the
   // best one all the way, exactly, and says so in the history.
   const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 5);
@@ -151,6 +166,9 @@ TEST(Solver, PolishLeavesALocalOptimumOfTwoOptAndOrOpt) {
   EXPECT_EQ(polished.history.back().length, polished.tour.length());
   std::vector<int32_t> again(polished.tour.order().begin(), polished.tour.order().end());
   EXPECT_EQ(localsearch::cpu::polish_tour(instance, again, 1).moves, 0);
+  const CandidateLists lists = build_candidate_lists(instance, localsearch::cpu::kPolishNeighbours);
+  EXPECT_EQ(test::best_listed_or_opt_gain(instance, lists, again, false), 0);
+  EXPECT_EQ(test::best_listed_three_opt_gain(instance, lists, again), 0);
 }
 
 TEST(Solver, MemoryPlanNamesHostAndDevice) {

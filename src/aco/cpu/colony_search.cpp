@@ -53,10 +53,10 @@ bool for_each_ant(int threads, int ants, const StopFlag& stop, MakeWorker make_w
   return !abandoned;
 }
 
-/// The ants' local search: 2-opt, or 2-opt and Or-opt; a queue of active cities without the final
-/// sweep (the solver's polish certifies the best tour at the end).
+/// The ants' local search: a queue of active cities without the final sweep (the solver's polish
+/// certifies the best tour at the end).
 localsearch::cpu::ClimbOptions ant_climb(const ColonyConfig& config) {
-  return {.or_opt = config.local_search == localsearch::LocalSearchKind::OrOpt, .sweep = false};
+  return localsearch::cpu::climb_options(config.local_search, false);
 }
 
 }  // namespace

@@ -13,9 +13,9 @@ std::vector<int32_t> focused_start_tour(const Instance& instance, const ColonyCo
                                         const CandidateLists* lists) {
   std::vector<int32_t> tour = nearest_neighbour_tour(instance, 0);
   if (lists != nullptr) {
-    const localsearch::cpu::ClimbOptions options{
-        .or_opt = config.local_search == localsearch::LocalSearchKind::OrOpt, .sweep = true};
-    localsearch::cpu::NeighbourClimber(instance, *lists, options).climb(tour);
+    localsearch::cpu::NeighbourClimber(instance, *lists,
+                                       localsearch::cpu::climb_options(config.local_search, true))
+        .climb(tour);
   }
   return tour;
 }

@@ -288,7 +288,8 @@ bool ColonySearchCuda::step(const StopFlag& stop) {
     l.n = n;
     l.ants = s.layout.total_ants();
     l.k = s.ls_k;
-    l.or_opt = s.config.local_search == localsearch::LocalSearchKind::OrOpt;
+    l.or_opt = s.config.local_search != localsearch::LocalSearchKind::TwoOpt;
+    l.three_opt = s.config.local_search == localsearch::LocalSearchKind::ThreeOpt;
     l.all_active = !s.focused;
     l.lists = s.ls_lists.data();
     l.tours = s.tours.data();

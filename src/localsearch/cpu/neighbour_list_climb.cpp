@@ -1,4 +1,4 @@
-// Neighbour-list 2-opt and Or-opt with don't-look bits on the CPU (see neighbour_list_climb.h).
+// Neighbour-list 2-opt, Or-opt and 3-opt with don't-look bits on the CPU (see neighbour_list_climb.h).
 #include "localsearch/cpu/neighbour_list_climb.h"
 
 #include <algorithm>
@@ -10,11 +10,13 @@ namespace {
 
 /// City a's best move (neighbour_moves.h), its neighbours tried nearest first: 2-opt until a
 /// neighbour is no nearer than both tour neighbours, then the Or-opt moves of each of its six
-/// segments until a neighbour is no nearer than the segment's removal gain.
-LocalMove best_move(const Instance& instance, const ArrayTour& t, std::span<const int32_t> list, int a,
-                    bool or_opt) {
+/// segments until a neighbour is no nearer than the segment's removal gain, then the 3-opt moves
+/// of either side until a neighbour is no nearer than the tour neighbour on that side.
+LocalMove best_move(const Instance& instance, const CandidateLists& lists, const ArrayTour& t, int a,
+                    ClimbOptions options) {
   const auto distance = [&](int i, int j) { return instance.distance(i, j); };
   const CityContext ctx = city_context(t, distance, a);
+  const std::span<const int32_t> list = lists.of(a);
   const int k = static_cast<int>(list.size());
   LocalMove best;
   for (int index = 0; index < k; ++index) {
@@ -23,8 +25,7 @@ LocalMove best_move(const Instance& instance, const ArrayTour& t, std::span<cons
     if (two_opt_exhausted(ctx, d_ac)) break;
     two_opt_moves(t, distance, ctx, c, d_ac, index, best);
   }
-  if (!or_opt) return best;
-  for (int number = 0; number < 6; ++number) {
+  for (int number = 0; options.or_opt && number < 6; ++number) {
     const int length = number % 3 + 1;
     if (length > t.n() - 3) continue;
     const Segment s = or_opt_segment(t, distance, ctx, number, k);
@@ -36,10 +37,26 @@ LocalMove best_move(const Instance& instance, const ArrayTour& t, std::span<cons
       or_opt_moves(t, distance, ctx, s, c, d_ac, index, best);
     }
   }
+  if (options.three_opt && t.n() >= kThreeOptMinCities)
+    for (const int dir : {1, -1}) {
+      const int64_t d_12 = dir > 0 ? ctx.d_pred : ctx.d_succ;
+      for (int index = 0; index < k; ++index) {
+        const int c = list[index];
+        const int64_t d_ac = distance(a, c);
+        if (d_ac >= d_12) break;  // nearest first: g1 = d(t1, a) - d(a, c) only falls
+        three_opt_moves(t, distance, ctx, dir, c, d_ac, index, lists.data().data(), k, best);
+      }
+    }
   return best;
 }
 
 }  // namespace
+
+ClimbOptions climb_options(LocalSearchKind kind, bool sweep) {
+  return {.or_opt = kind == LocalSearchKind::OrOpt || kind == LocalSearchKind::ThreeOpt,
+          .three_opt = kind == LocalSearchKind::ThreeOpt,
+          .sweep = sweep};
+}
 
 NeighbourClimber::NeighbourClimber(const Instance& instance, const CandidateLists& lists,
                                    ClimbOptions options)
@@ -91,10 +108,11 @@ NeighbourClimbCounts NeighbourClimber::climb(std::span<int32_t> tour, std::span<
       queue_.erase(queue_.begin(), queue_.begin() + static_cast<ptrdiff_t>(head));
       head = 0;
     }
-    const LocalMove best = best_move(instance_, t, lists_.of(a), a, options_.or_opt);
+    const LocalMove best = best_move(instance_, lists_, t, a, options_);
     if (best.gain <= 0) continue;
     ++counts.moves;
-    counts.or_moves += best.or_opt ? 1 : 0;
+    counts.or_moves += best.kind == MoveKind::OrOpt ? 1 : 0;
+    counts.three_opt_moves += best.kind == MoveKind::ThreeOpt ? 1 : 0;
     counts.gain += best.gain;
     int ends[6];
     const int count = apply_move(t, best, ends);
@@ -107,7 +125,7 @@ NeighbourClimbCounts polish_tour(const Instance& instance, std::span<int32_t> to
                                  const StopFlag* stop, NeighbourShape shape) {
   if (tour.size() < 8) return {};
   const CandidateLists lists = build_candidate_lists(instance, kPolishNeighbours, threads, shape);
-  return NeighbourClimber(instance, lists, ClimbOptions{.or_opt = true}).climb(tour, stop);
+  return NeighbourClimber(instance, lists, climb_options(LocalSearchKind::ThreeOpt, true)).climb(tour, stop);
 }
 
 NeighbourClimbCounts climb_neighbour_lists(const Instance& instance, const CandidateLists& lists,

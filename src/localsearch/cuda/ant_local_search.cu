@@ -40,21 +40,17 @@ __device__ LocalMove warp_best(const LocalMove& mine, int lane) {
   const int owner = __ffs(owner_lanes) - 1;
   best.gain = gain;
   best.order = order;
-  best.or_opt = __shfl_sync(kFullMask, mine.or_opt ? 1 : 0, owner) != 0;
+  best.kind = static_cast<MoveKind>(__shfl_sync(kFullMask, static_cast<int>(mine.kind), owner));
   best.e1 = __shfl_sync(kFullMask, mine.e1, owner);
   best.e2 = __shfl_sync(kFullMask, mine.e2, owner);
-  best.x = __shfl_sync(kFullMask, mine.x, owner);
-  best.y = __shfl_sync(kFullMask, mine.y, owner);
-  best.c = __shfl_sync(kFullMask, mine.c, owner);
-  best.e = __shfl_sync(kFullMask, mine.e, owner);
-  best.before = __shfl_sync(kFullMask, mine.before, owner);
-  best.after = __shfl_sync(kFullMask, mine.after, owner);
+#pragma unroll
+  for (int i = 0; i < 6; ++i) best.city[i] = __shfl_sync(kFullMask, mine.city[i], owner);
   return best;
 }
 
 /// City a's best move, lane t trying a's t-th neighbour (the CPU's best_move in
 /// cpu/neighbour_list_climb.cpp, its loops' stopping points found by ballot).
-template <bool kOrOpt>
+template <bool kOrOpt, bool kThreeOpt>
 __device__ LocalMove warp_best_move(const WarpTour& t, const DistanceView& distance, const int32_t* lists,
                                     int k, int a, int lane) {
   const CityContext ctx = city_context(t, distance, a);
@@ -79,10 +75,18 @@ __device__ LocalMove warp_best_move(const WarpTour& t, const DistanceView& dista
       if (lane < limit) or_opt_moves(t, distance, ctx, s, c, d_ac, lane, best);
     }
   }
+  if (kThreeOpt && t.n() >= kThreeOptMinCities) {
+    for (int dir = 1; dir >= -1; dir -= 2) {
+      const long long d_12 = dir > 0 ? ctx.d_pred : ctx.d_succ;
+      stop = __ballot_sync(kFullMask, lane < k && d_ac >= d_12);
+      limit = stop ? __ffs(stop) - 1 : k;
+      if (lane < limit) three_opt_moves(t, distance, ctx, dir, c, d_ac, lane, lists, k, best);
+    }
+  }
   return warp_best(best, lane);
 }
 
-template <bool kOrOpt>
+template <bool kOrOpt, bool kThreeOpt>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
     ant_local_search_kernel(AntLocalSearchArgs a, DistanceView distance) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
@@ -117,7 +121,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
     city = __shfl_sync(kFullMask, city, 0);
     if (++head == n) head = 0;
     --count;
-    const LocalMove best = warp_best_move<kOrOpt>(t, distance, a.lists, a.k, city, lane);
+    const LocalMove best = warp_best_move<kOrOpt, kThreeOpt>(t, distance, a.lists, a.k, city, lane);
     if (best.gain <= 0) continue;
     total += best.gain;
     int ends[6];
@@ -138,15 +142,17 @@ void launch_ant_local_search(const AntLocalSearchArgs& args, const DistanceView&
                              cudaStream_t stream) {
   if (args.ants == 0) return;
   const int blocks = (args.ants + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  if (args.or_opt)
-    ant_local_search_kernel<true><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(args, distance);
+  if (args.three_opt)
+    ant_local_search_kernel<true, true><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(args, distance);
+  else if (args.or_opt)
+    ant_local_search_kernel<true, false><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(args, distance);
   else
-    ant_local_search_kernel<false><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(args, distance);
+    ant_local_search_kernel<false, false><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(args, distance);
   CUDA_CHECK_LAUNCH();
 }
 
-std::vector<int64_t> climb_tours_on_gpu(const Instance& instance, const CandidateLists& lists, bool or_opt,
-                                        std::vector<int32_t>& tours,
+std::vector<int64_t> climb_tours_on_gpu(const Instance& instance, const CandidateLists& lists,
+                                        LocalSearchKind kind, std::vector<int32_t>& tours,
                                         std::span<const std::vector<int32_t>> active) {
   using formica::cuda::DeviceBuffer;
   const int n = instance.n(), count = static_cast<int>(tours.size() / static_cast<size_t>(n));
@@ -178,7 +184,8 @@ std::vector<int64_t> climb_tours_on_gpu(const Instance& instance, const Candidat
   args.n = n;
   args.ants = count;
   args.k = lists.k();
-  args.or_opt = or_opt;
+  args.or_opt = kind == LocalSearchKind::OrOpt || kind == LocalSearchKind::ThreeOpt;
+  args.three_opt = kind == LocalSearchKind::ThreeOpt;
   args.all_active = active.empty();
   args.lists = d_lists.data();
   args.tours = d_tours.data();

@@ -1,5 +1,5 @@
 // The local search of the hybrid colonies on the GPU: a warp per ant's tour, the neighbour-list
-// 2-opt + Or-opt of localsearch/neighbour_moves.h with don't-look bits, exactly as the CPU's
+// 2-opt, Or-opt and 3-opt of localsearch/neighbour_moves.h with don't-look bits, exactly as the CPU's
 // NeighbourClimber without the final sweep (cpu/neighbour_list_climb.h), so that the same tour and
 // the same active cities give the same result on both, move for move.
 //
@@ -24,6 +24,7 @@ namespace formica::localsearch::cuda {
 struct AntLocalSearchArgs {
   int n = 0, ants = 0, k = 0;
   bool or_opt = true;
+  bool three_opt = false;  ///< also sequential 3-opt moves (with or_opt)
   /// true: every city is active at first, in tour order (the kernel builds pos and the queue);
   /// false: pos is current and queue_count[ant] cities already wait in the queue (focused ants).
   bool all_active = false;

@@ -1,9 +1,9 @@
 // The GPU's ant local search (a warp per tour) against the CPU's NeighbourClimber without the final
 // sweep: the same tours and active cities give the same tours and the same exact gains, move for
 // move, on every metric, at n = 3, 4, 5, a non-power-of-two n and n larger than a block's threads,
-// with and without Or-opt, from every city or from a few; the gains are the true length changes
-// (no false improvement), and a climb without the sweep followed by the CPU's sweep ends in the
-// brute-force-checked local optimum.
+// with 2-opt alone, with Or-opt and with Or-opt and 3-opt, from every city or from a few; the gains
+// are the true length changes (no false improvement), and a climb without the sweep followed by the
+// CPU's sweep ends in the brute-force-checked local optimum.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/or_opt_check.h"
 #include "localsearch/start_tour.h"
+#include "localsearch/three_opt_check.h"
 #include "localsearch/two_opt_check.h"
 
 #if FORMICA_HAVE_CUDA
@@ -41,10 +42,10 @@ std::vector<int32_t> start_tours_of(const Instance& instance, int count, uint64_
 }
 
 /// Climbs each tour on the CPU as the GPU should: returns the tours and gains.
-std::vector<int64_t> climb_on_cpu(const Instance& instance, const CandidateLists& lists, bool or_opt,
+std::vector<int64_t> climb_on_cpu(const Instance& instance, const CandidateLists& lists, LocalSearchKind kind,
                                   std::vector<int32_t>& tours, std::span<const std::vector<int32_t>> active) {
   const int n = instance.n();
-  cpu::NeighbourClimber climber(instance, lists, cpu::ClimbOptions{.or_opt = or_opt, .sweep = false});
+  cpu::NeighbourClimber climber(instance, lists, cpu::climb_options(kind, false));
   std::vector<int64_t> gains;
   for (size_t t = 0; t * n < tours.size(); ++t) {
     const std::span<int32_t> tour(tours.data() + t * n, static_cast<size_t>(n));
@@ -59,7 +60,7 @@ std::vector<int64_t> climb_on_cpu(const Instance& instance, const CandidateLists
   return gains;
 }
 
-void expect_same_climbs(const Instance& instance, int k, bool or_opt, bool from_all,
+void expect_same_climbs(const Instance& instance, int k, LocalSearchKind kind, bool from_all,
                         const std::string& what) {
   const int n = instance.n(), count = 5;
   const CandidateLists lists = build_candidate_lists(instance, k);
@@ -74,8 +75,8 @@ void expect_same_climbs(const Instance& instance, int k, bool or_opt, bool from_
       active.push_back(cities);  // repeats included: the queue skips them on both sides
     }
   }
-  const std::vector<int64_t> cpu_gains = climb_on_cpu(instance, lists, or_opt, cpu, active);
-  const std::vector<int64_t> gpu_gains = climb_tours_on_gpu(instance, lists, or_opt, gpu, active);
+  const std::vector<int64_t> cpu_gains = climb_on_cpu(instance, lists, kind, cpu, active);
+  const std::vector<int64_t> gpu_gains = climb_tours_on_gpu(instance, lists, kind, gpu, active);
   ASSERT_EQ(gpu_gains, cpu_gains) << what;
   ASSERT_EQ(gpu, cpu) << what;
   for (int t = 0; t < count; ++t) {
@@ -91,11 +92,12 @@ TEST(AntLocalSearchCuda, MatchesTheCpuClimberMoveForMoveOnEveryMetric) {
   FORMICA_REQUIRE_CUDA();
   for (const EdgeWeightType type : test::all_metrics())
     for (const int n : {3, 4, 5, 7, 33, 300})
-      for (const bool or_opt : {false, true})
+      for (const LocalSearchKind kind :
+           {LocalSearchKind::TwoOpt, LocalSearchKind::OrOpt, LocalSearchKind::ThreeOpt})
         for (const bool from_all : {true, false}) {
           const Instance instance = test::metric_instance(type, n, 40 + n, n < 20 ? 20 : 1000);
-          expect_same_climbs(instance, 8, or_opt, from_all,
-                             concat(to_string(type), " n = ", n, or_opt ? " or-opt" : " 2-opt",
+          expect_same_climbs(instance, 8, kind, from_all,
+                             concat(to_string(type), " n = ", n, " ", to_string(kind),
                                     from_all ? " all active" : " few active"));
         }
 }
@@ -105,7 +107,9 @@ TEST(AntLocalSearchCuda, MatchesTheCpuOnLargerToursAndLongerLists) {
   for (const int n : {1000, 5003}) {
     const Instance instance = io::generate_instance(n, io::InstanceKind::Clustered, n);
     for (const int k : {10, 32})
-      expect_same_climbs(instance, k, true, true, concat("clustered n = ", n, " k = ", k));
+      for (const LocalSearchKind kind : {LocalSearchKind::OrOpt, LocalSearchKind::ThreeOpt})
+        expect_same_climbs(instance, k, kind, true,
+                           concat("clustered n = ", n, " k = ", k, " ", to_string(kind)));
   }
 }
 
@@ -115,12 +119,17 @@ TEST(AntLocalSearchCuda, EndsInTheBruteForceLocalOptimumAfterTheSweep) {
   // bits leave, and end in the neighbourhood's local optimum (checked by brute force).
   const Instance instance = io::generate_instance(150, io::InstanceKind::Uniform, 3);
   const CandidateLists lists = build_candidate_lists(instance, 8);
-  std::vector<int32_t> tours = random_start(150, 5, 0);
-  climb_tours_on_gpu(instance, lists, true, tours, {});
-  cpu::NeighbourClimber(instance, lists, cpu::ClimbOptions{.or_opt = true}).climb(tours);
-  const std::vector<int64_t> gains = test::listed_move_gains(instance, lists, tours);
-  EXPECT_EQ(*std::max_element(gains.begin(), gains.end()), 0);
-  EXPECT_EQ(test::best_listed_or_opt_gain(instance, lists, tours, false), 0);
+  for (const LocalSearchKind kind : {LocalSearchKind::OrOpt, LocalSearchKind::ThreeOpt}) {
+    std::vector<int32_t> tours = random_start(150, 5, 0);
+    climb_tours_on_gpu(instance, lists, kind, tours, {});
+    cpu::NeighbourClimber(instance, lists, cpu::climb_options(kind, true)).climb(tours);
+    const std::vector<int64_t> gains = test::listed_move_gains(instance, lists, tours);
+    EXPECT_EQ(*std::max_element(gains.begin(), gains.end()), 0) << to_string(kind);
+    EXPECT_EQ(test::best_listed_or_opt_gain(instance, lists, tours, false), 0) << to_string(kind);
+    if (kind == LocalSearchKind::ThreeOpt) {
+      EXPECT_EQ(test::best_listed_three_opt_gain(instance, lists, tours), 0);
+    }
+  }
 }
 
 #else
