@@ -51,6 +51,16 @@ localsearch::LocalSearchKind portfolio_local_search(int n) {
                                         : localsearch::LocalSearchKind::ThreeOpt;
 }
 
+/// The local search's neighbours: 12 on the GPU below kSmall, else 10. H200, the 10-s sweep below
+/// 2,000 cities with 3-opt (1 seed, stop at 0.1 %): with 12, all 94 rows reach 0.1 % (u1432 in
+/// 5.0 s, u1817 in 4.5 s; with 10 they end at 0.131 and 0.107 %), though 6 rows take 2 s more than
+/// with 10 and 5 less, and pr1002 in 5 s ends at 0.088 % against 0.000 % (3 seeds); 16 leaves u1817
+/// at 0.170 %. On two CPU cores 12 ends pr1002 at 0.148 % in 10 s against 0.000 % (3 seeds). From
+/// 2,000 on 16 was no better on the sweep's misses (section 11 of the tuning file).
+int portfolio_ls_neighbours(int n, Backend backend) {
+  return backend == Backend::Cuda && n < kSmall ? 12 : 10;
+}
+
 /// Edges a focused ant re-decides: about n / 8, from 16 up to 128 (bench/quality_time.sh, two CPU
 /// cores): 8 (Skinderowicz's count of new edges) stalls near 0.7 % on pr1002 and 1 % on pr2392;
 /// around n / 8 up to 128 reaches 0.2 % on both in 10 s, while 128 on pcb442 or 256 on usa13509
@@ -74,6 +84,8 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     c.local_search = portfolio_local_search(n);
   if (unset("neighbour-lists", c.neighbour_lists, defaults.colony.neighbour_lists))
     c.neighbour_lists = n < kSmall ? NeighbourShape::Quadrant : NeighbourShape::Nearest;
+  if (unset("ls-neighbours", c.ls_neighbours, defaults.colony.ls_neighbours))
+    c.ls_neighbours = portfolio_ls_neighbours(n, backend);
   if (unset("focused-edges", c.focused_edges, defaults.colony.focused_edges))
     c.focused_edges = portfolio_focused_edges(n);
   // Evaporation: focused ants re-decide few edges, so the pheromone must follow the source fast.

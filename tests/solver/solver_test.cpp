@@ -54,10 +54,14 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   EXPECT_NE(portfolio_summary(small, 1000, EdgeWeightType::Geo, Backend::Cuda).find("quadrant neighbours"),
             std::string::npos);
   for (const EdgeWeightType type : {EdgeWeightType::Euc3D, EdgeWeightType::Explicit})
-    EXPECT_NE(portfolio_summary(small, 1000, type, Backend::Cuda).find("10 nearest neighbours"),
+    EXPECT_NE(portfolio_summary(small, 1000, type, Backend::Cuda).find("12 nearest neighbours"),
               std::string::npos);
   EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cuda).ant_system.ants, 1024);
-  // 3-opt in the ants' local search, except from 2,000 to 4,000 cities (one colony of 1,024 ants).
+  // 3-opt in the ants' local search, except from 2,000 to 4,000 cities (one colony of 1,024 ants);
+  // 12 neighbours on the GPU below 2,000 cities, 10 from then on and on the CPU.
+  EXPECT_EQ(resolve_config(SolverConfig{}, 1999, Backend::Cuda).colony.ls_neighbours, 12);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 2000, Backend::Cuda).colony.ls_neighbours, 10);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 1999, Backend::Cpu).colony.ls_neighbours, 10);
   for (const Backend backend : {Backend::Cpu, Backend::Cuda}) {
     EXPECT_EQ(resolve_config(SolverConfig{}, 1999, backend).colony.local_search,
               localsearch::LocalSearchKind::ThreeOpt);
