@@ -156,7 +156,8 @@ inline constexpr int kThreeOptMinCities = 8;
 /// d(t2, t3) > 0, t4 the city before t3 (direction dir), so that closing with (t4, t1) would be a
 /// 2-opt move; t5 a listed neighbour of t4 with g2 = g1 + d(t3, t4) - d(t4, t5) > 0, and t6 the
 /// neighbour of t5 that makes removing (t5, t6) and closing with (t6, t1) a valid tour. Their search
-/// order comes after the Or-opt moves: side dir = +1 first, then t3's index, then t5's.
+/// order comes after the 2k 2-opt and 12k Or-opt orders: side dir = +1 first, then t3's index, then
+/// t5's.
 FORMICA_HD inline int three_opt_order(int k, int dir, int index3, int index5) {
   return 14 * k + ((dir > 0 ? 0 : k) + index3) * k + index5;
 }
@@ -174,7 +175,7 @@ FORMICA_HD void three_opt_moves(const Tour& t, const Distance& distance, const C
   const int64_t d_12 = dir > 0 ? ctx.d_pred : ctx.d_succ;
   const int q3 = t.pos(t3);
   const int t4 = t.at(q3 - dir);
-  if (t3 == t1 || t4 == t2) return;  // (t2, t3) is an edge already, or t4 = t2: no 3-opt move
+  if (t3 == t1 || t4 == t2) return;  // t3 a tour neighbour of t2: no 3-opt move
   const int64_t open = d_12 - d_23 + distance(t3, t4);  // g1 + d(t3, t4): (t3, t4) taken away
   // After the first step the tour runs t2 ..X.. t4 t1 ..Y reversed.. t3 (t2): X the cities from
   // t2 to t4 going in direction dir (offsets below off3 from t2), Y those from t3 to t1.
