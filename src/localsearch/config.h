@@ -31,11 +31,17 @@ std::vector<NamedChoice> start_names();
 /// The local search every ant's tour gets before the pheromone update (cpu/neighbour_list_climb.h
 /// on the CPU, cuda/ant_local_search.cuh on the GPU): neighbour lists and don't-look bits.
 enum class LocalSearchKind {
-  None,    // the tours as the ants built them
-  TwoOpt,  // 2-opt
-  OrOpt,   // 2-opt and Or-opt (segments of 1-3 cities moved, either way round)
+  None,      // the tours as the ants built them
+  TwoOpt,    // 2-opt
+  OrOpt,     // 2-opt and Or-opt (segments of 1-3 cities moved, either way round)
   ThreeOpt,  // 2-opt, Or-opt and sequential 3-opt (Lin-Kernighan steps of depth 3)
 };
+
+/// Whether `kind` tries Or-opt moves, and 3-opt moves, besides 2-opt (ThreeOpt tries all three).
+constexpr bool searches_or_opt(LocalSearchKind kind) {
+  return kind == LocalSearchKind::OrOpt || kind == LocalSearchKind::ThreeOpt;
+}
+constexpr bool searches_three_opt(LocalSearchKind kind) { return kind == LocalSearchKind::ThreeOpt; }
 
 std::string_view to_string(LocalSearchKind kind);
 std::optional<LocalSearchKind> parse_local_search(std::string_view text);

@@ -140,7 +140,8 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   // Focused colonies: every colony starts from this tour; it is each colony's best so far.
   std::vector<int32_t> tour;
   if (s.focused)
-    tour = start_tour.empty() ? focused_start_tour(instance, s.config, lists ? &*lists : nullptr) : std::move(start_tour);
+    tour = start_tour.empty() ? focused_start_tour(instance, s.config, lists ? &*lists : nullptr)
+                              : std::move(start_tour);
 
   size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -288,8 +289,7 @@ bool ColonySearchCuda::step(const StopFlag& stop) {
     l.n = n;
     l.ants = s.layout.total_ants();
     l.k = s.ls_k;
-    l.or_opt = s.config.local_search != localsearch::LocalSearchKind::TwoOpt;
-    l.three_opt = s.config.local_search == localsearch::LocalSearchKind::ThreeOpt;
+    l.moves = s.config.local_search;
     l.all_active = !s.focused;
     l.lists = s.ls_lists.data();
     l.tours = s.tours.data();

@@ -53,9 +53,7 @@ LocalMove best_move(const Instance& instance, const CandidateLists& lists, const
 }  // namespace
 
 ClimbOptions climb_options(LocalSearchKind kind, bool sweep) {
-  return {.or_opt = kind == LocalSearchKind::OrOpt || kind == LocalSearchKind::ThreeOpt,
-          .three_opt = kind == LocalSearchKind::ThreeOpt,
-          .sweep = sweep};
+  return {.or_opt = searches_or_opt(kind), .three_opt = searches_three_opt(kind), .sweep = sweep};
 }
 
 NeighbourClimber::NeighbourClimber(const Instance& instance, const CandidateLists& lists,

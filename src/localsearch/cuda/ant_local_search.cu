@@ -142,9 +142,9 @@ void launch_ant_local_search(const AntLocalSearchArgs& args, const DistanceView&
                              cudaStream_t stream) {
   if (args.ants == 0) return;
   const int blocks = (args.ants + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  if (args.three_opt)
+  if (searches_three_opt(args.moves))
     ant_local_search_kernel<true, true><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(args, distance);
-  else if (args.or_opt)
+  else if (searches_or_opt(args.moves))
     ant_local_search_kernel<true, false><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(args, distance);
   else
     ant_local_search_kernel<false, false><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(args, distance);
@@ -184,8 +184,7 @@ std::vector<int64_t> climb_tours_on_gpu(const Instance& instance, const Candidat
   args.n = n;
   args.ants = count;
   args.k = lists.k();
-  args.or_opt = kind == LocalSearchKind::OrOpt || kind == LocalSearchKind::ThreeOpt;
-  args.three_opt = kind == LocalSearchKind::ThreeOpt;
+  args.moves = kind;
   args.all_active = active.empty();
   args.lists = d_lists.data();
   args.tours = d_tours.data();

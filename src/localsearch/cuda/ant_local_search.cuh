@@ -18,13 +18,13 @@
 #include <cstdint>
 
 #include "cuda/device_distance.cuh"
+#include "localsearch/config.h"
 
 namespace formica::localsearch::cuda {
 
 struct AntLocalSearchArgs {
   int n = 0, ants = 0, k = 0;
-  bool or_opt = true;
-  bool three_opt = false;  ///< also sequential 3-opt moves (with or_opt)
+  LocalSearchKind moves = LocalSearchKind::OrOpt;  ///< TwoOpt, OrOpt or ThreeOpt
   /// true: every city is active at first, in tour order (the kernel builds pos and the queue);
   /// false: pos is current and queue_count[ant] cities already wait in the queue (focused ants).
   bool all_active = false;
