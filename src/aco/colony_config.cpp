@@ -108,7 +108,8 @@ std::string ColonyConfig::describe() const {
                  " local-search=", localsearch::to_string(local_search));
   if (local_search != localsearch::LocalSearchKind::None) text += concat(" ls-neighbours=", ls_neighbours);
   return text +
-         (focused() ? concat(" focused-edges=", focused_edges) : std::string(" construction=whole-tours"));
+         (focused() ? concat(" focused-edges=", focused_edges) : std::string(" construction=whole-tours")) +
+         (merge_tours ? " merge-tours=true" : "");
 }
 
 }  // namespace formica::aco

@@ -90,6 +90,9 @@ struct ColonyConfig {
   /// each ant starts from its colony's source tour (the last depositor's) and re-decides at most
   /// this many edges. MMAS-rule colonies and GACO only (ACS builds its tours in lockstep).
   int focused_edges = 0;
+  /// Merge the colonies' best and restart-best tours into the best one every few iterations
+  /// (aco/colony_merge.h): partition crossover between the basins that colonies and restarts find.
+  bool merge_tours = false;
   int threads = 1;                ///< CPU worker threads (the result does not depend on it)
   uint64_t seed = 1;
 

@@ -126,6 +126,15 @@ void add_colony_parameters(std::vector<Parameter>& p) {
       "MMAS / GACO: 0 builds whole tours; N > 0 starts each ant from its colony's last "
       "depositing tour and re-decides at most N edges (focused construction)",
       [](auto& c) -> auto& { return c.focused_edges; }));
+  p.push_back(
+      {"merge-tours",
+       "MMAS / ACS / GACO: true merges the colonies' best and restart-best tours into the best one every "
+       "10 iterations (partition crossover: each shorter stretch that fits is swapped in); false: no merge",
+       [](SolverConfig& c, std::string_view v) {
+         FORMICA_EXPECTS(v == "true" || v == "false", "--merge-tours: '", v, "' is not true or false");
+         c.colony.merge_tours = v == "true";
+       },
+       [](const SolverConfig& c) { return nlohmann::json(c.colony.merge_tours); }});
 }
 
 std::string_view start_help() {

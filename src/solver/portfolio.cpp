@@ -2,7 +2,9 @@
 #include "solver/portfolio.h"
 
 #include <algorithm>
+#include <limits>
 
+#include "aco/colony_merge.h"
 #include "core/error.h"
 
 namespace formica {
@@ -20,7 +22,25 @@ namespace {
 /// of 32 ants keep the CPU's selection pressure. A warp per ant leaves most of the GPU idle at 256
 /// ants, so 32 colonies cost little more time per iteration than 8 (H200, the 10-s sweep's 11
 /// misses below 2,000 cities: 7 of them reach 0.1 % with 32 colonies, none with 8).
-constexpr int kSmall = 2000, kGpuSmallColonies = 32;
+constexpr int kSmall = 2000, kGpuSmallColonies = 32, kOrOptBelow = 4000;
+
+/// From kSmall to kOrOptBelow cities, given at least kBandSecondsPerCity seconds per city, the GPU
+/// runs kBandColonies colonies of 128 ants and merges their best tours every 10 iterations
+/// (--merge-tours, aco/colony_merge.h); with less time, one colony of 1,024 ants, which converges
+/// sooner. H200, one colony of 1,024 against 8 x 128 with the merge: pr2392, median gap over 5
+/// seeds, 0.247 / 0.282 % at 0.72 s (fresh processes 0.295 / 0.314 %, the target being 0.31 %),
+/// 0.247 / 0.232 % at 1 s, 0.247 / 0.184 % at 2 s, 0.154 / 0.117 % at 5 s; pcb3038 0.160 / 0.181 %
+/// in 5 s (3 seeds); the 10-s sweep's rows (seed 1, stop at 0.1 %) d2103 0.446 -> 0.098 %, u2152
+/// 0.307 -> 0.100 %, pr2392 0.126 -> 0.096 %, u2319 0.252 -> 0.287 %. 8 x 128 without the merge:
+/// pr2392 0.179 %, u2319 0.252 % at 10 s. Section 15 of the tuning file.
+constexpr int kBandColonies = 8;
+constexpr double kBandSecondsPerCity = 2e-3;
+
+/// Whether auto runs merged colonies: the GPU, the band, and a budget of `seconds` (infinite
+/// when the run is bounded by iterations only).
+bool merged_colonies(int n, Backend backend, double seconds) {
+  return backend == Backend::Cuda && n >= kSmall && n < kOrOptBelow && seconds >= kBandSecondsPerCity * n;
+}
 
 /// Ants per iteration (per colony). The CPU runs an ant per thread at a time, so a few dozen keep
 /// every thread busy and the iterations short. The GPU runs every ant of an iteration at once, a
@@ -31,8 +51,9 @@ constexpr int kSmall = 2000, kGpuSmallColonies = 32;
 /// 0.36 %. Above 50,000 cities the 1,024 ants of the
 /// measured pla85900 and 200,000-city runs stay (each ant holds 3 n ints of device memory). Below
 /// kSmall cities: kGpuSmallColonies colonies of 32.
-int portfolio_ants(int n, Backend backend) {
+int portfolio_ants(int n, Backend backend, bool merged) {
   if (backend != Backend::Cuda || n < kSmall) return 32;
+  if (merged) return 1024 / kBandColonies;
   return n >= 10000 && n < 50000 ? 2048 : 1024;
 }
 
@@ -45,7 +66,6 @@ int portfolio_ants(int n, Backend backend) {
 /// pla7397, d18512 and pla33810 0.32 / 0.29 / 0.45 -> 0.28 / 0.22 / 0.36 % (3 seeds). Two CPU
 /// cores, 10 s: pr1002 0.14 -> 0.00 %, u1817 0.78 -> 0.15 %, pr2392 0.24 -> 0.29 %, pcb3038 0.23 ->
 /// 0.22 % (1 seed).
-constexpr int kOrOptBelow = 4000;
 localsearch::LocalSearchKind portfolio_local_search(int n) {
   return n >= kSmall && n < kOrOptBelow ? localsearch::LocalSearchKind::OrOpt
                                         : localsearch::LocalSearchKind::ThreeOpt;
@@ -90,10 +110,19 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     c.focused_edges = portfolio_focused_edges(n);
   // Evaporation: focused ants re-decide few edges, so the pheromone must follow the source fast.
   if (unset("mmas-rho", c.mmas_rho, defaults.colony.mmas_rho)) c.mmas_rho = 0.5;
+  const double budget = config.time_limit ? *config.time_limit
+                                          : (config.iterations ? std::numeric_limits<double>::infinity()
+                                                               : default_time_limit(n));
+  const bool merged = merged_colonies(n, backend, budget);
   if (unset("ants", config.ant_system.ants, defaults.ant_system.ants))
-    config.ant_system.ants = portfolio_ants(n, backend);
-  if (backend == Backend::Cuda && n < kSmall && unset("colonies", c.colonies, defaults.colony.colonies))
-    c.colonies = kGpuSmallColonies;
+    config.ant_system.ants = portfolio_ants(n, backend, merged);
+  if (unset("colonies", c.colonies, defaults.colony.colonies)) {
+    if (merged)
+      c.colonies = kBandColonies;
+    else if (backend == Backend::Cuda && n < kSmall)
+      c.colonies = kGpuSmallColonies;
+  }
+  if (merged && unset("merge-tours", c.merge_tours, defaults.colony.merge_tours)) c.merge_tours = true;
   return config;
 }
 
@@ -107,6 +136,8 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       c.colony_count() > 1 ? concat(" in each of ", c.colony_count(), " independent colonies")
                            : std::string(),
       c.focused() ? concat(", focused (", c.focused_edges, " edges re-decided per ant)") : std::string(),
+      c.merge_tours ? concat(", best tours merged every ", aco::kMergeInterval, " iterations")
+                    : std::string(),
       ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours, " ",
       to_string(lists), " neighbours, pheromone on ", c.candidates,
       " candidate edges per city (O(n k) memory), ",

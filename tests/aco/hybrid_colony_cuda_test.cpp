@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "aco/candidate_set.h"
+#include "aco/colony_merge.h"
 #include "aco/cpu/colony_search.h"
 #include "aco/cpu/focused_construction.h"
 #include "core/candidates.h"
@@ -218,6 +219,30 @@ TEST(HybridColonyCuda, SameSeedSameResult) {
   EXPECT_EQ(a.tours(), b.tours());
 }
 
+TEST(HybridColonyCuda, MergingColoniesKeepsValidExactTours) {
+  FORMICA_REQUIRE_CUDA();
+  // --merge-tours: the host merges the best tours read back from the device and writes the merged
+  // tour into the best colony's best and restart-best tours, which the ants then follow.
+  const Instance instance = io::generate_instance(800, io::InstanceKind::Clustered, 7);
+  ColonyConfig config = hybrid_config(ColonyVariant::Mmas, LocalSearchKind::OrOpt, 16, 5);
+  config.colonies = 6;
+  config.ants = 4;
+  config.merge_tours = true;
+  ColonySearchCuda a(instance, config), b(instance, config);
+  for (int it = 0; it < 6 * kMergeInterval; ++it) {
+    ASSERT_TRUE(a.step(StopFlag{}));
+    ASSERT_TRUE(b.step(StopFlag{}));
+    check_tours(instance, a, concat("iteration ", it));
+  }
+  EXPECT_GT(a.merges(), 0);
+  EXPECT_EQ(a.merges(), b.merges());
+  EXPECT_EQ(a.best_tour(), b.best_tour());
+  EXPECT_EQ(Tour(instance, a.best_tour()).length(), a.best_length());
+  const std::vector<int64_t> groups = a.group_best_lengths();
+  for (int m = 0; m < config.colonies; ++m)
+    EXPECT_EQ(Tour(instance, a.group_best_tour(m)).length(), groups[m]);
+}
+
 TEST(HybridColonyCuda, LocalSearchShortensTheTours) {
   FORMICA_REQUIRE_CUDA();
   const Instance instance = io::generate_instance(1000, io::InstanceKind::Uniform, 6);
@@ -252,12 +277,13 @@ TEST(HybridColonyCuda, AutoSolvesOnTheGpu) {
   FORMICA_REQUIRE_CUDA();
   const Instance instance = io::generate_instance(2000, io::InstanceKind::Uniform, 3);
   SolverConfig config;
-  config.time_limit = 3.0;
+  config.time_limit = 4.0;  // 2 ms per city: 8 colonies whose best tours are merged
   const Result result = solve(instance, config);
   EXPECT_EQ(result.backend, Backend::Cuda);
   EXPECT_EQ(result.config.algorithm, Algorithm::Mmas);
+  EXPECT_TRUE(result.config.colony.merge_tours);
   EXPECT_GT(result.iterations, 1);
-  // A uniform instance's optimum is near 0.7124 sqrt(n A): 3 s of the hybrid are within a few percent.
+  // A uniform instance's optimum is near 0.7124 sqrt(n A): 4 s of the hybrid are within a few percent.
   EXPECT_LT(static_cast<double>(result.tour.length()), 1.05 * 0.7124 * std::sqrt(2000.0 * 1e12));
 }
 

@@ -41,12 +41,41 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
       EXPECT_NE(summary.find(n < 2000 ? "quadrant neighbours" : "nearest neighbours"), std::string::npos)
           << summary;
     }
-  // Below 2,000 cities the GPU runs 32 independent colonies of 32 ants, one colony from then on.
+  // Below 2,000 cities the GPU runs 32 independent colonies of 32 ants; up to 4,000, given 2 ms per
+  // city or more (the default 10 s), 8 colonies of 128 whose best tours are merged; one colony else.
   const SolverConfig small = resolve_config(SolverConfig{}, 1000, Backend::Cuda);
   EXPECT_EQ(small.colony.colony_count(), 32);
   EXPECT_EQ(small.ant_system.ants, 32);
   EXPECT_EQ(resolve_config(SolverConfig{}, 1000, Backend::Cpu).colony.colony_count(), 1);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cuda).colony.colony_count(), 1);
+  const SolverConfig band = resolve_config(SolverConfig{}, 2392, Backend::Cuda);
+  EXPECT_EQ(band.colony.colony_count(), 8);
+  EXPECT_EQ(band.ant_system.ants, 128);
+  EXPECT_TRUE(band.colony.merge_tours);
+  EXPECT_NE(
+      portfolio_summary(band, 2392, EdgeWeightType::Euc2D, Backend::Cuda).find("best tours merged every 10"),
+      std::string::npos);
+  SolverConfig timed;
+  timed.time_limit = 4.8;  // 2 ms per city of pr2392
+  EXPECT_TRUE(resolve_config(timed, 2392, Backend::Cuda).colony.merge_tours);
+  timed.iterations = 100;
+  EXPECT_TRUE(resolve_config(timed, 2392, Backend::Cuda).colony.merge_tours);
+  SolverConfig counted;
+  counted.iterations = 100;
+  EXPECT_TRUE(resolve_config(counted, 3999, Backend::Cuda).colony.merge_tours);
+  SolverConfig brief;
+  brief.time_limit = 4.7;
+  const SolverConfig short_run = resolve_config(brief, 2392, Backend::Cuda);
+  EXPECT_EQ(short_run.colony.colony_count(), 1);
+  EXPECT_EQ(short_run.ant_system.ants, 1024);
+  for (const auto& [n, backend] :
+       {std::pair{1999, Backend::Cuda}, std::pair{4000, Backend::Cuda}, std::pair{2392, Backend::Cpu}}) {
+    const SolverConfig other = resolve_config(SolverConfig{}, n, backend);
+    EXPECT_FALSE(other.colony.merge_tours) << n;
+    EXPECT_EQ(portfolio_summary(other, n, EdgeWeightType::Euc2D, backend).find("merged"), std::string::npos);
+  }
+  EXPECT_FALSE(short_run.colony.merge_tours);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 4000, Backend::Cuda).colony.colony_count(), 1);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cpu).colony.colony_count(), 1);
   EXPECT_NE(portfolio_summary(small, 1000, EdgeWeightType::Euc2D, Backend::Cuda)
                 .find("32 ants in each of 32 independent colonies"),
             std::string::npos);
@@ -56,7 +85,7 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   for (const EdgeWeightType type : {EdgeWeightType::Euc3D, EdgeWeightType::Explicit})
     EXPECT_NE(portfolio_summary(small, 1000, type, Backend::Cuda).find("12 nearest neighbours"),
               std::string::npos);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cuda).ant_system.ants, 1024);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 4461, Backend::Cuda).ant_system.ants, 1024);
   // 3-opt in the ants' local search, except from 2,000 to 4,000 cities (one colony of 1,024 ants);
   // 12 neighbours on the GPU below 2,000 cities, 10 from then on and on the CPU.
   EXPECT_EQ(resolve_config(SolverConfig{}, 1999, Backend::Cuda).colony.ls_neighbours, 12);
@@ -94,6 +123,10 @@ TEST(Solver, AutoKeepsEveryParameterTheUserSet) {
   set_parameter(plain, "local-search", "none");
   set_parameter(plain, "focused_edges", "0");
   set_parameter(plain, "neighbour-lists", "nearest");
+  SolverConfig unmerged;
+  set_parameter(unmerged, "merge-tours", "false");
+  EXPECT_FALSE(resolve_config(unmerged, 2392, Backend::Cuda).colony.merge_tours);
+  EXPECT_THROW(set_parameter(unmerged, "merge-tours", "yes"), InputError);
   const SolverConfig p = resolve_config(plain, 5000, Backend::Cpu);
   EXPECT_EQ(p.colony.local_search, localsearch::LocalSearchKind::None);
   EXPECT_EQ(p.colony.focused_edges, 0);

@@ -326,6 +326,15 @@ void ColonySearchCpu::after_iteration() {
     std::copy(from, from + n_, colony_best_.begin() + static_cast<ptrdiff_t>(c) * n_);
     std::copy(from, from + n_, colony_restart_best_.begin() + static_cast<ptrdiff_t>(c) * n_);
   }
+  if (config_.merge_tours && merger_.due(records_, iteration)) {
+    std::vector<int32_t> merged;
+    const int c = merger_.merge(instance_, records_, iteration, colony_best_, colony_restart_best_, merged);
+    if (c >= 0) {
+      std::copy(merged.begin(), merged.end(), colony_best_.begin() + static_cast<ptrdiff_t>(c) * n_);
+      std::copy(merged.begin(), merged.end(), colony_restart_best_.begin() + static_cast<ptrdiff_t>(c) * n_);
+      ++merges_;
+    }
+  }
   best_colony_ = 0;
   iteration_best_ = kNoLength;
   for (int c = 0; c < layout_.colonies; ++c) {

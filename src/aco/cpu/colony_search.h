@@ -14,6 +14,7 @@
 #include "aco/candidate_set.h"
 #include "aco/colony_config.h"
 #include "aco/colony_layout.h"
+#include "aco/colony_merge.h"
 #include "core/candidates.h"
 #include "core/instance.h"
 #include "core/search.h"
@@ -44,6 +45,8 @@ class ColonySearchCpu final : public Search {
   std::vector<int64_t> group_best_lengths() const;
   std::vector<int32_t> group_best_tour(int matrix) const;
   int restarts() const { return restarts_; }
+  /// --merge-tours: merges that shortened the best tour.
+  int merges() const { return merges_; }
   /// The last iteration's tours (ant-major) and exact lengths.
   std::span<const int32_t> tours() const { return tours_; }
   std::span<const int64_t> tour_lengths() const { return lengths_; }
@@ -88,7 +91,8 @@ class ColonySearchCpu final : public Search {
   int64_t best_length_ = 0, iteration_best_ = 0;
   int best_colony_ = 0;
   int iteration_ = 0;  // completed iterations; the running one is iteration_ + 1
-  int restarts_ = 0;
+  int restarts_ = 0, merges_ = 0;
+  ColonyMerger merger_;
   StepTimes times_;
 };
 

@@ -10,6 +10,7 @@
 #include "aco/candidate_set.h"
 #include "aco/colony_layout.h"
 #include "aco/colony_memory.h"
+#include "aco/colony_merge.h"
 #include "aco/cpu/focused_construction.h"
 #include "aco/cuda/candidate_construction.cuh"
 #include "aco/cuda/candidate_pheromone.cuh"
@@ -77,7 +78,9 @@ struct ColonySearchCuda::State {
 
   std::vector<ColonyRecord> records;
   Event start, constructed, searched, updated;
-  int iteration = 0, restarts = 0, best_colony = 0;
+  int iteration = 0, restarts = 0, merges = 0, best_colony = 0;
+  ColonyMerger merger;
+  std::vector<int32_t> merged;  // --merge-tours: the last merged tour, alive while it uploads
   int64_t iteration_best = 0;
   StepTimes times;
 
@@ -431,6 +434,20 @@ void ColonySearchCuda::State::after_iteration() {
                                best_tours.data() + static_cast<size_t>(source) * n, bytes, cudaMemcpyDeviceToDevice, stream));
     changed = true;
   }
+  if (config.merge_tours && merger.due(records, it)) {
+    const std::vector<int32_t> bests = best_tours.download(stream),
+                               restart_bests = restart_tours.download(stream);
+    const int c = merger.merge(instance, records, it, bests, restart_bests, merged);
+    if (c >= 0) {
+      const size_t at = static_cast<size_t>(c) * n, bytes = static_cast<size_t>(n) * sizeof(int32_t);
+      CUDA_CHECK(
+          cudaMemcpyAsync(best_tours.data() + at, merged.data(), bytes, cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(
+          cudaMemcpyAsync(restart_tours.data() + at, merged.data(), bytes, cudaMemcpyHostToDevice, stream));
+      ++merges;
+      changed = true;
+    }
+  }
   if (changed) upload_records();
   best_colony = 0;
   iteration_best = kNoLength;
@@ -454,6 +471,8 @@ int64_t ColonySearchCuda::iteration_best_length() const { return state_->iterati
 StepTimes ColonySearchCuda::last_step_times() const { return state_->times; }
 int ColonySearchCuda::matrices() const { return state_->layout.matrices; }
 int ColonySearchCuda::total_ants() const { return state_->layout.total_ants(); }
+int ColonySearchCuda::merges() const { return state_->merges; }
+
 int ColonySearchCuda::restarts() const { return state_->restarts; }
 
 std::vector<float> ColonySearchCuda::pheromone(int matrix) const {

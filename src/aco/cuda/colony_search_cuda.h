@@ -47,6 +47,8 @@ class ColonySearchCuda final : public Search {
   std::vector<int64_t> group_best_lengths() const;
   std::vector<int32_t> group_best_tour(int matrix) const;
   int restarts() const;
+  /// --merge-tours: merges that shortened the best tour (aco/colony_merge.h).
+  int merges() const;
   /// The last iteration's tours (ant-major) and exact lengths, copied from the device.
   std::vector<int32_t> tours() const;
   std::vector<int64_t> tour_lengths() const;

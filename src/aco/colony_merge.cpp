@@ -1,0 +1,70 @@
+// Merging the colonies' best tours (see colony_merge.h).
+#include "aco/colony_merge.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "localsearch/partition_merge.h"
+
+namespace formica::aco {
+namespace {
+
+std::vector<long long> record_lengths(const std::vector<ColonyRecord>& records) {
+  std::vector<long long> lengths;
+  for (const ColonyRecord& r : records) lengths.insert(lengths.end(), {r.best_length, r.restart_length});
+  return lengths;
+}
+
+}  // namespace
+
+bool ColonyMerger::due(const std::vector<ColonyRecord>& records, int iteration) const {
+  return iteration % kMergeInterval == 0 && record_lengths(records) != seen_;
+}
+
+int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& records, int iteration,
+                        std::span<const int32_t> best_tours, std::span<const int32_t> restart_tours,
+                        std::vector<int32_t>& merged) {
+  const int n = instance.n(), colonies = static_cast<int>(records.size());
+  if (n < 5) return -1;  // every tour of 4 cities or fewer is one tour
+  int best = 0;
+  for (int c = 1; c < colonies; ++c)
+    if (records[c].best_length < records[best].best_length) best = c;
+  const auto tour_of = [&](std::span<const int32_t> tours, int c) {
+    return tours.subspan(static_cast<size_t>(c) * n, static_cast<size_t>(n));
+  };
+  // The tours merged in, shortest first: every other colony's best; every restart-best that is not
+  // its colony's best.
+  std::vector<std::pair<long long, std::span<const int32_t>>> donors;
+  for (int c = 0; c < colonies; ++c) {
+    const ColonyRecord& r = records[c];
+    if (c != best) donors.emplace_back(r.best_length, tour_of(best_tours, c));
+    if (r.restart_length != r.best_length && r.restart_length != kNoLength)
+      donors.emplace_back(r.restart_length, tour_of(restart_tours, c));
+  }
+  std::stable_sort(donors.begin(), donors.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  // One donor after another, each merged into the tour the ones before it left.
+  std::vector<int32_t> current(tour_of(best_tours, best).begin(), tour_of(best_tours, best).end());
+  int64_t length = records[best].best_length;
+  std::vector<localsearch::Edge> added, removed;
+  for (const auto& [donor_length, donor] : donors) {
+    const localsearch::MergeBase base(instance, current, length);
+    base.difference(donor, added, removed);
+    localsearch::MergedTour result = base.merge(base.improving_exchanges(added, removed));
+    if (result.tour.empty()) continue;
+    current = std::move(result.tour);
+    length = result.length;
+  }
+  int receiver = -1;
+  if (length < records[best].best_length) {
+    ColonyRecord& r = records[best];
+    r.best_length = r.restart_length = length;
+    r.restart_found = iteration;
+    merged = std::move(current);
+    receiver = best;
+  }
+  seen_ = record_lengths(records);
+  return receiver;
+}
+
+}  // namespace formica::aco

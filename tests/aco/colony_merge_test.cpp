@@ -1,0 +1,122 @@
+// Merging the colonies' best tours (--merge-tours): the best colony receives a tour that is a
+// valid permutation of the exact length its records state, shorter than its best; merges are due
+// every kMergeInterval iterations only when a record changed; colonies that merge keep valid tours
+// and the same result for the same seed whatever the thread count.
+#include <gtest/gtest.h>
+
+#include "aco/colony_merge.h"
+#include "aco/cpu/colony_search.h"
+#include "core/candidates.h"
+#include "core/tour.h"
+#include "io/generator.h"
+#include "localsearch/cpu/neighbour_list_climb.h"
+#include "localsearch/start_tour.h"
+
+namespace formica::aco {
+namespace {
+
+/// Colonies' records and best tours: 2-opt + Or-opt local optima from random starts (restart-best
+/// equal to best).
+struct Colonies {
+  std::vector<ColonyRecord> records;
+  std::vector<int32_t> tours;
+};
+
+Colonies climbed_colonies(const Instance& instance, int colonies) {
+  const CandidateLists lists = build_candidate_lists(instance, 8);
+  Colonies out;
+  for (int c = 0; c < colonies; ++c) {
+    std::vector<int32_t> tour = localsearch::random_start(instance.n(), 7, c);
+    localsearch::cpu::climb_neighbour_lists(instance, lists, tour);
+    ColonyRecord r = fresh_colony_record();
+    r.best_length = r.restart_length = tour_length(instance, tour);
+    out.records.push_back(r);
+    out.tours.insert(out.tours.end(), tour.begin(), tour.end());
+  }
+  return out;
+}
+
+TEST(ColonyMerger, TheBestColonyReceivesAShorterTourOfTheLengthItsRecordsState) {
+  const Instance instance = io::generate_instance(1500, io::InstanceKind::Uniform, 3);
+  Colonies colonies = climbed_colonies(instance, 6);
+  int best = 0;
+  for (int c = 1; c < 6; ++c)
+    if (colonies.records[c].best_length < colonies.records[best].best_length) best = c;
+  const long long before = colonies.records[best].best_length;
+  ColonyMerger merger;
+  ASSERT_TRUE(merger.due(colonies.records, kMergeInterval));
+  std::vector<int32_t> merged;
+  const int receiver =
+      merger.merge(instance, colonies.records, kMergeInterval, colonies.tours, colonies.tours, merged);
+  ASSERT_EQ(receiver, best);
+  const Tour tour(instance, merged);
+  const ColonyRecord& r = colonies.records[best];
+  EXPECT_EQ(tour.length(), r.best_length);
+  EXPECT_EQ(r.restart_length, r.best_length);
+  EXPECT_EQ(r.restart_found, kMergeInterval);
+  EXPECT_LT(r.best_length, before);
+  // The other colonies keep their tours and records.
+  for (int c = 0; c < 6; ++c) {
+    const std::span<const int32_t> other = std::span<const int32_t>(colonies.tours).subspan(c * 1500, 1500);
+    if (c == best) continue;
+    EXPECT_EQ(colonies.records[c].best_length, tour_length(instance, other));
+  }
+}
+
+TEST(ColonyMerger, IsDueEveryIntervalOnlyWhenARecordChanged) {
+  const Instance instance = io::generate_instance(200, io::InstanceKind::Uniform, 4);
+  Colonies colonies = climbed_colonies(instance, 3);
+  ColonyMerger merger;
+  EXPECT_FALSE(merger.due(colonies.records, kMergeInterval - 1));
+  EXPECT_TRUE(merger.due(colonies.records, kMergeInterval));
+  std::vector<int32_t> merged;
+  merger.merge(instance, colonies.records, kMergeInterval, colonies.tours, colonies.tours, merged);
+  EXPECT_FALSE(merger.due(colonies.records, 2 * kMergeInterval));
+  colonies.records[1].restart_length += 1;  // a restart-best that moved
+  EXPECT_TRUE(merger.due(colonies.records, 2 * kMergeInterval));
+  EXPECT_FALSE(merger.due(colonies.records, 2 * kMergeInterval + 1));
+}
+
+TEST(ColonyMerger, OneTourOrTinyInstancesGiveNothing) {
+  const Instance tiny = io::generate_instance(4, io::InstanceKind::Uniform, 1);
+  Colonies few = climbed_colonies(tiny, 3);
+  ColonyMerger merger;
+  std::vector<int32_t> merged;
+  EXPECT_EQ(merger.merge(tiny, few.records, kMergeInterval, few.tours, few.tours, merged), -1);
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 2);
+  Colonies one = climbed_colonies(instance, 1);
+  EXPECT_EQ(merger.merge(instance, one.records, kMergeInterval, one.tours, one.tours, merged), -1);
+  EXPECT_TRUE(merged.empty());
+}
+
+ColonyConfig merging_config(int threads) {
+  ColonyConfig config;
+  config.local_search = localsearch::LocalSearchKind::OrOpt;
+  config.focused_edges = 16;
+  config.colonies = 6;
+  config.ants = 4;
+  config.mmas_rho = 0.5;
+  config.merge_tours = true;
+  config.threads = threads;
+  config.seed = 5;
+  return config;
+}
+
+TEST(ColonyMergeCpu, MergingColoniesKeepValidExactToursWhateverTheThreadCount) {
+  const Instance instance = io::generate_instance(800, io::InstanceKind::Clustered, 7);
+  ColonySearchCpu one(instance, merging_config(1)), three(instance, merging_config(3));
+  for (int it = 0; it < 6 * kMergeInterval; ++it) {
+    ASSERT_TRUE(one.step(StopFlag{}));
+    ASSERT_TRUE(three.step(StopFlag{}));
+  }
+  EXPECT_GT(one.merges(), 0);
+  EXPECT_EQ(one.merges(), three.merges());
+  EXPECT_EQ(one.best_tour(), three.best_tour());
+  EXPECT_EQ(Tour(instance, one.best_tour()).length(), one.best_length());
+  const std::vector<int64_t> groups = one.group_best_lengths();
+  for (int m = 0; m < one.layout().matrices; ++m)
+    EXPECT_EQ(Tour(instance, one.group_best_tour(m)).length(), groups[m]);
+}
+
+}  // namespace
+}  // namespace formica::aco
