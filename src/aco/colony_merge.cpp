@@ -2,6 +2,7 @@
 #include "aco/colony_merge.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "localsearch/partition_merge.h"
@@ -47,13 +48,15 @@ int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& rec
   std::vector<int32_t> current(tour_of(best_tours, best).begin(), tour_of(best_tours, best).end());
   int64_t length = records[best].best_length;
   std::vector<localsearch::Edge> added, removed;
+  std::optional<localsearch::MergeBase> base;  // built again only when a donor changed the tour
   for (const auto& [donor_length, donor] : donors) {
-    const localsearch::MergeBase base(instance, current, length);
-    base.difference(donor, added, removed);
-    localsearch::MergedTour result = base.merge(base.improving_exchanges(added, removed));
+    if (!base) base.emplace(instance, current, length);
+    base->difference(donor, added, removed);
+    localsearch::MergedTour result = base->merge(base->improving_exchanges(added, removed));
     if (result.tour.empty()) continue;
     current = std::move(result.tour);
     length = result.length;
+    base.reset();
   }
   int receiver = -1;
   if (length < records[best].best_length) {

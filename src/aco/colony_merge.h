@@ -1,12 +1,13 @@
 // Merging the colonies' best tours (--merge-tours), the same on the CPU and the GPU: every
 // kMergeInterval iterations in which some colony's best or restart-best tour changed, the other
 // colonies' best tours and every colony's restart-best are merged into the best tour of all by
-// partition merge (localsearch/partition_merge.h): each stretch where one of them is shorter than
-// the best tour, and can be swapped in alone, is taken, largest gain first, where it does not
-// overlap another. Independent colonies, and one colony's successive restarts, settle in different
-// basins; their best tours are each good in places, and the merge combines the places (the
-// tunnelling of partition crossover between local optima, Whitley et al.). The merged tour becomes
-// the best colony's best-so-far and restart-best when it is shorter.
+// partition merge (localsearch/partition_merge.h): the stretches where one of them is shorter than
+// the best tour and that close into one tour (alone or fused with others) are swapped in, largest
+// gain first, where they do not overlap; donors one after another, shortest first. Independent
+// colonies, and one colony's successive restarts, settle in different basins; their best tours are
+// each good in places, and the merge combines the places (the tunnelling of partition crossover
+// between local optima, Whitley et al.). The merged tour becomes the best colony's best-so-far and
+// restart-best when it is shorter.
 #pragma once
 
 #include <cstdint>

@@ -173,7 +173,7 @@ std::vector<Exchange> MergeBase::improving_exchanges(std::span<const Edge> added
     const Exchange x = joined(without);
     if (without.empty() || exchange_is_a_tour(x.removed, x.added)) kept = std::move(without);
   }
-  if (kept.size() > 1 || (kept.size() == 1 && kept.front()->gain > 0)) {
+  if (!kept.empty()) {
     Exchange x = joined(kept);
     if (x.gain > 0 && exchange_is_a_tour(x.removed, x.added)) improving.push_back(std::move(x));
   }

@@ -5,6 +5,7 @@
 #include <deque>
 #include <optional>
 
+#include "aco/colony_merge.h"
 #include "core/error.h"
 
 namespace formica {
@@ -22,6 +23,12 @@ T parse_value(std::string_view name, std::string_view text) {
 template <typename T>
 nlohmann::json optional_json(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+/// The value of a true / false parameter.
+bool parse_bool(std::string_view name, std::string_view text) {
+  FORMICA_EXPECTS(text == "true" || text == "false", "--", name, ": '", text, "' is not true or false");
+  return text == "true";
 }
 
 std::string normalized(std::string_view name) {
@@ -126,15 +133,13 @@ void add_colony_parameters(std::vector<Parameter>& p) {
       "MMAS / GACO: 0 builds whole tours; N > 0 starts each ant from its colony's last "
       "depositing tour and re-decides at most N edges (focused construction)",
       [](auto& c) -> auto& { return c.focused_edges; }));
-  p.push_back(
-      {"merge-tours",
-       "MMAS / ACS / GACO: true merges the colonies' best and restart-best tours into the best one every "
-       "10 iterations (partition crossover: each shorter stretch that fits is swapped in); false: no merge",
-       [](SolverConfig& c, std::string_view v) {
-         FORMICA_EXPECTS(v == "true" || v == "false", "--merge-tours: '", v, "' is not true or false");
-         c.colony.merge_tours = v == "true";
-       },
-       [](const SolverConfig& c) { return nlohmann::json(c.colony.merge_tours); }});
+  static const std::string merge_help =
+      concat("MMAS / ACS / GACO: true merges the colonies' best and restart-best tours into the best one every ",
+             aco::kMergeInterval,
+             " iterations (partition crossover: each shorter stretch that fits is swapped in); false: no merge");
+  p.push_back({"merge-tours", merge_help,
+               [](SolverConfig& c, std::string_view v) { c.colony.merge_tours = parse_bool("merge-tours", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.colony.merge_tours); }});
 }
 
 std::string_view start_help() {
@@ -221,10 +226,7 @@ std::vector<Parameter> make_parameters() {
                [](const SolverConfig& c) { return nlohmann::json(c.seed); }});
   p.push_back({"polish",
                "true: polish the best tour with exact 2-opt + Or-opt + 3-opt before returning it; false: don't",
-               [](SolverConfig& c, std::string_view v) {
-                 FORMICA_EXPECTS(v == "true" || v == "false", "--polish: '", v, "' is not true or false");
-                 c.polish = v == "true";
-               },
+               [](SolverConfig& c, std::string_view v) { c.polish = parse_bool("polish", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.polish); }});
   p.push_back({"threads", "CPU threads, 0 for all",
                [](SolverConfig& c, std::string_view v) { c.threads = parse_value<int>("threads", v); },

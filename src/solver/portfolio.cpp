@@ -110,10 +110,8 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     c.focused_edges = portfolio_focused_edges(n);
   // Evaporation: focused ants re-decide few edges, so the pheromone must follow the source fast.
   if (unset("mmas-rho", c.mmas_rho, defaults.colony.mmas_rho)) c.mmas_rho = 0.5;
-  const double budget = config.time_limit ? *config.time_limit
-                                          : (config.iterations ? std::numeric_limits<double>::infinity()
-                                                               : default_time_limit(n));
-  const bool merged = merged_colonies(n, backend, budget);
+  const bool merged =
+      merged_colonies(n, backend, config.time_limit.value_or(std::numeric_limits<double>::infinity()));
   if (unset("ants", config.ant_system.ants, defaults.ant_system.ants))
     config.ant_system.ants = portfolio_ants(n, backend, merged);
   if (unset("colonies", c.colonies, defaults.colony.colonies)) {

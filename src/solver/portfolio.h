@@ -18,9 +18,10 @@ namespace formica {
 /// cities, then n / 2000 s, at most 60 s.
 double default_time_limit(int n);
 
-/// `config` with what auto means for n cities on `backend` (already resolved) and its time budget
-/// (--time-limit, else default_time_limit unless --iterations bounds the run): the algorithm and
-/// every portfolio field left at its default. A config whose algorithm is not Auto is returned as is.
+/// `config` with what auto means for n cities on `backend` (already resolved) and its time limit
+/// (none: a run bounded by iterations only): the algorithm and every portfolio field left at its
+/// default. resolve_config sets the default time limit first. A config whose algorithm is not Auto
+/// is returned as is.
 SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend);
 
 /// One line saying what the portfolio picked and why ("n = 2392 on the GPU: ..."), for the CLI.

@@ -59,9 +59,8 @@ Algorithm resolve_algorithm(Algorithm algorithm) {
 }
 
 SolverConfig resolve_config(SolverConfig config, int n, Backend backend) {
-  config = apply_portfolio(config, n, backend);
   if (!config.iterations && !config.time_limit) config.time_limit = default_time_limit(n);
-  return config;
+  return apply_portfolio(config, n, backend);
 }
 
 std::string_view to_string(Backend backend) {
