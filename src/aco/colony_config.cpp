@@ -90,6 +90,11 @@ void ColonyConfig::validate() const {
                   ls_neighbours);
   FORMICA_EXPECTS(focused_edges >= 0, "--focused-edges must be at least 0 (0: whole tours), got ",
                   focused_edges);
+  FORMICA_EXPECTS(lk_threads >= 0 && lk_threads <= 1024, "--lk-threads must be in [0, 1024], got ",
+                  lk_threads);
+  FORMICA_EXPECTS(
+      lk_threads == 0 || merge_tours,
+      "--lk-threads: the Lin-Kernighan threads exchange tours through the merge; add --merge-tours true");
   FORMICA_EXPECTS(
       focused_edges == 0 || variant != ColonyVariant::Acs,
       "--focused-edges: ACS builds its tours in lockstep; focused construction needs mmas or gaco");
@@ -109,7 +114,8 @@ std::string ColonyConfig::describe() const {
   if (local_search != localsearch::LocalSearchKind::None) text += concat(" ls-neighbours=", ls_neighbours);
   return text +
          (focused() ? concat(" focused-edges=", focused_edges) : std::string(" construction=whole-tours")) +
-         (merge_tours ? " merge-tours=true" : "");
+         (merge_tours ? " merge-tours=true" : "") +
+         (lk_threads > 0 ? concat(" lk-threads=", lk_threads) : "");
 }
 
 }  // namespace formica::aco

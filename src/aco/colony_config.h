@@ -93,6 +93,11 @@ struct ColonyConfig {
   /// Merge the colonies' best and restart-best tours into the best one every few iterations
   /// (aco/colony_merge.h): partition crossover between the basins that colonies and restarts find.
   bool merge_tours = false;
+  /// Host threads running iterated Lin-Kernighan beside the colonies (localsearch/cpu/
+  /// iterated_lin_kernighan.h); at every merge their shortest tour joins the merge and the merged
+  /// tour goes back to them. 0: none. Needs merge_tours. Their work depends on timing, so a run
+  /// with them is not repeatable from its seed alone.
+  int lk_threads = 0;
   int threads = 1;                ///< CPU worker threads (the result does not depend on it)
   uint64_t seed = 1;
 

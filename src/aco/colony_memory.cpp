@@ -24,14 +24,18 @@ ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
   // Shared by both backends on the host: the candidate set (ids, eta^beta, fallback list).
   const size_t candidate_set = cities * width * 8 + cities * fallback * 4;
   ColonyMemory memory;
+  // --lk-threads: their neighbour lists and, per thread, a tour, its saved copy and positions (plus
+  // the Lin-Kernighan queue and bits); the published tour and the merge's copy of it.
+  const size_t lk_threads = static_cast<size_t>(config.lk_threads);
+  memory.host = lk_threads > 0 ? cities * (10 * 4 + lk_threads * 17 + 8) : 0;
   if (!gpu) {
     const size_t threads = static_cast<size_t>(config.threads);
-    memory.host = candidate_set + matrices * cities * width * (8 + gaco) + ants * cities * 4 + ants * 8 +
-                  colonies * cities * 8 + ls_lists + (config.focused() ? colonies * cities * 8 : 0) +
-                  threads * cities * (local_search ? 13 : 12);
+    memory.host += candidate_set + matrices * cities * width * (8 + gaco) + ants * cities * 4 + ants * 8 +
+                   colonies * cities * 8 + ls_lists + (config.focused() ? colonies * cities * 8 : 0) +
+                   threads * cities * (local_search ? 13 : 12);
     return memory;
   }
-  memory.host = candidate_set * matrices + ls_lists + (config.focused() ? cities * 8 : 0);
+  memory.host += candidate_set * matrices + ls_lists + (config.focused() ? cities * 8 : 0);
   // Device: per matrix ids, distances, tau, fitness, eta^beta (+ GACO crossings); the fallback
   // list; tours, lengths; best, restart-best, next and previous per colony; GACO scratch.
   size_t device = matrices * cities * width * (20 + gaco) + cities * fallback * 4 + ants * cities * 4 +

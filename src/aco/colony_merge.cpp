@@ -8,18 +8,30 @@
 #include "localsearch/partition_merge.h"
 
 namespace formica::aco {
-namespace {
 
-std::vector<long long> record_lengths(const std::vector<ColonyRecord>& records) {
+ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config) {
+  if (config.lk_threads > 0)
+    companion_ = std::make_unique<localsearch::cpu::IteratedLinKernighan>(
+        instance, config.lk_threads, config.seed, config.neighbour_lists);
+}
+
+std::vector<long long> ColonyMerger::lengths(const std::vector<ColonyRecord>& records) const {
   std::vector<long long> lengths;
   for (const ColonyRecord& r : records) lengths.insert(lengths.end(), {r.best_length, r.restart_length});
+  if (companion_) lengths.push_back(companion_->best_length());
   return lengths;
 }
 
-}  // namespace
-
 bool ColonyMerger::due(const std::vector<ColonyRecord>& records, int iteration) const {
-  return iteration % kMergeInterval == 0 && record_lengths(records) != seen_;
+  return iteration % kMergeInterval == 0 && lengths(records) != seen_;
+}
+
+int ColonyMerger::finish(const Instance& instance, std::vector<ColonyRecord>& records, int iteration,
+                         std::span<const int32_t> best_tours, std::span<const int32_t> restart_tours,
+                         std::vector<int32_t>& merged) {
+  if (!companion_) return -1;
+  companion_->stop();
+  return merge(instance, records, iteration, best_tours, restart_tours, merged);
 }
 
 int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& records, int iteration,
@@ -34,19 +46,23 @@ int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& rec
     return tours.subspan(static_cast<size_t>(c) * n, static_cast<size_t>(n));
   };
   // The tours merged in, shortest first: every other colony's best; every restart-best that is not
-  // its colony's best.
+  // its colony's best; the Lin-Kernighan threads' best. The shortest of all is merged into.
+  std::vector<int32_t> threads_tour;
+  const long long threads_length = companion_ ? companion_->best(threads_tour) : -1;
   std::vector<std::pair<long long, std::span<const int32_t>>> donors;
   for (int c = 0; c < colonies; ++c) {
     const ColonyRecord& r = records[c];
-    if (c != best) donors.emplace_back(r.best_length, tour_of(best_tours, c));
+    donors.emplace_back(r.best_length, tour_of(best_tours, c));
     if (r.restart_length != r.best_length && r.restart_length != kNoLength)
       donors.emplace_back(r.restart_length, tour_of(restart_tours, c));
   }
+  if (threads_length >= 0) donors.emplace_back(threads_length, threads_tour);
   std::stable_sort(donors.begin(), donors.end(),
                    [](const auto& x, const auto& y) { return x.first < y.first; });
   // One donor after another, each merged into the tour the ones before it left.
-  std::vector<int32_t> current(tour_of(best_tours, best).begin(), tour_of(best_tours, best).end());
-  int64_t length = records[best].best_length;
+  std::vector<int32_t> current(donors.front().second.begin(), donors.front().second.end());
+  int64_t length = donors.front().first;
+  donors.erase(donors.begin());
   std::vector<localsearch::Edge> added, removed;
   std::optional<localsearch::MergeBase> base;  // built again only when a donor changed the tour
   for (const auto& [donor_length, donor] : donors) {
@@ -58,6 +74,7 @@ int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& rec
     length = result.length;
     base.reset();
   }
+  if (companion_) companion_->offer(current, length);  // taken when shorter than theirs
   int receiver = -1;
   if (length < records[best].best_length) {
     ColonyRecord& r = records[best];
@@ -66,7 +83,7 @@ int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& rec
     merged = std::move(current);
     receiver = best;
   }
-  seen_ = record_lengths(records);
+  seen_ = lengths(records);
   return receiver;
 }
 

@@ -8,14 +8,22 @@
 // each good in places, and the merge combines the places (the tunnelling of partition crossover
 // between local optima, Whitley et al.). The merged tour becomes the best colony's best-so-far and
 // restart-best when it is shorter.
+//
+// With --lk-threads the merger also owns host threads of iterated Lin-Kernighan
+// (localsearch/cpu/iterated_lin_kernighan.h): their shortest tour is one more donor, or the tour
+// merged into when it is the shortest of all, and every merge hands its result back to them. The
+// colonies then search around the threads' best tour and the threads kick the colonies' best.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "aco/colony_config.h"
 #include "aco/colony_rules.h"
 #include "core/instance.h"
+#include "localsearch/cpu/iterated_lin_kernighan.h"
 
 namespace formica::aco {
 
@@ -23,20 +31,43 @@ constexpr int kMergeInterval = 10;
 
 class ColonyMerger {
  public:
-  /// True when `iteration` is a merge iteration and a colony's best or restart-best length
-  /// changed since the last merge.
+  ColonyMerger() = default;
+  /// A merger with config.lk_threads Lin-Kernighan threads (none when 0), idle until the first merge.
+  ColonyMerger(const Instance& instance, const ColonyConfig& config);
+
+  /// True when `iteration` is a merge iteration and a colony's best or restart-best length, or the
+  /// Lin-Kernighan threads' best, changed since the last merge.
   bool due(const std::vector<ColonyRecord>& records, int iteration) const;
 
-  /// Merges as the file comment says. `best_tours` and `restart_tours` hold the colonies' tours,
-  /// colonies x n. Returns the colony whose records now hold the merged tour (written to `merged`;
-  /// the caller copies it into that colony's best and restart-best tours), or -1 when the merge
+  /// Merges as the file comment says (on the calling thread). `best_tours` and `restart_tours` hold the
+  /// colonies' tours, colonies x n. Returns the colony whose records now hold the merged tour (written to
+  /// `merged`; the caller copies it into that colony's best and restart-best tours), or -1 when the merge
   /// found nothing shorter.
   int merge(const Instance& instance, std::vector<ColonyRecord>& records, int iteration,
             std::span<const int32_t> best_tours, std::span<const int32_t> restart_tours,
             std::vector<int32_t>& merged);
 
+  /// Hands the Lin-Kernighan threads (if any) their first tour before the first merge: the
+  /// focused colonies' start tour.
+  void start(std::span<const int32_t> tour, int64_t length) {
+    if (companion_) companion_->offer(tour, length);
+  }
+
+  /// The last merge, after the last iteration: stops the Lin-Kernighan threads and, if there are
+  /// any, merges as merge() does whether due or not. Returns what merge() returns (-1 without
+  /// threads).
+  int finish(const Instance& instance, std::vector<ColonyRecord>& records, int iteration,
+             std::span<const int32_t> best_tours, std::span<const int32_t> restart_tours,
+             std::vector<int32_t>& merged);
+
+  /// Kicks the Lin-Kernighan threads tried so far (0 without them).
+  int64_t lk_kicks() const { return companion_ ? companion_->kicks() : 0; }
+
  private:
-  std::vector<long long> seen_;  // best and restart-best lengths at the last merge
+  std::vector<long long> lengths(const std::vector<ColonyRecord>& records) const;
+
+  std::vector<long long> seen_;  // best and restart-best lengths (and the threads' best) at the last merge
+  std::unique_ptr<localsearch::cpu::IteratedLinKernighan> companion_;
 };
 
 }  // namespace formica::aco

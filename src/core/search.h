@@ -53,6 +53,10 @@ class Search {
   /// True once the search has done all the work it was configured for (e.g. a fixed number of
   /// restarts); the solver then stops. Searches that can always go on keep the default.
   virtual bool finished() const { return false; }
+
+  /// Called once after the last step: a search with helper threads (--lk-threads) stops them and
+  /// takes in what they found, so that best_length() and best_tour() are final.
+  virtual void finish() {}
 };
 
 }  // namespace formica

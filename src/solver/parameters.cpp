@@ -140,6 +140,14 @@ void add_colony_parameters(std::vector<Parameter>& p) {
   p.push_back({"merge-tours", merge_help,
                [](SolverConfig& c, std::string_view v) { c.colony.merge_tours = parse_bool("merge-tours", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.colony.merge_tours); }});
+  p.push_back(colony_number<int>(
+      "lk-threads",
+      "MMAS / ACS / GACO with --merge-tours: host threads running iterated Lin-Kernighan beside the "
+      "colonies, "
+      "their shortest tour merged with the colonies' at every merge; 0: none (with threads the result "
+      "depends "
+      "on timing, not on the seed alone)",
+      [](auto& c) -> auto& { return c.lk_threads; }));
 }
 
 std::string_view start_help() {

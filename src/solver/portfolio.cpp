@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <thread>
 
 #include "aco/colony_merge.h"
 #include "core/error.h"
@@ -81,6 +82,20 @@ int portfolio_ls_neighbours(int n, Backend backend) {
   return backend == Backend::Cuda && n < kSmall ? 12 : 10;
 }
 
+/// Host threads of iterated Lin-Kernighan beside the colonies (--lk-threads): on the GPU every
+/// hardware thread but two (the one driving the GPU and one for the CUDA context and driver), which
+/// otherwise sit idle; none on the CPU, where the ants take the threads (two cores, 10 s, one ant
+/// thread and one Lin-Kernighan thread against two ant threads: pr1002 0.16 / 0.15 % against 0.00 /
+/// 0.15 %, pr2392 0.37 % against 0.29 %). H200 host (16 threads, so 14), 5 seeds, median gap at the
+/// reference times without / with them: pr2392 0.247 / 0.247 % (fresh processes 0.295 / 0.237 %;
+/// with 15 threads 0.341 %, oversubscribed), fnl4461 0.244 / 0.145 %, usa13509 0.257 / 0.208 %,
+/// pla85900 0.920 / 0.438 %; the 10-s sweep's u2319 0.287 -> 0.077 % (in 0.17 s), though u2152
+/// 0.100 -> 0.107 % and pr2392 0.096 -> 0.151 %. Section 16 of the tuning file.
+int portfolio_lk_threads(Backend backend) {
+  if (backend != Backend::Cuda) return 0;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 2);
+}
+
 /// Edges a focused ant re-decides: about n / 8, from 16 up to 128 (bench/quality_time.sh, two CPU
 /// cores): 8 (Skinderowicz's count of new edges) stalls near 0.7 % on pr1002 and 1 % on pr2392;
 /// around n / 8 up to 128 reaches 0.2 % on both in 10 s, while 128 on pcb442 or 256 on usa13509
@@ -120,7 +135,12 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     else if (backend == Backend::Cuda && n < kSmall)
       c.colonies = kGpuSmallColonies;
   }
-  if (merged && unset("merge-tours", c.merge_tours, defaults.colony.merge_tours)) c.merge_tours = true;
+  if (unset("lk-threads", c.lk_threads, defaults.colony.lk_threads) &&
+      !(config.was_named("merge-tours") && !c.merge_tours))
+    c.lk_threads = portfolio_lk_threads(backend);
+  // The Lin-Kernighan threads exchange tours through the merge.
+  if ((merged || c.lk_threads > 0) && unset("merge-tours", c.merge_tours, defaults.colony.merge_tours))
+    c.merge_tours = true;
   return config;
 }
 
@@ -136,6 +156,9 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       c.focused() ? concat(", focused (", c.focused_edges, " edges re-decided per ant)") : std::string(),
       c.merge_tours ? concat(", best tours merged every ", aco::kMergeInterval, " iterations")
                     : std::string(),
+      c.lk_threads > 0
+          ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread", c.lk_threads > 1 ? "s" : "")
+          : std::string(),
       ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours, " ",
       to_string(lists), " neighbours, pheromone on ", c.candidates,
       " candidate edges per city (O(n k) memory), ",

@@ -320,6 +320,9 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
       break;
     }
   }
+  search->finish();
+  if (!result.history.empty() && search->best_length() < result.history.back().length)
+    result.history.push_back({result.iterations, clock.seconds(), search->best_length()});
   std::vector<int32_t> tour = search->best_tour();
   int64_t length = search->best_length();
   if (config.polish) {

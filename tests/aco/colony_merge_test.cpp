@@ -4,9 +4,13 @@
 // and the same result for the same seed whatever the thread count.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "aco/colony_merge.h"
 #include "aco/cpu/colony_search.h"
 #include "core/candidates.h"
+#include "core/error.h"
 #include "core/tour.h"
 #include "io/generator.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
@@ -87,6 +91,43 @@ TEST(ColonyMerger, OneTourOrTinyInstancesGiveNothing) {
   Colonies one = climbed_colonies(instance, 1);
   EXPECT_EQ(merger.merge(instance, one.records, kMergeInterval, one.tours, one.tours, merged), -1);
   EXPECT_TRUE(merged.empty());
+}
+
+TEST(ColonyMerger, TakesTheLinKernighanThreadsTourAndHandsThemTheMerge) {
+  const Instance instance = io::generate_instance(1500, io::InstanceKind::Uniform, 6);
+  Colonies colonies = climbed_colonies(instance, 2);
+  const int best = colonies.records[1].best_length < colonies.records[0].best_length ? 1 : 0;
+  const long long before = colonies.records[best].best_length;
+  ColonyConfig config;
+  config.merge_tours = true;
+  config.lk_threads = 2;
+  ColonyMerger merger(instance, config);
+  merger.start(std::span<const int32_t>(colonies.tours).subspan(static_cast<size_t>(best) * 1500, 1500),
+               before);
+  std::vector<int32_t> merged;
+  // Due while the threads' best moves on, though no colony record changes.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  int iteration = kMergeInterval, receiver = -1;
+  while (receiver < 0 && std::chrono::steady_clock::now() < until) {
+    if (merger.due(colonies.records, iteration))
+      receiver = merger.merge(instance, colonies.records, iteration, colonies.tours, colonies.tours, merged);
+    iteration += kMergeInterval;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(receiver, best) << "after " << merger.lk_kicks() << " kicks";
+  EXPECT_GT(merger.lk_kicks(), 0);
+  EXPECT_LT(colonies.records[best].best_length, before);
+  EXPECT_EQ(Tour(instance, merged).length(), colonies.records[best].best_length);
+}
+
+TEST(ColonyMerger, LinKernighanThreadsNeedTheMerge) {
+  ColonyConfig config;
+  config.lk_threads = 2;
+  EXPECT_THROW(config.validate(), InputError);
+  config.merge_tours = true;
+  EXPECT_NO_THROW(config.validate());
+  config.lk_threads = -1;
+  EXPECT_THROW(config.validate(), InputError);
 }
 
 ColonyConfig merging_config(int threads) {

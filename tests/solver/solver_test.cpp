@@ -67,13 +67,29 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   const SolverConfig short_run = resolve_config(brief, 2392, Backend::Cuda);
   EXPECT_EQ(short_run.colony.colony_count(), 1);
   EXPECT_EQ(short_run.ant_system.ants, 1024);
-  for (const auto& [n, backend] :
-       {std::pair{1999, Backend::Cuda}, std::pair{4000, Backend::Cuda}, std::pair{2392, Backend::Cpu}}) {
-    const SolverConfig other = resolve_config(SolverConfig{}, n, backend);
-    EXPECT_FALSE(other.colony.merge_tours) << n;
-    EXPECT_EQ(portfolio_summary(other, n, EdgeWeightType::Euc2D, backend).find("merged"), std::string::npos);
+  // On the GPU, iterated Lin-Kernighan threads on the host's other cores, exchanging tours
+  // through the merge, at every n; none on the CPU, whose cores the ants take.
+  for (const int n : {1000, 1999, 2392, 4000, 200000}) {
+    const SolverConfig gpu = resolve_config(SolverConfig{}, n, Backend::Cuda);
+    EXPECT_GE(gpu.colony.lk_threads, 1) << n;
+    EXPECT_TRUE(gpu.colony.merge_tours) << n;
+    EXPECT_NE(
+        portfolio_summary(gpu, n, EdgeWeightType::Euc2D, Backend::Cuda).find("Lin-Kernighan host thread"),
+        std::string::npos);
+    const SolverConfig cpu = resolve_config(SolverConfig{}, n, Backend::Cpu);
+    EXPECT_EQ(cpu.colony.lk_threads, 0) << n;
+    EXPECT_FALSE(cpu.colony.merge_tours) << n;
+    EXPECT_EQ(portfolio_summary(cpu, n, EdgeWeightType::Euc2D, Backend::Cpu).find("merged"),
+              std::string::npos);
   }
-  EXPECT_FALSE(short_run.colony.merge_tours);
+  EXPECT_TRUE(short_run.colony.merge_tours);
+  SolverConfig without_threads;
+  set_parameter(without_threads, "lk-threads", "0");
+  EXPECT_FALSE(resolve_config(without_threads, 4000, Backend::Cuda).colony.merge_tours);
+  EXPECT_TRUE(resolve_config(without_threads, 2392, Backend::Cuda).colony.merge_tours);  // the band's merge
+  SolverConfig without_merge;
+  set_parameter(without_merge, "merge-tours", "false");
+  EXPECT_EQ(resolve_config(without_merge, 4000, Backend::Cuda).colony.lk_threads, 0);
   EXPECT_EQ(resolve_config(SolverConfig{}, 4000, Backend::Cuda).colony.colony_count(), 1);
   EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cpu).colony.colony_count(), 1);
   EXPECT_NE(portfolio_summary(small, 1000, EdgeWeightType::Euc2D, Backend::Cuda)

@@ -69,6 +69,7 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
   expect_memory(colony_memory(n_, config_, false).host, available_host_memory(),
                 concat(to_string(config_.variant), " on the CPU for n = ", n_));
   layout_ = make_colony_layout(instance, config_);
+  merger_ = ColonyMerger(instance, config_);
   const CandidateSet base =
       build_candidate_set(instance, config_.candidates, config_.dynamic_slots(), config_.beta, config_.threads,
                           config_.neighbour_lists);
@@ -99,6 +100,7 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
 void ColonySearchCpu::start_focused(std::vector<int32_t> tour) {
   // Every colony starts from the same tour; it counts as each colony's best so far.
   const int64_t length = tour_length(instance_, tour);
+  merger_.start(tour, length);
   source_tours_.resize(static_cast<size_t>(layout_.colonies) * n_);
   source_pos_.resize(source_tours_.size());
   source_lengths_.assign(static_cast<size_t>(layout_.colonies), length);
@@ -328,13 +330,30 @@ void ColonySearchCpu::after_iteration() {
   }
   if (config_.merge_tours && merger_.due(records_, iteration)) {
     std::vector<int32_t> merged;
-    const int c = merger_.merge(instance_, records_, iteration, colony_best_, colony_restart_best_, merged);
-    if (c >= 0) {
-      std::copy(merged.begin(), merged.end(), colony_best_.begin() + static_cast<ptrdiff_t>(c) * n_);
-      std::copy(merged.begin(), merged.end(), colony_restart_best_.begin() + static_cast<ptrdiff_t>(c) * n_);
-      ++merges_;
-    }
+    const int colony =
+        merger_.merge(instance_, records_, iteration, colony_best_, colony_restart_best_, merged);
+    take_merged(colony, merged);
   }
+  find_best_colony();
+}
+
+void ColonySearchCpu::take_merged(int colony, std::span<const int32_t> merged) {
+  if (colony < 0) return;
+  std::copy(merged.begin(), merged.end(), colony_best_.begin() + static_cast<ptrdiff_t>(colony) * n_);
+  std::copy(merged.begin(), merged.end(), colony_restart_best_.begin() + static_cast<ptrdiff_t>(colony) * n_);
+  ++merges_;
+}
+
+void ColonySearchCpu::finish() {
+  if (iteration_ == 0 && !config_.focused()) return;  // no tours yet
+  std::vector<int32_t> merged;
+  const int colony =
+      merger_.finish(instance_, records_, iteration_, colony_best_, colony_restart_best_, merged);
+  take_merged(colony, merged);
+  find_best_colony();
+}
+
+void ColonySearchCpu::find_best_colony() {
   best_colony_ = 0;
   iteration_best_ = kNoLength;
   for (int c = 0; c < layout_.colonies; ++c) {

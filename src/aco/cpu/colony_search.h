@@ -33,6 +33,8 @@ class ColonySearchCpu final : public Search {
   int64_t iteration_best_length() const override { return iteration_best_; }
   StepTimes last_step_times() const override { return times_; }
   Backend backend() const override { return Backend::Cpu; }
+  /// --lk-threads: stops the threads and merges their best tour in.
+  void finish() override;
 
   const ColonyLayout& layout() const { return layout_; }
   /// Matrix `matrix`'s pheromone, n x width entries over its candidate rows.
@@ -73,6 +75,9 @@ class ColonySearchCpu final : public Search {
   void count_crossings(Matrix& matrix, std::span<const int32_t> tour) const;
   void update_matrix(int matrix);
   void after_iteration();
+  /// Copies a merged tour into `colony`'s best and restart-best (nothing when colony < 0).
+  void take_merged(int colony, std::span<const int32_t> merged);
+  void find_best_colony();
   const int32_t* depositor_tour(int colony) const;
 
   const Instance& instance_;

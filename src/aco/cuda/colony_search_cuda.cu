@@ -96,6 +96,10 @@ struct ColonySearchCuda::State {
     records_d.upload(std::span<const ColonyRecord>(records), stream);
   }
   void after_iteration();
+  /// Merges the colonies' best tours (merge(); finish() when `last`) and uploads the result.
+  /// Returns whether a colony's records changed.
+  bool merge_best_tours(bool last);
+  void find_best_colony();
 };
 
 ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig& config,
@@ -150,6 +154,7 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   expect_memory(colony_memory(n, s.config, true).device, capped_memory(free_bytes) / 10 * 9,
                 concat(to_string(s.config.variant), " on the GPU for n = ", n, " with ", ants, " ants"));
+  s.merger = ColonyMerger(instance, s.config);
   s.distances_view.emplace(instance);
   CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
   s.ids = DeviceBuffer<int32_t>(std::span<const int32_t>(repeat(s.set.ids, matrices)));
@@ -197,6 +202,7 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   }
   if (s.focused) {
     const long long length = tour_length(instance, tour);
+    s.merger.start(tour, length);
     std::vector<int32_t> pos(static_cast<size_t>(n));
     for (int p = 0; p < n; ++p) pos[tour[p]] = p;
     s.source_tours = DeviceBuffer<int32_t>(std::span<const int32_t>(repeat(tour, colonies)));
@@ -434,27 +440,39 @@ void ColonySearchCuda::State::after_iteration() {
                                best_tours.data() + static_cast<size_t>(source) * n, bytes, cudaMemcpyDeviceToDevice, stream));
     changed = true;
   }
-  if (config.merge_tours && merger.due(records, it)) {
-    const std::vector<int32_t> bests = best_tours.download(stream),
-                               restart_bests = restart_tours.download(stream);
-    const int c = merger.merge(instance, records, it, bests, restart_bests, merged);
-    if (c >= 0) {
-      const size_t at = static_cast<size_t>(c) * n, bytes = static_cast<size_t>(n) * sizeof(int32_t);
-      CUDA_CHECK(
-          cudaMemcpyAsync(best_tours.data() + at, merged.data(), bytes, cudaMemcpyHostToDevice, stream));
-      CUDA_CHECK(
-          cudaMemcpyAsync(restart_tours.data() + at, merged.data(), bytes, cudaMemcpyHostToDevice, stream));
-      ++merges;
-      changed = true;
-    }
-  }
+  if (config.merge_tours && merger.due(records, it)) changed |= merge_best_tours(false);
   if (changed) upload_records();
+  find_best_colony();
+}
+
+bool ColonySearchCuda::State::merge_best_tours(bool last) {
+  const std::vector<int32_t> bests = best_tours.download(stream),
+                             restart_bests = restart_tours.download(stream);
+  const int c = last ? merger.finish(instance, records, iteration, bests, restart_bests, merged)
+                     : merger.merge(instance, records, iteration + 1, bests, restart_bests, merged);
+  if (c < 0) return false;
+  const size_t at = static_cast<size_t>(c) * n, bytes = static_cast<size_t>(n) * sizeof(int32_t);
+  CUDA_CHECK(cudaMemcpyAsync(best_tours.data() + at, merged.data(), bytes, cudaMemcpyHostToDevice, stream));
+  CUDA_CHECK(
+      cudaMemcpyAsync(restart_tours.data() + at, merged.data(), bytes, cudaMemcpyHostToDevice, stream));
+  ++merges;
+  return true;
+}
+
+void ColonySearchCuda::State::find_best_colony() {
   best_colony = 0;
   iteration_best = kNoLength;
   for (int c = 0; c < layout.colonies; ++c) {
     if (records[c].best_length < records[best_colony].best_length) best_colony = c;
     iteration_best = std::min<int64_t>(iteration_best, records[c].iteration_length);
   }
+}
+
+void ColonySearchCuda::finish() {
+  State& s = *state_;
+  if ((s.iteration > 0 || s.focused) && s.merge_best_tours(true)) s.upload_records();
+  s.find_best_colony();
+  CUDA_CHECK(cudaStreamSynchronize(s.stream));
 }
 
 // Focused colonies know their start tour before the first step; other colonies have no tour yet.

@@ -36,6 +36,8 @@ class ColonySearchCuda final : public Search {
   int64_t iteration_best_length() const override;
   StepTimes last_step_times() const override;
   Backend backend() const override { return Backend::Cuda; }
+  /// --lk-threads: stops the threads and merges their best tour in.
+  void finish() override;
 
   int matrices() const;
   int total_ants() const;

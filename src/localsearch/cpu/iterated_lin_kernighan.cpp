@@ -1,0 +1,106 @@
+// Iterated Lin-Kernighan workers (see iterated_lin_kernighan.h).
+#include "localsearch/cpu/iterated_lin_kernighan.h"
+
+#include <algorithm>
+
+#include "core/rng.h"
+#include "core/search.h"
+#include "localsearch/cpu/lin_kernighan.h"
+
+namespace formica::localsearch::cpu {
+
+IteratedLinKernighan::IteratedLinKernighan(const Instance& instance, int threads, uint64_t seed,
+                                           NeighbourShape shape)
+    : instance_(instance),
+      lists_(build_candidate_lists(instance, std::min(kIteratedLinKernighanNeighbours, instance.n() - 1),
+                                   std::max(threads, 1), shape)),
+      seed_(seed) {
+  for (int w = 0; w < std::max(threads, 1); ++w) workers_.emplace_back([this, w] { work(w); });
+}
+
+void IteratedLinKernighan::stop() {
+  {
+    const std::lock_guard lock(mutex_);
+    stop_.store(true);
+  }
+  offered_.notify_all();
+  for (std::thread& worker : workers_) worker.join();
+  workers_.clear();
+}
+
+void IteratedLinKernighan::offer(std::span<const int32_t> tour, int64_t length) {
+  publish(tour, length);
+  offered_.notify_all();
+}
+
+void IteratedLinKernighan::publish(std::span<const int32_t> tour, int64_t length) {
+  const std::lock_guard lock(mutex_);
+  const int64_t best = best_length_.load(std::memory_order_relaxed);
+  if (best >= 0 && length >= best) return;
+  best_.assign(tour.begin(), tour.end());
+  best_length_.store(length, std::memory_order_release);
+}
+
+int64_t IteratedLinKernighan::best(std::vector<int32_t>& out) const {
+  const std::lock_guard lock(mutex_);
+  const int64_t length = best_length_.load(std::memory_order_relaxed);
+  if (length >= 0) out = best_;
+  return length;
+}
+
+void IteratedLinKernighan::work(int worker) {
+  const int n = instance_.n();
+  std::vector<int32_t> tour, saved, pos(static_cast<size_t>(n));
+  int64_t length = -1;
+  {  // idle until the first tour
+    std::unique_lock lock(mutex_);
+    offered_.wait(lock, [&] { return stop_.load() || best_length_.load() >= 0; });
+  }
+  if (stop_.load() || n < 8) return;
+  LinKernighan lk(instance_, lists_);
+  RandomStream random(seed_, 0x11CC0000u + static_cast<uint64_t>(worker));
+  StopFlag stop;
+  stop.interrupt = &stop_;
+  const int longest = std::min(kMaxKickSegment, (n - 2) / 2);
+  const auto distance = [&](int a, int b) { return instance_.distance(a, b); };
+  while (!stop_.load(std::memory_order_relaxed)) {
+    if (length < 0 || best_length_.load(std::memory_order_acquire) < length) {  // adopt the shortest
+      length = best(tour);
+      saved = tour;
+      for (int p = 0; p < n; ++p) pos[tour[p]] = p;
+    }
+    // The kick: x, A (a cities), B (b cities), y -> x, B, A, y.
+    const int p0 = static_cast<int>(random.below(static_cast<uint32_t>(n)));
+    const int a = 1 + static_cast<int>(random.below(static_cast<uint32_t>(longest)));
+    const int b = 1 + static_cast<int>(random.below(static_cast<uint32_t>(longest)));
+    const auto at = [&](int p) { return p % n; };
+    const int x = tour[at(p0)], a0 = tour[at(p0 + 1)], a1 = tour[at(p0 + a)], b0 = tour[at(p0 + a + 1)],
+              b1 = tour[at(p0 + a + b)], y = tour[at(p0 + a + b + 1)];
+    const int64_t kick = distance(x, b0) + distance(b1, a0) + distance(a1, y) - distance(x, a0) -
+                         distance(a1, b0) - distance(b1, y);
+    for (int i = 0; i < b; ++i) tour[at(p0 + 1 + i)] = saved[at(p0 + a + 1 + i)];
+    for (int i = 0; i < a; ++i) tour[at(p0 + 1 + b + i)] = saved[at(p0 + 1 + i)];
+    for (int i = 1; i <= a + b; ++i) pos[tour[at(p0 + i)]] = at(p0 + i);
+    const int32_t ends[6] = {x, a0, a1, b0, b1, y};
+    const NeighbourClimbCounts repair = lk.improve(tour, pos, ends, &stop);
+    kicks_.fetch_add(1, std::memory_order_relaxed);
+    const int64_t next = length + kick - repair.gain;
+    if (next <= length) {  // keep it (equal lengths too: plateaus)
+      if (repair.moves == 0)
+        for (int i = 1; i <= a + b; ++i) saved[at(p0 + i)] = tour[at(p0 + i)];
+      else
+        saved = tour;
+      const bool shorter = next < length;
+      length = next;
+      if (shorter) publish(tour, length);
+    } else if (repair.moves == 0) {  // undo the kick only
+      for (int i = 1; i <= a + b; ++i)
+        tour[at(p0 + i)] = saved[at(p0 + i)], pos[tour[at(p0 + i)]] = at(p0 + i);
+    } else {
+      tour = saved;
+      for (int p = 0; p < n; ++p) pos[tour[p]] = p;
+    }
+  }
+}
+
+}  // namespace formica::localsearch::cpu

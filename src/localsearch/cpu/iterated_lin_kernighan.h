@@ -1,0 +1,79 @@
+// Iterated Lin-Kernighan on host threads (Johnson and McGeoch's ILK, with the segment-swap kick of
+// Martin, Otto and Felten's large-step Markov chains), the companion of the colonies that keeps
+// the CPU's cores busy while the GPU builds and climbs the ants' tours (aco/colony_merge.h).
+//
+// Each worker thread holds a tour and repeats: kick it (two adjacent stretches of 1 to
+// kMaxKickSegment cities change places, a double bridge: three edges, which no chain of 2-opt
+// moves undoes in one step), repair it with Lin-Kernighan chains from the six cities at the
+// changed edges only (lin_kernighan.h), and keep the result when it is no longer than before
+// (equal lengths are kept, so the walk crosses plateaus of equal distances), else go back. A worker
+// whose tour is longer than the shortest any holder has published adopts that one. Lengths are
+// exact TSPLIB integers, kept incrementally and checked by the tests against the tour.
+//
+// The threads run freely beside the caller, so what they find depends on timing: a run with
+// workers is not repeatable from its seed alone.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "core/candidates.h"
+#include "core/instance.h"
+
+namespace formica::localsearch::cpu {
+
+/// The longest stretch a kick moves.
+inline constexpr int kMaxKickSegment = 50;
+/// Neighbours per city the workers' chains choose among.
+inline constexpr int kIteratedLinKernighanNeighbours = 10;
+
+class IteratedLinKernighan {
+ public:
+  /// Starts `threads` workers (at least 1) on `instance` (which must outlive this object), idle
+  /// until the first offer(); worker w draws its kicks from seed and w.
+  IteratedLinKernighan(const Instance& instance, int threads, uint64_t seed,
+                       NeighbourShape shape = NeighbourShape::Nearest);
+  /// Stops and joins the workers.
+  ~IteratedLinKernighan() { stop(); }
+  IteratedLinKernighan(const IteratedLinKernighan&) = delete;
+  IteratedLinKernighan& operator=(const IteratedLinKernighan&) = delete;
+
+  /// Hands the workers `tour` of exact length `length` when it is shorter than the shortest
+  /// published; they adopt it at their next kick.
+  void offer(std::span<const int32_t> tour, int64_t length);
+
+  /// The shortest published tour, copied to `out`, and its length (-1 and `out` untouched before
+  /// the first offer).
+  int64_t best(std::vector<int32_t>& out) const;
+  /// Its length without the copy (-1 before the first offer).
+  int64_t best_length() const { return best_length_.load(std::memory_order_acquire); }
+  /// Stops and joins the workers (at once: a chain in progress ends at its next city); the
+  /// published tour stays. Idempotent.
+  void stop();
+
+  /// Kicks tried by all workers so far.
+  int64_t kicks() const { return kicks_.load(std::memory_order_relaxed); }
+
+ private:
+  void work(int worker);
+  /// Publishes a worker's tour if it is shorter than the shortest published.
+  void publish(std::span<const int32_t> tour, int64_t length);
+
+  const Instance& instance_;
+  const CandidateLists lists_;
+  const uint64_t seed_;
+  mutable std::mutex mutex_;
+  std::condition_variable offered_;
+  std::vector<int32_t> best_;  // guarded by mutex_
+  std::atomic<int64_t> best_length_{-1};
+  std::atomic<int64_t> kicks_{0};
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace formica::localsearch::cpu

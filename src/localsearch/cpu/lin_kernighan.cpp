@@ -1,0 +1,179 @@
+// Lin-Kernighan chains of 2-opt moves on the CPU (see lin_kernighan.h).
+#include "localsearch/cpu/lin_kernighan.h"
+
+#include <algorithm>
+
+#include "localsearch/cpu/array_tour.h"
+
+namespace formica::localsearch::cpu {
+namespace {
+constexpr int kMaxBreadth = 8;
+}  // namespace
+
+/// One chain from t1: the steps applied so far (the tour is edited in place), the edges the chain
+/// added and removed, and the best closed gain with the number of steps that reach it.
+class LinKernighan::Chain {
+ public:
+  Chain(const Instance& instance, const CandidateLists& lists, const LinKernighanOptions& options,
+        ArrayTour& tour)
+      : instance_(instance), lists_(lists), options_(options), t_(tour) {}
+
+  /// Searches the chains from t1 with t2 its tour neighbour. Leaves the tour improved by
+  /// best_gain() > 0 and returns true, or leaves it as it was and returns false.
+  bool run(int t1, int t2) {
+    t1_ = t1;
+    steps_.clear();
+    added_.clear();
+    removed_.clear();
+    best_gain_ = 0;
+    best_depth_ = 0;
+    removed_.push_back(edge(t1, t2));
+    descend(t2, distance(t1, t2));
+    if (best_gain_ <= 0) return false;
+    while (static_cast<int>(steps_.size()) > best_depth_) undo();
+    return true;
+  }
+
+  int64_t best_gain() const { return best_gain_; }
+  /// The steps of the kept chain.
+  std::span<const Step> kept() const { return {steps_.data(), steps_.size()}; }
+
+ private:
+  struct Choice {
+    int64_t score, close, g;  ///< lookahead d(t3, t4) - d(t2, t3); closing edge d(t4, t1)
+    int t3, t4;
+    /// Larger lookahead first; among equal ones the shorter closing edge (on plateaus of equal
+    /// distances it steers the chain back towards t1).
+    bool operator>(const Choice& o) const { return score != o.score ? score > o.score : close < o.close; }
+  };
+
+  static uint64_t edge(int a, int b) {
+    const auto lo = static_cast<uint64_t>(a < b ? a : b), hi = static_cast<uint64_t>(a < b ? b : a);
+    return lo << 32 | hi;
+  }
+  static bool contains(const std::vector<uint64_t>& edges, uint64_t e) {
+    return std::find(edges.begin(), edges.end(), e) != edges.end();
+  }
+  int64_t distance(int a, int b) const { return instance_.distance(a, b); }
+
+  /// Extends the chain whose open end is t2 (edge (t1, t2) is in the tour and goes next) with total
+  /// gain g_total. Returns with the tour at the deepest step when a gain was found below.
+  void descend(int t2, int64_t g_total) {
+    const int depth = static_cast<int>(steps_.size());
+    if (depth >= options_.max_depth) return;
+    const bool forward = t_.succ(t1_) == t2;  // t2 follows t1: t4 precedes t3
+    const int width = std::clamp(
+        depth < static_cast<int>(options_.breadth.size()) ? options_.breadth[depth] : 1, 1, kMaxBreadth);
+    Choice choices[kMaxBreadth];
+    int count = 0;
+    for (const int32_t t3 : lists_.of(t2)) {
+      const int64_t g = g_total - distance(t2, t3);
+      if (g <= 0) break;  // nearest first: g only falls
+      if (t3 == t1_ || t3 == t_.succ(t2) || t3 == t_.pred(t2)) continue;
+      const int t4 = forward ? t_.pred(t3) : t_.succ(t3);
+      if (t4 == t2 || t4 == t1_) continue;
+      if (contains(added_, edge(t3, t4)) || contains(removed_, edge(t2, t3))) continue;
+      const Choice c{distance(t3, t4) - distance(t2, t3), distance(t4, t1_), g, t3, t4};
+      // Keep the `width` best choices, best first (full ties: the nearer t3, listed first).
+      int at = count;
+      if (count < width)
+        ++count;
+      else if (c > choices[width - 1])
+        at = width - 1;
+      else
+        continue;
+      while (at > 0 && c > choices[at - 1]) choices[at] = choices[at - 1], --at;
+      choices[at] = c;
+    }
+    for (int i = 0; i < count; ++i) {
+      const Choice& c = choices[i];
+      apply({t2, c.t3, c.t4});
+      const int64_t g_next = c.g + distance(c.t3, c.t4);
+      const int64_t closed = g_next - distance(c.t4, t1_);
+      if (closed > best_gain_) best_gain_ = closed, best_depth_ = depth + 1;
+      descend(c.t4, g_next);
+      if (best_gain_ > 0) return;  // keep this chain: no more alternatives
+      undo();
+    }
+  }
+
+  /// Removes (t1, t2) and (t3, t4), adds (t2, t3) and (t4, t1).
+  void apply(Step s) {
+    t_.exchange(s.t2, t1_, s.t3, s.t4);
+    steps_.push_back(s);
+    added_.push_back(edge(s.t2, s.t3));
+    removed_.push_back(edge(s.t3, s.t4));
+  }
+
+  /// Takes the last step back: removes (t2, t3) and (t4, t1), adds (t2, t1) and (t3, t4).
+  void undo() {
+    const Step s = steps_.back();
+    t_.exchange(s.t2, s.t3, t1_, s.t4);
+    steps_.pop_back();
+    added_.pop_back();
+    removed_.pop_back();
+  }
+
+  const Instance& instance_;
+  const CandidateLists& lists_;
+  const LinKernighanOptions& options_;
+  ArrayTour& t_;
+  int t1_ = 0;
+  std::vector<Step> steps_;
+  std::vector<uint64_t> added_, removed_;
+  int64_t best_gain_ = 0;
+  int best_depth_ = 0;
+};
+
+LinKernighan::LinKernighan(const Instance& instance, const CandidateLists& lists, LinKernighanOptions options)
+    : instance_(instance),
+      lists_(lists),
+      options_(options),
+      pos_(static_cast<size_t>(instance.n())),
+      queued_(static_cast<size_t>(instance.n()), 0) {}
+
+NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, const StopFlag* stop) {
+  const int n = static_cast<int>(tour.size());
+  for (int p = 0; p < n; ++p) pos_[tour[p]] = p;
+  return improve(tour, pos_, tour, stop);
+}
+
+NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, std::span<int32_t> pos,
+                                           std::span<const int32_t> active, const StopFlag* stop) {
+  NeighbourClimbCounts counts;
+  const int n = static_cast<int>(tour.size());
+  if (n < kThreeOptMinCities) return counts;
+  ArrayTour t(tour, pos);
+  Chain chain(instance_, lists_, options_, t);
+  queue_.clear();
+  size_t head = 0;
+  const auto push = [&](int city) {
+    if (!queued_[city]) queued_[city] = 1, queue_.push_back(city);
+  };
+  for (const int32_t city : active) push(city);
+  while (head < queue_.size()) {
+    if ((++counts.evaluated & 255) == 0 && stop != nullptr && stop->requested()) {
+      counts.completed = false;
+      break;
+    }
+    const int t1 = queue_[head++];
+    queued_[t1] = 0;
+    if (head > static_cast<size_t>(4 * n)) {  // keep the queue compact
+      queue_.erase(queue_.begin(), queue_.begin() + static_cast<ptrdiff_t>(head));
+      head = 0;
+    }
+    for (const int t2 : {t.succ(t1), t.pred(t1)}) {
+      if (!chain.run(t1, t2)) continue;
+      ++counts.moves;
+      counts.gain += chain.best_gain();
+      push(t1);
+      push(t2);
+      for (const Step& s : chain.kept()) push(s.t3), push(s.t4);
+      break;
+    }
+  }
+  for (size_t i = head; i < queue_.size(); ++i) queued_[queue_[i]] = 0;
+  return counts;
+}
+
+}  // namespace formica::localsearch::cpu

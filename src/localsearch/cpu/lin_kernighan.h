@@ -1,0 +1,61 @@
+// Lin-Kernighan search on the CPU (Lin and Kernighan 1973), in the form of Johnson and McGeoch's
+// LK: a move is a chain of 2-opt moves that all keep city t1 and remove the edge at t1 that the
+// previous one added. From t1 and a tour neighbour t2 (gain G = d(t1, t2)), each step picks t3
+// among t2's listed neighbours with G - d(t2, t3) > 0, and t4 the neighbour of t3 that makes
+// "remove (t1, t2), (t3, t4); add (t2, t3), (t4, t1)" a 2-opt move; G grows by d(t3, t4) -
+// d(t2, t3) and t4 becomes the next t2. After every step the closed tour's gain is G - d(t4, t1);
+// the chain keeps the best of them. t3 is taken by the largest d(t3, t4) - d(t2, t3) (the LK
+// lookahead); the first levels also try the next-best choices when a chain finds nothing
+// (LinKernighanOptions::breadth), deeper levels only the best. No added edge is removed again and
+// no removed edge added again. Gains are exact TSPLIB integers, and a chain is kept only when its
+// best closed gain is at least 1.
+//
+// Where 3-opt stops: the chain follows steps that gain nothing (on instances with many equal
+// distances, such as drilling grids, most improving moves are long chains of such steps) as long as
+// the total gain G stays positive, to depths of dozens of exchanges.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/candidates.h"
+#include "core/instance.h"
+#include "core/search.h"
+#include "localsearch/cpu/neighbour_list_climb.h"
+
+namespace formica::localsearch::cpu {
+
+struct LinKernighanOptions {
+  int max_depth = 50;                   ///< 2-opt steps of one chain at most
+  std::array<int, 3> breadth{5, 3, 1};  ///< alternatives tried at the first levels; 1 below them
+};
+
+class LinKernighan {
+ public:
+  LinKernighan(const Instance& instance, const CandidateLists& lists, LinKernighanOptions options = {});
+
+  /// Improves `tour` in place until no chain from any city gains, or until `stop`. moves counts
+  /// the chains kept, gain the exact length saved.
+  NeighbourClimbCounts improve(std::span<int32_t> tour, const StopFlag* stop = nullptr);
+
+  /// Improves `tour` in place, `pos` its position array (kept up to date), starting from the
+  /// cities of `active` only (e.g. the ends of the edges a kick changed).
+  NeighbourClimbCounts improve(std::span<int32_t> tour, std::span<int32_t> pos,
+                               std::span<const int32_t> active, const StopFlag* stop = nullptr);
+
+ private:
+  struct Step {
+    int t2, t3, t4;
+  };
+  class Chain;
+
+  const Instance& instance_;
+  const CandidateLists& lists_;
+  LinKernighanOptions options_;
+  std::vector<int32_t> pos_, queue_;
+  std::vector<uint8_t> queued_;
+};
+
+}  // namespace formica::localsearch::cpu

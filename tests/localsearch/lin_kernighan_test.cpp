@@ -1,0 +1,145 @@
+// Lin-Kernighan chains and the iterated Lin-Kernighan threads: tours stay permutations, the gains
+// reported are the exact length differences, the chains find what 3-opt cannot, and the threads
+// publish only shorter tours, exactly measured.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <numeric>
+#include <thread>
+
+#include "core/candidates.h"
+#include "core/rng.h"
+#include "core/space_filling_curve.h"
+#include "core/tour.h"
+#include "io/generator.h"
+#include "localsearch/cpu/iterated_lin_kernighan.h"
+#include "localsearch/cpu/lin_kernighan.h"
+#include "localsearch/cpu/neighbour_list_climb.h"
+#include "localsearch/start_tour.h"
+#include "test_support.h"
+
+namespace formica::localsearch::cpu {
+namespace {
+
+std::vector<int32_t> random_tour(int n, uint64_t seed) {
+  std::vector<int32_t> tour(static_cast<size_t>(n));
+  std::iota(tour.begin(), tour.end(), 0);
+  RandomStream rng(seed, 3);
+  for (int i = n - 1; i > 0; --i) std::swap(tour[i], tour[rng.below(static_cast<uint32_t>(i + 1))]);
+  return tour;
+}
+
+/// The space-filling-curve tour climbed to the 2-opt + Or-opt + 3-opt local optimum over `lists`.
+std::vector<int32_t> three_opt_tour(const Instance& instance, const CandidateLists& lists) {
+  std::vector<int32_t> tour = space_filling_curve_tour(instance);
+  NeighbourClimber(instance, lists, climb_options(LocalSearchKind::ThreeOpt, true)).climb(tour);
+  return tour;
+}
+
+TEST(LinKernighan, GainsAreExactAndToursStayPermutations) {
+  for (const auto kind : {io::InstanceKind::Uniform, io::InstanceKind::Clustered})
+    for (const int n : {8, 9, 60, 700}) {
+      const Instance instance = io::generate_instance(n, kind, 5);
+      const CandidateLists lists = build_candidate_lists(instance, std::min(10, n - 1));
+      LinKernighan lk(instance, lists);
+      for (const uint64_t seed : {1, 2, 3}) {
+        std::vector<int32_t> tour = random_tour(n, seed);
+        const int64_t before = tour_length(instance, tour);
+        const NeighbourClimbCounts counts = lk.improve(tour);
+        validate_permutation(tour, n);
+        EXPECT_EQ(before - counts.gain, tour_length(instance, tour)) << n << " seed " << seed;
+        EXPECT_GT(counts.gain, 0) << n;
+        EXPECT_TRUE(counts.completed);
+      }
+    }
+}
+
+TEST(LinKernighan, ImprovesTheThreeOptLocalOptimum) {
+  const Instance instance = io::generate_instance(3000, io::InstanceKind::Uniform, 4);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  std::vector<int32_t> tour = three_opt_tour(instance, lists);
+  const int64_t three_opt = tour_length(instance, tour);
+  const NeighbourClimbCounts counts = LinKernighan(instance, lists).improve(tour);
+  EXPECT_GT(counts.moves, 0);
+  EXPECT_LT(tour_length(instance, tour), three_opt);
+  EXPECT_EQ(three_opt - counts.gain, tour_length(instance, tour));
+  // Depth is what finds them: chains of at most three 2-opt moves leave more behind.
+  std::vector<int32_t> shallow = three_opt_tour(instance, lists);
+  const NeighbourClimbCounts short_chains =
+      LinKernighan(instance, lists, LinKernighanOptions{.max_depth = 3}).improve(shallow);
+  EXPECT_LT(short_chains.gain, counts.gain);
+}
+
+TEST(LinKernighan, StartsOnlyFromTheActiveCities) {
+  const Instance instance = io::generate_instance(500, io::InstanceKind::Uniform, 8);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  std::vector<int32_t> tour = random_tour(500, 4);
+  std::vector<int32_t> pos(tour.size());
+  for (int p = 0; p < 500; ++p) pos[tour[p]] = p;
+  LinKernighan lk(instance, lists);
+  const NeighbourClimbCounts none = lk.improve(tour, pos, {}, nullptr);
+  EXPECT_EQ(none.moves, 0);
+  EXPECT_EQ(none.evaluated, 0);
+  const int32_t one[] = {tour[0]};
+  const NeighbourClimbCounts some = lk.improve(tour, pos, one, nullptr);
+  EXPECT_GT(some.moves, 0);
+  for (int p = 0; p < 500; ++p) ASSERT_EQ(pos[tour[p]], p);
+}
+
+TEST(LinKernighan, StopsWhenAsked) {
+  const Instance instance = io::generate_instance(2000, io::InstanceKind::Uniform, 3);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  std::vector<int32_t> tour = random_tour(2000, 1);
+  const int64_t before = tour_length(instance, tour);
+  StopFlag stop;
+  stop.deadline = std::chrono::steady_clock::now();
+  const NeighbourClimbCounts counts = LinKernighan(instance, lists).improve(tour, &stop);
+  EXPECT_FALSE(counts.completed);
+  EXPECT_EQ(before - counts.gain, tour_length(instance, tour));
+}
+
+/// Polls `done` for up to `seconds`.
+template <class Done>
+bool wait_for(Done done, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
+}
+
+TEST(IteratedLinKernighan, IdleUntilOfferedAndStopsWithoutOne) {
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 2);
+  IteratedLinKernighan threads(instance, 3, 1);
+  std::vector<int32_t> out{7};
+  EXPECT_EQ(threads.best(out), -1);
+  EXPECT_EQ(out, std::vector<int32_t>{7});
+  EXPECT_EQ(threads.best_length(), -1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(threads.kicks(), 0);
+}
+
+TEST(IteratedLinKernighan, PublishesOnlyShorterToursExactlyMeasured) {
+  const Instance instance = io::generate_instance(1500, io::InstanceKind::Clustered, 9);
+  const std::vector<int32_t> start = three_opt_tour(instance, build_candidate_lists(instance, 10));
+  const int64_t start_length = tour_length(instance, start);
+  IteratedLinKernighan threads(instance, 2, 7);
+  threads.offer(start, start_length);
+  ASSERT_TRUE(wait_for([&] { return threads.best_length() < start_length; }, 20.0))
+      << "no shorter tour after " << threads.kicks() << " kicks";
+  std::vector<int32_t> best;
+  const int64_t length = threads.best(best);
+  validate_permutation(best, instance.n());
+  EXPECT_EQ(length, tour_length(instance, best));
+  EXPECT_LT(length, start_length);
+  EXPECT_GT(threads.kicks(), 0);
+  // A longer tour is not taken; the published one only ever gets shorter.
+  threads.offer(start, start_length);
+  EXPECT_LE(threads.best_length(), length);
+  const int64_t later = threads.best(best);
+  EXPECT_EQ(later, tour_length(instance, best));
+}
+
+}  // namespace
+}  // namespace formica::localsearch::cpu
