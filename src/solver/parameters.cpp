@@ -229,7 +229,9 @@ std::vector<Parameter> make_parameters() {
   p.push_back({"target", "stop once the best length is at most L",
                [](SolverConfig& c, std::string_view v) { c.target = parse_value<int64_t>("target", v); },
                [](const SolverConfig& c) { return optional_json(c.target); }});
-  p.push_back({"seed", "random seed; the same seed gives the same result",
+  p.push_back({"seed",
+               "random seed; the same seed gives the same result for the same iterations (not with "
+               "--lk-threads, the GPU default, whose threads depend on timing)",
                [](SolverConfig& c, std::string_view v) { c.seed = parse_value<uint64_t>("seed", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.seed); }});
   p.push_back({"polish",

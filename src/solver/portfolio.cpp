@@ -82,7 +82,9 @@ int portfolio_ls_neighbours(int n, Backend backend) {
   return backend == Backend::Cuda && n < kSmall ? 12 : 10;
 }
 
-/// Host threads of iterated Lin-Kernighan beside the colonies (--lk-threads): on the GPU every
+/// Host threads of iterated Lin-Kernighan beside the colonies (--lk-threads): on the GPU from kSmall
+/// cities on (below it every TSPLIB instance reached 0.1 % in 10 s without them, and runs stay
+/// repeatable from their seed), every
 /// hardware thread but two (the one driving the GPU and one for the CUDA context and driver), which
 /// otherwise sit idle; none on the CPU, where the ants take the threads (two cores, 10 s, one ant
 /// thread and one Lin-Kernighan thread against two ant threads: pr1002 0.16 / 0.15 % against 0.00 /
@@ -91,8 +93,8 @@ int portfolio_ls_neighbours(int n, Backend backend) {
 /// with 15 threads 0.341 %, oversubscribed), fnl4461 0.244 / 0.145 %, usa13509 0.257 / 0.208 %,
 /// pla85900 0.920 / 0.438 %; the 10-s sweep's u2319 0.287 -> 0.077 % (in 0.17 s), though u2152
 /// 0.100 -> 0.107 % and pr2392 0.096 -> 0.151 %. Section 16 of the tuning file.
-int portfolio_lk_threads(Backend backend) {
-  if (backend != Backend::Cuda) return 0;
+int portfolio_lk_threads(int n, Backend backend) {
+  if (backend != Backend::Cuda || n < kSmall) return 0;
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 2);
 }
 
@@ -137,7 +139,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   }
   if (unset("lk-threads", c.lk_threads, defaults.colony.lk_threads) &&
       !(config.was_named("merge-tours") && !c.merge_tours))
-    c.lk_threads = portfolio_lk_threads(backend);
+    c.lk_threads = portfolio_lk_threads(n, backend);
   // The Lin-Kernighan threads exchange tours through the merge.
   if ((merged || c.lk_threads > 0) && unset("merge-tours", c.merge_tours, defaults.colony.merge_tours))
     c.merge_tours = true;

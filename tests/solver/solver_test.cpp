@@ -67,9 +67,14 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   const SolverConfig short_run = resolve_config(brief, 2392, Backend::Cuda);
   EXPECT_EQ(short_run.colony.colony_count(), 1);
   EXPECT_EQ(short_run.ant_system.ants, 1024);
-  // On the GPU, iterated Lin-Kernighan threads on the host's other cores, exchanging tours
-  // through the merge, at every n; none on the CPU, whose cores the ants take.
-  for (const int n : {1000, 1999, 2392, 4000, 200000}) {
+  // On the GPU from 2,000 cities, iterated Lin-Kernighan threads on the host's other cores,
+  // exchanging tours through the merge; none below, and none on the CPU, whose cores the ants take.
+  for (const int n : {1000, 1999}) {
+    const SolverConfig small_gpu = resolve_config(SolverConfig{}, n, Backend::Cuda);
+    EXPECT_EQ(small_gpu.colony.lk_threads, 0) << n;
+    EXPECT_FALSE(small_gpu.colony.merge_tours) << n;
+  }
+  for (const int n : {2000, 2392, 4000, 200000}) {
     const SolverConfig gpu = resolve_config(SolverConfig{}, n, Backend::Cuda);
     EXPECT_GE(gpu.colony.lk_threads, 1) << n;
     EXPECT_TRUE(gpu.colony.merge_tours) << n;
