@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "aco/colony_merge.h"
+
 namespace formica::aco {
 
 ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
@@ -24,10 +26,13 @@ ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
   // Shared by both backends on the host: the candidate set (ids, eta^beta, fallback list).
   const size_t candidate_set = cities * width * 8 + cities * fallback * 4;
   ColonyMemory memory;
-  // --lk-threads: their neighbour lists and, per thread, a tour, its saved copy and positions (plus
-  // the Lin-Kernighan queue and bits); the published tour and the merge's copy of it.
+  // --lk-threads: their copy of the neighbour lists (aco/colony_merge.h) and, per thread, a tour,
+  // its saved copy and positions (plus the Lin-Kernighan queue and bits); the published tour and
+  // the merge's copy of it.
   const size_t lk_threads = static_cast<size_t>(config.lk_threads);
-  memory.host = lk_threads > 0 ? cities * (10 * 4 + lk_threads * 17 + 8) : 0;
+  const size_t lk_lists =
+      static_cast<size_t>(std::min(local_search ? config.ls_neighbours : kMergerNeighbours, n - 1)) * 4;
+  memory.host = lk_threads > 0 ? cities * (lk_lists + lk_threads * 17 + 8) : 0;
   if (!gpu) {
     const size_t threads = static_cast<size_t>(config.threads);
     memory.host += candidate_set + matrices * cities * width * (8 + gaco) + ants * cities * 4 + ants * 8 +

@@ -9,10 +9,15 @@
 
 namespace formica::aco {
 
-ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config) {
-  if (config.lk_threads > 0)
-    companion_ = std::make_unique<localsearch::cpu::IteratedLinKernighan>(
-        instance, config.lk_threads, config.seed, config.neighbour_lists);
+ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
+                           const CandidateLists* lists) {
+  if (config.lk_threads == 0) return;
+  companion_ = std::make_unique<localsearch::cpu::IteratedLinKernighan>(
+      instance,
+      lists != nullptr ? *lists
+                       : build_candidate_lists(instance, std::min(kMergerNeighbours, instance.n() - 1),
+                                               config.threads, config.neighbour_lists),
+      config.lk_threads, config.seed);
 }
 
 std::vector<long long> ColonyMerger::lengths(const std::vector<ColonyRecord>& records) const {

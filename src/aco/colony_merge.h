@@ -22,18 +22,23 @@
 
 #include "aco/colony_config.h"
 #include "aco/colony_rules.h"
+#include "core/candidates.h"
 #include "core/instance.h"
 #include "localsearch/cpu/iterated_lin_kernighan.h"
 
 namespace formica::aco {
 
 constexpr int kMergeInterval = 10;
+/// Neighbours per city of the Lin-Kernighan threads when the colonies have no local-search lists.
+constexpr int kMergerNeighbours = 10;
 
 class ColonyMerger {
  public:
   ColonyMerger() = default;
   /// A merger with config.lk_threads Lin-Kernighan threads (none when 0), idle until the first merge.
-  ColonyMerger(const Instance& instance, const ColonyConfig& config);
+  /// Their chains choose among `lists` (the colonies' local-search lists, copied), or, when null,
+  /// among kMergerNeighbours neighbours of config.neighbour_lists' shape built here.
+  ColonyMerger(const Instance& instance, const ColonyConfig& config, const CandidateLists* lists);
 
   /// True when `iteration` is a merge iteration and a colony's best or restart-best length, or the
   /// Lin-Kernighan threads' best, changed since the last merge.

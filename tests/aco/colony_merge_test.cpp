@@ -101,7 +101,7 @@ TEST(ColonyMerger, TakesTheLinKernighanThreadsTourAndHandsThemTheMerge) {
   ColonyConfig config;
   config.merge_tours = true;
   config.lk_threads = 2;
-  ColonyMerger merger(instance, config);
+  ColonyMerger merger(instance, config, nullptr);
   merger.start(std::span<const int32_t>(colonies.tours).subspan(static_cast<size_t>(best) * 1500, 1500),
                before);
   std::vector<int32_t> merged;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <numeric>
 #include <thread>
+#include <utility>
 
 #include "core/candidates.h"
 #include "core/rng.h"
@@ -111,7 +112,7 @@ bool wait_for(Done done, double seconds) {
 
 TEST(IteratedLinKernighan, IdleUntilOfferedAndStopsWithoutOne) {
   const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 2);
-  IteratedLinKernighan threads(instance, 3, 1);
+  IteratedLinKernighan threads(instance, build_candidate_lists(instance, 10), 3, 1);
   std::vector<int32_t> out{7};
   EXPECT_EQ(threads.best(out), -1);
   EXPECT_EQ(out, std::vector<int32_t>{7});
@@ -122,9 +123,10 @@ TEST(IteratedLinKernighan, IdleUntilOfferedAndStopsWithoutOne) {
 
 TEST(IteratedLinKernighan, PublishesOnlyShorterToursExactlyMeasured) {
   const Instance instance = io::generate_instance(1500, io::InstanceKind::Clustered, 9);
-  const std::vector<int32_t> start = three_opt_tour(instance, build_candidate_lists(instance, 10));
+  CandidateLists lists = build_candidate_lists(instance, 10);
+  const std::vector<int32_t> start = three_opt_tour(instance, lists);
   const int64_t start_length = tour_length(instance, start);
-  IteratedLinKernighan threads(instance, 2, 7);
+  IteratedLinKernighan threads(instance, std::move(lists), 2, 7);
   threads.offer(start, start_length);
   ASSERT_TRUE(wait_for([&] { return threads.best_length() < start_length; }, 20.0))
       << "no shorter tour after " << threads.kicks() << " kicks";

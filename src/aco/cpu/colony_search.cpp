@@ -69,7 +69,6 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
   expect_memory(colony_memory(n_, config_, false).host, available_host_memory(),
                 concat(to_string(config_.variant), " on the CPU for n = ", n_));
   layout_ = make_colony_layout(instance, config_);
-  merger_ = ColonyMerger(instance, config_);
   const CandidateSet base =
       build_candidate_set(instance, config_.candidates, config_.dynamic_slots(), config_.beta, config_.threads,
                           config_.neighbour_lists);
@@ -80,6 +79,7 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
   colony_restart_best_.resize(colony_best_.size());
   if (config_.local_search != localsearch::LocalSearchKind::None)
     ls_lists_ = build_candidate_lists(instance, config_.ls_neighbours, config_.threads, config_.neighbour_lists);
+  merger_ = ColonyMerger(instance, config_, ls_lists_ ? &*ls_lists_ : nullptr);
   if (config_.focused())
     start_focused(start_tour.empty() ? focused_start_tour(instance, config_, ls_lists_ ? &*ls_lists_ : nullptr)
                                      : std::move(start_tour));

@@ -154,7 +154,7 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   expect_memory(colony_memory(n, s.config, true).device, capped_memory(free_bytes) / 10 * 9,
                 concat(to_string(s.config.variant), " on the GPU for n = ", n, " with ", ants, " ants"));
-  s.merger = ColonyMerger(instance, s.config);
+  s.merger = ColonyMerger(instance, s.config, lists ? &*lists : nullptr);
   s.distances_view.emplace(instance);
   CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
   s.ids = DeviceBuffer<int32_t>(std::span<const int32_t>(repeat(s.set.ids, matrices)));

@@ -2,6 +2,7 @@
 #include "localsearch/cpu/iterated_lin_kernighan.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "core/rng.h"
 #include "core/search.h"
@@ -9,12 +10,9 @@
 
 namespace formica::localsearch::cpu {
 
-IteratedLinKernighan::IteratedLinKernighan(const Instance& instance, int threads, uint64_t seed,
-                                           NeighbourShape shape)
-    : instance_(instance),
-      lists_(build_candidate_lists(instance, std::min(kIteratedLinKernighanNeighbours, instance.n() - 1),
-                                   std::max(threads, 1), shape)),
-      seed_(seed) {
+IteratedLinKernighan::IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads,
+                                           uint64_t seed)
+    : instance_(instance), lists_(std::move(lists)), seed_(seed) {
   for (int w = 0; w < std::max(threads, 1); ++w) workers_.emplace_back([this, w] { work(w); });
 }
 

@@ -29,15 +29,13 @@ namespace formica::localsearch::cpu {
 
 /// The longest stretch a kick moves.
 inline constexpr int kMaxKickSegment = 50;
-/// Neighbours per city the workers' chains choose among.
-inline constexpr int kIteratedLinKernighanNeighbours = 10;
 
 class IteratedLinKernighan {
  public:
-  /// Starts `threads` workers (at least 1) on `instance` (which must outlive this object), idle
-  /// until the first offer(); worker w draws its kicks from seed and w.
-  IteratedLinKernighan(const Instance& instance, int threads, uint64_t seed,
-                       NeighbourShape shape = NeighbourShape::Nearest);
+  /// Starts `threads` workers (at least 1) on `instance` (which must outlive this object), their
+  /// chains choosing among `lists`, idle until the first offer(); worker w draws its kicks from
+  /// seed and w.
+  IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads, uint64_t seed);
   /// Stops and joins the workers.
   ~IteratedLinKernighan() { stop(); }
   IteratedLinKernighan(const IteratedLinKernighan&) = delete;

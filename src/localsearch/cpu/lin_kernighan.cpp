@@ -130,7 +130,7 @@ LinKernighan::LinKernighan(const Instance& instance, const CandidateLists& lists
       lists_(lists),
       options_(options),
       pos_(static_cast<size_t>(instance.n())),
-      queued_(static_cast<size_t>(instance.n()), 0) {}
+      queue_(instance.n()) {}
 
 NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, const StopFlag* stop) {
   const int n = static_cast<int>(tour.size());
@@ -146,33 +146,24 @@ NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, std::span<in
   ArrayTour t(tour, pos);
   Chain chain(instance_, lists_, options_, t);
   queue_.clear();
-  size_t head = 0;
-  const auto push = [&](int city) {
-    if (!queued_[city]) queued_[city] = 1, queue_.push_back(city);
-  };
-  for (const int32_t city : active) push(city);
-  while (head < queue_.size()) {
+  for (const int32_t city : active) queue_.push(city);
+  while (!queue_.empty()) {
     if ((++counts.evaluated & 255) == 0 && stop != nullptr && stop->requested()) {
       counts.completed = false;
       break;
     }
-    const int t1 = queue_[head++];
-    queued_[t1] = 0;
-    if (head > static_cast<size_t>(4 * n)) {  // keep the queue compact
-      queue_.erase(queue_.begin(), queue_.begin() + static_cast<ptrdiff_t>(head));
-      head = 0;
-    }
+    const int t1 = queue_.pop();
     for (const int t2 : {t.succ(t1), t.pred(t1)}) {
       if (!chain.run(t1, t2)) continue;
       ++counts.moves;
       counts.gain += chain.best_gain();
-      push(t1);
-      push(t2);
-      for (const Step& s : chain.kept()) push(s.t3), push(s.t4);
+      queue_.push(t1);
+      queue_.push(t2);
+      for (const Step& s : chain.kept()) queue_.push(s.t3), queue_.push(s.t4);
       break;
     }
   }
-  for (size_t i = head; i < queue_.size(); ++i) queued_[queue_[i]] = 0;
+  queue_.clear();
   return counts;
 }
 

@@ -23,6 +23,7 @@
 #include "core/candidates.h"
 #include "core/instance.h"
 #include "core/search.h"
+#include "localsearch/cpu/city_queue.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 
 namespace formica::localsearch::cpu {
@@ -54,8 +55,8 @@ class LinKernighan {
   const Instance& instance_;
   const CandidateLists& lists_;
   LinKernighanOptions options_;
-  std::vector<int32_t> pos_, queue_;
-  std::vector<uint8_t> queued_;
+  std::vector<int32_t> pos_;
+  CityQueue queue_;
 };
 
 }  // namespace formica::localsearch::cpu

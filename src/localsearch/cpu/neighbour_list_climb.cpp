@@ -62,7 +62,7 @@ NeighbourClimber::NeighbourClimber(const Instance& instance, const CandidateList
       lists_(lists),
       options_(options),
       pos_(static_cast<size_t>(instance.n())),
-      queued_(static_cast<size_t>(instance.n()), 0) {}
+      queue_(instance.n()) {}
 
 NeighbourClimbCounts NeighbourClimber::climb(std::span<int32_t> tour, const StopFlag* stop) {
   const int n = static_cast<int>(tour.size());
@@ -73,39 +73,27 @@ NeighbourClimbCounts NeighbourClimber::climb(std::span<int32_t> tour, const Stop
 NeighbourClimbCounts NeighbourClimber::climb(std::span<int32_t> tour, std::span<int32_t> pos,
                                              std::span<const int32_t> active, const StopFlag* stop) {
   NeighbourClimbCounts counts;
-  const int n = static_cast<int>(tour.size());
   ArrayTour t(tour, pos);
   queue_.clear();
-  size_t head = 0;
-  const auto push = [&](int city) {
-    if (!queued_[city]) queued_[city] = 1, queue_.push_back(city);
-  };
-  for (const int32_t city : active) push(city);
+  for (const int32_t city : active) queue_.push(city);
   int64_t moves_at_sweep = 0;
   bool swept = false;
   for (;;) {
-    if (head == queue_.size()) {
+    if (queue_.empty()) {
       // Don't-look bits miss a move that became improving through a change at its far end; a
       // sweep over every city after the queue runs dry finds those, and one that finds nothing
       // proves the tour has no improving move left among those searched.
       if (!options_.sweep || (swept && counts.moves == moves_at_sweep)) break;
       swept = true;
       moves_at_sweep = counts.moves;
-      queue_.assign(tour.begin(), tour.end());
-      std::fill(queued_.begin(), queued_.end(), 1);
-      head = 0;
+      for (const int32_t city : tour) queue_.push(city);
     }
     if ((++counts.evaluated & 1023) == 0 && stop != nullptr && stop->requested()) {
-      for (size_t i = head; i < queue_.size(); ++i) queued_[queue_[i]] = 0;
+      queue_.clear();
       counts.completed = false;
       return counts;
     }
-    const int a = queue_[head++];
-    queued_[a] = 0;
-    if (head > static_cast<size_t>(4 * n)) {  // keep the queue compact
-      queue_.erase(queue_.begin(), queue_.begin() + static_cast<ptrdiff_t>(head));
-      head = 0;
-    }
+    const int a = queue_.pop();
     const LocalMove best = best_move(instance_, lists_, t, a, options_);
     if (best.gain <= 0) continue;
     ++counts.moves;
@@ -114,7 +102,7 @@ NeighbourClimbCounts NeighbourClimber::climb(std::span<int32_t> tour, std::span<
     counts.gain += best.gain;
     int ends[6];
     const int count = apply_move(t, best, ends);
-    for (int i = 0; i < count; ++i) push(ends[i]);
+    for (int i = 0; i < count; ++i) queue_.push(ends[i]);
   }
   return counts;
 }

@@ -32,6 +32,7 @@
 #include "core/instance.h"
 #include "core/search.h"
 #include "localsearch/config.h"
+#include "localsearch/cpu/city_queue.h"
 
 namespace formica::localsearch::cpu {
 
@@ -70,8 +71,8 @@ class NeighbourClimber {
   const Instance& instance_;
   const CandidateLists& lists_;
   ClimbOptions options_;
-  std::vector<int32_t> pos_, queue_;
-  std::vector<uint8_t> queued_;
+  std::vector<int32_t> pos_;
+  CityQueue queue_;
 };
 
 /// Neighbour-list length of the solver's final polish.
