@@ -143,5 +143,22 @@ TEST(IteratedLinKernighan, PublishesOnlyShorterToursExactlyMeasured) {
   EXPECT_EQ(later, tour_length(instance, best));
 }
 
+TEST(IteratedLinKernighan, KicksStayPermutationsOnTinyTours) {
+  // With 8 cities each double-bridge stretch is 1 or 2 long and the kick spans the whole tour.
+  for (const int n : {8, 9, 13}) {
+    const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 6);
+    IteratedLinKernighan threads(instance, build_candidate_lists(instance, std::min(10, n - 1)), 1, 3);
+    const std::vector<int32_t> start = random_tour(n, 5);
+    threads.offer(start, tour_length(instance, start));
+    ASSERT_TRUE(wait_for([&] { return threads.kicks() > 500; }, 20.0)) << n;
+    threads.stop();
+    std::vector<int32_t> best;
+    const int64_t length = threads.best(best);
+    validate_permutation(best, n);
+    EXPECT_EQ(length, tour_length(instance, best)) << n;
+    EXPECT_LE(length, tour_length(instance, start)) << n;
+  }
+}
+
 }  // namespace
 }  // namespace formica::localsearch::cpu

@@ -1,10 +1,13 @@
-// Iterated Lin-Kernighan on host threads (Johnson and McGeoch's ILK, with the segment-swap kick of
-// Martin, Otto and Felten's large-step Markov chains), the companion of the colonies that keeps
+// Iterated Lin-Kernighan on host threads (Johnson and McGeoch's ILK, with the double-bridge kick
+// of Martin, Otto and Felten's large-step Markov chains), the companion of the colonies that keeps
 // the CPU's cores busy while the GPU builds and climbs the ants' tours (aco/colony_merge.h).
 //
-// Each worker thread holds a tour and repeats: kick it (two adjacent stretches of 1 to
-// kMaxKickSegment cities change places, a double bridge: three edges, which no chain of 2-opt
-// moves undoes in one step), repair it with Lin-Kernighan chains from the six cities at the
+// Each worker thread holds a tour and repeats: kick it with a double bridge (three adjacent
+// stretches of 1 to kMaxKickSegment cities each, A B C, are put back in the order C B A, each
+// stretch unreversed: four edges change, and no sequential move, so no Lin-Kernighan chain, undoes
+// that in one step; swapping two stretches, A B -> B A, changes three, a sequential 3-opt move, and
+// measured worse: one thread, 8 s, 3 seeds, median gap u2152 0.53 -> 0.31 %, pr2392 0.34 -> 0.34
+// %), repair it with Lin-Kernighan chains from the eight cities at the
 // changed edges only (lin_kernighan.h), and keep the result when it is no longer than before
 // (equal lengths are kept, so the walk crosses plateaus of equal distances), else go back. A worker
 // whose tour is longer than the shortest any holder has published adopts that one. Lengths are
