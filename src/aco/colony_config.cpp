@@ -96,6 +96,9 @@ void ColonyConfig::validate() const {
       lk_threads == 0 || merge_tours,
       "--lk-threads: the Lin-Kernighan threads exchange tours through the merge; add --merge-tours true");
   FORMICA_EXPECTS(
+      !lk_independent || lk_threads > 0,
+      "--lk-independent: there are no Lin-Kernighan threads to walk independently; add --lk-threads N");
+  FORMICA_EXPECTS(
       focused_edges == 0 || variant != ColonyVariant::Acs,
       "--focused-edges: ACS builds its tours in lockstep; focused construction needs mmas or gaco");
 }
@@ -115,7 +118,8 @@ std::string ColonyConfig::describe() const {
   return text +
          (focused() ? concat(" focused-edges=", focused_edges) : std::string(" construction=whole-tours")) +
          (merge_tours ? " merge-tours=true" : "") +
-         (lk_threads > 0 ? concat(" lk-threads=", lk_threads) : "");
+         (lk_threads > 0 ? concat(" lk-threads=", lk_threads) : "") +
+         (lk_independent ? " lk-independent=true" : "");
 }
 
 }  // namespace formica::aco

@@ -98,6 +98,10 @@ struct ColonyConfig {
   /// tour goes back to them. 0: none. Needs merge_tours. Their work depends on timing, so a run
   /// with them is not repeatable from its seed alone.
   int lk_threads = 0;
+  /// The Lin-Kernighan threads walk independently from the first tour, and every walk's shortest
+  /// tour joins the merge, instead of all adopting the shortest tour any of them found. Needs
+  /// lk_threads.
+  bool lk_independent = false;
   int threads = 1;                ///< CPU worker threads (the result does not depend on it)
   uint64_t seed = 1;
 

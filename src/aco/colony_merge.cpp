@@ -17,7 +17,7 @@ ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
       lists != nullptr ? *lists
                        : build_candidate_lists(instance, std::min(kMergerNeighbours, instance.n() - 1),
                                                config.threads, config.neighbour_lists),
-      config.lk_threads, config.seed);
+      config.lk_threads, config.seed, config.lk_independent);
 }
 
 std::vector<long long> ColonyMerger::lengths(const std::vector<ColonyRecord>& records) const {
@@ -51,9 +51,12 @@ int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& rec
     return tours.subspan(static_cast<size_t>(c) * n, static_cast<size_t>(n));
   };
   // The tours merged in, shortest first: every other colony's best; every restart-best that is not
-  // its colony's best; the Lin-Kernighan threads' best. The shortest of all is merged into.
+  // its colony's best; the Lin-Kernighan threads' best and, with independent walks, each walk's
+  // best. The shortest of all is merged into.
   std::vector<int32_t> threads_tour;
   const long long threads_length = companion_ ? companion_->best(threads_tour) : -1;
+  std::vector<localsearch::cpu::IteratedLinKernighan::Walk> walks;
+  if (companion_) companion_->walks(walks);
   std::vector<std::pair<long long, std::span<const int32_t>>> donors;
   for (int c = 0; c < colonies; ++c) {
     const ColonyRecord& r = records[c];
@@ -62,6 +65,8 @@ int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& rec
       donors.emplace_back(r.restart_length, tour_of(restart_tours, c));
   }
   if (threads_length >= 0) donors.emplace_back(threads_length, threads_tour);
+  for (const auto& walk : walks)
+    if (walk.length != threads_length) donors.emplace_back(walk.length, walk.tour);
   std::stable_sort(donors.begin(), donors.end(),
                    [](const auto& x, const auto& y) { return x.first < y.first; });
   // One donor after another, each merged into the tour the ones before it left.

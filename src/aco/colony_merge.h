@@ -13,6 +13,7 @@
 // (localsearch/cpu/iterated_lin_kernighan.h): their shortest tour is one more donor, or the tour
 // merged into when it is the shortest of all, and every merge hands its result back to them. The
 // colonies then search around the threads' best tour and the threads kick the colonies' best.
+// With --lk-independent the threads walk on alone and each one's best tour is a donor as well.
 #pragma once
 
 #include <cstdint>

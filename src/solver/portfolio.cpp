@@ -140,6 +140,13 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (unset("lk-threads", c.lk_threads, defaults.colony.lk_threads) &&
       !(config.was_named("merge-tours") && !c.merge_tours))
     c.lk_threads = portfolio_lk_threads(n, backend);
+  // Independent walks below kOrOptBelow: H200, 3 seeds, 10 s, stop at 0.1 %, shared / independent:
+  // u2152 0.107 / 0.068 %, pr2392 0.107 / 0.060 % (median); at the reference times fnl4461 0.134 /
+  // 0.209 %, usa13509 0.218 / 0.260 %, pla85900 0.372 / 0.751 %: where one walk has more to improve
+  // than it can in the time, the walks must share (section 17 of the tuning file).
+  if (c.lk_threads > 0 && n < kOrOptBelow &&
+      unset("lk-independent", c.lk_independent, defaults.colony.lk_independent))
+    c.lk_independent = true;
   // The Lin-Kernighan threads exchange tours through the merge.
   if ((merged || c.lk_threads > 0) && unset("merge-tours", c.merge_tours, defaults.colony.merge_tours))
     c.merge_tours = true;
@@ -158,9 +165,9 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       c.focused() ? concat(", focused (", c.focused_edges, " edges re-decided per ant)") : std::string(),
       c.merge_tours ? concat(", best tours merged every ", aco::kMergeInterval, " iterations")
                     : std::string(),
-      c.lk_threads > 0
-          ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread", c.lk_threads > 1 ? "s" : "")
-          : std::string(),
+      c.lk_threads > 0 ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread",
+                                c.lk_threads > 1 ? "s" : "", c.lk_independent ? " (independent walks)" : "")
+                       : std::string(),
       ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours, " ",
       to_string(lists), " neighbours, pheromone on ", c.candidates,
       " candidate edges per city (O(n k) memory), ",

@@ -128,6 +128,30 @@ TEST(ColonyMerger, LinKernighanThreadsNeedTheMerge) {
   EXPECT_NO_THROW(config.validate());
   config.lk_threads = -1;
   EXPECT_THROW(config.validate(), InputError);
+  config.lk_threads = 0;
+  config.lk_independent = true;  // independent walks need threads to walk
+  EXPECT_THROW(config.validate(), InputError);
+  config.lk_threads = 2;
+  EXPECT_NO_THROW(config.validate());
+}
+
+TEST(ColonyMerger, MergesTheIndependentWalksToo) {
+  const Instance instance = io::generate_instance(1500, io::InstanceKind::Clustered, 4);
+  Colonies colonies = climbed_colonies(instance, 1);
+  const long long before = colonies.records[0].best_length;
+  ColonyConfig config;
+  config.merge_tours = true;
+  config.lk_threads = 3;
+  config.lk_independent = true;
+  ColonyMerger merger(instance, config, nullptr);
+  merger.start(std::span<const int32_t>(colonies.tours).first(1500), before);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::vector<int32_t> merged;
+  const int receiver =
+      merger.finish(instance, colonies.records, kMergeInterval, colonies.tours, colonies.tours, merged);
+  ASSERT_EQ(receiver, 0) << "after " << merger.lk_kicks() << " kicks";
+  EXPECT_EQ(Tour(instance, merged).length(), colonies.records[0].best_length);
+  EXPECT_LT(colonies.records[0].best_length, before);
 }
 
 ColonyConfig merging_config(int threads) {

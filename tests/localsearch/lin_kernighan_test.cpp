@@ -143,6 +143,37 @@ TEST(IteratedLinKernighan, PublishesOnlyShorterToursExactlyMeasured) {
   EXPECT_EQ(later, tour_length(instance, best));
 }
 
+TEST(IteratedLinKernighan, IndependentWalksKeepTheirOwnShortestTours) {
+  const Instance instance = io::generate_instance(1200, io::InstanceKind::Uniform, 12);
+  CandidateLists lists = build_candidate_lists(instance, 10);
+  const std::vector<int32_t> start = three_opt_tour(instance, lists);
+  const int64_t start_length = tour_length(instance, start);
+  IteratedLinKernighan shared(instance, lists, 2, 7);
+  IteratedLinKernighan independent(instance, std::move(lists), 3, 7, true);
+  shared.offer(start, start_length);
+  independent.offer(start, start_length);
+  std::vector<IteratedLinKernighan::Walk> walks;
+  ASSERT_TRUE(wait_for(
+      [&] {
+        independent.walks(walks);
+        return walks.size() == 3;
+      },
+      20.0));
+  independent.stop();
+  shared.stop();
+  independent.walks(walks);
+  int64_t shortest = start_length;
+  for (const IteratedLinKernighan::Walk& walk : walks) {
+    validate_permutation(walk.tour, instance.n());
+    EXPECT_EQ(walk.length, tour_length(instance, walk.tour));
+    EXPECT_LT(walk.length, start_length);
+    shortest = std::min(shortest, walk.length);
+  }
+  EXPECT_EQ(independent.best_length(), shortest);  // the published tour is the shortest walk's
+  shared.walks(walks);
+  EXPECT_TRUE(walks.empty());
+}
+
 TEST(IteratedLinKernighan, KicksStayPermutationsOnTinyTours) {
   // With 8 cities each double-bridge stretch is 1 or 2 long and the kick spans the whole tour.
   for (const int n : {8, 9, 13}) {

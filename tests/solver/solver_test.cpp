@@ -78,11 +78,13 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
     const SolverConfig gpu = resolve_config(SolverConfig{}, n, Backend::Cuda);
     EXPECT_GE(gpu.colony.lk_threads, 1) << n;
     EXPECT_TRUE(gpu.colony.merge_tours) << n;
+    EXPECT_EQ(gpu.colony.lk_independent, n < 4000) << n;  // independent walks below 4,000 cities
     EXPECT_NE(
         portfolio_summary(gpu, n, EdgeWeightType::Euc2D, Backend::Cuda).find("Lin-Kernighan host thread"),
         std::string::npos);
     const SolverConfig cpu = resolve_config(SolverConfig{}, n, Backend::Cpu);
     EXPECT_EQ(cpu.colony.lk_threads, 0) << n;
+    EXPECT_FALSE(cpu.colony.lk_independent) << n;
     EXPECT_FALSE(cpu.colony.merge_tours) << n;
     EXPECT_EQ(portfolio_summary(cpu, n, EdgeWeightType::Euc2D, Backend::Cpu).find("merged"),
               std::string::npos);

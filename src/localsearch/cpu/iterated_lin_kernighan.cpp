@@ -11,8 +11,9 @@
 namespace formica::localsearch::cpu {
 
 IteratedLinKernighan::IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads,
-                                           uint64_t seed)
-    : instance_(instance), lists_(std::move(lists)), seed_(seed) {
+                                           uint64_t seed, bool independent)
+    : instance_(instance), lists_(std::move(lists)), seed_(seed), independent_(independent) {
+  if (independent_) walks_.resize(static_cast<size_t>(std::max(threads, 1)));
   for (int w = 0; w < std::max(threads, 1); ++w) workers_.emplace_back([this, w] { work(w); });
 }
 
@@ -46,6 +47,13 @@ int64_t IteratedLinKernighan::best(std::vector<int32_t>& out) const {
   return length;
 }
 
+void IteratedLinKernighan::walks(std::vector<Walk>& out) const {
+  const std::lock_guard lock(mutex_);
+  out.clear();
+  for (const Walk& walk : walks_)
+    if (walk.length >= 0) out.push_back(walk);
+}
+
 void IteratedLinKernighan::work(int worker) {
   const int n = instance_.n();
   std::vector<int32_t> tour, saved, pos(static_cast<size_t>(n));
@@ -62,7 +70,7 @@ void IteratedLinKernighan::work(int worker) {
   const int longest = std::min(kMaxKickSegment, (n - 2) / 3);
   const auto distance = [&](int a, int b) { return instance_.distance(a, b); };
   while (!stop_.load(std::memory_order_relaxed)) {
-    if (length < 0 || best_length_.load(std::memory_order_acquire) < length) {  // adopt the shortest
+    if (length < 0 || (!independent_ && best_length_.load(std::memory_order_acquire) < length)) {  // adopt
       length = best(tour);
       saved = tour;
       for (int p = 0; p < n; ++p) pos[tour[p]] = p;
@@ -95,7 +103,14 @@ void IteratedLinKernighan::work(int worker) {
         saved = tour;
       const bool shorter = next < length;
       length = next;
-      if (shorter) publish(tour, length);
+      if (shorter) {
+        publish(tour, length);
+        if (independent_) {
+          const std::lock_guard lock(mutex_);
+          walks_[worker].length = length;
+          walks_[worker].tour = tour;
+        }
+      }
     } else if (repair.moves == 0) {  // undo the kick only
       for (int i = 1; i <= m; ++i) tour[at(p0 + i)] = saved[at(p0 + i)], pos[tour[at(p0 + i)]] = at(p0 + i);
     } else {

@@ -10,8 +10,11 @@
 // %), repair it with Lin-Kernighan chains from the eight cities at the
 // changed edges only (lin_kernighan.h), and keep the result when it is no longer than before
 // (equal lengths are kept, so the walk crosses plateaus of equal distances), else go back. A worker
-// whose tour is longer than the shortest any holder has published adopts that one. Lengths are
-// exact TSPLIB integers, kept incrementally and checked by the tests against the tour.
+// whose tour is longer than the shortest any holder has published adopts that one (shared walks),
+// or, with independent walks, never does: each worker then walks on from the first tour alone and
+// keeps its own shortest tour, which walks() hands to the caller (the colony merger merges them
+// all: walks that settle in different basins are each good in places). Lengths are exact TSPLIB
+// integers, kept incrementally and checked by the tests against the tour.
 //
 // The threads run freely beside the caller, so what they find depends on timing: a run with
 // workers is not repeatable from its seed alone.
@@ -38,7 +41,8 @@ class IteratedLinKernighan {
   /// Starts `threads` workers (at least 1) on `instance` (which must outlive this object), their
   /// chains choosing among `lists`, idle until the first offer(); worker w draws its kicks from
   /// seed and w.
-  IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads, uint64_t seed);
+  IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads, uint64_t seed,
+                       bool independent = false);
   /// Stops and joins the workers.
   ~IteratedLinKernighan() { stop(); }
   IteratedLinKernighan(const IteratedLinKernighan&) = delete;
@@ -57,6 +61,16 @@ class IteratedLinKernighan {
   /// published tour stays. Idempotent.
   void stop();
 
+  /// One worker's shortest tour (independent walks).
+  struct Walk {
+    int64_t length = -1;
+    std::vector<int32_t> tour;
+  };
+  /// With independent walks, each worker's shortest tour so far (those that improved on the first
+  /// tour), copied to `out`; empty with shared walks.
+  void walks(std::vector<Walk>& out) const;
+  bool independent() const { return independent_; }
+
   /// Kicks tried by all workers so far.
   int64_t kicks() const { return kicks_.load(std::memory_order_relaxed); }
 
@@ -68,9 +82,11 @@ class IteratedLinKernighan {
   const Instance& instance_;
   const CandidateLists lists_;
   const uint64_t seed_;
+  const bool independent_;
   mutable std::mutex mutex_;
   std::condition_variable offered_;
   std::vector<int32_t> best_;  // guarded by mutex_
+  std::vector<Walk> walks_;    // guarded by mutex_; one per worker with independent walks
   std::atomic<int64_t> best_length_{-1};
   std::atomic<int64_t> kicks_{0};
   std::atomic<bool> stop_{false};
