@@ -17,7 +17,11 @@ namespace {
 /// 0.5 s). From 2,000 cities on they measured worse or no better (one colony of 4 sqrt(n) ants;
 /// bench/results/quality_tuning_h200.txt): pr2392 0.36 % -> 0.57 % in 0.72 s (3 seeds, section 1),
 /// usa13509 0.43 % -> 0.52 % in 5.6 s (5 seeds, section 2 against the reference table of then),
-/// the 200,000-city instance 1.0 % -> 1.1 % in 60 s (2 seeds, section 2).
+/// the 200,000-city instance 1.0 % -> 1.1 % in 60 s (2 seeds, section 2). In the band with merged
+/// colonies (below), which Lin-Kernighan threads walking independently join, quadrant lists came
+/// out ahead at 10 s (H200, 3 seeds, stop at 0.1 %, runs that got there: d2103 1 -> 2, pr2392 2 ->
+/// 3, u2152 and u2319 3 of 3 either way; section 17), while pr2392 at 0.72 s, one colony, ended
+/// 0.129 % with nearest lists and 0.289 % with quadrant ones.
 /// Colonies: one colony of 256 focused ants converges on the best of 256 walks every iteration and
 /// stalls (H200, 10 s: d1291 0.85 %, where two CPU threads with 32 ants reach 0.00 %); colonies
 /// of 32 ants keep the CPU's selection pressure. A warp per ant leaves most of the GPU idle at 256
@@ -119,8 +123,6 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   };
   if (unset("local-search", c.local_search, defaults.colony.local_search))
     c.local_search = portfolio_local_search(n);
-  if (unset("neighbour-lists", c.neighbour_lists, defaults.colony.neighbour_lists))
-    c.neighbour_lists = n < kSmall ? NeighbourShape::Quadrant : NeighbourShape::Nearest;
   if (unset("ls-neighbours", c.ls_neighbours, defaults.colony.ls_neighbours))
     c.ls_neighbours = portfolio_ls_neighbours(n, backend);
   if (unset("focused-edges", c.focused_edges, defaults.colony.focused_edges))
@@ -129,6 +131,8 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (unset("mmas-rho", c.mmas_rho, defaults.colony.mmas_rho)) c.mmas_rho = 0.5;
   const bool merged =
       merged_colonies(n, backend, config.time_limit.value_or(std::numeric_limits<double>::infinity()));
+  if (unset("neighbour-lists", c.neighbour_lists, defaults.colony.neighbour_lists))
+    c.neighbour_lists = n < kSmall || merged ? NeighbourShape::Quadrant : NeighbourShape::Nearest;
   if (unset("ants", config.ant_system.ants, defaults.ant_system.ants))
     config.ant_system.ants = portfolio_ants(n, backend, merged);
   if (unset("colonies", c.colonies, defaults.colony.colonies)) {

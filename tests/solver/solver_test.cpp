@@ -67,6 +67,15 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   const SolverConfig short_run = resolve_config(brief, 2392, Backend::Cuda);
   EXPECT_EQ(short_run.colony.colony_count(), 1);
   EXPECT_EQ(short_run.ant_system.ants, 1024);
+  // Quadrant lists in the band with merged colonies only; nearest ones for one colony or the CPU.
+  EXPECT_EQ(resolve_config(timed, 2392, Backend::Cuda).colony.neighbour_lists, NeighbourShape::Quadrant);
+  EXPECT_EQ(short_run.colony.neighbour_lists, NeighbourShape::Nearest);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cuda).colony.neighbour_lists,
+            NeighbourShape::Quadrant);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cpu).colony.neighbour_lists,
+            NeighbourShape::Nearest);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 4000, Backend::Cuda).colony.neighbour_lists,
+            NeighbourShape::Nearest);
   // On the GPU from 2,000 cities, iterated Lin-Kernighan threads on the host's other cores,
   // exchanging tours through the merge; none below, and none on the CPU, whose cores the ants take.
   for (const int n : {1000, 1999}) {
