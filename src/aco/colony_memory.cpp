@@ -28,11 +28,13 @@ ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
   ColonyMemory memory;
   // --lk-threads: their copy of the neighbour lists (aco/colony_merge.h) and, per thread, a tour,
   // its saved copy and positions (plus the Lin-Kernighan queue and bits); the published tour and
-  // the merge's copy of it.
+  // the merge's copy of it; with independent walks, per thread its walk's best tour and the
+  // merge's copy of that.
   const size_t lk_threads = static_cast<size_t>(config.lk_threads);
+  const size_t per_lk_thread = config.lk_independent ? 25 : 17;
   const size_t lk_lists =
       static_cast<size_t>(std::min(local_search ? config.ls_neighbours : kMergerNeighbours, n - 1)) * 4;
-  memory.host = lk_threads > 0 ? cities * (lk_lists + lk_threads * 17 + 8) : 0;
+  memory.host = lk_threads > 0 ? cities * (lk_lists + lk_threads * per_lk_thread + 8) : 0;
   if (!gpu) {
     const size_t threads = static_cast<size_t>(config.threads);
     memory.host += candidate_set + matrices * cities * width * (8 + gaco) + ants * cities * 4 + ants * 8 +

@@ -265,6 +265,13 @@ TEST(Solver, TooLittleMemoryIsAnOutOfMemoryError) {
   EXPECT_THROW(expect_memory(aco::colony_memory(200'000, config, false).host, size_t{1} << 20, "test"),
                OutOfMemoryError);
   EXPECT_NO_THROW(expect_memory(100, size_t{1} << 20, "test"));
+  // The Lin-Kernighan threads' host memory grows with their count, and with independent walks.
+  config.merge_tours = true;
+  config.lk_threads = 4;
+  const size_t shared = aco::colony_memory(200'000, config, true).host;
+  EXPECT_GT(shared, 200'000 * size_t{4} * 17);
+  config.lk_independent = true;
+  EXPECT_EQ(aco::colony_memory(200'000, config, true).host - shared, 200'000 * size_t{4} * 8);
   EXPECT_NO_THROW(expect_memory(size_t{1} << 40, std::nullopt, "unknown availability"));
 }
 
