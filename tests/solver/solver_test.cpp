@@ -76,14 +76,14 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
             NeighbourShape::Nearest);
   EXPECT_EQ(resolve_config(SolverConfig{}, 4000, Backend::Cuda).colony.neighbour_lists,
             NeighbourShape::Nearest);
-  // On the GPU from 2,000 cities, iterated Lin-Kernighan threads on the host's other cores,
-  // exchanging tours through the merge; none below, and none on the CPU, whose cores the ants take.
-  for (const int n : {1000, 1999}) {
-    const SolverConfig small_gpu = resolve_config(SolverConfig{}, n, Backend::Cuda);
-    EXPECT_EQ(small_gpu.colony.lk_threads, 0) << n;
-    EXPECT_FALSE(small_gpu.colony.merge_tours) << n;
+  // On the GPU from 8 cities, iterated Lin-Kernighan threads on the host's other cores,
+  // exchanging tours through the merge; none on the CPU, whose cores the ants take.
+  for (const int n : {5, 7}) {
+    const SolverConfig tiny_gpu = resolve_config(SolverConfig{}, n, Backend::Cuda);
+    EXPECT_EQ(tiny_gpu.colony.lk_threads, 0) << n;
+    EXPECT_FALSE(tiny_gpu.colony.merge_tours) << n;
   }
-  for (const int n : {2000, 2392, 4000, 200000}) {
+  for (const int n : {8, 1000, 1999, 2000, 2392, 4000, 200000}) {
     const SolverConfig gpu = resolve_config(SolverConfig{}, n, Backend::Cuda);
     EXPECT_GE(gpu.colony.lk_threads, 1) << n;
     EXPECT_TRUE(gpu.colony.merge_tours) << n;
