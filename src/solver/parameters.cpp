@@ -150,9 +150,8 @@ void add_colony_parameters(std::vector<Parameter>& p) {
       [](auto& c) -> auto& { return c.lk_threads; }));
   p.push_back(
       {"lk-independent",
-       "MMAS / ACS / GACO with --lk-threads: true lets every Lin-Kernighan thread walk on from the first "
-       "tour "
-       "alone, each one's best tour joining the merge; false: they all adopt the shortest tour found",
+       "MMAS / ACS / GACO with --lk-threads: true lets every Lin-Kernighan thread walk on alone from "
+       "the first tour, each one's best tour joining the merge; false: they all adopt the shortest found",
        [](SolverConfig& c, std::string_view v) { c.colony.lk_independent = parse_bool("lk-independent", v); },
        [](const SolverConfig& c) { return nlohmann::json(c.colony.lk_independent); }});
 }

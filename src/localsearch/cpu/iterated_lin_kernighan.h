@@ -6,10 +6,10 @@
 // stretches of 1 to kMaxKickSegment cities each, A B C, are put back in the order C B A, each
 // stretch unreversed: four edges change, and no sequential move, so no Lin-Kernighan chain, undoes
 // that in one step; swapping two stretches, A B -> B A, changes three, a sequential 3-opt move, and
-// measured worse: one thread, 8 s, 3 seeds, median gap u2152 0.53 -> 0.31 %, pr2392 0.34 -> 0.34
-// %), repair it with Lin-Kernighan chains from the eight cities at the
-// changed edges only (lin_kernighan.h), and keep the result when it is no longer than before
-// (equal lengths are kept, so the walk crosses plateaus of equal distances), else go back. A worker
+// measured worse: one thread, 8 s, 3 seeds, median gap u2152 0.53 % against 0.31 %, pr2392 0.34 %
+// either way), repair it with Lin-Kernighan chains from the eight cities at the changed edges only
+// (lin_kernighan.h), and keep the result when it is no longer than before (equal lengths are kept,
+// so the walk crosses plateaus of equal distances), else go back. A worker
 // whose tour is longer than the shortest any holder has published adopts that one (shared walks),
 // or, with independent walks, never does: each worker then walks on from the first tour alone and
 // keeps its own shortest tour, which walks() hands to the caller (the colony merger merges them
@@ -69,7 +69,6 @@ class IteratedLinKernighan {
   /// With independent walks, each worker's shortest tour so far (those that improved on the first
   /// tour), copied to `out`; empty with shared walks.
   void walks(std::vector<Walk>& out) const;
-  bool independent() const { return independent_; }
 
   /// Kicks tried by all workers so far.
   int64_t kicks() const { return kicks_.load(std::memory_order_relaxed); }
