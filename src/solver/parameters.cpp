@@ -142,11 +142,9 @@ void add_colony_parameters(std::vector<Parameter>& p) {
                [](const SolverConfig& c) { return nlohmann::json(c.colony.merge_tours); }});
   p.push_back(colony_number<int>(
       "lk-threads",
-      "MMAS / ACS / GACO with --merge-tours: host threads running iterated Lin-Kernighan beside the "
-      "colonies, "
-      "their shortest tour merged with the colonies' at every merge; 0: none (with threads the result "
-      "depends "
-      "on timing, not on the seed alone)",
+      "MMAS / ACS / GACO with --merge-tours: host threads running iterated Lin-Kernighan beside "
+      "the colonies, their shortest tour merged with the colonies' at every merge; 0: none (with "
+      "threads the result depends on timing, not on the seed alone)",
       [](auto& c) -> auto& { return c.lk_threads; }));
   p.push_back(
       {"lk-independent",

@@ -7,6 +7,7 @@
 
 #include "aco/colony_merge.h"
 #include "core/error.h"
+#include "localsearch/cpu/iterated_lin_kernighan.h"
 
 namespace formica {
 namespace {
@@ -86,22 +87,21 @@ int portfolio_ls_neighbours(int n, Backend backend) {
   return backend == Backend::Cuda && n < kSmall ? 12 : 10;
 }
 
-/// Host threads of iterated Lin-Kernighan beside the colonies (--lk-threads): on the GPU from 8
-/// cities on (the smallest tour a double bridge kicks), every
-/// hardware thread but two (the one driving the GPU and one for the CUDA context and driver), which
-/// otherwise sit idle; none on the CPU, where the ants take the threads (two cores, 10 s, one ant
-/// thread and one Lin-Kernighan thread against two ant threads: pr1002 0.16 / 0.15 % against 0.00 /
-/// 0.15 %, pr2392 0.37 % against 0.29 %). H200 host (16 threads, so 14), 5 seeds, median gap at the
-/// reference times without / with them: pr2392 0.247 / 0.247 % (fresh processes 0.295 / 0.237 %;
-/// with 15 threads 0.341 %, oversubscribed), fnl4461 0.244 / 0.145 %, usa13509 0.257 / 0.208 %,
-/// pla85900 0.920 / 0.438 %; the 10-s sweep's u2319 0.287 -> 0.077 % (in 0.17 s), though u2152
-/// 0.100 -> 0.107 % and pr2392 0.096 -> 0.151 %. Section 16 of the tuning file. Below kSmall
-/// cities too since session 17 (walking independently): the 10-s sweep over 3 seeds without / with
-/// them, medians within 0.1 %: 96 / 98 of 98 (u1432 0.1000 -> 0.073 %, u1817 0.157 -> 0.091 %),
-/// the medians' times to get there summed over the 98 rows 62.0 / 27.7 s (section 17). The price:
-/// a run below 2,000 cities, like one above, is no longer repeatable from its seed alone.
+/// Host threads of iterated Lin-Kernighan beside the colonies (--lk-threads): on the GPU from
+/// kMinKickCities cities on, every hardware thread but two (the one driving the GPU and one for the
+/// CUDA context and driver), which otherwise sit idle; none on the CPU, where the ants take the threads (two
+/// cores, 10 s, one ant thread and one Lin-Kernighan thread against two ant threads: pr1002 0.16 / 0.15 %
+/// against 0.00 / 0.15 %, pr2392 0.37 % against 0.29 %). H200 host (16 threads, so 14), 5 seeds, median gap
+/// at the reference times without / with them: pr2392 0.247 / 0.247 % (fresh processes 0.295 / 0.237 %; with
+/// 15 threads 0.341 %, oversubscribed), fnl4461 0.244 / 0.145 %, usa13509 0.257 / 0.208 %, pla85900 0.920 /
+/// 0.438 %; the 10-s sweep's u2319 0.287 -> 0.077 % (in 0.17 s), though u2152 0.100 -> 0.107 % and pr2392
+/// 0.096 -> 0.151 %. Section 16 of the tuning file. Below kSmall cities too since session 17 (walking
+/// independently): the 10-s sweep over 3 seeds without / with them, medians within 0.1 %: 96 / 98 of 98
+/// (u1432 0.1000 -> 0.073 %, u1817 0.157 -> 0.091 %), the medians' times to get there summed over the 98
+/// rows 62.0 / 27.7 s (section 17). The price: a run below 2,000 cities, like one above, is no longer
+/// repeatable from its seed alone.
 int portfolio_lk_threads(int n, Backend backend) {
-  if (backend != Backend::Cuda || n < 8) return 0;
+  if (backend != Backend::Cuda || n < localsearch::cpu::kMinKickCities) return 0;
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 2);
 }
 

@@ -62,7 +62,7 @@ void IteratedLinKernighan::work(int worker) {
     std::unique_lock lock(mutex_);
     offered_.wait(lock, [&] { return stop_.load() || best_length_.load() >= 0; });
   }
-  if (stop_.load() || n < 8) return;
+  if (stop_.load() || n < kMinKickCities) return;
   LinKernighan lk(instance_, lists_);
   RandomStream random(seed_, 0x11CC0000u + static_cast<uint64_t>(worker));
   StopFlag stop;

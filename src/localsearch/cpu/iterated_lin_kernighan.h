@@ -35,6 +35,9 @@ namespace formica::localsearch::cpu {
 
 /// The longest stretch a kick moves.
 inline constexpr int kMaxKickSegment = 50;
+/// The smallest tour the workers kick (x, three stretches and y are distinct cities); on smaller
+/// ones they stay idle.
+inline constexpr int kMinKickCities = 8;
 
 class IteratedLinKernighan {
  public:
