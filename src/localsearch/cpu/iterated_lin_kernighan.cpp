@@ -67,7 +67,6 @@ void IteratedLinKernighan::work(int worker) {
   RandomStream random(seed_, 0x11CC0000u + static_cast<uint64_t>(worker));
   StopFlag stop;
   stop.interrupt = &stop_;
-  const int longest = std::min(kMaxKickSegment, (n - 2) / 3);
   const auto distance = [&](int a, int b) { return instance_.distance(a, b); };
   while (!stop_.load(std::memory_order_relaxed)) {
     if (length < 0 || (!independent_ && best_length_.load(std::memory_order_acquire) < length)) {  // adopt
@@ -76,23 +75,14 @@ void IteratedLinKernighan::work(int worker) {
       for (int p = 0; p < n; ++p) pos[tour[p]] = p;
     }
     // The kick, a double bridge: x, A, B, C, y -> x, C, B, A, y.
-    const int p0 = static_cast<int>(random.below(static_cast<uint32_t>(n)));
-    int length_of[3];
-    for (int& l : length_of) l = 1 + static_cast<int>(random.below(static_cast<uint32_t>(longest)));
-    const auto [a, b, c] = length_of;
-    const int m = a + b + c;
+    const DoubleBridge bridge = draw_double_bridge(random, n);
+    const int p0 = bridge.p0, m = bridge.moved();
     const auto at = [&](int p) { return p % n; };
-    const int x = tour[at(p0)], a0 = tour[at(p0 + 1)], a1 = tour[at(p0 + a)], b0 = tour[at(p0 + a + 1)],
-              b1 = tour[at(p0 + a + b)], c0 = tour[at(p0 + a + b + 1)], c1 = tour[at(p0 + m)],
-              y = tour[at(p0 + m + 1)];
-    const int64_t kick = distance(x, c0) + distance(c1, b0) + distance(b1, a0) + distance(a1, y) -
-                         distance(x, a0) - distance(a1, b0) - distance(b1, c0) - distance(c1, y);
-    int w = p0 + 1;
-    for (int i = 0; i < c; ++i) tour[at(w++)] = saved[at(p0 + a + b + 1 + i)];
-    for (int i = 0; i < b; ++i) tour[at(w++)] = saved[at(p0 + a + 1 + i)];
-    for (int i = 0; i < a; ++i) tour[at(w++)] = saved[at(p0 + 1 + i)];
+    int32_t ends[8];
+    double_bridge_ends(bridge, [&](int p) { return tour[at(p)]; }, ends);
+    const int64_t kick = double_bridge_delta(ends, distance);
+    for (int i = 0; i < m; ++i) tour[at(p0 + 1 + i)] = saved[at(double_bridge_source(bridge, i))];
     for (int i = 1; i <= m; ++i) pos[tour[at(p0 + i)]] = at(p0 + i);
-    const int32_t ends[8] = {x, a0, a1, b0, b1, c0, c1, y};
     const NeighbourClimbCounts repair = lk.improve(tour, pos, ends, &stop);
     kicks_.fetch_add(1, std::memory_order_relaxed);
     const int64_t next = length + kick - repair.gain;

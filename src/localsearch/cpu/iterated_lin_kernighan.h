@@ -30,14 +30,14 @@
 
 #include "core/candidates.h"
 #include "core/instance.h"
+#include "localsearch/double_bridge.h"
 
 namespace formica::localsearch::cpu {
 
-/// The longest stretch a kick moves.
-inline constexpr int kMaxKickSegment = 50;
-/// The smallest tour the workers kick (x, three stretches and y are distinct cities); on smaller
-/// ones they stay idle.
-inline constexpr int kMinKickCities = 8;
+/// The workers' kick is localsearch::DoubleBridge (double_bridge.h); on tours of fewer than
+/// kMinKickCities cities they stay idle.
+using localsearch::kMaxKickSegment;
+using localsearch::kMinKickCities;
 
 class IteratedLinKernighan {
  public:

@@ -6,85 +6,14 @@
 #include "cuda/check.cuh"
 #include "localsearch/cuda/ant_local_search.cuh"
 #include "localsearch/cuda/ant_local_search.h"
-#include "localsearch/cuda/warp_tour.cuh"
-#include "localsearch/neighbour_moves.h"
+#include "localsearch/cuda/warp_climb.cuh"
 
 namespace formica::localsearch::cuda {
 namespace {
 
 using formica::cuda::DistanceView;
 
-constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int kWarpsPerBlock = 4;
-
-__device__ long long shuffle64(long long value, int lane) {
-  const int lo = __shfl_sync(kFullMask, static_cast<int>(value & 0xffffffffLL), lane);
-  const int hi = __shfl_sync(kFullMask, static_cast<int>(value >> 32), lane);
-  return (static_cast<long long>(hi) << 32) | static_cast<unsigned>(lo);
-}
-
-/// The move every lane gets: the best of the lanes' moves (better_move: gain, then search order).
-__device__ LocalMove warp_best(const LocalMove& mine, int lane) {
-  long long gain = mine.gain;
-  int order = mine.order;
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    const long long other_gain = shuffle64(gain, lane ^ offset);
-    const int other_order = __shfl_xor_sync(kFullMask, order, offset);
-    if (other_gain > gain || (other_gain == gain && other_order < order))
-      gain = other_gain, order = other_order;
-  }
-  LocalMove best;
-  if (gain <= 0) return best;
-  const unsigned owner_lanes = __ballot_sync(kFullMask, mine.gain == gain && mine.order == order);
-  const int owner = __ffs(owner_lanes) - 1;
-  best.gain = gain;
-  best.order = order;
-  best.kind = static_cast<MoveKind>(__shfl_sync(kFullMask, static_cast<int>(mine.kind), owner));
-  best.e1 = __shfl_sync(kFullMask, mine.e1, owner);
-  best.e2 = __shfl_sync(kFullMask, mine.e2, owner);
-#pragma unroll
-  for (int i = 0; i < 6; ++i) best.city[i] = __shfl_sync(kFullMask, mine.city[i], owner);
-  return best;
-}
-
-/// City a's best move, lane t trying a's t-th neighbour (the CPU's best_move in
-/// cpu/neighbour_list_climb.cpp, its loops' stopping points found by ballot).
-template <bool kOrOpt, bool kThreeOpt>
-__device__ LocalMove warp_best_move(const WarpTour& t, const DistanceView& distance, const int32_t* lists,
-                                    int k, int a, int lane) {
-  const CityContext ctx = city_context(t, distance, a);
-  int c = -1;
-  long long d_ac = 0;
-  if (lane < k) {
-    c = lists[static_cast<size_t>(a) * k + lane];
-    d_ac = distance(a, c);
-  }
-  LocalMove best;
-  unsigned stop = __ballot_sync(kFullMask, lane < k && two_opt_exhausted(ctx, d_ac));
-  int limit = stop ? __ffs(stop) - 1 : k;
-  if (lane < limit) two_opt_moves(t, distance, ctx, c, d_ac, lane, best);
-  if (kOrOpt) {
-    for (int number = 0; number < 6; ++number) {
-      const int length = number % 3 + 1;
-      if (length > t.n() - 3) continue;
-      const Segment s = or_opt_segment(t, distance, ctx, number, k);
-      if (s.g1 <= 0) continue;
-      stop = __ballot_sync(kFullMask, lane < k && d_ac >= s.g1);
-      limit = stop ? __ffs(stop) - 1 : k;
-      if (lane < limit) or_opt_moves(t, distance, ctx, s, c, d_ac, lane, best);
-    }
-  }
-  if (kThreeOpt && t.n() >= kThreeOptMinCities) {
-    for (int dir = 1; dir >= -1; dir -= 2) {
-      const long long d_12 = dir > 0 ? ctx.d_pred : ctx.d_succ;
-      stop = __ballot_sync(kFullMask, lane < k && d_ac >= d_12);
-      limit = stop ? __ffs(stop) - 1 : k;
-      if (lane < limit) three_opt_moves(t, distance, ctx, dir, c, d_ac, lane, lists, k, best);
-    }
-  }
-  return warp_best(best, lane);
-}
 
 template <bool kOrOpt, bool kThreeOpt>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
@@ -97,39 +26,9 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
   WarpTour t{a.tours + offset, a.pos + offset, n, lane};
   int32_t* ring = a.queue + offset;
   uint32_t* bits = a.queued + static_cast<size_t>(ant) * words;
-  int head = 0, count = 0;
-  if (a.all_active) {
-    for (int p = lane; p < n; p += 32) {
-      const int city = t.tour_[p];
-      t.pos_[city] = p;
-      ring[p] = city;
-    }
-    for (int w = lane; w < words; w += 32)
-      bits[w] = w == words - 1 && (n & 31) ? (1u << (n & 31)) - 1 : kFullMask;
-    count = n;
-  } else {
-    count = a.queue_count[ant];
-  }
+  const int count = a.all_active ? warp_queue_all(t, ring, bits) : a.queue_count[ant];
   __syncwarp();
-  long long total = 0;
-  while (count > 0) {
-    int city = 0;
-    if (lane == 0) {
-      city = ring[head];
-      bits[city >> 5] &= ~(1u << (city & 31));
-    }
-    city = __shfl_sync(kFullMask, city, 0);
-    if (++head == n) head = 0;
-    --count;
-    const LocalMove best = warp_best_move<kOrOpt, kThreeOpt>(t, distance, a.lists, a.k, city, lane);
-    if (best.gain <= 0) continue;
-    total += best.gain;
-    int ends[6];
-    const int changed = apply_move(t, best, ends);
-    if (lane == 0)
-      for (int i = 0; i < changed; ++i) queue_city(ring, bits, n, head, count, ends[i]);
-    count = __shfl_sync(kFullMask, count, 0);
-  }
+  const long long total = warp_climb<kOrOpt, kThreeOpt>(t, distance, a.lists, a.k, ring, bits, 0, count);
   if (lane == 0) {
     if (a.lengths != nullptr) a.lengths[ant] -= total;
     if (a.gains != nullptr) a.gains[ant] = total;

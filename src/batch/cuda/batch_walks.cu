@@ -1,0 +1,386 @@
+// The batch's walks on the GPU (batch_walks_cuda.h): a warp per walk of every instance of a jagged
+// batch, all in one launch. A walk's tour, its kept copy, positions and queue lie in global memory
+// at the walk's offset; its instance's exact distances (cuda::DistanceView over the instance's
+// coordinates or matrix) and neighbour lists at the instance's. The kick is the shared double
+// bridge (localsearch/double_bridge.h), drawn by every lane from the same Philox block, and the
+// repair is the colonies' warp climb (localsearch/cuda/warp_climb.cuh), so each walk takes the
+// CPU's steps (batch/cpu/batch_walks.cpp) move for move.
+//
+// The host drives launches of a few kicks each: between them it checks deadlines and the
+// interrupt flag and marks instances done, and reads the lengths back for the history. The
+// number of kicks per launch doubles while a launch takes under kLaunchTargetMs, so that a time
+// limit is kept to within about one launch.
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "batch/cuda/batch_walks_cuda.h"
+#include "core/error.h"
+#include "core/memory.h"
+#include "core/tour.h"
+#include "cuda/buffer.cuh"
+#include "cuda/check.cuh"
+#include "cuda/device_distance.cuh"
+#include "localsearch/cuda/warp_climb.cuh"
+#include "localsearch/double_bridge.h"
+
+namespace formica::batch::cuda {
+namespace {
+
+using formica::cuda::DeviceBuffer;
+using formica::cuda::DistanceView;
+using localsearch::cuda::kFullMask;
+using localsearch::cuda::WarpTour;
+
+constexpr int kWarpsPerBlock = 4;
+constexpr double kLaunchTargetMs = 20.0;
+constexpr int kMaxKicksPerLaunch = 4096;
+
+/// What the kernels see, by value.
+struct WalkArgs {
+  int slots = 0, walks = 1;
+  const DistanceView* views = nullptr;  ///< per instance
+  const int* n = nullptr;               ///< per instance
+  const int* k = nullptr;               ///< per instance: list length
+  const long long* list_offset = nullptr;  ///< per instance, into lists
+  const int32_t* lists = nullptr;
+  const long long* slot_offset = nullptr;  ///< per slot, into tours, kept, pos and ring
+  const long long* bits_offset = nullptr;  ///< per slot, into bits
+  int32_t* tours = nullptr;
+  int32_t* kept = nullptr;
+  int32_t* pos = nullptr;
+  int32_t* ring = nullptr;
+  uint32_t* bits = nullptr;
+  long long* lengths = nullptr;      ///< per slot: the kept tour's exact length
+  long long* kicks = nullptr;        ///< per slot: kicks done
+  const long long* budget = nullptr;  ///< per instance: kicks per walk
+  const long long* target = nullptr;  ///< per instance
+  const unsigned long long* seed = nullptr;  ///< per instance
+  int* done = nullptr;  ///< per instance: set by the host (deadline, interrupt) or a walk (target)
+};
+
+struct Walk {
+  WarpTour t;
+  int32_t* kept;
+  int32_t* ring;
+  uint32_t* bits;
+  int instance, walk;
+};
+
+__device__ Walk walk_of(const WalkArgs& a, int slot, int lane) {
+  const int i = slot / a.walks;
+  const long long offset = a.slot_offset[slot];
+  return {WarpTour{a.tours + offset, a.pos + offset, a.n[i], lane}, a.kept + offset, a.ring + offset,
+          a.bits + a.bits_offset[slot], i, slot % a.walks};
+}
+
+/// Copies `from` to `to` (n cities) and, when `pos` is given, rebuilds the positions.
+__device__ void copy_tour(const int32_t* from, int32_t* to, int32_t* pos, int n, int lane) {
+  __syncwarp();
+  for (int p = lane; p < n; p += 32) {
+    const int32_t city = from[p];
+    to[p] = city;
+    if (pos != nullptr) pos[city] = p;
+  }
+  __syncwarp();
+}
+
+/// Climbs every walk's start tour with every city active and keeps it.
+template <bool kOrOpt, bool kThreeOpt>
+__global__ void __launch_bounds__(kWarpsPerBlock * 32) climb_starts_kernel(WalkArgs a) {
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int slot = static_cast<int>(blockIdx.x) * kWarpsPerBlock + static_cast<int>(threadIdx.x >> 5);
+  if (slot >= a.slots) return;  // whole warps leave
+  Walk w = walk_of(a, slot, lane);
+  const int count = localsearch::cuda::warp_queue_all(w.t, w.ring, w.bits);
+  const long long gain = localsearch::cuda::warp_climb<kOrOpt, kThreeOpt>(
+      w.t, a.views[w.instance], a.lists + a.list_offset[w.instance], a.k[w.instance], w.ring, w.bits, 0, count);
+  copy_tour(w.t.tour_, w.kept, nullptr, w.t.n(), lane);
+  if (lane == 0) {
+    a.lengths[slot] -= gain;
+    if (a.lengths[slot] <= a.target[w.instance]) atomicExch(&a.done[w.instance], 1);
+  }
+}
+
+/// Up to `kicks` kicks on every walk whose instance is not done.
+template <bool kOrOpt, bool kThreeOpt>
+__global__ void __launch_bounds__(kWarpsPerBlock * 32) kick_kernel(WalkArgs a, int kicks) {
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int slot = static_cast<int>(blockIdx.x) * kWarpsPerBlock + static_cast<int>(threadIdx.x >> 5);
+  if (slot >= a.slots) return;
+  Walk w = walk_of(a, slot, lane);
+  const volatile int* done = a.done + w.instance;
+  const int n = w.t.n();
+  if (*done || n < localsearch::kMinKickCities) return;
+  const DistanceView distance = a.views[w.instance];
+  const int32_t* lists = a.lists + a.list_offset[w.instance];
+  const int k = a.k[w.instance];
+  const long long budget = a.budget[w.instance], target = a.target[w.instance];
+  long long length = a.lengths[slot], kicked = a.kicks[slot];
+  for (int j = 0; j < kicks && kicked < budget; ++j) {
+    if (__shfl_sync(kFullMask, *done, 0)) break;
+    RandomStream random = kick_random(a.seed[w.instance], w.walk, kicked);
+    const localsearch::DoubleBridge bridge = localsearch::draw_double_bridge(random, n);
+    int32_t ends[8];
+    localsearch::double_bridge_ends(bridge, [&](int p) { return w.kept[p % n]; }, ends);
+    const long long delta = localsearch::double_bridge_delta(ends, distance);
+    for (int i = lane; i < bridge.moved(); i += 32) {
+      const int p = (bridge.p0 + 1 + i) % n;
+      const int32_t city = w.kept[localsearch::double_bridge_source(bridge, i) % n];
+      w.t.tour_[p] = city;
+      w.t.pos_[city] = p;
+    }
+    __syncwarp();
+    int count = 0;
+    if (lane == 0)
+      for (const int32_t city : ends) localsearch::cuda::queue_city(w.ring, w.bits, n, 0, count, city);
+    count = __shfl_sync(kFullMask, count, 0);
+    const long long gain =
+        localsearch::cuda::warp_climb<kOrOpt, kThreeOpt>(w.t, distance, lists, k, w.ring, w.bits, 0, count);
+    ++kicked;
+    const long long next = length + delta - gain;
+    if (next <= length) {  // kept (equal lengths too: plateaus)
+      copy_tour(w.t.tour_, w.kept, nullptr, n, lane);
+      length = next;
+      if (length <= target) {
+        if (lane == 0) atomicExch(&a.done[w.instance], 1);
+        break;
+      }
+    } else {
+      copy_tour(w.kept, w.t.tour_, w.t.pos_, n, lane);
+    }
+  }
+  if (lane == 0) {
+    a.lengths[slot] = length;
+    a.kicks[slot] = kicked;
+  }
+}
+
+/// Packed host copies of the batch's instances and walks. Each instance's distances are its
+/// coordinates (GEO in radians, as cuda::DeviceDistances keeps them) or its matrix, one after
+/// another in a few arrays, so the whole batch takes a handful of allocations.
+struct HostBatch {
+  std::vector<const Instance*> instances;
+  std::vector<size_t> distance_offset;  ///< per instance, into matrices (EXPLICIT) or x, y and z
+  std::vector<double> x, y, z;
+  std::vector<int32_t> matrices;
+  std::vector<int> n, k;
+  std::vector<long long> list_offset, slot_offset, bits_offset, budget, target;
+  std::vector<unsigned long long> seed;
+  std::vector<int32_t> lists, tours;
+  std::vector<long long> lengths;
+
+  void add_distances(const Instance& instance) {
+    instances.push_back(&instance);
+    if (instance.type() == EdgeWeightType::Explicit) {
+      distance_offset.push_back(matrices.size());
+      matrices.insert(matrices.end(), instance.matrix().begin(), instance.matrix().end());
+      return;
+    }
+    distance_offset.push_back(x.size());
+    const bool geo = instance.type() == EdgeWeightType::Geo;
+    for (int c = 0; c < instance.n(); ++c) {
+      x.push_back(geo ? tsplib::geo_radians(instance.x()[c]) : instance.x()[c]);
+      y.push_back(geo ? tsplib::geo_radians(instance.y()[c]) : instance.y()[c]);
+      z.push_back(instance.z().empty() ? 0.0 : instance.z()[c]);
+    }
+  }
+
+  /// Every instance's view into the device copies of x, y, z and matrices.
+  std::vector<DistanceView> views(const double* dx, const double* dy, const double* dz, const int32_t* dm) const {
+    std::vector<DistanceView> out;
+    for (size_t i = 0; i < instances.size(); ++i) {
+      const size_t at = distance_offset[i];
+      const bool matrix = instances[i]->type() == EdgeWeightType::Explicit;
+      out.push_back({instances[i]->type(), instances[i]->n(), matrix ? nullptr : dx + at, matrix ? nullptr : dy + at,
+                     matrix ? nullptr : dz + at, matrix ? dm + at : nullptr});
+    }
+    return out;
+  }
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+size_t walks_bytes(std::span<const PlannedInstance> instances, int walks) {
+  size_t bytes = 0;
+  for (const PlannedInstance& p : instances) {
+    const size_t n = static_cast<size_t>(p.instance->n());
+    const size_t distances = p.instance->type() == EdgeWeightType::Explicit ? n * n * 4 : n * 24;  // x, y, z in double
+    bytes += distances + n * static_cast<size_t>(p.lists.k()) * 4 + 64;
+    bytes += static_cast<size_t>(walks) * (4 * n * 4 + (n + 31) / 32 * 4 + 32);
+  }
+  return bytes;
+}
+
+std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, const WalkPlan& plan) {
+  const int count = static_cast<int>(instances.size()), walks = plan.walks, slots = count * walks;
+  size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  expect_memory(walks_bytes(instances, walks), capped_memory(free_bytes) / 10 * 9,
+                concat("the batch's ", slots, " walks on the GPU"));
+
+  // Pack the instances and the walks' start tours (built on the host's threads).
+  HostBatch b;
+  long long list_total = 0, slot_total = 0, bits_total = 0;
+  for (const PlannedInstance& p : instances) {
+    const int n = p.instance->n();
+    b.add_distances(*p.instance);
+    b.n.push_back(n);
+    b.k.push_back(p.lists.k());
+    b.list_offset.push_back(list_total);
+    list_total += static_cast<long long>(n) * p.lists.k();
+    b.lists.insert(b.lists.end(), p.lists.data().begin(), p.lists.data().end());
+    for (int w = 0; w < walks; ++w) {
+      b.slot_offset.push_back(slot_total);
+      b.bits_offset.push_back(bits_total);
+      slot_total += n;
+      bits_total += (n + 31) / 32;
+    }
+    b.budget.push_back(p.kicks);
+    b.target.push_back(p.target);
+    b.seed.push_back(p.seed);
+  }
+  b.tours.resize(static_cast<size_t>(slot_total));
+  b.lengths.resize(static_cast<size_t>(slots));
+  {
+    std::atomic<int> next{0};
+    std::vector<std::thread> workers;
+    for (int t = 0; t < std::min(std::max(plan.threads, 1), slots); ++t)
+      workers.emplace_back([&] {
+        for (int s; (s = next.fetch_add(1)) < slots;) {
+          const PlannedInstance& p = instances[s / walks];
+          const std::vector<int32_t> start = walk_start(p, s % walks);
+          std::copy(start.begin(), start.end(), b.tours.begin() + b.slot_offset[s]);
+          b.lengths[s] = tour_length(*p.instance, start);
+        }
+      });
+    for (std::thread& worker : workers) worker.join();
+  }
+
+  DeviceBuffer<double> d_x{std::span<const double>(b.x)}, d_y{std::span<const double>(b.y)},
+      d_z{std::span<const double>(b.z)};
+  DeviceBuffer<int32_t> d_matrices{std::span<const int32_t>(b.matrices)};
+  const std::vector<DistanceView> views = b.views(d_x.data(), d_y.data(), d_z.data(), d_matrices.data());
+  DeviceBuffer<DistanceView> d_views{std::span<const DistanceView>(views)};
+  DeviceBuffer<int> d_n{std::span<const int>(b.n)}, d_k{std::span<const int>(b.k)};
+  DeviceBuffer<long long> d_list_offset{std::span<const long long>(b.list_offset)},
+      d_slot_offset{std::span<const long long>(b.slot_offset)}, d_bits_offset{std::span<const long long>(b.bits_offset)},
+      d_budget{std::span<const long long>(b.budget)}, d_target{std::span<const long long>(b.target)},
+      d_lengths{std::span<const long long>(b.lengths)}, d_kicks(static_cast<size_t>(slots));
+  DeviceBuffer<unsigned long long> d_seed{std::span<const unsigned long long>(b.seed)};
+  DeviceBuffer<int32_t> d_lists{std::span<const int32_t>(b.lists)}, d_tours{std::span<const int32_t>(b.tours)},
+      d_kept(static_cast<size_t>(slot_total)), d_pos(static_cast<size_t>(slot_total)),
+      d_ring(static_cast<size_t>(slot_total));
+  DeviceBuffer<uint32_t> d_bits(static_cast<size_t>(bits_total));
+  std::vector<int> done(static_cast<size_t>(count), 0);
+  DeviceBuffer<int> d_done{std::span<const int>(done)};
+  CUDA_CHECK(cudaMemset(d_bits.data(), 0, d_bits.size() * sizeof(uint32_t)));
+  CUDA_CHECK(cudaMemset(d_kicks.data(), 0, d_kicks.size() * sizeof(long long)));
+
+  WalkArgs args;
+  args.slots = slots;
+  args.walks = walks;
+  args.views = d_views.data();
+  args.n = d_n.data();
+  args.k = d_k.data();
+  args.list_offset = d_list_offset.data();
+  args.lists = d_lists.data();
+  args.slot_offset = d_slot_offset.data();
+  args.bits_offset = d_bits_offset.data();
+  args.tours = d_tours.data();
+  args.kept = d_kept.data();
+  args.pos = d_pos.data();
+  args.ring = d_ring.data();
+  args.bits = d_bits.data();
+  args.lengths = d_lengths.data();
+  args.kicks = d_kicks.data();
+  args.budget = d_budget.data();
+  args.target = d_target.data();
+  args.seed = d_seed.data();
+  args.done = d_done.data();
+
+  const bool or_opt = localsearch::searches_or_opt(plan.moves), three_opt = localsearch::searches_three_opt(plan.moves);
+  const auto climb = three_opt ? climb_starts_kernel<true, true>
+                     : or_opt  ? climb_starts_kernel<true, false>
+                               : climb_starts_kernel<false, false>;
+  const auto kick = three_opt ? kick_kernel<true, true> : or_opt ? kick_kernel<true, false> : kick_kernel<false, false>;
+
+  std::vector<WalkOutcome> outcomes(static_cast<size_t>(slots));
+  std::vector<long long> lengths, kicks(static_cast<size_t>(slots), 0);
+  std::vector<uint8_t> interrupted(static_cast<size_t>(count), 0), timed_out(static_cast<size_t>(count), 0);
+  std::vector<double> ended(static_cast<size_t>(count), 0.0);
+  const auto record = [&] {  // lengths and kicks back; every walk's improvement into its history
+    lengths = d_lengths.download();
+    kicks = d_kicks.download();
+    const double now = seconds_since(plan.start);
+    for (int s = 0; s < slots; ++s) {
+      WalkOutcome& o = outcomes[s];
+      if (o.history.empty() || lengths[s] < o.history.back().length) o.history.push_back({kicks[s], now, lengths[s]});
+    }
+  };
+
+  const int blocks = (slots + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  climb<<<blocks, kWarpsPerBlock * 32>>>(args);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  record();
+  int per_launch = 1;
+  for (;;) {
+    done = d_done.download();
+    const auto now = std::chrono::steady_clock::now();
+    const bool stop = plan.interrupt != nullptr && plan.interrupt->load(std::memory_order_relaxed);
+    int finished = 0;
+    for (int i = 0; i < count; ++i) {
+      if (!done[i]) {
+        const bool spent = std::all_of(kicks.begin() + static_cast<ptrdiff_t>(i) * walks,
+                                       kicks.begin() + static_cast<ptrdiff_t>(i + 1) * walks,
+                                       [&](long long k) { return k >= b.budget[i]; });
+        if (stop) interrupted[i] = 1;
+        else if (now >= instances[i].deadline) timed_out[i] = 1;
+        if (stop || spent || now >= instances[i].deadline || b.n[i] < localsearch::kMinKickCities) {
+          done[i] = 1;
+          ended[i] = seconds_since(plan.start);
+        }
+      } else if (ended[i] == 0.0) {
+        ended[i] = seconds_since(plan.start);
+      }
+      finished += done[i];
+    }
+    if (plan.on_progress) plan.on_progress(finished);
+    if (finished == count) break;
+    d_done.upload(done);
+    const auto launched = std::chrono::steady_clock::now();
+    kick<<<blocks, kWarpsPerBlock * 32>>>(args, per_launch);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - launched).count();
+    if (ms < kLaunchTargetMs / 2 && per_launch < kMaxKicksPerLaunch) per_launch *= 2;
+    else if (ms > 2 * kLaunchTargetMs && per_launch > 1) per_launch /= 2;
+    record();
+  }
+
+  const std::vector<int32_t> kept = d_kept.download();
+  for (int s = 0; s < slots; ++s) {
+    const int i = s / walks, n = b.n[i];
+    WalkOutcome& o = outcomes[s];
+    o.tour.assign(kept.begin() + b.slot_offset[s], kept.begin() + b.slot_offset[s] + n);
+    o.length = lengths[s];
+    o.kicks = kicks[s];
+    o.interrupted = interrupted[i] != 0;
+    o.timed_out = timed_out[i] != 0;
+    o.seconds = ended[i];
+    if (tour_length(*instances[i].instance, o.tour) != o.length)
+      throw std::logic_error(concat("the GPU walk's length does not match its tour (instance ", i, ", walk ",
+                                    s % walks, ")"));
+  }
+  return outcomes;
+}
+
+}  // namespace formica::batch::cuda

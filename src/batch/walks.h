@@ -1,0 +1,62 @@
+// What the batch solver hands its backends and gets back (batch_solver.cpp drives them): the
+// instances with their lists and resolved limits, and each walk's outcome. Host-only, no CUDA
+// types, so the CPU build and the front ends never see the CUDA side.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <vector>
+
+#include "core/candidates.h"
+#include "core/instance.h"
+#include "core/rng.h"
+#include "localsearch/config.h"
+#include "solver/solver.h"  // HistoryPoint
+
+namespace formica::batch {
+
+/// One instance as the walks see it.
+struct PlannedInstance {
+  const Instance* instance = nullptr;
+  CandidateLists lists;
+  uint64_t seed = 0;
+  int64_t kicks = std::numeric_limits<int64_t>::max();  ///< per walk
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  int64_t target = std::numeric_limits<int64_t>::min();  ///< none unless set
+};
+
+/// What every walk of the batch shares.
+struct WalkPlan {
+  int walks = 1;  ///< per instance; walk w of instance i is slot i * walks + w
+  localsearch::LocalSearchKind moves = localsearch::LocalSearchKind::ThreeOpt;
+  int threads = 1;
+  std::chrono::steady_clock::time_point start;
+  const std::atomic<bool>* interrupt = nullptr;
+  /// Called now and then from the thread that runs the walks with the number of instances whose
+  /// walks have all ended.
+  std::function<void(int done)> on_progress;
+};
+
+struct WalkOutcome {
+  std::vector<int32_t> tour;
+  int64_t length = 0;
+  int64_t kicks = 0;
+  bool interrupted = false;
+  bool timed_out = false;
+  double seconds = 0.0;  ///< from WalkPlan::start to the walk's end
+  std::vector<HistoryPoint> history;  ///< iteration: the walk's kicks when it improved
+};
+
+/// Random numbers of kick `kick` of walk `walk` of an instance seeded `seed` (batch_solver.h).
+FORMICA_HD inline RandomStream kick_random(uint64_t seed, int walk, int64_t kick) {
+  constexpr uint64_t kWalkStreams = 0xBA7C000000000000ull;
+  return RandomStream(seed, kWalkStreams + static_cast<uint64_t>(walk), static_cast<uint32_t>(kick));
+}
+
+/// The tour walk `walk` starts from (before its first climb).
+std::vector<int32_t> walk_start(const PlannedInstance& instance, int walk);
+
+}  // namespace formica::batch

@@ -1,0 +1,76 @@
+// The batch's GPU walks against its CPU walks: with a kick budget the same seed gives the same
+// tours on both, kick for kick and move for move.
+#include <gtest/gtest.h>
+
+#include "batch/batch_solver.h"
+#include "batch_support.h"
+#include "cuda_support.h"
+
+namespace formica::batch {
+namespace {
+
+using test::matrix_instance;
+using test::uniform_batch;
+
+void expect_same_on_both(const std::vector<Instance>& instances, BatchConfig config) {
+  config.backend = Backend::Cpu;
+  const Batch cpu = solve_batch(instances, config);
+  config.backend = Backend::Cuda;
+  const Batch gpu = solve_batch(instances, config);
+  EXPECT_EQ(gpu.backend, Backend::Cuda);
+  for (size_t i = 0; i < instances.size(); ++i) {
+    EXPECT_EQ(gpu.results[i].tour.length(), cpu.results[i].tour.length()) << "instance " << i;
+    EXPECT_TRUE(std::ranges::equal(gpu.results[i].tour.order(), cpu.results[i].tour.order())) << "instance " << i;
+    EXPECT_EQ(gpu.results[i].kicks, cpu.results[i].kicks) << "instance " << i;
+  }
+}
+
+TEST(BatchWalksCuda, JaggedBatchMatchesTheCpuKickForKick) {
+  FORMICA_REQUIRE_CUDA();
+  BatchConfig config;
+  config.kicks = 300;
+  config.walks = 3;
+  expect_same_on_both(uniform_batch({3, 5, 8, 9, 13, 31, 32, 33, 64, 100, 127, 200, 513, 1000}), config);
+}
+
+TEST(BatchWalksCuda, EveryMoveSetAndMatricesMatchTheCpu) {
+  FORMICA_REQUIRE_CUDA();
+  std::vector<Instance> instances = uniform_batch({40, 90, 150});
+  instances.push_back(matrix_instance(30, 5));
+  instances.push_back(matrix_instance(61, 6));
+  for (const localsearch::LocalSearchKind moves : {localsearch::LocalSearchKind::TwoOpt, localsearch::LocalSearchKind::OrOpt, localsearch::LocalSearchKind::ThreeOpt}) {
+    BatchConfig config;
+    config.kicks = 200;
+    config.walks = 2;
+    config.local_search = moves;
+    config.neighbour_lists = NeighbourShape::Nearest;
+    expect_same_on_both(instances, config);
+  }
+}
+
+TEST(BatchWalksCuda, ManyInstancesAtOnceAndLimits) {
+  FORMICA_REQUIRE_CUDA();
+  std::vector<int> sizes;
+  for (int i = 0; i < 3000; ++i) sizes.push_back(20 + i % 81);
+  const std::vector<Instance> instances = uniform_batch(sizes, 11);
+  BatchConfig config;
+  config.backend = Backend::Cuda;
+  config.time_limit = 1.0;
+  std::vector<InstanceLimits> limits(instances.size());
+  limits[5].kicks = 7;
+  limits[6].target = 1'000'000'000;
+  const auto start = std::chrono::steady_clock::now();
+  const Batch batch = solve_batch(instances, config, limits);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 3.0);
+  for (size_t i = 0; i < instances.size(); ++i) {
+    validate_permutation(batch.results[i].tour.order(), instances[i].n());
+    EXPECT_EQ(batch.results[i].tour.length(), tour_length(instances[i], batch.results[i].tour.order()));
+  }
+  EXPECT_EQ(batch.results[5].kicks, 7 * batch.walks);
+  EXPECT_EQ(batch.results[6].stop_reason, "target");
+  EXPECT_EQ(batch.results[0].stop_reason, "time limit");
+}
+
+}  // namespace
+}  // namespace formica::batch
