@@ -38,6 +38,10 @@ using localsearch::cuda::WarpTour;
 constexpr int kWarpsPerBlock = 4;
 constexpr double kLaunchTargetMs = 20.0;
 constexpr int kMaxKicksPerLaunch = 4096;
+/// Blocks of kWarpsPerBlock warps an SM should hold: caps the climb's registers at 80 (unbounded it
+/// takes 142, which leaves 12 walks per SM). H100, 10,000 x 100 cities, 2,000 kicks a walk: 3.7 s
+/// with 4 blocks (128 registers), 3.1 s with 6 (spills to L1), 4.5 s with 8 (64 registers).
+constexpr int kMinBlocks = 6;
 
 /// What the kernels see, by value.
 struct WalkArgs {
@@ -62,19 +66,88 @@ struct WalkArgs {
   int* done = nullptr;  ///< per instance: set by the host (deadline, interrupt) or a walk (target)
 };
 
+/// Where a warp keeps its walk while a kernel runs: in shared memory when the launch's largest
+/// instance fits (the climb reads positions, tour neighbours and coordinates at every step, and
+/// from global memory each read waits on L2: thousands of warps' walks do not fit in L1), else in
+/// global memory where the walk lives between launches.
+struct SharedLayout {
+  int cities = 0;          ///< the largest n of the launch (0: nothing staged)
+  int list_ints = 0;       ///< n x k of the largest lists when they are staged too (0: lists stay global)
+  int coordinates = 0;     ///< coordinate arrays staged per city: 2 (x, y), 3 (with z) or 0
+  int bytes_per_warp = 0;
+};
+
+/// A walk as one warp sees it; `distance` and `lists` may point into shared memory.
 struct Walk {
   WarpTour t;
   int32_t* kept;
   int32_t* ring;
   uint32_t* bits;
+  DistanceView distance;
+  const int32_t* lists;
+  int k;
   int instance, walk;
 };
 
 __device__ Walk walk_of(const WalkArgs& a, int slot, int lane) {
   const int i = slot / a.walks;
   const long long offset = a.slot_offset[slot];
-  return {WarpTour{a.tours + offset, a.pos + offset, a.n[i], lane}, a.kept + offset, a.ring + offset,
-          a.bits + a.bits_offset[slot], i, slot % a.walks};
+  return {WarpTour{a.tours + offset, a.pos + offset, a.n[i], lane},
+          a.kept + offset,
+          a.ring + offset,
+          a.bits + a.bits_offset[slot],
+          a.views[i],
+          a.lists + a.list_offset[i],
+          a.k[i],
+          i,
+          slot % a.walks};
+}
+
+template <class T>
+__device__ void copy_array(const T* from, T* to, int count, int lane) {
+  for (int p = lane; p < count; p += 32) to[p] = from[p];
+}
+
+/// Moves the warp's walk into its part of shared memory (layout.bytes_per_warp from `base`):
+/// tour, positions, kept tour, queue and its bits, and as the layout says the coordinates and the
+/// lists. Returns the global walk, to which stage_out writes back.
+__device__ Walk stage_in(Walk& w, const SharedLayout& layout, unsigned char* base) {
+  const Walk global = w;
+  const int n = w.t.n(), cities = layout.cities;
+  double* coordinates = reinterpret_cast<double*>(base);
+  int32_t* ints = reinterpret_cast<int32_t*>(coordinates + static_cast<size_t>(layout.coordinates) * cities);
+  w.t.tour_ = ints, w.t.pos_ = ints + cities, w.kept = ints + 2 * cities, w.ring = ints + 3 * cities;
+  w.bits = reinterpret_cast<uint32_t*>(ints + 4 * cities);
+  copy_array(global.t.tour_, w.t.tour_, n, w.t.lane);
+  copy_array(global.t.pos_, w.t.pos_, n, w.t.lane);
+  copy_array(global.kept, w.kept, n, w.t.lane);
+  copy_array(global.bits, w.bits, (n + 31) / 32, w.t.lane);
+  if (layout.list_ints > 0) {
+    int32_t* lists = reinterpret_cast<int32_t*>(w.bits + (cities + 31) / 32);
+    copy_array(global.lists, lists, n * w.k, w.t.lane);
+    w.lists = lists;
+  }
+  if (layout.coordinates > 0 && w.distance.type != EdgeWeightType::Explicit) {
+    double* x = coordinates;
+    copy_array(global.distance.x, x, n, w.t.lane);
+    copy_array(global.distance.y, x + cities, n, w.t.lane);
+    w.distance.x = x, w.distance.y = x + cities;
+    if (layout.coordinates == 3 && w.distance.type == EdgeWeightType::Euc3D) {
+      copy_array(global.distance.z, x + 2 * cities, n, w.t.lane);
+      w.distance.z = x + 2 * cities;
+    }
+  }
+  __syncwarp();
+  return global;
+}
+
+/// Writes the walk's tour, positions and kept tour back to global memory (its queue is empty).
+__device__ void stage_out(const Walk& w, const Walk& global) {
+  __syncwarp();
+  const int n = w.t.n();
+  copy_array(w.t.tour_, global.t.tour_, n, w.t.lane);
+  copy_array(w.t.pos_, global.t.pos_, n, w.t.lane);
+  copy_array(w.kept, global.kept, n, w.t.lane);
 }
 
 /// Copies `from` to `to` (n cities) and, when `pos` is given, rebuilds the positions.
@@ -88,17 +161,47 @@ __device__ void copy_tour(const int32_t* from, int32_t* to, int32_t* pos, int n,
   __syncwarp();
 }
 
+/// The warp's slot and its part of shared memory.
+__device__ int warp_slot() {
+  return static_cast<int>(blockIdx.x) * kWarpsPerBlock + static_cast<int>(threadIdx.x >> 5);
+}
+__device__ unsigned char* warp_shared(const SharedLayout& layout) {
+  extern __shared__ __align__(16) unsigned char shared[];
+  return shared + static_cast<size_t>(threadIdx.x >> 5) * layout.bytes_per_warp;
+}
+
+/// EUC_2D distances without DistanceView's switch over the metric: fewer registers and
+/// instructions in the climb, which every batch of EUC_2D instances (the common case) runs.
+struct Euc2DView {
+  const double* x;
+  const double* y;
+  __device__ int64_t operator()(int i, int j) const {
+    return i == j ? 0 : tsplib::euc_2d(x[i] - x[j], y[i] - y[j]);
+  }
+};
+
+/// The metric the kernels climb with: Euc2DView when every instance of the launch is EUC_2D.
+template <bool kEuc2D>
+__device__ auto metric_of(const DistanceView& view) {
+  if constexpr (kEuc2D)
+    return Euc2DView{view.x, view.y};
+  else
+    return view;
+}
+
 /// Climbs every walk's start tour with every city active and keeps it.
-template <bool kOrOpt, bool kThreeOpt>
-__global__ void __launch_bounds__(kWarpsPerBlock * 32) climb_starts_kernel(WalkArgs a) {
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const int slot = static_cast<int>(blockIdx.x) * kWarpsPerBlock + static_cast<int>(threadIdx.x >> 5);
+template <bool kOrOpt, bool kThreeOpt, bool kEuc2D>
+__global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocks) climb_starts_kernel(WalkArgs a, SharedLayout layout) {
+  const int lane = static_cast<int>(threadIdx.x) & 31, slot = warp_slot();
   if (slot >= a.slots) return;  // whole warps leave
   Walk w = walk_of(a, slot, lane);
+  const Walk global = layout.cities > 0 ? stage_in(w, layout, warp_shared(layout)) : w;
+  const auto distance = metric_of<kEuc2D>(w.distance);
   const int count = localsearch::cuda::warp_queue_all(w.t, w.ring, w.bits);
-  const long long gain = localsearch::cuda::warp_climb<kOrOpt, kThreeOpt>(
-      w.t, a.views[w.instance], a.lists + a.list_offset[w.instance], a.k[w.instance], w.ring, w.bits, 0, count);
+  const long long gain =
+      localsearch::cuda::warp_climb<kOrOpt, kThreeOpt>(w.t, distance, w.lists, w.k, w.ring, w.bits, 0, count);
   copy_tour(w.t.tour_, w.kept, nullptr, w.t.n(), lane);
+  if (layout.cities > 0) stage_out(w, global);
   if (lane == 0) {
     a.lengths[slot] -= gain;
     if (a.lengths[slot] <= a.target[w.instance]) atomicExch(&a.done[w.instance], 1);
@@ -106,18 +209,16 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) climb_starts_kernel(WalkA
 }
 
 /// Up to `kicks` kicks on every walk whose instance is not done.
-template <bool kOrOpt, bool kThreeOpt>
-__global__ void __launch_bounds__(kWarpsPerBlock * 32) kick_kernel(WalkArgs a, int kicks) {
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const int slot = static_cast<int>(blockIdx.x) * kWarpsPerBlock + static_cast<int>(threadIdx.x >> 5);
+template <bool kOrOpt, bool kThreeOpt, bool kEuc2D>
+__global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocks) kick_kernel(WalkArgs a, SharedLayout layout, int kicks) {
+  const int lane = static_cast<int>(threadIdx.x) & 31, slot = warp_slot();
   if (slot >= a.slots) return;
   Walk w = walk_of(a, slot, lane);
   const volatile int* done = a.done + w.instance;
   const int n = w.t.n();
   if (*done || n < localsearch::kMinKickCities) return;
-  const DistanceView distance = a.views[w.instance];
-  const int32_t* lists = a.lists + a.list_offset[w.instance];
-  const int k = a.k[w.instance];
+  const Walk global = layout.cities > 0 ? stage_in(w, layout, warp_shared(layout)) : w;
+  const auto distance = metric_of<kEuc2D>(w.distance);
   const long long budget = a.budget[w.instance], target = a.target[w.instance];
   long long length = a.lengths[slot], kicked = a.kicks[slot];
   for (int j = 0; j < kicks && kicked < budget; ++j) {
@@ -139,7 +240,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) kick_kernel(WalkArgs a, i
       for (const int32_t city : ends) localsearch::cuda::queue_city(w.ring, w.bits, n, 0, count, city);
     count = __shfl_sync(kFullMask, count, 0);
     const long long gain =
-        localsearch::cuda::warp_climb<kOrOpt, kThreeOpt>(w.t, distance, lists, k, w.ring, w.bits, 0, count);
+        localsearch::cuda::warp_climb<kOrOpt, kThreeOpt>(w.t, distance, w.lists, w.k, w.ring, w.bits, 0, count);
     ++kicked;
     const long long next = length + delta - gain;
     if (next <= length) {  // kept (equal lengths too: plateaus)
@@ -153,10 +254,42 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32) kick_kernel(WalkArgs a, i
       copy_tour(w.kept, w.t.tour_, w.t.pos_, n, lane);
     }
   }
+  if (layout.cities > 0) stage_out(w, global);
   if (lane == 0) {
     a.lengths[slot] = length;
     a.kicks[slot] = kicked;
   }
+}
+
+/// The kernels for a batch's moves and metric.
+struct Kernels {
+  void (*climb)(WalkArgs, SharedLayout);
+  void (*kick)(WalkArgs, SharedLayout, int);
+};
+
+template <bool kEuc2D>
+Kernels kernels_for(localsearch::LocalSearchKind moves) {
+  if (localsearch::searches_three_opt(moves))
+    return {climb_starts_kernel<true, true, kEuc2D>, kick_kernel<true, true, kEuc2D>};
+  if (localsearch::searches_or_opt(moves))
+    return {climb_starts_kernel<true, false, kEuc2D>, kick_kernel<true, false, kEuc2D>};
+  return {climb_starts_kernel<false, false, kEuc2D>, kick_kernel<false, false, kEuc2D>};
+}
+
+/// The largest a warp's part of shared memory may be: four warps a block then take at most the
+/// 48 KiB a launch gets without opting in, and an SM holds 16 or more walks.
+constexpr int kMaxSharedPerWarp = 12 * 1024;
+
+/// What to stage for instances of at most `cities` cities and lists of at most `list_ints`
+/// entries: everything if it fits in kMaxSharedPerWarp, else all but the lists, else nothing.
+SharedLayout shared_layout(int cities, int list_ints, int coordinates) {
+  const auto bytes = [&](int lists) {
+    const int ints = 4 * cities + (cities + 31) / 32 + lists;
+    return (static_cast<int>(sizeof(double)) * coordinates * cities + 4 * ints + 15) / 16 * 16;
+  };
+  if (bytes(list_ints) <= kMaxSharedPerWarp) return {cities, list_ints, coordinates, bytes(list_ints)};
+  if (bytes(0) <= kMaxSharedPerWarp) return {cities, 0, coordinates, bytes(0)};
+  return {};
 }
 
 /// Packed host copies of the batch's instances and walks. Each instance's distances are its
@@ -282,6 +415,8 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
   std::vector<int> done(static_cast<size_t>(count), 0);
   DeviceBuffer<int> d_done{std::span<const int>(done)};
   CUDA_CHECK(cudaMemset(d_bits.data(), 0, d_bits.size() * sizeof(uint32_t)));
+  CUDA_CHECK(cudaMemset(d_pos.data(), 0, d_pos.size() * sizeof(int32_t)));  // staged before the first climb sets it
+  CUDA_CHECK(cudaMemset(d_kept.data(), 0, d_kept.size() * sizeof(int32_t)));
   CUDA_CHECK(cudaMemset(d_kicks.data(), 0, d_kicks.size() * sizeof(long long)));
 
   WalkArgs args;
@@ -306,11 +441,10 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
   args.seed = d_seed.data();
   args.done = d_done.data();
 
-  const bool or_opt = localsearch::searches_or_opt(plan.moves), three_opt = localsearch::searches_three_opt(plan.moves);
-  const auto climb = three_opt ? climb_starts_kernel<true, true>
-                     : or_opt  ? climb_starts_kernel<true, false>
-                               : climb_starts_kernel<false, false>;
-  const auto kick = three_opt ? kick_kernel<true, true> : or_opt ? kick_kernel<true, false> : kick_kernel<false, false>;
+  const bool euc_2d = std::all_of(instances.begin(), instances.end(), [](const PlannedInstance& p) {
+    return p.instance->type() == EdgeWeightType::Euc2D;
+  });
+  const Kernels kernels = euc_2d ? kernels_for<true>(plan.moves) : kernels_for<false>(plan.moves);
 
   std::vector<WalkOutcome> outcomes(static_cast<size_t>(slots));
   std::vector<long long> lengths, kicks(static_cast<size_t>(slots), 0);
@@ -326,8 +460,16 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
     }
   };
 
+  int cities = 0, list_ints = 0, coordinates = 2;
+  for (int i = 0; i < count; ++i) {
+    cities = std::max(cities, b.n[i]);
+    list_ints = std::max(list_ints, b.n[i] * b.k[i]);
+    if (instances[i].instance->type() == EdgeWeightType::Euc3D) coordinates = 3;
+  }
+  const SharedLayout layout = shared_layout(cities, list_ints, coordinates);
   const int blocks = (slots + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  climb<<<blocks, kWarpsPerBlock * 32>>>(args);
+  const size_t shared_bytes = static_cast<size_t>(layout.bytes_per_warp) * kWarpsPerBlock;
+  kernels.climb<<<blocks, kWarpsPerBlock * 32, shared_bytes>>>(args, layout);
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaDeviceSynchronize());
   record();
@@ -357,7 +499,7 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
     if (finished == count) break;
     d_done.upload(done);
     const auto launched = std::chrono::steady_clock::now();
-    kick<<<blocks, kWarpsPerBlock * 32>>>(args, per_launch);
+    kernels.kick<<<blocks, kWarpsPerBlock * 32, shared_bytes>>>(args, layout, per_launch);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaDeviceSynchronize());
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - launched).count();
