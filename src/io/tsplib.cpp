@@ -254,6 +254,9 @@ void TsplibParser::read_coordinates(std::string_view section, size_t fields,
       const auto v = parse_number(f[a]);
       if (!v) fail(line->number, concat("coordinate '", f[a], "' is not a number"));
       if (!std::isfinite(*v)) fail(line->number, concat("coordinate '", f[a], "' is not finite"));
+      if (std::fabs(*v) > kMaxCoordinate)
+        fail(line->number, concat("coordinate '", f[a], "' is beyond +-", kMaxCoordinate,
+                                  " (distances must fit in 32 bits)"));
       axes[a - 1][city] = *v;
     }
   }
