@@ -36,7 +36,7 @@ Instance::Instance(std::string name, EdgeWeightType type, std::vector<double> x,
   else
     z_.clear();
   FORMICA_EXPECTS(x_.size() >= 3, "an instance needs at least 3 cities, got ", x_.size());
-  FORMICA_EXPECTS(x_.size() <= 100'000'000, "too many cities: ", x_.size());
+  FORMICA_EXPECTS(x_.size() <= static_cast<size_t>(kMaxCities), "too many cities: ", x_.size());
   expect_in_range(x_, "x");
   expect_in_range(y_, "y");
   expect_in_range(z_, "z");

@@ -17,6 +17,8 @@ namespace formica {
 /// 2e9 apart in every TSPLIB metric, which fits the 32-bit distances of the GPU code (as EXPLICIT
 /// weights do), and a tour of 10^8 such edges sums to well under 2^63. TSPLIB's largest is 1.452e6.
 inline constexpr double kMaxCoordinate = 5e8;
+/// The most cities an instance may have (and a TSPLIB file may declare).
+inline constexpr int kMaxCities = 100'000'000;
 
 class Instance {
  public:
