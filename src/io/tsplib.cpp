@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/memory.h"
 #include "io/line_reader.h"
 #include "io/mapped_file.h"
 
@@ -188,9 +189,12 @@ bool TsplibParser::read_header(const Line& line, std::string_view key) {
 
 void TsplibParser::read_coordinates(std::string_view section, size_t fields,
                                     std::vector<std::vector<double>>& axes) {
+  // Storage grows with the cities read, not with DIMENSION: a header that claims 10^8 cities over
+  // a short body costs what the body holds. Only `seen`, one bit a city, follows the claim.
   const size_t n = static_cast<size_t>(dimension_);
-  axes.assign(fields - 1, std::vector<double>(n, 0.0));
-  std::vector<uint8_t> seen(n, 0);
+  std::vector<std::vector<double>> in_file_order(fields - 1);
+  std::vector<int32_t> ids;
+  std::vector<bool> seen(n, false);
   for (size_t read = 0; read < n; ++read) {
     const auto line = next_nonblank();
     if (!line || !looks_numeric(first_field(line->text)))
@@ -207,7 +211,8 @@ void TsplibParser::read_coordinates(std::string_view section, size_t fields,
       fail(line->number, concat("city number '", excerpt(f[0]), "' is not in 1..", n));
     const size_t city = static_cast<size_t>(*id) - 1;
     if (seen[city]) fail(line->number, concat("city ", city + 1, " appears twice"));
-    seen[city] = 1;
+    seen[city] = true;
+    ids.push_back(static_cast<int32_t>(city));
     for (size_t a = 1; a < fields; ++a) {
       const auto v = parse_number(f[a]);
       if (!v) fail(line->number, concat("coordinate '", excerpt(f[a]), "' is not a number"));
@@ -215,20 +220,35 @@ void TsplibParser::read_coordinates(std::string_view section, size_t fields,
       if (std::fabs(*v) > kMaxCoordinate)
         fail(line->number, concat("coordinate '", excerpt(f[a]), "' is beyond +-", kMaxCoordinate,
                                   " (distances must fit in 32 bits)"));
-      axes[a - 1][city] = *v;
+      in_file_order[a - 1].push_back(*v);
     }
   }
   const auto after = next_nonblank();
   if (after && looks_numeric(first_field(after->text)))
     fail(after->number, concat(section, " has more than DIMENSION = ", n, " cities"));
+  // Into city order; files nearly always list the cities in order, and then this is a move.
+  const bool in_order = std::is_sorted(ids.begin(), ids.end());
+  axes.assign(fields - 1, {});
+  for (size_t a = 0; a + 1 < fields; ++a) {
+    if (in_order) {
+      axes[a] = std::move(in_file_order[a]);
+      continue;
+    }
+    axes[a].resize(n);
+    for (size_t k = 0; k < n; ++k) axes[a][static_cast<size_t>(ids[k])] = in_file_order[a][k];
+  }
 }
 
 void TsplibParser::read_weights() {
   if (!format_) fail(weights_line_, "EDGE_WEIGHT_SECTION needs an EDGE_WEIGHT_FORMAT");
   if (*format_ == Format::Function)
     fail(weights_line_, "EDGE_WEIGHT_FORMAT FUNCTION has no EDGE_WEIGHT_SECTION");
-  const size_t want = weight_count(*format_, static_cast<size_t>(dimension_));
-  weights_.reserve(want);
+  const size_t n = static_cast<size_t>(dimension_);
+  const size_t want = weight_count(*format_, n);
+  // The weights as read and the full matrix they become: refused now if they cannot fit, and
+  // stored as they arrive, so that a header claiming 10^6 cities over a short body costs nothing.
+  expect_memory((want + n * n) * sizeof(int32_t), available_host_memory(),
+                concat(source_, ":", weights_line_, ": the EXPLICIT matrix of ", n, " cities"));
   while (weights_.size() < want) {
     const auto line = next_nonblank();
     if (!line || !looks_numeric(first_field(line->text)))
