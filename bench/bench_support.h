@@ -34,13 +34,6 @@ inline std::vector<std::string> split(const std::string& text, char separator) {
   return parts;
 }
 
-/// Applies "key=value" (keys as in formica solve) to `config`; `option` names the flag in errors.
-inline void apply_setting(SolverConfig& config, const std::string& setting, const char* option) {
-  const size_t eq = setting.find('=');
-  FORMICA_EXPECTS(eq != std::string::npos, option, ": '", setting, "' is not key=value");
-  set_parameter(config, setting.substr(0, eq), setting.substr(eq + 1));
-}
-
 /// "label:key=value,key=value" (the label may be omitted).
 inline BenchConfig parse_config(const std::string& spec) {
   BenchConfig bench;

@@ -14,6 +14,14 @@ void expect_finite(const std::vector<double>& values, const char* axis) {
                     " coordinate");
 }
 
+/// Finite and within kMaxCoordinate, so that no distance overflows.
+void expect_in_range(const std::vector<double>& values, const char* axis) {
+  expect_finite(values, axis);
+  for (size_t i = 0; i < values.size(); ++i)
+    FORMICA_EXPECTS(std::fabs(values[i]) <= kMaxCoordinate, "city ", i + 1, " has ", axis, " coordinate ",
+                    values[i], ", beyond +-", kMaxCoordinate, " (distances must fit in 32 bits)");
+}
+
 }  // namespace
 
 Instance::Instance(std::string name, EdgeWeightType type, std::vector<double> x,
@@ -28,10 +36,10 @@ Instance::Instance(std::string name, EdgeWeightType type, std::vector<double> x,
   else
     z_.clear();
   FORMICA_EXPECTS(x_.size() >= 3, "an instance needs at least 3 cities, got ", x_.size());
-  FORMICA_EXPECTS(x_.size() <= 100'000'000, "too many cities: ", x_.size());
-  expect_finite(x_, "x");
-  expect_finite(y_, "y");
-  expect_finite(z_, "z");
+  FORMICA_EXPECTS(x_.size() <= static_cast<size_t>(kMaxCities), "too many cities: ", x_.size());
+  expect_in_range(x_, "x");
+  expect_in_range(y_, "y");
+  expect_in_range(z_, "z");
   n_ = static_cast<int>(x_.size());
   if (type == EdgeWeightType::Geo) {
     lat_.resize(x_.size());

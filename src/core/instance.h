@@ -13,10 +13,17 @@
 
 namespace formica {
 
+/// The largest coordinate magnitude formica accepts. Cities within +-5e8 on every axis are at most
+/// 2e9 apart in every TSPLIB metric, which fits the 32-bit distances of the GPU code (as EXPLICIT
+/// weights do), and a tour of 10^8 such edges sums to well under 2^63. TSPLIB's largest is 1.452e6.
+inline constexpr double kMaxCoordinate = 5e8;
+/// The most cities an instance may have (and a TSPLIB file may declare).
+inline constexpr int kMaxCities = 100'000'000;
+
 class Instance {
  public:
   /// A coordinate instance. `z` is used by EUC_3D only. Throws InputError for n < 3, coordinate
-  /// arrays of different lengths, or NaN / infinite coordinates.
+  /// arrays of different lengths, or NaN / infinite coordinates or any beyond kMaxCoordinate.
   Instance(std::string name, EdgeWeightType type, std::vector<double> x, std::vector<double> y,
            std::vector<double> z = {});
 

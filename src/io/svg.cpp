@@ -129,8 +129,10 @@ std::string tour_svg(const DrawingCoordinates& points, std::span<const int32_t> 
   const double width = std::max(kMinWidth, content_width);
   const double height = (*max_y - *min_y) * scale + 2 * kMargin + kTitleBand;
   const double left = (width - content_width) / 2 + kMargin;
-  const auto map_x = [&](int c) { return left + (points.x[c] - *min_x) * scale; };
-  const auto map_y = [&](int c) { return kTitleBand + kMargin + (*max_y - points.y[c]) * scale; };
+  // The lambdas capture plain values: clang before 16 cannot capture structured bindings.
+  const double x0 = *min_x, y1 = *max_y;
+  const auto map_x = [&](int c) { return left + (points.x[c] - x0) * scale; };
+  const auto map_y = [&](int c) { return kTitleBand + kMargin + (y1 - points.y[c]) * scale; };
 
   std::string svg = header(width, height);
   svg += text_element(width / 2, 24, "middle", 16, title);

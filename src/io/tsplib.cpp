@@ -17,46 +17,12 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/memory.h"
+#include "io/line_reader.h"
+#include "io/mapped_file.h"
 
 namespace formica::io {
 namespace {
-
-struct Line {
-  int number;             // 1-based line number in the file
-  std::string_view text;  // trimmed of blanks and '\r'
-};
-
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-std::vector<Line> split_lines(std::string_view text) {
-  std::vector<Line> lines;
-  int number = 1;
-  while (!text.empty()) {
-    const size_t end = text.find('\n');
-    lines.push_back({number++, trim(text.substr(0, end))});
-    if (end == std::string_view::npos) break;
-    text.remove_prefix(end + 1);
-  }
-  return lines;
-}
-
-std::vector<std::string_view> split_fields(std::string_view s) {
-  std::vector<std::string_view> fields;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && is_blank(s[i])) ++i;
-    const size_t start = i;
-    while (i < s.size() && !is_blank(s[i])) ++i;
-    if (i > start) fields.push_back(s.substr(start, i - start));
-  }
-  return fields;
-}
 
 std::optional<double> parse_number(std::string_view token) {
   if (!token.empty() && token.front() == '+') token.remove_prefix(1);
@@ -74,10 +40,7 @@ bool looks_numeric(std::string_view token) {
 }
 
 /// The keyword of a header or section line: its first word before any ':'.
-std::string_view keyword_of(std::string_view text) {
-  const auto fields = split_fields(text.substr(0, text.find(':')));
-  return fields.empty() ? std::string_view{} : fields[0];
-}
+std::string_view keyword_of(std::string_view text) { return first_field(text.substr(0, text.find(':'))); }
 
 std::string upper(std::string_view s) {
   std::string out(s);
@@ -146,20 +109,19 @@ std::vector<int32_t> expand_matrix(Format format, int n, const std::vector<int32
 
 class TsplibParser {
  public:
-  TsplibParser(std::string_view text, std::string source)
-      : source_(std::move(source)), lines_(split_lines(text)) {}
+  TsplibParser(std::string_view text, std::string source) : source_(source), lines_(text, std::move(source)) {}
 
   Instance parse_instance();
   std::vector<int32_t> parse_tour();
 
  private:
-  [[noreturn]] void fail(int line, const std::string& reason) const {
+  [[noreturn]] void fail(int64_t line, const std::string& reason) const {
     throw InputError(concat(source_, ":", line, ": ", reason));
   }
   [[noreturn]] void fail(const std::string& reason) const {
     throw InputError(concat(source_, ": ", reason));
   }
-  int last_line() const { return lines_.empty() ? 1 : lines_.back().number; }
+  int64_t last_line() const { return lines_.last_line(); }
 
   /// Handles a `KEY: value` header line; returns false if `key` is not a header keyword.
   bool read_header(const Line& line, std::string_view key);
@@ -171,16 +133,11 @@ class TsplibParser {
                         std::vector<std::vector<double>>& axes);
   void read_weights();
   void skip_fixed_edges();
-  /// True if the next non-blank line is data (numeric) rather than a keyword or the end.
-  std::optional<Line> next_nonblank() {
-    while (pos_ < lines_.size() && lines_[pos_].text.empty()) ++pos_;
-    if (pos_ == lines_.size()) return std::nullopt;
-    return lines_[pos_];
-  }
+  /// The next non-blank line, not yet consumed (see LineReader).
+  std::optional<Line> next_nonblank() { return lines_.peek(); }
 
   std::string source_;
-  std::vector<Line> lines_;
-  size_t pos_ = 0;
+  LineReader lines_;
 
   std::string name_, comment_, type_ = "TSP";
   long dimension_ = -1;
@@ -189,7 +146,7 @@ class TsplibParser {
   std::string display_type_;
   std::vector<std::vector<double>> coords_, display_;
   std::vector<int32_t> weights_;
-  int weights_line_ = 0;
+  int64_t weights_line_ = 0;
 };
 
 bool TsplibParser::read_header(const Line& line, std::string_view key) {
@@ -205,19 +162,21 @@ bool TsplibParser::read_header(const Line& line, std::string_view key) {
     type_ = std::string(value);
   } else if (key == "DIMENSION") {
     const auto d = parse_number(value);
-    if (!d || *d != std::floor(*d) || *d < 0 || *d > 1e8)
-      fail(line.number, concat("DIMENSION '", value, "' is not a whole number of cities"));
+    if (!d || *d != std::floor(*d) || *d < 0)
+      fail(line.number, concat("DIMENSION '", excerpt(value), "' is not a whole number of cities"));
+    if (*d > kMaxCities)
+      fail(line.number, concat("DIMENSION ", excerpt(value), " is more than formica reads (", kMaxCities, " cities)"));
     dimension_ = static_cast<long>(*d);
     if (dimension_ < 3) fail(line.number, concat("DIMENSION is ", dimension_, "; at least 3 cities are needed"));
   } else if (key == "EDGE_WEIGHT_TYPE") {
     weight_type_ = parse_edge_weight_type(upper(value));
     if (!weight_type_)
-      fail(line.number, concat("unknown EDGE_WEIGHT_TYPE '", value,
+      fail(line.number, concat("unknown EDGE_WEIGHT_TYPE '", excerpt(value),
                                "' (formica reads EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, "
                                "EUC_3D and EXPLICIT)"));
   } else if (key == "EDGE_WEIGHT_FORMAT") {
     format_ = parse_format(upper(value));
-    if (!format_) fail(line.number, concat("unknown EDGE_WEIGHT_FORMAT '", value, "'"));
+    if (!format_) fail(line.number, concat("unknown EDGE_WEIGHT_FORMAT '", excerpt(value), "'"));
   } else if (key == "DISPLAY_DATA_TYPE") {
     display_type_ = upper(value);
   } else if (key == "NODE_COORD_TYPE" || key == "EDGE_DATA_FORMAT" || key == "CAPACITY") {
@@ -230,65 +189,87 @@ bool TsplibParser::read_header(const Line& line, std::string_view key) {
 
 void TsplibParser::read_coordinates(std::string_view section, size_t fields,
                                     std::vector<std::vector<double>>& axes) {
+  // Storage grows with the cities read, not with DIMENSION: a header that claims 10^8 cities over
+  // a short body costs what the body holds. Only `seen`, one bit a city, follows the claim.
   const size_t n = static_cast<size_t>(dimension_);
-  axes.assign(fields - 1, std::vector<double>(n, 0.0));
-  std::vector<uint8_t> seen(n, 0);
+  std::vector<std::vector<double>> in_file_order(fields - 1);
+  std::vector<int32_t> ids;
+  std::vector<bool> seen(n, false);
   for (size_t read = 0; read < n; ++read) {
     const auto line = next_nonblank();
-    if (!line || !looks_numeric(split_fields(line->text)[0]))
+    if (!line || !looks_numeric(first_field(line->text)))
       fail(line ? line->number : last_line(),
            concat("DIMENSION is ", n, " but ", section, " has only ", read, " cities",
                   line ? "" : " (the file ends early)"));
-    ++pos_;
-    const auto f = split_fields(line->text);
+    lines_.consume();
+    const auto f = split_fields(line->text, fields + 1);
     if (f.size() != fields)
       fail(line->number, concat("expected ", fields, " fields (city number and ", fields - 1,
-                                " coordinates), found ", f.size()));
+                                " coordinates), found ", count_fields(line->text)));
     const auto id = parse_number(f[0]);
     if (!id || *id != std::floor(*id) || *id < 1 || *id > static_cast<double>(n))
-      fail(line->number, concat("city number '", f[0], "' is not in 1..", n));
+      fail(line->number, concat("city number '", excerpt(f[0]), "' is not in 1..", n));
     const size_t city = static_cast<size_t>(*id) - 1;
     if (seen[city]) fail(line->number, concat("city ", city + 1, " appears twice"));
-    seen[city] = 1;
+    seen[city] = true;
+    ids.push_back(static_cast<int32_t>(city));
     for (size_t a = 1; a < fields; ++a) {
       const auto v = parse_number(f[a]);
-      if (!v) fail(line->number, concat("coordinate '", f[a], "' is not a number"));
-      if (!std::isfinite(*v)) fail(line->number, concat("coordinate '", f[a], "' is not finite"));
-      axes[a - 1][city] = *v;
+      if (!v) fail(line->number, concat("coordinate '", excerpt(f[a]), "' is not a number"));
+      if (!std::isfinite(*v)) fail(line->number, concat("coordinate '", excerpt(f[a]), "' is not finite"));
+      if (std::fabs(*v) > kMaxCoordinate)
+        fail(line->number, concat("coordinate '", excerpt(f[a]), "' is beyond +-", kMaxCoordinate,
+                                  " (distances must fit in 32 bits)"));
+      in_file_order[a - 1].push_back(*v);
     }
   }
   const auto after = next_nonblank();
-  if (after && looks_numeric(split_fields(after->text)[0]))
+  if (after && looks_numeric(first_field(after->text)))
     fail(after->number, concat(section, " has more than DIMENSION = ", n, " cities"));
+  // Into city order; files nearly always list the cities in order, and then this is a move.
+  const bool in_order = std::is_sorted(ids.begin(), ids.end());
+  axes.assign(fields - 1, {});
+  for (size_t a = 0; a + 1 < fields; ++a) {
+    if (in_order) {
+      axes[a] = std::move(in_file_order[a]);
+      continue;
+    }
+    axes[a].resize(n);
+    for (size_t k = 0; k < n; ++k) axes[a][static_cast<size_t>(ids[k])] = in_file_order[a][k];
+  }
 }
 
 void TsplibParser::read_weights() {
   if (!format_) fail(weights_line_, "EDGE_WEIGHT_SECTION needs an EDGE_WEIGHT_FORMAT");
   if (*format_ == Format::Function)
     fail(weights_line_, "EDGE_WEIGHT_FORMAT FUNCTION has no EDGE_WEIGHT_SECTION");
-  const size_t want = weight_count(*format_, static_cast<size_t>(dimension_));
-  weights_.reserve(want);
+  const size_t n = static_cast<size_t>(dimension_);
+  const size_t want = weight_count(*format_, n);
+  // The weights as read and the full matrix they become: refused now if they cannot fit, and
+  // stored as they arrive, so that a header claiming 10^6 cities over a short body costs nothing.
+  expect_memory((want + n * n) * sizeof(int32_t), available_host_memory(),
+                concat(source_, ":", weights_line_, ": the EXPLICIT matrix of ", n, " cities"));
   while (weights_.size() < want) {
     const auto line = next_nonblank();
-    if (!line || !looks_numeric(split_fields(line->text)[0]))
+    if (!line || !looks_numeric(first_field(line->text)))
       fail(line ? line->number : last_line(),
            concat("DIMENSION ", dimension_, " in this EDGE_WEIGHT_FORMAT needs ", want,
                   " weights, found only ", weights_.size(), line ? "" : " (the file ends early)"));
-    ++pos_;
-    const auto fields = split_fields(line->text);
-    for (size_t i = 0; i < fields.size(); ++i) {
+    lines_.consume();
+    size_t at = 0;
+    for (std::string_view field = next_field(line->text, at); !field.empty(); field = next_field(line->text, at)) {
       if (weights_.size() == want)
         fail(line->number, concat("more weights than DIMENSION ", dimension_, " allows"));
-      const auto v = parse_number(fields[i]);
-      if (!v) fail(line->number, concat("weight '", fields[i], "' is not a number"));
+      const auto v = parse_number(field);
+      if (!v) fail(line->number, concat("weight '", excerpt(field), "' is not a number"));
       if (!std::isfinite(*v) || *v != std::floor(*v) || *v < 0 ||
           *v > std::numeric_limits<int32_t>::max())
-        fail(line->number, concat("weight '", fields[i], "' is not a non-negative integer"));
+        fail(line->number, concat("weight '", excerpt(field), "' is not a non-negative integer"));
       weights_.push_back(static_cast<int32_t>(*v));
     }
   }
   const auto after = next_nonblank();
-  if (after && looks_numeric(split_fields(after->text)[0]))
+  if (after && looks_numeric(first_field(after->text)))
     fail(after->number, concat("more weights than DIMENSION ", dimension_, " allows"));
 }
 
@@ -296,10 +277,10 @@ void TsplibParser::skip_fixed_edges() {
   // formica does not enforce fixed edges; linhp318, the one TSPLIB file with them, is read as
   // lin318 (see the data folder's README).
   while (auto line = next_nonblank()) {
-    const auto f = split_fields(line->text);
-    if (!looks_numeric(f[0])) return;
-    ++pos_;
-    if (f[0] == "-1") return;
+    const std::string_view first = first_field(line->text);
+    if (!looks_numeric(first)) return;
+    lines_.consume();
+    if (first == "-1") return;
   }
 }
 
@@ -308,7 +289,7 @@ Instance TsplibParser::parse_instance() {
   while (auto line = next_nonblank()) {
     const std::string key = upper(keyword_of(line->text));
     if (key == "EOF") break;
-    ++pos_;
+    lines_.consume();
     if (key == "NODE_COORD_SECTION") {
       require_dimension(*line, key);
       if (!weight_type_) fail(line->number, "EDGE_WEIGHT_TYPE must come before NODE_COORD_SECTION");
@@ -327,7 +308,7 @@ Instance TsplibParser::parse_instance() {
     } else if (key.ends_with("_SECTION")) {
       fail(line->number, concat("unexpected ", key, " in a TSP file"));
     } else if (!read_header(*line, key)) {
-      fail(line->number, concat("unknown keyword '", keyword_of(line->text), "'"));
+      fail(line->number, concat("unknown keyword '", excerpt(keyword_of(line->text)), "'"));
     }
   }
   const std::string type = upper(type_);
@@ -362,29 +343,36 @@ std::vector<int32_t> TsplibParser::parse_tour() {
   std::vector<int32_t> tour;
   bool in_section = false, ended = false;
   while (auto line = next_nonblank()) {
-    ++pos_;
+    lines_.consume();
     const std::string key = upper(keyword_of(line->text));
     if (!in_section || ended) {
       if (key == "EOF") break;
-      if (ended) fail(line->number, concat("unexpected '", line->text, "' after the tour"));
+      if (ended) fail(line->number, concat("unexpected '", excerpt(line->text), "' after the tour"));
       if (key == "TOUR_SECTION") in_section = true;
       else if (!read_header(*line, key))
-        fail(line->number, concat("unknown keyword '", keyword_of(line->text), "'"));
+        fail(line->number, concat("unknown keyword '", excerpt(keyword_of(line->text)), "'"));
       continue;
     }
-    for (std::string_view f : split_fields(line->text)) {
+    size_t at = 0;
+    for (std::string_view f = next_field(line->text, at); !f.empty(); f = next_field(line->text, at)) {
       if (ended) fail(line->number, "city numbers after the -1 that ends the tour");
       if (upper(f) == "EOF") {
         ended = true;
         break;
       }
       const auto v = parse_number(f);
-      if (!v || *v != std::floor(*v)) fail(line->number, concat("'", f, "' is not a city number"));
+      if (!v || *v != std::floor(*v)) fail(line->number, concat("'", excerpt(f), "' is not a city number"));
       if (*v == -1) {
         ended = true;
         continue;
       }
-      if (*v < 1 || *v > 1e9) fail(line->number, concat("city number ", f, " is not positive"));
+      if (*v < 1) fail(line->number, concat("city number ", excerpt(f), " is not positive"));
+      if (*v > kMaxCities) fail(line->number, concat("city number ", excerpt(f), " is more than formica reads (", kMaxCities, ")"));
+      // At most DIMENSION cities when the header gives it, never more than any instance holds.
+      if (dimension_ >= 0 && tour.size() == static_cast<size_t>(dimension_))
+        fail(line->number, concat("TOUR_SECTION lists more than DIMENSION = ", dimension_, " cities"));
+      if (tour.size() == static_cast<size_t>(kMaxCities))
+        fail(line->number, concat("TOUR_SECTION lists more than ", kMaxCities, " cities"));
       tour.push_back(static_cast<int32_t>(*v) - 1);
     }
   }
@@ -410,7 +398,8 @@ Instance parse_tsplib(std::string_view text, const std::string& source) {
 }
 
 Instance read_tsplib(const std::filesystem::path& path) {
-  return parse_tsplib(read_text_file(path), path.string());
+  const MappedFile file(path);
+  return parse_tsplib(file.text(), path.string());
 }
 
 std::vector<int32_t> parse_tour(std::string_view text, const std::string& source) {
@@ -418,7 +407,8 @@ std::vector<int32_t> parse_tour(std::string_view text, const std::string& source
 }
 
 std::vector<int32_t> read_tour(const std::filesystem::path& path) {
-  return parse_tour(read_text_file(path), path.string());
+  const MappedFile file(path);
+  return parse_tour(file.text(), path.string());
 }
 
 std::string read_text_file(const std::filesystem::path& path) {

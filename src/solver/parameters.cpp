@@ -307,6 +307,12 @@ void set_parameter(SolverConfig& config, std::string_view name, std::string_view
   throw InputError(concat("unknown parameter '", name, "' (valid: ", valid_names(parameters()), ")"));
 }
 
+void apply_setting(SolverConfig& config, std::string_view setting, std::string_view option) {
+  const size_t eq = setting.find('=');
+  FORMICA_EXPECTS(eq != std::string_view::npos, option, ": '", setting, "' is not key=value");
+  set_parameter(config, setting.substr(0, eq), setting.substr(eq + 1));
+}
+
 nlohmann::json parameters_json(const SolverConfig& config) {
   nlohmann::json out = nlohmann::json::object();
   for (const Parameter& p : parameters()) {

@@ -26,6 +26,10 @@ const std::vector<Parameter>& parameters();
 /// for an unknown name (listing the valid ones) or a value that does not parse.
 void set_parameter(SolverConfig& config, std::string_view name, std::string_view value);
 
+/// Applies one "key=value" setting (keys as set_parameter takes them), the form of the bench
+/// programs' --set and --config; `option` names that flag in the error for text without '='.
+void apply_setting(SolverConfig& config, std::string_view setting, std::string_view option);
+
 /// Every parameter's current value, keyed by name with '_' for '-'.
 nlohmann::json parameters_json(const SolverConfig& config);
 

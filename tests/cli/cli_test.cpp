@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <fcntl.h>
 #include <fstream>
@@ -372,6 +374,58 @@ TEST(Cli, TwoOptFinishesAfterItsRestarts) {
   EXPECT_EQ(doc["parameters"]["restarts"], 4);
   EXPECT_EQ(doc["parameters"]["start"], "space-filling-curve");
 }
+
+// Hostile sizes (issue 22): files that claim far more than they hold, or hold what no instance
+// can, get one line and exit 2 or 3 at once. The reader stops at the first line it cannot use
+// and allocates for what arrives, not for what a header claims.
+struct HostileCase {
+  std::string name;
+  std::string text;           // the file's text
+  uintmax_t zeros_after = 0;  // then grown to this many bytes, zeros, sparse on disk
+  int code;
+  std::string message;        // stderr holds "<file>:" followed by this
+};
+
+class HostileInput : public ::testing::TestWithParam<HostileCase> {};
+
+TEST_P(HostileInput, OneLineAtOnce) {
+  const HostileCase& c = GetParam();
+  const fs::path file = temp(c.name + ".tsp");
+  {
+    std::ofstream out(file, std::ios::binary);
+    out << c.text;
+  }
+  if (c.zeros_after > 0) fs::resize_file(file, c.zeros_after);
+  const auto start = std::chrono::steady_clock::now();
+  const Outcome run = formica("info " + file.string());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  fs::remove(file);
+  EXPECT_EQ(run.code, c.code) << run.err;
+  EXPECT_NE(run.err.find(file.string() + ":" + c.message), std::string::npos) << run.err;
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_LT(seconds, 2.0);
+}
+
+const std::string kHeader = "NAME: hostile\nTYPE: TSP\n";
+
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, HostileInput,
+    ::testing::Values(
+        HostileCase{"dimension_1e12", kHeader + "DIMENSION: 1000000000000\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n",
+                    0, 2, "3: DIMENSION 1000000000000 is more than formica reads (100000000 cities)"},
+        HostileCase{"coordinates_claim_1e8",
+                    kHeader + "DIMENSION: 100000000\nEDGE_WEIGHT_TYPE: EUC_3D\nNODE_COORD_SECTION\n1 0 0 0\n2 1 1 1\nEOF\n", 0, 2,
+                    "8: DIMENSION is 100000000 but NODE_COORD_SECTION has only 2 cities"},
+        HostileCase{"explicit_claim_1e6",
+                    kHeader + "DIMENSION: 1000000\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FULL_MATRIX\n"
+                              "EDGE_WEIGHT_SECTION\n0 1 2\nEOF\n",
+                    0, 3, "6: the EXPLICIT matrix of 1000000 cities needs "},
+        HostileCase{"coordinate_1e300",
+                    kHeader + "DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1e300 0\n3 1 1\nEOF\n", 0,
+                    2, "7: coordinate '1e300' is beyond +-5e+08 (distances must fit in 32 bits)"},
+        HostileCase{"zeros_2gb", "", uintmax_t{2} << 30, 2, "1: a NUL byte: not a text file"},
+        HostileCase{"garbage_2gb", "garbage \x01\x02 first line\n", uintmax_t{2} << 30, 2, "1: unknown keyword 'garbage'"}),
+    [](const auto& param_info) { return param_info.param.name; });
 
 }  // namespace
 }  // namespace formica

@@ -29,6 +29,16 @@ TEST(Instance, RejectsNonFiniteCoordinates) {
   EXPECT_THROW(Instance("t", EdgeWeightType::Euc2D, {0, 1, 1}, {0, inf, 2}), InputError);
 }
 
+// Found by fuzz_tsplib: a coordinate of 1e300 made every distance from its city infinite, and
+// nint(inf) overflowed int64 (undefined behaviour) instead of giving an error.
+TEST(Instance, RejectsCoordinatesWhoseDistancesOverflow) {
+  EXPECT_THROW(Instance("t", EdgeWeightType::Euc2D, {0, 1e300, 1}, {0, 1, 2}), InputError);
+  EXPECT_THROW(Instance("t", EdgeWeightType::Euc3D, {0, 1, 2}, {0, 1, 2}, {0, -5.1e8, 1}), InputError);
+  const Instance widest("t", EdgeWeightType::Man2D, {-kMaxCoordinate, kMaxCoordinate, 0},
+                        {-kMaxCoordinate, kMaxCoordinate, 0});
+  EXPECT_EQ(widest.distance(0, 1), 2'000'000'000);
+}
+
 TEST(Instance, RejectsMismatchedCoordinateArrays) {
   EXPECT_THROW(Instance("t", EdgeWeightType::Euc2D, {0, 1, 2}, {0, 1}), InputError);
   EXPECT_THROW(Instance("t", EdgeWeightType::Euc3D, {0, 1, 2}, {0, 1, 2}), InputError);

@@ -47,6 +47,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"too_few_cities.tsp", "3: DIMENSION is 2; at least 3 cities are needed"},
         Case{"nan_coordinate.tsp", "7: coordinate 'nan' is not finite"},
         Case{"infinite_coordinate.tsp", "7: coordinate '1e999' is not finite"},
+        // Found by fuzz_tsplib (nint of an infinite distance: undefined behaviour).
+        Case{"huge_coordinate.tsp", "7: coordinate '151e300' is beyond +-5e+08 (distances must fit in 32 bits)"},
         Case{"explicit_too_few_weights.tsp",
              "9: DIMENSION 4 in this EDGE_WEIGHT_FORMAT needs 6 weights, found only 5"},
         Case{"asymmetric_type.tsp", " TYPE 'ATSP' is not supported: formica solves the symmetric TSP"},

@@ -133,5 +133,40 @@ TEST(Tsplib, TourWithSeveralCitiesPerLine) {
   EXPECT_EQ(io::read_tour(test::data_file("square.tour")), (std::vector<int32_t>{0, 1, 2, 3}));
 }
 
+TEST(Tsplib, CitiesListedOutOfOrderKeepTheirNumbers) {
+  const Instance instance = io::parse_tsplib(
+      "NAME: shuffled\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n3 30 3\n1 10 1\n2 20 2\n",
+      "shuffled.tsp");
+  EXPECT_EQ(std::vector<double>(instance.x().begin(), instance.x().end()), (std::vector<double>{10, 20, 30}));
+  EXPECT_EQ(std::vector<double>(instance.y().begin(), instance.y().end()), (std::vector<double>{1, 2, 3}));
+}
+
+TEST(Tsplib, ReadsFromTheFirstLineOnlyWhatItNeeds) {
+  // A NUL byte ends the read at its line; what follows it is never looked at.
+  const std::string text = std::string("NAME: x\nTYPE: TSP\0", 18) + std::string(1 << 20, 'z');
+  try {
+    io::parse_tsplib(text, "binary.tsp");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "binary.tsp:2: a NUL byte: not a text file");
+  }
+  // A token of a megabyte is quoted by its first 40 characters.
+  try {
+    io::parse_tsplib(std::string(1 << 20, 'k') + "\n", "long.tsp");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "long.tsp:1: unknown keyword '" + std::string(40, 'k') + "...'");
+  }
+}
+
+TEST(Tsplib, TourLongerThanItsDimensionStopsAtTheFirstCityTooMany) {
+  try {
+    io::parse_tour("DIMENSION: 3\nTOUR_SECTION\n1 2 3 1 2 3\n-1\n", "long.tour");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "long.tour:3: TOUR_SECTION lists more than DIMENSION = 3 cities");
+  }
+}
+
 }  // namespace
 }  // namespace formica
