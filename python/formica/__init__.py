@@ -11,7 +11,8 @@ A thin layer over formica's C++ library::
 returns a ``Result``. Lengths are exact: TSPLIB integer distances summed in 64 bits (or, with
 ``metric="float"``, unrounded distances summed in double). Invalid input raises ``ValueError``
 with the message the ``formica`` command line prints; an instance too large for memory raises
-``MemoryError``.
+``MemoryError``. ``formica.backend_info()`` says whether the GPU is used; ``python -m formica
+solve FILE`` solves from the shell.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ __all__ = [
     "HistoryPoint",
     "Instance",
     "Result",
+    "backend_info",
     "generate",
     "parameters",
     "plot_history",
@@ -297,6 +299,17 @@ def write_tour(
     ValueError unless `tour` is a permutation of 0..n-1.
     """
     _core.write_tour(os.fspath(path), name if name is not None else Path(path).stem, as_tour(tour), comment)
+
+
+def backend_info() -> dict[str, Any]:
+    """Which backends this build of formica has and which one backend="auto" uses.
+
+    Returns a dict: "cuda_compiled" (bool: the extension was built with nvcc), "cuda_device" (the
+    first CUDA device's name, or None where there is no device or no driver) and "default"
+    ("cuda" or "cpu"). A wheel built with CUDA imports and runs on machines without a GPU: it
+    then solves on the CPU.
+    """
+    return dict(_core.backend_info())
 
 
 def parameters() -> dict[str, str]:

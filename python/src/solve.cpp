@@ -1,4 +1,5 @@
 // formica._core.solve: runs the solver with the GIL released and turns Ctrl-C into a clean stop.
+// Beside it, parameters() and backend_info(): what solve accepts and where backend="auto" runs.
 //
 // The solver runs on a worker thread while the calling thread waits without the GIL, waking every
 // few milliseconds to let Python run its signal handlers (PyErr_CheckSignals, which only acts on
@@ -18,6 +19,7 @@
 
 #include "bindings.h"
 #include "core/instance.h"
+#include "cuda/device.h"
 #include "solver/parameters.h"
 #include "solver/solver.h"
 
@@ -84,6 +86,15 @@ nb::list parameter_list() {
   return out;
 }
 
+nb::dict backend_info() {
+  const std::optional<cuda::DeviceInfo> device = cuda::find_device();
+  nb::dict out;
+  out["cuda_compiled"] = cuda::built_with_cuda();
+  out["cuda_device"] = device ? nb::cast(device->name) : nb::none();
+  out["default"] = std::string(to_string(resolve_backend(Algorithm::Auto, Backend::Auto)));
+  return out;
+}
+
 }  // namespace
 
 void bind_solve(nb::module_& m) {
@@ -93,6 +104,9 @@ void bind_solve(nb::module_& m) {
         "returns a dict: tour, length, iterations, seconds, history, config (JSON text), backend,\n"
         "device, stop_reason.");
   m.def("parameters", &parameter_list, "Every solver parameter as (name, help), in table order.");
+  m.def("backend_info", &backend_info,
+        "The backends of this build: cuda_compiled (bool), cuda_device (the first CUDA device's name,\n"
+        "None without a device or driver), default (the backend backend=\"auto\" picks: \"cuda\" or \"cpu\").");
 }
 
 }  // namespace formica::python

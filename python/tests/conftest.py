@@ -1,14 +1,17 @@
 """Shared fixtures: the test data folder, the TSPLIB folder and the formica command line.
 
 CTest runs this suite with PYTHONPATH pointing at the build folder's package and FORMICA_CLI at
-the command line it built; FORMICA_TEST_DATA_DIR and FORMICA_TSPLIB_DIR move the data folders
-(as for the C++ tests).
+the command line it built; CI runs it again against the installed wheel, from outside the source
+tree and without FORMICA_CLI, where the tests that compare with the command line skip (pytest -rs
+prints why). FORMICA_TEST_DATA_DIR and FORMICA_TSPLIB_DIR move the data folders (as for the C++
+tests).
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -45,3 +48,18 @@ def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
     if not path or not Path(path).exists():
         pytest.skip("skipped: the formica command line was not found (set FORMICA_CLI)")
     return lambda *args: subprocess.run([path, *map(str, args)], capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def module() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Runs python -m formica with this interpreter, so with the package under test."""
+    return lambda *args: subprocess.run(
+        [sys.executable, "-m", "formica", *map(str, args)], capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.fixture(params=["formica", "python -m formica"])
+def command_line(request: pytest.FixtureRequest) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Each front end that prints formica's error lines: the C++ command line (skips when it was not
+    built, as `cli` does) and python -m formica."""
+    return request.getfixturevalue("cli" if request.param == "formica" else "module")

@@ -113,12 +113,12 @@ def test_float_metric_target_is_in_the_problems_units() -> None:
         ({"polish": "yes"}, "--polish: 'yes' is not true or false"),
     ],
 )
-def test_invalid_parameters_raise_the_command_lines_message(points, params, message, data, cli) -> None:
+def test_invalid_parameters_raise_the_command_lines_message(points, params, message, data, command_line) -> None:
     with pytest.raises(ValueError) as error:
         formica.solve(points, **params)
     assert str(error.value) == message
     options = [f"--{name}={value}" for name, value in params.items()]
-    run = cli("solve", data("square.tsp"), *options)
+    run = command_line("solve", data("square.tsp"), *options)
     assert run.returncode == 2
     assert run.stderr == f"formica: error: {message}\n"
 
@@ -129,10 +129,10 @@ def test_unknown_parameter_names_the_valid_ones(points) -> None:
 
 
 @pytest.mark.parametrize("name", ["nan_coordinate.tsp", "truncated.tsp", "unknown_edge_weight_type.tsp", "garbage.tsp"])
-def test_bad_files_raise_the_command_lines_message(name, data, cli) -> None:
+def test_bad_files_raise_the_command_lines_message(name, data, command_line) -> None:
     with pytest.raises(ValueError) as error:
         formica.solve(data(name), iterations=1)
-    run = cli("solve", data(name), "--iterations", 1)
+    run = command_line("solve", data(name), "--iterations", 1)
     assert run.returncode == 2
     assert run.stderr == f"formica: error: {error.value}\n"
 
