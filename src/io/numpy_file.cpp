@@ -132,8 +132,6 @@ constexpr uint32_t kLocalHeader = 0x04034b50, kCentralHeader = 0x02014b50, kEndO
                    kZip64Locator = 0x07064b50, kZip64End = 0x06064b50;
 constexpr uint64_t kZip64Marker32 = 0xFFFFFFFF, kZip64Marker16 = 0xFFFF;
 constexpr size_t kEndOfCentralSize = 22, kCentralSize = 46, kLocalSize = 30;
-/// Deflate expands a byte to at most 1032 (RFC 1951's longest match on the shortest code).
-constexpr uint64_t kMaxDeflateRatio = 1032;
 
 struct Member {
   std::string name;
@@ -253,6 +251,8 @@ std::string member_bytes(const Reader& zip, const Member& m, const std::string& 
     out.assign(raw);
   } else if (m.method == 8) {
 #if FORMICA_HAVE_ZLIB
+    // Deflate expands a byte to at most 1032 (RFC 1951's longest match on the shortest code).
+    constexpr uint64_t kMaxDeflateRatio = 1032;
     if (m.size > m.compressed * kMaxDeflateRatio + 64)
       throw InputError(concat(where, ": declares ", m.size, " bytes, more than ", m.compressed,
                               " deflated bytes can hold"));

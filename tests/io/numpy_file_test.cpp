@@ -81,7 +81,15 @@ TEST(NumpyFile, ReadsNumpysOwnArchivesStoredAndDeflated) {
   if (!reads_compressed_npz()) {
     const std::string message = error_of([] { read_npz(test::data_file("arrays_compressed.npz")); });
     EXPECT_NE(message.find("save with np.savez instead, or install zlib"), std::string::npos) << message;
+    return;
   }
+  // A member that claims more than its deflated bytes can expand to is refused before allocating.
+  std::string bomb = read_text_file(test::data_file("arrays_compressed.npz"));
+  const size_t central = bomb.find("PK\x01\x02");
+  ASSERT_NE(central, std::string::npos);
+  bomb.replace(central + 24, 4, "\xfe\xff\xff\x7f");
+  const std::string message = error_of([&] { parse_npz(bomb, "c.npz"); });
+  EXPECT_EQ(message.rfind("c.npz: member 'first.npy': declares 2147483646 bytes, more than ", 0), 0u) << message;
 }
 
 TEST(NumpyFile, ArchivesKeepTheirOrderAndSkipOtherFiles) {
