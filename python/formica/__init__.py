@@ -8,7 +8,8 @@ A thin layer over formica's C++ library::
     result.tour, result.length, result.plot("tour.svg")
 
 ``formica.solve`` takes coordinates, a distance matrix, a TSPLIB file or an ``Instance`` and
-returns a ``Result``. Lengths are exact: TSPLIB integer distances summed in 64 bits (or, with
+returns a ``Result``; ``formica.solve_batch`` solves many small instances at once and returns a
+list of them. Lengths are exact: TSPLIB integer distances summed in 64 bits (or, with
 ``metric="float"``, unrounded distances summed in double). Invalid input raises ``ValueError``
 with the message the ``formica`` command line prints; an instance too large for memory raises
 ``MemoryError``. ``formica.backend_info()`` says whether the GPU is used; ``python -m formica
@@ -28,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._batch import batch_parameters, solve_batch
 from ._core import Instance
 from ._problem import METRICS, Problem, ProblemLike, as_problem, as_tour
 from .plot import plot_history, plot_tour
@@ -41,6 +43,7 @@ __all__ = [
     "Instance",
     "Result",
     "backend_info",
+    "batch_parameters",
     "generate",
     "parameters",
     "plot_history",
@@ -48,6 +51,7 @@ __all__ = [
     "read_tour",
     "read_tsplib",
     "solve",
+    "solve_batch",
     "tour_length",
     "write_tour",
 ]
@@ -65,7 +69,7 @@ class HistoryPoint(NamedTuple):
 
 @dataclass(frozen=True, eq=False)
 class Result:
-    """What formica.solve found.
+    """What formica.solve (or formica.solve_batch, for one instance of the batch) found.
 
     Attributes:
         tour: the best tour, 0-based city indices (int32), a validated permutation.
@@ -73,7 +77,7 @@ class Result:
             in double) for metric="float".
         gap: percent above the known optimum, None when no optimum is known.
         optimum: the proven optimal length of a TSPLIB instance, None when unknown.
-        iterations: completed iterations.
+        iterations: completed iterations (solve_batch: kicks, all walks together).
         seconds: wall-clock seconds from the solver's start to the end of the run.
         history: every improvement of the best length, in order (see HistoryPoint). With
             metric="float" these lengths are the solver's fixed-point lengths in the problem's
@@ -82,7 +86,8 @@ class Result:
             that ran, the number of ants and CPU threads actually used.
         backend: "cpu" or "cuda".
         device: "CPU, 16 threads" or the GPU's name.
-        stop_reason: "iterations", "time limit", "target" or "interrupted".
+        stop_reason: "iterations", "time limit", "target" or "interrupted" (solve_batch: "kicks",
+            "time limit", "target", "interrupted" or "exact").
         instance: the instance's name.
     """
 

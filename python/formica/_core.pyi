@@ -1,5 +1,6 @@
 """Type stubs of formica._core, the C++ extension (private: use the formica package)."""
 
+from collections.abc import Callable, Sequence
 from typing import Any, Optional
 
 import numpy as np
@@ -8,7 +9,7 @@ import numpy.typing as npt
 __version__: str
 
 class Instance:
-    """A symmetric TSP instance with exact TSPLIB integer distances."""
+    """A symmetric TSP instance with exact TSPLIB integer distances (picklable)."""
 
     @property
     def name(self) -> str: ...
@@ -38,6 +39,13 @@ def solve(
 ) -> dict[str, Any]: ...
 def parameters() -> list[tuple[str, str]]: ...
 def backend_info() -> dict[str, Any]: ...
+def solve_batch(
+    instances: Sequence[Instance],
+    parameters: dict[str, str],
+    limits: Optional[Sequence[Optional[dict[str, Any]]]],
+    progress: Optional[Callable[[int, int, float], Any]],
+) -> list[dict[str, Any]]: ...
+def batch_parameters() -> list[tuple[str, str]]: ...
 def tour_length(instance: Instance, tour: npt.NDArray[np.int32]) -> int: ...
 def read_tour(path: str) -> npt.NDArray[np.int32]: ...
 def write_tour(path: str, name: str, tour: npt.NDArray[np.int32], comment: str) -> None: ...

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <initializer_list>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <nanobind/nanobind.h>
@@ -41,6 +43,15 @@ nb::object to_numpy(std::vector<T> values) {
   return to_numpy(std::move(values), {n});
 }
 
+/// A parameter's name as Python spells it: "time-limit" -> "time_limit".
+inline std::string python_name(std::string_view name) {
+  std::string out(name);
+  for (char& c : out)
+    if (c == '-') c = '_';
+  return out;
+}
+
+void bind_batch(nb::module_& m);
 void bind_instance(nb::module_& m);
 void bind_solve(nb::module_& m);
 void bind_tour(nb::module_& m);

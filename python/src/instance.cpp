@@ -1,10 +1,14 @@
 // formica.Instance: a TSP instance from a TSPLIB file, a generator, coordinates or a matrix.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <optional>
 #include <string>
+#include <tuple>
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 
 #include "bindings.h"
 #include "core/error.h"
@@ -55,13 +59,47 @@ nb::object matrix(const Instance& instance) {
   return to_numpy(std::vector<int32_t>(instance.matrix().begin(), instance.matrix().end()), {n, n});
 }
 
+/// What pickling keeps of an instance: name, comment, edge weight type, the coordinates (x, y, z),
+/// the row-major matrix of an EXPLICIT instance and its display coordinates. Enough to rebuild it
+/// exactly, so instances and results travel to other processes (multiprocessing, Ray, Dask).
+using PickledInstance = std::tuple<std::string, std::string, std::string, Vector<double>, Vector<double>,
+                                   Vector<double>, Vector<int32_t>, Vector<double>, Vector<double>>;
+
+nb::tuple instance_state(const Instance& instance) {
+  const auto array = [](std::span<const double> values) { return to_numpy(std::vector<double>(values.begin(), values.end())); };
+  const bool display = !instance.has_coordinates() && instance.has_display_coordinates();
+  return nb::make_tuple(instance.name(), instance.comment(), std::string(to_string(instance.type())),
+                        array(instance.x()), array(instance.y()), array(instance.z()),
+                        to_numpy(std::vector<int32_t>(instance.matrix().begin(), instance.matrix().end())),
+                        array(display ? instance.display_x() : std::span<const double>()),
+                        array(display ? instance.display_y() : std::span<const double>()));
+}
+
+Instance instance_from_state(const PickledInstance& state) {
+  const auto& [name, comment, type_name, x, y, z, matrix, display_x, display_y] = state;
+  const auto values = [](const Vector<double>& a) { return std::vector<double>(a.data(), a.data() + a.shape(0)); };
+  const auto type = parse_edge_weight_type(type_name);
+  FORMICA_EXPECTS(type, "unpickling an instance: unknown edge weight type '", type_name, "'");
+  std::optional<Instance> instance;
+  if (*type == EdgeWeightType::Explicit) {
+    const auto n = static_cast<int>(std::lround(std::sqrt(static_cast<double>(matrix.shape(0)))));
+    instance.emplace(Instance::from_matrix(name, n, std::vector<int32_t>(matrix.data(), matrix.data() + matrix.shape(0))));
+    if (display_x.shape(0) > 0) instance->set_display_coordinates(values(display_x), values(display_y));
+  } else {
+    instance.emplace(name, *type, values(x), values(y), values(z));
+  }
+  instance->set_comment(comment);
+  return std::move(*instance);
+}
+
 }  // namespace
 
 void bind_instance(nb::module_& m) {
   nb::class_<Instance>(m, "Instance",
                        "A symmetric TSP instance with exact TSPLIB integer distances.\n\n"
                        "Made by formica.read_tsplib and formica.generate; formica.solve also accepts\n"
-                       "coordinate arrays and distance matrices directly.")
+                       "coordinate arrays and distance matrices directly. Instances pickle (name, comment,\n"
+                       "coordinates or matrix), so they travel to process pools, Ray or Dask.")
       .def_prop_ro("name", &Instance::name, "The instance's name (TSPLIB NAME, or the generator's).")
       .def_prop_ro("n", &Instance::n, "Number of cities.")
       .def("__len__", &Instance::n)
@@ -83,6 +121,9 @@ void bind_instance(nb::module_& m) {
             return instance.distance(i, j);
           },
           nb::arg("i"), nb::arg("j"), "The exact TSPLIB distance between cities i and j (0-based).")
+      .def("__getstate__", &instance_state)
+      .def("__setstate__",
+           [](Instance& self, const PickledInstance& state) { new (&self) Instance(instance_from_state(state)); })
       .def("__repr__", [](const Instance& i) {
         return concat("<formica.Instance ", i.name(), ": ", i.n(), " cities, ", to_string(i.type()), ">");
       });

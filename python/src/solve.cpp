@@ -1,14 +1,11 @@
 // formica._core.solve: runs the solver with the GIL released and turns Ctrl-C into a clean stop.
 // Beside it, parameters() and backend_info(): what solve accepts and where backend="auto" runs.
 //
-// The solver runs on a worker thread while the calling thread waits without the GIL, waking every
-// few milliseconds to let Python run its signal handlers (PyErr_CheckSignals, which only acts on
-// the main thread). When a handler raises (KeyboardInterrupt for Ctrl-C), the solver's interrupt
-// flag is set, the solver stops within a step and returns its best tour, and the exception is
-// raised with that result attached as `_formica_result` (formica.solve turns it into `result`).
+// The solver runs through run_interruptibly (interruptible.h): when a signal handler raises
+// (KeyboardInterrupt for Ctrl-C), the solver stops within a step and returns its best tour, and
+// the exception is raised with that result attached as `_formica_result` (formica.solve turns it
+// into `result`).
 #include <atomic>
-#include <chrono>
-#include <future>
 #include <map>
 #include <optional>
 #include <string>
@@ -18,6 +15,7 @@
 #include <nanobind/stl/string.h>
 
 #include "bindings.h"
+#include "interruptible.h"
 #include "core/instance.h"
 #include "cuda/device.h"
 #include "solver/parameters.h"
@@ -25,8 +23,6 @@
 
 namespace formica::python {
 namespace {
-
-constexpr auto kSignalPoll = std::chrono::milliseconds(20);
 
 nb::dict to_dict(const Result& result) {
   nb::list history;
@@ -52,37 +48,15 @@ nb::dict solve_instance(const Instance& instance, const std::map<std::string, st
   SolveOptions options;
   options.interrupt = &interrupt;
   if (initial_tour) options.initial_tour.assign(initial_tour->data(), initial_tour->data() + initial_tour->shape(0));
-  std::optional<nb::python_error> signal;
-  Result result;
-  {
-    nb::gil_scoped_release release;
-    std::future<Result> run = std::async(std::launch::async, [&] { return solve(instance, config, options); });
-    while (run.wait_for(kSignalPoll) != std::future_status::ready) {
-      if (interrupt.load()) continue;
-      nb::gil_scoped_acquire acquire;
-      if (PyErr_CheckSignals() != 0) {
-        signal.emplace();  // takes the pending exception out of the interpreter
-        interrupt = true;
-      }
-    }
-    result = run.get();
-  }
+  auto [result, signal] = run_interruptibly([&] { return solve(instance, config, options); }, interrupt);
   nb::dict out = to_dict(result);
-  if (signal) {
-    nb::setattr(signal->value(), "_formica_result", out);
-    throw std::move(*signal);
-  }
+  raise_with_result(signal, out);
   return out;
 }
 
 nb::list parameter_list() {
   nb::list out;
-  for (const Parameter& p : parameters()) {
-    std::string name(p.name);
-    for (char& c : name)
-      if (c == '-') c = '_';
-    out.append(nb::make_tuple(name, std::string(p.help)));
-  }
+  for (const Parameter& p : parameters()) out.append(nb::make_tuple(python_name(p.name), std::string(p.help)));
   return out;
 }
 

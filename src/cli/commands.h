@@ -18,6 +18,8 @@ struct Command {
 /// `formica solve [INSTANCE] ...`; `start` is when the program started (the time limit counts
 /// from there).
 Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point start);
+/// `formica solve-batch INPUT ...`: many small instances at once
+Command add_solve_batch_command(CLI::App& app);
 /// `formica info INSTANCE`
 Command add_info_command(CLI::App& app);
 /// `formica verify INSTANCE TOUR`

@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Show the help of every subcommand");
   try {
     const formica::cli::Command commands[] = {
-        formica::cli::add_solve_command(app, start), formica::cli::add_info_command(app),
+        formica::cli::add_solve_command(app, start), formica::cli::add_solve_batch_command(app),
+        formica::cli::add_info_command(app),
         formica::cli::add_verify_command(app), formica::cli::add_generate_command(app)};
     try {
       app.parse(argc, argv);

@@ -1,7 +1,6 @@
 // `formica solve`: read or generate an instance, run the solver with progress on stderr, print a
 // one-line summary, and write the tour, the JSON report and the pictures. Ctrl-C stops cleanly
 // and still writes the best tour found so far.
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <iterator>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "core/error.h"
 #include "core/tour.h"
 #include "cuda/device.h"
@@ -31,13 +31,6 @@ namespace {
 
 constexpr int kBuiltinCities = 1000;
 constexpr uint64_t kBuiltinSeed = 1;
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void on_interrupt(int) {
-  // A second Ctrl-C does not wait for the clean stop.
-  if (g_interrupted.exchange(true)) std::_Exit(130);
-}
 
 struct SolveOptionsCli {
   std::string instance;
@@ -144,14 +137,9 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << " (Ctrl-C stops early and keeps the best tour)\n";
   }
 
-  g_interrupted = false;
-  struct sigaction action {}, previous{};
-  action.sa_handler = on_interrupt;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, &previous);
-
+  std::optional<InterruptGuard> interrupt_guard(std::in_place);
   SolveOptions options;
-  options.interrupt = &g_interrupted;
+  options.interrupt = interrupt_guard->flag();
   options.start = start;
   options.initial_tour = std::move(initial_tour);
   double last_print = -1.0;
@@ -166,7 +154,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
     };
   }
   const Result result = solve(instance, request, options);  // resolves it as above
-  sigaction(SIGINT, &previous, nullptr);
+  interrupt_guard.reset();
 
   if (!o.tour_out.empty()) io::write_tour(o.tour_out, instance.name(), result.tour);
   if (!o.json_out.empty()) io::write_text_file_atomically(o.json_out, result_json(instance, result, optimum));

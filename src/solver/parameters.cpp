@@ -1,7 +1,6 @@
 // The parameter table (see parameters.h).
 #include "solver/parameters.h"
 
-#include <charconv>
 #include <deque>
 #include <optional>
 
@@ -12,15 +11,6 @@ namespace formica {
 namespace {
 
 template <typename T>
-T parse_value(std::string_view name, std::string_view text) {
-  T value{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  FORMICA_EXPECTS(ec == std::errc() && end == text.data() + text.size(), "--", name, ": '", text,
-                  "' is not a valid value");
-  return value;
-}
-
-template <typename T>
 nlohmann::json optional_json(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
@@ -29,13 +19,6 @@ nlohmann::json optional_json(const std::optional<T>& value) {
 bool parse_bool(std::string_view name, std::string_view text) {
   FORMICA_EXPECTS(text == "true" || text == "false", "--", name, ": '", text, "' is not true or false");
   return text == "true";
-}
-
-std::string normalized(std::string_view name) {
-  std::string s(name);
-  for (char& c : s)
-    if (c == '_') c = '-';
-  return s;
 }
 
 /// "a, b, c" for a list of named values.
@@ -291,13 +274,20 @@ std::vector<Parameter> make_parameters() {
 
 }  // namespace
 
+std::string parameter_name(std::string_view name) {
+  std::string s(name);
+  for (char& c : s)
+    if (c == '_') c = '-';
+  return s;
+}
+
 const std::vector<Parameter>& parameters() {
   static const std::vector<Parameter> table = make_parameters();
   return table;
 }
 
 void set_parameter(SolverConfig& config, std::string_view name, std::string_view value) {
-  const std::string key = normalized(name);
+  const std::string key = parameter_name(name);
   for (const Parameter& p : parameters())
     if (p.name == key) {
       p.set(config, value);

@@ -2,6 +2,7 @@
 // JSON report share, so a parameter added to a Config is reachable everywhere by adding one row.
 #pragma once
 
+#include <charconv>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -9,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
 #include "solver/solver.h"
 
 namespace formica {
@@ -21,6 +23,20 @@ struct Parameter {
 };
 
 const std::vector<Parameter>& parameters();
+
+/// The number `text` spells in full, for parameter `name`; InputError ("--name: 'x' is not a
+/// valid value") otherwise. The batch parameters (batch/batch_parameters.h) parse with it too.
+template <typename T>
+T parse_value(std::string_view name, std::string_view text) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  FORMICA_EXPECTS(ec == std::errc() && end == text.data() + text.size(), "--", name, ": '", text,
+                  "' is not a valid value");
+  return value;
+}
+
+/// A parameter's name as the tables spell it: "time_limit" -> "time-limit".
+std::string parameter_name(std::string_view name);
 
 /// Sets parameter `name` ("rho", "time-limit" or "time_limit") from text. Throws InputError
 /// for an unknown name (listing the valid ones) or a value that does not parse.

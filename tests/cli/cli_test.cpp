@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <fcntl.h>
 #include <fstream>
 #include <spawn.h>
@@ -19,6 +20,7 @@
 #include "aco/config.h"
 #include "core/tour.h"
 #include "io/generator.h"
+#include "io/numpy_writer.h"
 #include "io/tsplib.h"
 #include "cuda_support.h"
 #include "test_support.h"
@@ -55,6 +57,28 @@ Outcome formica(const std::string& args) {
 }
 
 std::string data(const std::string& name) { return test::data_file(name).string(); }
+
+/// Runs the command line with `args` (stdout into `out`), sends it Ctrl-C after `delay` and returns
+/// its exit code (-1 if it did not exit by itself).
+int interrupted_run(std::vector<std::string> args, const fs::path& out, std::chrono::milliseconds delay) {
+  const std::string cli = test::cli_path();
+  args.insert(args.begin(), cli);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, cli.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return -1;
+  std::this_thread::sleep_for(delay);
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 struct ErrorCase {
   std::string args;
@@ -330,27 +354,170 @@ TEST(Cli, TimeLimitStopsTheRun) {
 TEST(Cli, CtrlCStopsCleanlyAndWritesTheBestTour) {
   const fs::path tour = temp("interrupted.tour"), out = temp("interrupted.out");
   fs::remove(tour);
-  const std::string cli = test::cli_path();
-  std::vector<std::string> args = {cli, "solve", "--time-limit", "60", "--backend", "cpu",
-                                   "--quiet", "--tour-out", tour.string()};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, cli.c_str(), &actions, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  kill(pid, SIGINT);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_EQ(interrupted_run({"solve", "--time-limit", "60", "--backend", "cpu", "--quiet", "--tour-out", tour.string()},
+                            out, std::chrono::milliseconds(2500)),
+            130);
   EXPECT_NE(slurp(out).find("stopped by interrupted"), std::string::npos) << slurp(out);
   ASSERT_TRUE(fs::exists(tour));
   EXPECT_EQ(io::read_tour(tour).size(), 1000u);
+}
+
+/// A fresh folder of this test process's own.
+fs::path temp_folder(const std::string& name) {
+  const fs::path dir = temp(name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+/// Coordinates of `b` seeded uniform instances of n cities, flattened as a (b, n, 2) array.
+std::vector<double> batch_coordinates(int b, int n) {
+  std::vector<double> xy;
+  for (int i = 0; i < b; ++i) {
+    const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 10 + i);
+    for (int c = 0; c < n; ++c) xy.push_back(instance.x()[c]), xy.push_back(instance.y()[c]);
+  }
+  return xy;
+}
+
+TEST(CliBatch, FolderOfTspFilesGivesVerifiedToursAndACsvSummary) {
+  const fs::path in = temp_folder("batch_in"), out = temp_folder("batch_out"), csv = temp("batch.csv");
+  io::write_tsplib(in / "b-uniform.tsp", io::generate_instance(60, io::InstanceKind::Uniform, 1));
+  io::write_tsplib(in / "a-clustered.tsp", io::generate_instance(150, io::InstanceKind::Clustered, 2));
+  fs::copy_file(data("square.tsp"), in / "c-square.tsp");
+  const Outcome run = formica("solve-batch " + in.string() + " --kicks 30 --backend cpu --threads 2 --out-dir " +
+                              out.string() + " --summary " + csv.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(run.out.rfind("solved 3 instances in ", 0), 0u) << run.out;
+  EXPECT_NE(run.out.find(" on cpu (CPU, 2 threads), "), std::string::npos) << run.out;
+  EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 1);
+  EXPECT_NE(run.err.find("formica: 3 instances from " + in.string() + " (n = 4 to 150)"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("formica: 3/3 instances solved, "), std::string::npos) << run.err;
+
+  const std::vector<std::string> rows = lines_of(slurp(csv));
+  ASSERT_EQ(rows.size(), 4u) << slurp(csv);
+  EXPECT_EQ(rows[0], "name,n,length,optimum,gap,seconds,kicks,stop_reason");
+  const std::string names[] = {"a-clustered", "b-uniform", "c-square"};  // sorted by file name
+  int64_t total = 0;
+  for (int i = 0; i < 3; ++i) {
+    std::vector<std::string> fields;
+    std::istringstream row(rows[i + 1]);
+    for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
+    ASSERT_EQ(fields.size(), 8u) << rows[i + 1];
+    EXPECT_EQ(fields[0], names[i]);
+    const fs::path tour = out / (names[i] + ".tour");
+    const Outcome verified = formica("verify " + (in / (names[i] + ".tsp")).string() + " " + tour.string());
+    EXPECT_EQ(verified.code, 0) << verified.err;
+    EXPECT_NE(verified.out.find(", length " + fields[2] + "\n"), std::string::npos) << verified.out << rows[i + 1];
+    EXPECT_EQ(fields[7], i == 2 ? "exact" : "kicks");
+    total += std::stoll(fields[2]);
+  }
+  EXPECT_EQ(rows[3].rfind("c-square,4,40,", 0), 0u) << rows[3];
+  EXPECT_NE(run.out.find("total length " + std::to_string(total)), std::string::npos) << run.out;
+}
+
+TEST(CliBatch, NpyAndNpzInputsWithAJsonSummary) {
+  const fs::path dir = temp_folder("batch_arrays"), out = dir / "tours", json = dir / "summary.json";
+  test::write_bytes(dir / "b.npy", test::npy_bytes(batch_coordinates(3, 40), "(3, 40, 2)"));
+  const Outcome run = formica("solve-batch " + (dir / "b.npy").string() + " --kicks 20 --seed 5 --backend cpu " +
+                              "--set walks=2 --set ls_neighbours=8 --quiet --out-dir " + out.string() + " --summary " +
+                              json.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_TRUE(run.err.empty()) << run.err;
+  const auto doc = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(doc["backend"], "cpu");
+  EXPECT_EQ(doc["walks"], 2);
+  EXPECT_EQ(doc["parameters"]["ls_neighbours"], 8);
+  EXPECT_EQ(doc["parameters"]["seed"], 5);
+  ASSERT_EQ(doc["instances"].size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    const auto& row = doc["instances"][i];
+    const std::string name = "batch-0000" + std::to_string(i);
+    EXPECT_EQ(row["name"], name);
+    EXPECT_EQ(row["n"], 40);
+    EXPECT_EQ(row["seed"], 5 + i);
+    EXPECT_EQ(row["kicks"], 40);
+    EXPECT_TRUE(row["gap"].is_null());
+    const std::vector<int32_t> tour = io::read_tour(out / (name + ".tour"));
+    const Instance instance = io::generate_instance(40, io::InstanceKind::Uniform, 10 + i);
+    EXPECT_EQ(Tour(instance, tour).length(), row["length"].get<int64_t>());
+  }
+
+  // An .npz of jagged (n, 2) arrays is named by its keys.
+  const std::vector<double> xy = batch_coordinates(1, 30);
+  test::write_bytes(dir / "j.npz", test::zip_stored({{"small.npy", test::npy_bytes({0, 0, 3, 0, 3, 4}, "(3, 2)")},
+                                                     {"thirty.npy", test::npy_bytes(xy, "(30, 2)")}}));
+  const Outcome jagged = formica("solve-batch " + (dir / "j.npz").string() + " --kicks 10 --backend cpu --quiet " +
+                                 "--out-dir " + out.string());
+  ASSERT_EQ(jagged.code, 0) << jagged.err;
+  EXPECT_EQ(jagged.out.rfind("solved 2 instances", 0), 0u) << jagged.out;
+  EXPECT_EQ(io::read_tour(out / "small.tour").size(), 3u);
+  EXPECT_EQ(io::read_tour(out / "thirty.tour").size(), 30u);
+}
+
+TEST(CliBatch, BadInputIsOneLineNamingTheFileAndTheInstance) {
+  const fs::path dir = temp_folder("batch_bad"), out = dir / "tours";
+  std::vector<double> xy = batch_coordinates(3, 10);
+  xy[10 * 2 + 2 * 2] = std::nan("");
+  test::write_bytes(dir / "nan.npy", test::npy_bytes(xy, "(3, 10, 2)"));
+  const std::string full = test::npy_bytes(batch_coordinates(2, 10), "(2, 10, 2)");
+  test::write_bytes(dir / "short.npy", full.substr(0, full.size() - 16));
+  const std::pair<std::string, std::string> cases[] = {
+      {"nan.npy", "nan.npy: instance 1 (batch-00001): city 3 has a non-finite x coordinate"},
+      {"short.npy", "short.npy: shape (2, 10, 2) declares 40 values (320 bytes) but the file holds 304 bytes of data"},
+  };
+  for (const auto& [file, message] : cases) {
+    const Outcome run = formica("solve-batch " + (dir / file).string() + " --kicks 5 --out-dir " + out.string());
+    EXPECT_EQ(run.code, 2) << run.err;
+    EXPECT_EQ(run.err, "formica: error: " + (dir / message).string() + "\n");
+    EXPECT_TRUE(run.out.empty()) << run.out;
+  }
+  EXPECT_FALSE(fs::exists(out)) << "nothing is written before the batch is checked";
+  const Outcome unknown = formica("solve-batch " + (dir / "nan.npy").string() + " --set rho=0.5");
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_EQ(unknown.err,
+            "formica: error: unknown batch parameter 'rho' (valid: backend, time-limit, kicks, seed, threads, walks, "
+            "ls-neighbours, neighbour-lists, local-search)\n");
+  const Outcome summary = formica("solve-batch " + dir.string() + " --summary x.txt");
+  EXPECT_EQ(summary.code, 2);
+  EXPECT_EQ(summary.err, "formica: error: --summary x.txt: the file name must end in .csv or .json\n");
+}
+
+TEST(CliBatch, GapIsGivenForTsplibInstances) {
+  FORMICA_REQUIRE_TSPLIB();
+  const fs::path in = temp_folder("batch_tsplib"), csv = temp("batch_tsplib.csv");
+  for (const char* name : {"eil51", "berlin52"}) fs::copy_file(*test::tsplib_dir() / "tsp" / (std::string(name) + ".tsp"), in / (std::string(name) + ".tsp"));
+  const Outcome run = formica("solve-batch " + in.string() + " --kicks 200 --backend cpu --quiet --summary " + csv.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find(", mean gap "), std::string::npos) << run.out;
+  const std::vector<std::string> rows = lines_of(slurp(csv));
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].rfind("berlin52,52,", 0), 0u) << rows[1];
+  EXPECT_NE(rows[1].find(",7542,"), std::string::npos) << rows[1];
+  EXPECT_NE(rows[2].find(",426,"), std::string::npos) << rows[2];
+}
+
+TEST(CliBatch, CtrlCWritesWhatIsDone) {
+  const fs::path dir = temp_folder("batch_interrupt"), out = dir / "tours", csv = dir / "summary.csv",
+                 stdout_file = dir / "stdout";
+  test::write_bytes(dir / "b.npy", test::npy_bytes(batch_coordinates(2, 400), "(2, 400, 2)"));
+  EXPECT_EQ(interrupted_run({"solve-batch", (dir / "b.npy").string(), "--time-limit", "60", "--backend", "cpu", "--quiet",
+                             "--out-dir", out.string(), "--summary", csv.string()},
+                            stdout_file, std::chrono::milliseconds(1500)),
+            130);
+  EXPECT_NE(slurp(stdout_file).find(", 2 interrupted"), std::string::npos) << slurp(stdout_file);
+  const std::vector<std::string> rows = lines_of(slurp(csv));
+  ASSERT_EQ(rows.size(), 3u);
+  for (int i = 1; i <= 2; ++i) EXPECT_TRUE(rows[i].ends_with(",interrupted")) << rows[i];
+  EXPECT_EQ(io::read_tour(out / "batch-00000.tour").size(), 400u);
+  EXPECT_EQ(io::read_tour(out / "batch-00001.tour").size(), 400u);
 }
 
 TEST(Cli, HelpListsEverySelectionAndStart) {

@@ -1,0 +1,239 @@
+"""formica.solve_batch: many small instances at once, on every CPU core or on one GPU.
+
+Each instance becomes a Problem exactly as formica.solve would make it (``as_problem``), all of
+them before anything is solved, so that one bad instance raises ``ValueError("instance {i}: ...")``
+and costs nothing else. The batch then runs in the C++ core with the GIL released.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+
+import numpy as np
+
+from . import _core
+from ._problem import Problem, as_problem
+
+if TYPE_CHECKING:
+    from . import Result
+
+#: Instances that bring their own name (array instances are named "batch-00017").
+_NAMED = (str, os.PathLike, _core.Instance, Problem)
+
+#: progress(done, total, seconds): instances finished, instances in all, seconds since the start.
+ProgressCallback = Callable[[int, int, float], Any]
+
+
+def solve_batch(
+    instances: Any,
+    *,
+    time_limit: Optional[float] = None,
+    kicks: Optional[int] = None,
+    seed: int = 1,
+    backend: str = "auto",
+    threads: int = 0,
+    walks: int = 0,
+    progress: Union[None, bool, ProgressCallback] = None,
+    seeds: Optional[Sequence[Optional[int]]] = None,
+    time_limits: Optional[Sequence[Optional[float]]] = None,
+    targets: Optional[Sequence[Optional[float]]] = None,
+    metric: Optional[str] = None,
+    **parameters: Any,
+) -> list[Result]:
+    """Solves many (small) TSP instances at once and returns one Result per instance, in order.
+
+    Each instance runs its own iterated local search (independent walks of double-bridge kicks
+    repaired by 2-opt + Or-opt + 3-opt); all of them run side by side on the CPU's threads or on
+    one GPU. Instances of fewer than 8 cities are solved exactly.
+
+    Args:
+        instances: one of
+            - a (B, n, 2) array: B instances of n cities each;
+            - a list of (n_i, 2) coordinate arrays (sizes may differ), of (n_i, n_i) distance
+              matrices, of TSPLIB .tsp paths or formica.Instance objects, mixed as you like.
+              (n_i, 3) arrays are 3-D points with metric="euc_3d" only.
+        time_limit: seconds each instance may run, counted from the batch's start.
+        kicks: kicks per walk. Without kicks and time_limit: 20 x n per walk.
+        seed: the seed of instance 0; instance i gets seed + i (its Result.config["seed"]), so an
+            instance solved alone with that seed gives what it gave in the batch.
+        backend: "auto" (the GPU when one is present), "cpu" or "cuda".
+        threads: CPU threads, 0 for all.
+        walks: independent walks per instance, 0 to fill the threads or the GPU.
+        progress: None shows a progress bar on stderr when stderr is a terminal (tqdm when it is
+            installed, a line otherwise); True always, False never; a callable is called as
+            progress(done, total, seconds) as instances finish (on the calling thread).
+        seeds, time_limits, targets: per instance, one value (or None for the batch's) each:
+            its own seed, time limit, and a length to stop at.
+        metric: for coordinate arrays and matrices, as in formica.solve ("euc_2d" by default,
+            "float" for unrounded distances, ...).
+        **parameters: other batch parameters by name: ls_neighbours (2 to 32),
+            neighbour_lists ("quadrant" or "nearest"), local_search ("two-opt", "or-opt",
+            "three-opt"); formica.batch_parameters() lists them all with help.
+
+    Returns:
+        a list of Result: iterations are kicks (all walks together), stop_reason is "kicks",
+        "time limit", "target", "interrupted" or "exact". Array instances are named
+        "batch-00000", "batch-00001", ...
+
+    Raises:
+        ValueError: invalid input, before anything is solved; a bad instance's message starts
+            with "instance {i}: ".
+        MemoryError: the batch does not fit in memory.
+        KeyboardInterrupt: on Ctrl-C (or an exception from a progress callable), after every
+            instance stopped cleanly; the exception's ``results`` attribute holds a Result per
+            instance with its best tour so far (stop_reason "interrupted").
+
+    Results (and Instances) pickle, so batches can be handed to process pools, Ray or Dask:
+    see python/examples/batch_on_a_cluster.py.
+    """
+    from . import _make_result, _parameter_text
+
+    problems, names = _problems(instances, metric)
+    count = len(problems)
+    per_seed = _per_instance("seeds", seeds, count)
+    per_time = _per_instance("time_limits", time_limits, count)
+    per_target = _per_instance("targets", targets, count)
+    limits = None
+    if seeds is not None or time_limits is not None or targets is not None:
+        limits = [
+            {"seed": s, "time_limit": t, "target": _solver_target(target, problem)}
+            for s, t, target, problem in zip(per_seed, per_time, per_target, problems)
+        ]
+    settings = {"backend": backend, "time_limit": time_limit, "kicks": kicks, "seed": seed, "threads": threads,
+                "walks": walks, **parameters}
+    text = {name: _parameter_text(value) for name, value in settings.items() if value is not None}
+    reporter = _reporter(progress)
+
+    def results(raw: list[dict[str, Any]]) -> list[Result]:
+        out = []
+        for r, problem, name, target in zip(raw, problems, names, per_target):
+            result = _make_result(r, problem, target)
+            out.append(result if name is None else dataclasses.replace(result, instance=name))
+        return out
+
+    try:
+        raw = _core.solve_batch([p.instance for p in problems], text, limits, reporter)
+    except BaseException as error:
+        partial = getattr(error, "_formica_result", None)
+        if partial is not None:
+            delattr(error, "_formica_result")
+            error.results = results(partial)  # type: ignore[attr-defined]
+        raise
+    finally:
+        if isinstance(reporter, _Bar):
+            reporter.close()
+    return results(raw)
+
+
+def batch_parameters() -> dict[str, str]:
+    """Every parameter solve_batch accepts, by name, with its help text."""
+    return dict(_core.batch_parameters())
+
+
+def _problems(instances: Any, metric: Optional[str]) -> tuple[list[Problem], list[Optional[str]]]:
+    """Every instance as a Problem, and the name of each array instance (None for the others)."""
+    if isinstance(instances, _NAMED):
+        raise ValueError(
+            "solve_batch takes a list of instances (or a (B, n, 2) array); for one instance use formica.solve, "
+            "for a folder of .tsp files pass sorted(pathlib.Path(folder).glob('*.tsp'))"
+        )
+    if isinstance(instances, np.ndarray):
+        if instances.ndim != 3:
+            raise ValueError(
+                f"a batch array has shape (B, n, 2), got {instances.shape}; pass a list for instances of different sizes"
+            )
+        items: list[Any] = list(instances)
+    else:
+        try:
+            items = list(instances)
+        except TypeError:
+            raise ValueError(
+                f"a batch is a (B, n, 2) array or a list of instances, got {type(instances).__name__}"
+            ) from None
+    if not items:
+        raise ValueError("the batch holds no instance")
+    problems, names = [], []
+    for i, item in enumerate(items):
+        try:
+            problem = _problem(item, metric)
+        except ValueError as error:
+            raise ValueError(f"instance {i}: {error}") from None
+        problems.append(problem)
+        names.append(None if isinstance(item, _NAMED) else f"batch-{i:05d}")
+    return problems, names
+
+
+def _problem(item: Any, metric: Optional[str]) -> Problem:
+    if isinstance(item, _NAMED):
+        return as_problem(item, metric)
+    try:
+        array = np.asarray(item)
+    except ValueError as error:  # a ragged nested list
+        raise ValueError(f"the coordinates are not a rectangular (n, 2) array ({error})") from None
+    if array.ndim == 2 and array.shape[1] == 3 and array.shape[0] != 3 and metric not in ("euc_3d", "float"):
+        raise ValueError(f"an instance is an (n, 2) array of coordinates, got shape {array.shape} "
+                         "(for 3-D points pass metric='euc_3d')")
+    return as_problem(array, metric)
+
+
+def _per_instance(name: str, values: Optional[Sequence[Any]], count: int) -> list[Any]:
+    if values is None:
+        return [None] * count
+    values = list(values)
+    if len(values) != count:
+        raise ValueError(f"{name} has {len(values)} values but the batch has {count} instances")
+    return values
+
+
+def _solver_target(target: Optional[float], problem: Problem) -> Optional[int]:
+    """A target in the solver's units (fixed point for metric="float")."""
+    if target is None:
+        return None
+    return int(math.floor(target * problem.scale)) if problem.scale is not None else int(target)
+
+
+class _Bar:
+    """A progress bar on stderr: tqdm when it is installed, one line rewritten in place otherwise."""
+
+    def __init__(self) -> None:
+        self._tqdm: Any = None
+        self._shown = False
+
+    def __call__(self, done: int, total: int, seconds: float) -> None:
+        if not self._shown:
+            self._shown = True
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                pass
+            else:
+                self._tqdm = tqdm(total=total, unit="instance", desc="formica", file=sys.stderr)
+        if self._tqdm is not None:
+            self._tqdm.update(done - self._tqdm.n)
+            return
+        sys.stderr.write(f"\rformica: {done}/{total} instances solved, {seconds:.1f} s")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self._tqdm is not None:
+            self._tqdm.close()
+        elif self._shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _reporter(progress: Union[None, bool, ProgressCallback]) -> Optional[Callable[..., Any]]:
+    if progress is None:
+        progress = sys.stderr is not None and sys.stderr.isatty()
+    if progress is True:
+        return _Bar()
+    if progress is False:
+        return None
+    if callable(progress):
+        return progress
+    raise ValueError(f"progress is None, True, False or a callable (done, total, seconds), got {progress!r}")

@@ -1,0 +1,199 @@
+// `formica solve-batch INPUT`: many small instances at once (batch/batch_solver.h). INPUT is a
+// folder of .tsp files or an .npy / .npz file of coordinates (io/batch_input.h). Writes one TSPLIB
+// .tour per instance into --out-dir and a CSV or JSON summary, prints a one-line total on stdout
+// and progress on stderr. Ctrl-C stops every instance, keeping its best tour, and still writes.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "batch/batch_parameters.h"
+#include "batch/batch_solver.h"
+#include "cli/commands.h"
+#include "cli/interrupt.h"
+#include "core/error.h"
+#include "io/batch_input.h"
+#include "io/known_optima.h"
+#include "io/tsplib.h"
+#include "solver/report.h"
+
+namespace formica::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Seconds between two progress lines on stderr.
+constexpr double kProgressEvery = 0.5;
+
+struct BatchOptionsCli {
+  std::string input;
+  std::map<std::string, std::string> values;  // batch parameter name -> text
+  std::vector<std::string> settings;          // --set key=value
+  std::string out_dir, summary;
+  bool quiet = false;
+};
+
+/// One instance's line of the summary.
+struct Row {
+  std::string name;
+  int n = 0;
+  int64_t length = 0;
+  std::optional<int64_t> optimum;
+  const batch::BatchResult* result = nullptr;
+};
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string summary_csv(const std::vector<Row>& rows) {
+  std::string out = "name,n,length,optimum,gap,seconds,kicks,stop_reason\n";
+  for (const Row& r : rows)
+    out += concat(csv_field(r.name), ",", r.n, ",", r.length, ",", r.optimum ? std::to_string(*r.optimum) : "", ",",
+                  r.optimum ? fixed(gap_percent(r.length, *r.optimum), 4) : "", ",", fixed(r.result->seconds, 3), ",",
+                  r.result->kicks, ",", r.result->stop_reason, "\n");
+  return out;
+}
+
+std::string summary_json(const std::vector<Row>& rows, const batch::Batch& batch, const batch::BatchConfig& config) {
+  nlohmann::json doc;
+  doc["backend"] = std::string(to_string(batch.backend));
+  doc["device"] = batch.device;
+  doc["walks"] = batch.walks;
+  doc["seconds"] = batch.seconds;
+  doc["parameters"] = config.to_json();
+  doc["instances"] = nlohmann::json::array();
+  for (const Row& r : rows)
+    doc["instances"].push_back({{"name", r.name},
+                                {"n", r.n},
+                                {"length", r.length},
+                                {"optimum", r.optimum ? nlohmann::json(*r.optimum) : nlohmann::json()},
+                                {"gap", r.optimum ? nlohmann::json(gap_percent(r.length, *r.optimum)) : nlohmann::json()},
+                                {"seconds", r.result->seconds},
+                                {"kicks", r.result->kicks},
+                                {"seed", r.result->seed},
+                                {"stop_reason", r.result->stop_reason}});
+  return doc.dump(2) + "\n";
+}
+
+/// "solved 12 instances in 1.23 s on cpu (CPU, 2 threads), 4 walks each: total length L, mean gap G% over K
+/// with a known optimum".
+std::string total_line(const std::vector<Row>& rows, const batch::Batch& batch) {
+  int64_t total = 0;
+  double gaps = 0.0;
+  int known = 0, interrupted = 0;
+  for (const Row& r : rows) {
+    total += r.length;
+    if (r.optimum) gaps += gap_percent(r.length, *r.optimum), ++known;
+    interrupted += r.result->stop_reason == "interrupted" ? 1 : 0;
+  }
+  std::string line = concat("solved ", rows.size(), rows.size() == 1 ? " instance" : " instances", " in ",
+                            fixed(batch.seconds, 2), " s on ", to_string(batch.backend), " (", batch.device, "), ",
+                            batch.walks, batch.walks == 1 ? " walk" : " walks", " each: total length ", total);
+  if (known > 0) line += concat(", mean gap ", fixed(gaps / known, 2), "% over ", known, " with a known optimum");
+  if (interrupted > 0) line += concat(", ", interrupted, " interrupted");
+  return line;
+}
+
+int run_solve_batch(const BatchOptionsCli& o) {
+  batch::BatchConfig config;
+  for (const auto& [name, value] : o.values) batch::set_batch_parameter(config, name, value);
+  for (const std::string& setting : o.settings) {
+    const size_t equals = setting.find('=');
+    FORMICA_EXPECTS(equals != std::string::npos && equals > 0, "--set '", setting, "': expected key=value");
+    batch::set_batch_parameter(config, setting.substr(0, equals), setting.substr(equals + 1));
+  }
+  config.validate();
+  const fs::path summary(o.summary);
+  FORMICA_EXPECTS(o.summary.empty() || summary.extension() == ".csv" || summary.extension() == ".json",
+                  "--summary ", o.summary, ": the file name must end in .csv or .json");
+  const io::BatchInput input = io::load_batch_input(o.input);
+  batch::validate_batch(input.instances, config, {});
+  if (!o.out_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(o.out_dir, ec);
+    FORMICA_EXPECTS(!ec && fs::is_directory(o.out_dir), "--out-dir ", o.out_dir, ": cannot create the folder (",
+                    ec.message(), ")");
+  }
+
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  if (!o.quiet) {
+    int smallest = input.instances.front().n(), largest = smallest;
+    for (const Instance& instance : input.instances) smallest = std::min(smallest, instance.n()), largest = std::max(largest, instance.n());
+    std::cerr << "formica: " << input.instances.size() << " instances from " << o.input << " (n = " << smallest
+              << (smallest == largest ? std::string() : concat(" to ", largest)) << "), seed " << config.seed
+              << " (Ctrl-C stops early and keeps every instance's best tour)\n";
+  }
+
+  std::optional<InterruptGuard> interrupt_guard(std::in_place);
+  batch::BatchOptions options;
+  options.interrupt = interrupt_guard->flag();
+  double last_print = -kProgressEvery;
+  if (!o.quiet)
+    options.on_progress = [&](const batch::BatchProgress& p) {
+      if (p.done < p.total && p.seconds - last_print < kProgressEvery) return;
+      last_print = p.seconds;
+      std::cerr << (tty ? "\r" : "") << "formica: " << p.done << "/" << p.total << " instances solved, "
+                << fixed(p.seconds, 1) << " s" << (tty && p.done < p.total ? "" : "\n") << std::flush;
+    };
+  const batch::Batch batch = batch::solve_batch(input.instances, config, {}, options);
+  interrupt_guard.reset();
+
+  std::vector<Row> rows;
+  bool interrupted = false;
+  for (size_t i = 0; i < input.instances.size(); ++i) {
+    const Instance& instance = input.instances[i];
+    const batch::BatchResult& r = batch.results[i];
+    rows.push_back({input.names[i], instance.n(), r.tour.length(), known_optimum(instance.name(), instance.n()), &r});
+    interrupted |= r.stop_reason == "interrupted";
+    if (!o.out_dir.empty()) io::write_tour(fs::path(o.out_dir) / (input.names[i] + ".tour"), input.names[i], r.tour);
+  }
+  if (!o.summary.empty())
+    io::write_text_file_atomically(summary, summary.extension() == ".csv" ? summary_csv(rows)
+                                                                          : summary_json(rows, batch, config));
+  std::cout << total_line(rows, batch) << "\n";
+  return interrupted ? 130 : 0;
+}
+
+}  // namespace
+
+Command add_solve_batch_command(CLI::App& app) {
+  auto o = std::make_shared<BatchOptionsCli>();
+  CLI::App* sub = app.add_subcommand(
+      "solve-batch", "Solve many small instances at once: a folder of .tsp files, or an .npy / .npz file of coordinates");
+  sub->add_option("input", o->input,
+                  "A folder of .tsp files (sorted by name), an .npy file of one (B, n, 2) float array, or an .npz "
+                  "file of (n, 2) arrays (named by their keys) or of one (B, n, 2) array")
+      ->required();
+  for (const batch::BatchParameter& p : batch::batch_parameters()) {
+    const std::string name(p.name);
+    sub->add_option_function<std::string>(
+        "--" + name, [o, name](const std::string& text) { o->values[name] = text; }, p.help);
+  }
+  sub->add_option("--set", o->settings, "Any batch parameter as key=value (repeatable), e.g. --set ls-neighbours=8");
+  sub->add_option("--out-dir", o->out_dir, "Write one TSPLIB .tour per instance into this folder (NAME.tour)");
+  sub->add_option("--summary", o->summary,
+                  "Write a summary of every instance (name, n, length, optimum, gap, seconds, kicks, stop_reason) "
+                  "to FILE.csv or FILE.json");
+  sub->add_flag("--quiet", o->quiet, "No progress on stderr");
+  return {sub, [o] { return run_solve_batch(*o); }};
+}
+
+}  // namespace formica::cli
