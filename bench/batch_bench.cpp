@@ -18,6 +18,7 @@
 #include <numeric>
 #include <vector>
 
+#include "batch/batch_parameters.h"
 #include "batch/batch_solver.h"
 #include "bench_support.h"
 #include "io/generator.h"
@@ -59,8 +60,8 @@ int run(int argc, char** argv) {
   app.add_option("--instances", count, "instances in the batch")->check(CLI::Range(1, 10000000));
   app.add_option("--seed", seed, "instance i is generated with seed + i");
   app.add_option("--repeats", repeats, "timed batches after the warm-up")->check(CLI::Range(1, 100));
-  app.add_option("--set", settings, "batch parameter key=value: backend, time-limit, kicks, walks, threads, "
-                                    "ls-neighbours, local-search, solver-seed");
+  app.add_option("--set", settings, "batch parameter key=value, as formica solve-batch takes them (seed: the "
+                                    "solver's; instance i is generated with --seed + i)");
   app.add_option("--csv", csv, "every instance's length from the last repeat");
   app.add_option("--npy", npy, "the instances' coordinates as a (B, n, 2) float64 .npy");
   app.add_option("--solve-loop", loop, "formica::solve one instance at a time over the first M instances");
@@ -71,16 +72,7 @@ int run(int argc, char** argv) {
   for (const std::string& setting : settings) {
     const size_t eq = setting.find('=');
     FORMICA_EXPECTS(eq != std::string::npos, "--set: '", setting, "' is not key=value");
-    const std::string key = setting.substr(0, eq), value = setting.substr(eq + 1);
-    if (key == "backend") config.backend = *parse_backend(value);
-    else if (key == "time-limit") config.time_limit = std::stod(value);
-    else if (key == "kicks") config.kicks = std::stoll(value);
-    else if (key == "walks") config.walks = std::stoi(value);
-    else if (key == "threads") config.threads = std::stoi(value);
-    else if (key == "ls-neighbours") config.neighbours = std::stoi(value);
-    else if (key == "local-search") config.local_search = *localsearch::parse_local_search(value);
-    else if (key == "solver-seed") config.seed = std::stoull(value);
-    else throw InputError("--set: unknown key " + key);
+    batch::set_batch_parameter(config, setting.substr(0, eq), setting.substr(eq + 1));
   }
 
   std::vector<Instance> instances;
