@@ -71,7 +71,7 @@ def solve_batch(
             its own seed, time limit, and a length to stop at.
         metric: for coordinate arrays and matrices, as in formica.solve ("euc_2d" by default,
             "float" for unrounded distances, ...).
-        **parameters: other batch parameters by name: ls_neighbours (2 to 32),
+        **parameters: other batch parameters by name: kick_segment, ls_neighbours (2 to 32),
             neighbour_lists ("quadrant" or "nearest"), local_search ("two-opt", "or-opt",
             "three-opt"); formica.batch_parameters() lists them all with help.
 

@@ -54,6 +54,9 @@ std::vector<Row> make_rows() {
                   [](BatchConfig& c, std::string_view v) { c.threads = parse_value<int>("threads", v); }});
   rows.push_back({{"walks", "independent walks per instance, 0 to fill the CPU threads or the GPU"},
                   [](BatchConfig& c, std::string_view v) { c.walks = parse_value<int>("walks", v); }});
+  rows.push_back({{"kick-segment", concat("the longest stretch of cities a double-bridge kick moves, 0 for ",
+                                          kDefaultKickSegment)},
+                  [](BatchConfig& c, std::string_view v) { c.kick_segment = parse_value<int>("kick-segment", v); }});
   rows.push_back({{"ls-neighbours", "neighbours per city the local search tries, 2 to 32"},
                   [](BatchConfig& c, std::string_view v) { c.neighbours = parse_value<int>("ls-neighbours", v); }});
   rows.push_back(named_row<NeighbourShape>("neighbour-lists", "which neighbours the lists hold", neighbour_shape_names,

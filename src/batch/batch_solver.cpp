@@ -95,6 +95,7 @@ void BatchConfig::validate() const {
   FORMICA_EXPECTS(!kicks || *kicks >= 0, "kicks must be at least 0");
   FORMICA_EXPECTS(threads >= 0, "threads must be at least 0 (0: every hardware thread)");
   FORMICA_EXPECTS(walks >= 0 && walks <= 1024, "walks must be from 0 (auto) to 1024");
+  FORMICA_EXPECTS(kick_segment >= 0 && kick_segment <= 1000000, "kick-segment must be from 0 (auto) to 1000000");
   FORMICA_EXPECTS(neighbours >= 2 && neighbours <= 32, "ls-neighbours must be from 2 to 32");
   FORMICA_EXPECTS(local_search != localsearch::LocalSearchKind::None, "local-search must be two-opt, or-opt or three-opt");
 }
@@ -111,6 +112,7 @@ nlohmann::json BatchConfig::to_json() const {
   out["ls_neighbours"] = neighbours;
   out["neighbour_lists"] = std::string(formica::to_string(neighbour_lists));
   out["local_search"] = std::string(localsearch::to_string(local_search));
+  out["kick_segment"] = kick_segment;
   return out;
 }
 
@@ -193,6 +195,7 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
   WalkPlan plan;
   plan.walks = batch.walks;
   plan.moves = config.local_search;
+  plan.kick_segment = config.kick_segment > 0 ? config.kick_segment : kDefaultKickSegment;
   plan.threads = threads;
   plan.start = options.start;
   plan.interrupt = options.interrupt;

@@ -52,12 +52,17 @@ struct BatchConfig {
   int neighbours = 10;  ///< neighbour-list length of the local search (clamped to n - 1)
   NeighbourShape neighbour_lists = NeighbourShape::Quadrant;
   localsearch::LocalSearchKind local_search = localsearch::LocalSearchKind::ThreeOpt;
+  /// The longest stretch a kick moves (localsearch/double_bridge.h); 0 picks kDefaultKickSegment.
+  int kick_segment = 0;
 
   /// Throws InputError naming the first parameter out of range.
   void validate() const;
   /// Every parameter by name, as the front ends report it.
   nlohmann::json to_json() const;
 };
+
+/// The longest stretch a batch kick moves unless BatchConfig::kick_segment says otherwise.
+inline constexpr int kDefaultKickSegment = 50;
 
 /// Kicks per walk and city when neither a kick budget nor a time limit is given.
 inline constexpr int64_t kDefaultKicksPerCity = 20;

@@ -10,6 +10,8 @@
 #include <limits>
 #include <vector>
 
+#include "core/distance.h"  // FORMICA_HD
+
 #include "core/candidates.h"
 #include "core/instance.h"
 #include "core/rng.h"
@@ -32,6 +34,7 @@ struct PlannedInstance {
 struct WalkPlan {
   int walks = 1;  ///< per instance; walk w of instance i is slot i * walks + w
   localsearch::LocalSearchKind moves = localsearch::LocalSearchKind::ThreeOpt;
+  int kick_segment = 50;  ///< the longest stretch a kick moves
   int threads = 1;
   std::chrono::steady_clock::time_point start;
   const std::atomic<bool>* interrupt = nullptr;

@@ -26,9 +26,10 @@ struct DoubleBridge {
   FORMICA_HD int moved() const { return a + b + c; }
 };
 
-/// The next kick on a tour of n >= kMinKickCities cities: four draws from `random`.
-FORMICA_HD inline DoubleBridge draw_double_bridge(RandomStream& random, int n) {
-  const int longest = (n - 2) / 3 < kMaxKickSegment ? (n - 2) / 3 : kMaxKickSegment;
+/// The next kick on a tour of n >= kMinKickCities cities, its stretches at most `max_segment`
+/// cities long (and at most (n - 2) / 3): four draws from `random`.
+FORMICA_HD inline DoubleBridge draw_double_bridge(RandomStream& random, int n, int max_segment = kMaxKickSegment) {
+  const int longest = (n - 2) / 3 < max_segment ? (n - 2) / 3 : max_segment;
   DoubleBridge kick;
   kick.p0 = static_cast<int>(random.below(static_cast<uint32_t>(n)));
   kick.a = 1 + static_cast<int>(random.below(static_cast<uint32_t>(longest)));

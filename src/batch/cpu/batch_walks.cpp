@@ -20,9 +20,22 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/// The deadline of a walk of `instance` about to start, moved in so that the walks not yet started, `waiting` of them this
+/// one included, share the time left fairly among `workers` threads: a batch of more walks than
+/// threads ends at its time limit, each walk getting about threads / walks of it, instead of the
+/// first walks taking it all.
+std::chrono::steady_clock::time_point share_time(const PlannedInstance& instance, int64_t waiting, int workers) {
+  const auto now = std::chrono::steady_clock::now();
+  if (instance.deadline == std::chrono::steady_clock::time_point::max() || waiting <= workers ||
+      instance.deadline <= now)
+    return instance.deadline;
+  return now + (instance.deadline - now) * workers / waiting;
+}
+
 }  // namespace
 
-WalkOutcome run_walk(const PlannedInstance& planned, int walk, const WalkPlan& plan, std::atomic<bool>& reached) {
+WalkOutcome run_walk(const PlannedInstance& planned, int walk, const WalkPlan& plan, std::atomic<bool>& reached,
+                     std::chrono::steady_clock::time_point deadline) {
   const Instance& instance = *planned.instance;
   const int n = instance.n();
   WalkOutcome out;
@@ -46,12 +59,12 @@ WalkOutcome run_walk(const PlannedInstance& planned, int walk, const WalkPlan& p
       out.interrupted = true;
       break;
     }
-    if (std::chrono::steady_clock::now() >= planned.deadline) {
+    if (std::chrono::steady_clock::now() >= deadline) {
       out.timed_out = true;
       break;
     }
     RandomStream random = kick_random(planned.seed, walk, out.kicks);
-    const DoubleBridge bridge = localsearch::draw_double_bridge(random, n);
+    const DoubleBridge bridge = localsearch::draw_double_bridge(random, n, plan.kick_segment);
     int32_t ends[8];
     localsearch::double_bridge_ends(bridge, [&](int p) { return tour[at(p)]; }, ends);
     const int64_t kick = localsearch::double_bridge_delta(ends, distance);
@@ -83,15 +96,15 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
   const auto ended = std::make_unique<std::atomic<int>[]>(static_cast<size_t>(count));
   std::atomic<int64_t> next_slot{0};
   std::atomic<int> done{0};
+  const int workers = static_cast<int>(std::min<int64_t>(std::max(plan.threads, 1), slots));
   const auto work = [&] {
     for (int64_t slot; (slot = next_slot.fetch_add(1)) < slots;) {
       const int i = static_cast<int>(slot / walks), w = static_cast<int>(slot % walks);
-      outcomes[static_cast<size_t>(slot)] = run_walk(instances[i], w, plan, reached[i]);
+      outcomes[static_cast<size_t>(slot)] = run_walk(instances[i], w, plan, reached[i], share_time(instances[i], slots - slot, workers));
       if (ended[i].fetch_add(1) + 1 == walks) done.fetch_add(1);
     }
   };
   std::vector<std::thread> threads;
-  const int workers = static_cast<int>(std::min<int64_t>(std::max(plan.threads, 1), slots));
   for (int t = 0; t < workers; ++t) threads.emplace_back(work);
   // The calling thread reports progress until every walk has ended.
   while (done.load() < count) {

@@ -45,7 +45,7 @@ constexpr int kMinBlocks = 6;
 
 /// What the kernels see, by value.
 struct WalkArgs {
-  int slots = 0, walks = 1;
+  int slots = 0, walks = 1, kick_segment = 50;
   const DistanceView* views = nullptr;  ///< per instance
   const int* n = nullptr;               ///< per instance
   const int* k = nullptr;               ///< per instance: list length
@@ -224,7 +224,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocks) kick_kernel(W
   for (int j = 0; j < kicks && kicked < budget; ++j) {
     if (__shfl_sync(kFullMask, *done, 0)) break;
     RandomStream random = kick_random(a.seed[w.instance], w.walk, kicked);
-    const localsearch::DoubleBridge bridge = localsearch::draw_double_bridge(random, n);
+    const localsearch::DoubleBridge bridge = localsearch::draw_double_bridge(random, n, a.kick_segment);
     int32_t ends[8];
     localsearch::double_bridge_ends(bridge, [&](int p) { return w.kept[p % n]; }, ends);
     const long long delta = localsearch::double_bridge_delta(ends, distance);
@@ -422,6 +422,7 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
   WalkArgs args;
   args.slots = slots;
   args.walks = walks;
+  args.kick_segment = plan.kick_segment;
   args.views = d_views.data();
   args.n = d_n.data();
   args.k = d_k.data();
