@@ -16,6 +16,7 @@ TEST(BatchParameters, EveryNameSetsItsField) {
   set_batch_parameter(config, "seed", "17");
   set_batch_parameter(config, "threads", "3");
   set_batch_parameter(config, "walks", "5");
+  set_batch_parameter(config, "kick_segment", "12");
   set_batch_parameter(config, "ls-neighbours", "8");
   set_batch_parameter(config, "neighbour_lists", "nearest");
   set_batch_parameter(config, "local-search", "or-opt");
@@ -25,13 +26,15 @@ TEST(BatchParameters, EveryNameSetsItsField) {
   EXPECT_EQ(config.seed, 17u);
   EXPECT_EQ(config.threads, 3);
   EXPECT_EQ(config.walks, 5);
+  EXPECT_EQ(config.kick_segment, 12);
   EXPECT_EQ(config.neighbours, 8);
   EXPECT_EQ(config.neighbour_lists, NeighbourShape::Nearest);
   EXPECT_EQ(config.local_search, localsearch::LocalSearchKind::OrOpt);
   const nlohmann::json json = config.to_json();
   EXPECT_EQ(json["local_search"], "or-opt");
   EXPECT_EQ(json["ls_neighbours"], 8);
-  EXPECT_EQ(batch_parameters().size(), 9u);
+  EXPECT_EQ(json["kick_segment"], 12);
+  EXPECT_EQ(batch_parameters().size(), 10u);
 }
 
 TEST(BatchParameters, BadNamesAndValuesSayWhatIsValid) {
@@ -45,8 +48,8 @@ TEST(BatchParameters, BadNamesAndValuesSayWhatIsValid) {
     return std::string("no error");
   };
   EXPECT_EQ(message("rho", "0.5"),
-            "unknown batch parameter 'rho' (valid: backend, time-limit, kicks, seed, threads, walks, ls-neighbours, "
-            "neighbour-lists, local-search)");
+            "unknown batch parameter 'rho' (valid: backend, time-limit, kicks, seed, threads, walks, kick-segment, "
+            "ls-neighbours, neighbour-lists, local-search)");
   EXPECT_EQ(message("kicks", "many"), "--kicks: 'many' is not a valid value");
   EXPECT_EQ(message("backend", "tpu"), "unknown --backend 'tpu' (valid: auto, cpu, cuda)");
   EXPECT_EQ(message("neighbour-lists", "octant"), "unknown --neighbour-lists 'octant' (valid: nearest, quadrant)");

@@ -484,7 +484,7 @@ TEST(CliBatch, BadInputIsOneLineNamingTheFileAndTheInstance) {
   EXPECT_EQ(unknown.code, 2);
   EXPECT_EQ(unknown.err,
             "formica: error: unknown batch parameter 'rho' (valid: backend, time-limit, kicks, seed, threads, walks, "
-            "ls-neighbours, neighbour-lists, local-search)\n");
+            "kick-segment, ls-neighbours, neighbour-lists, local-search)\n");
   const Outcome summary = formica("solve-batch " + dir.string() + " --summary x.txt");
   EXPECT_EQ(summary.code, 2);
   EXPECT_EQ(summary.err, "formica: error: --summary x.txt: the file name must end in .csv or .json\n");
