@@ -31,7 +31,7 @@ import numpy.typing as npt
 from . import _core
 from ._batch import batch_parameters, solve_batch
 from ._core import Instance
-from ._problem import METRICS, Problem, ProblemLike, as_problem, as_tour
+from ._problem import METRICS, Problem, ProblemLike, as_problem, as_tour, asymmetric_matrix
 from .plot import plot_history, plot_tour
 
 if TYPE_CHECKING:
@@ -89,6 +89,10 @@ class Result:
         stop_reason: "iterations", "time limit", "target" or "interrupted" (solve_batch: "kicks",
             "time limit", "target", "interrupted" or "exact").
         instance: the instance's name.
+        open: True when the tour is a Hamiltonian path (open=, start_city= or end_city=): its
+            length has no closing edge, and it runs from start_city to end_city.
+        start_city, end_city: the fixed ends of the path (0-based), None when free.
+        asymmetric: True when the problem was an asymmetric matrix: the tour is directed.
     """
 
     tour: np.ndarray
@@ -103,7 +107,11 @@ class Result:
     device: str
     stop_reason: str
     instance: str
-    _problem: Problem = field(repr=False)
+    _problem: Optional[Problem] = field(repr=False)
+    open: bool = False
+    start_city: Optional[int] = None
+    end_city: Optional[int] = None
+    asymmetric: bool = False
 
     def plot(self, path: Union[str, os.PathLike[str], None] = None, ax: Optional[Axes] = None) -> Optional[Axes]:
         """Draws the tour over the cities, titled with instance, length and gap.
@@ -114,8 +122,10 @@ class Result:
         """
         from .plot import _draw_tour
 
+        if self._problem is None:
+            raise ValueError(f"{self.instance} is an asymmetric matrix: it has no coordinates to draw")
         x, y = self._problem.drawing_coordinates()
-        return _draw_tour(x, y, self.tour, self.title, path, ax)
+        return _draw_tour(x, y, self.tour, self.title, path, ax, closed=not self.open)
 
     def plot_history(
         self, path: Union[str, os.PathLike[str], None] = None, ax: Optional[Axes] = None, *, y: str = "auto"
@@ -154,14 +164,39 @@ def _parameter_text(value: Any) -> str:
     return str(value)
 
 
-def _make_result(raw: dict[str, Any], problem: Problem, target: Optional[float]) -> Result:
+@dataclass(frozen=True)
+class _Route:
+    """What formica.solve was asked for beyond a closed symmetric tour."""
+
+    open: bool = False
+    start_city: Optional[int] = None
+    end_city: Optional[int] = None
+    asymmetric: Optional[tuple[str, np.ndarray]] = None  # (name, int32 matrix)
+
+    @property
+    def is_path(self) -> bool:
+        return self.open or self.start_city is not None or self.end_city is not None
+
+
+def _make_result(
+    raw: dict[str, Any], problem: Optional[Problem], target: Optional[float], route: Optional[_Route] = None
+) -> Result:
+    route = route if route is not None else _Route()
     tour = raw["tour"]
-    length = problem.tour_length(tour)
+    if problem is None:  # an asymmetric matrix: the core measured the directed tour or path
+        length: Union[int, float] = int(raw["length"])
+    elif route.is_path:
+        length = problem.path_length(tour, raw["length"])
+    else:
+        length = problem.tour_length(tour)
     config = json.loads(raw["config"])
-    if problem.scale is not None and target is not None:
+    scale = None if problem is None else problem.scale
+    if scale is not None and target is not None:
         config["target"] = target  # the solver saw it in fixed-point units
-    optimum = problem.optimum if problem.scale is None else None
-    history = [HistoryPoint(i, s, problem.to_user_units(l)) for i, s, l in raw["history"]]
+    # The known optima are those of closed symmetric tours.
+    optimum = problem.optimum if problem is not None and scale is None and not route.is_path else None
+    to_user_units = (lambda l: l) if problem is None else problem.to_user_units
+    history = [HistoryPoint(i, s, to_user_units(l)) for i, s, l in raw["history"]]
     return Result(
         tour=tour,
         length=length,
@@ -174,8 +209,12 @@ def _make_result(raw: dict[str, Any], problem: Problem, target: Optional[float])
         backend=raw["backend"],
         device=raw["device"],
         stop_reason=raw["stop_reason"],
-        instance=problem.name,
+        instance=problem.name if problem is not None else route.asymmetric[0],  # type: ignore[index]
         _problem=problem,
+        open=route.is_path,
+        start_city=route.start_city,
+        end_city=route.end_city,
+        asymmetric=route.asymmetric is not None,
     )
 
 
@@ -190,9 +229,12 @@ def solve(
     seed: int = 0,
     metric: Optional[str] = None,
     initial_tour: Optional[npt.ArrayLike] = None,
+    open: bool = False,
+    start_city: Optional[int] = None,
+    end_city: Optional[int] = None,
     **params: Any,
 ) -> Result:
-    """Solves a symmetric TSP and returns the best tour found.
+    """Solves a TSP (symmetric or asymmetric, closed tour or open path) and returns the best tour found.
 
     Args:
         problem: one of
@@ -201,7 +243,10 @@ def solve(
               (other floats raise ValueError unless metric="float"; nothing is truncated). A
               3 x 3 array is a matrix unless metric="euc_3d";
             - a TSPLIB .tsp path (or a TSPLIB name, looked up in $FORMICA_TSPLIB_DIR/tsp);
-            - a formica.Instance.
+            - a formica.Instance;
+            - an (n, n) integer matrix that is not symmetric, or a TSPLIB TYPE: ATSP file: an
+              asymmetric instance (matrix[i, j] is the way from i to j; the diagonal is ignored),
+              solved through its 2n-city symmetric form; the tour is directed.
         algorithm: "auto" (the solver's default: MMAS with focused ants and 2-opt + Or-opt + 3-opt
             local search, set up by the problem's size and the backend) or a name from
             formica.parameters()["algorithm"], e.g. "as".
@@ -224,6 +269,10 @@ def solve(
         initial_tour: a tour to start from (0-based city indices, e.g. an earlier Result's
             tour): every colony starts from it. Focused colonies only (algorithm="auto", or
             "mmas"/"acs" with focused_edges); others raise ValueError.
+        open: find a Hamiltonian path (no closing edge) instead of a closed tour.
+        start_city, end_city: fix the path's first or last city (0-based); either implies open.
+            Result.tour then runs from start_city to end_city. Paths are solved through one
+            dummy city (an (n + 1)^2 matrix: see the README for the size this allows).
         **params: any other solver parameter by name (ants=, alpha=, beta=, rho=, selection=,
             threads=, ...; the full list with help is formica.parameters()).
 
@@ -239,7 +288,23 @@ def solve(
 
     The GIL is released while the solver runs, so other Python threads go on.
     """
-    prepared = as_problem(problem, metric)
+    if isinstance(problem, (str, os.PathLike)):
+        if metric is not None:
+            raise ValueError("metric= applies to arrays; a TSPLIB file names its own EDGE_WEIGHT_TYPE")
+        problem = _core.load_problem(os.fspath(problem))
+    route = _Route(
+        bool(open),
+        None if start_city is None else int(start_city),
+        None if end_city is None else int(end_city),
+        problem if isinstance(problem, tuple) else asymmetric_matrix(problem, metric),
+    )
+    if route.asymmetric is not None or route.is_path:
+        if initial_tour is not None:
+            raise ValueError(
+                "initial_tour starts a closed tour of a symmetric instance; it does not apply to "
+                + ("an asymmetric instance" if route.asymmetric is not None else "an open path")
+            )
+    prepared = None if route.asymmetric is not None else as_problem(problem, metric)
     settings: dict[str, Any] = {
         "algorithm": algorithm,
         "backend": backend,
@@ -249,17 +314,24 @@ def solve(
         **params,
     }
     if target is not None:
-        settings["target"] = target if prepared.scale is None else math.floor(target * prepared.scale)
+        scale = None if prepared is None else prepared.scale
+        settings["target"] = target if scale is None else math.floor(target * scale)
     text = {name: _parameter_text(value) for name, value in settings.items() if value is not None}
+    ends = (route.open, route.start_city, route.end_city)
     try:
-        raw = _core.solve(prepared.instance, text, None if initial_tour is None else as_tour(initial_tour))
+        if route.asymmetric is not None:
+            raw = _core.solve_asymmetric(*route.asymmetric, text, *ends)
+        elif route.is_path:
+            raw = _core.solve_path(prepared.instance, text, *ends)  # type: ignore[union-attr]
+        else:
+            raw = _core.solve(prepared.instance, text, None if initial_tour is None else as_tour(initial_tour))  # type: ignore[union-attr]
     except BaseException as error:
         partial = getattr(error, "_formica_result", None)
         if partial is not None:
             delattr(error, "_formica_result")
-            error.result = _make_result(partial, prepared, target)  # type: ignore[attr-defined]
+            error.result = _make_result(partial, prepared, target, route)  # type: ignore[attr-defined]
         raise
-    return _make_result(raw, prepared, target)
+    return _make_result(raw, prepared, target, route)
 
 
 def read_tsplib(path: Union[str, os.PathLike[str]]) -> Instance:

@@ -1,7 +1,7 @@
 """Type stubs of formica._core, the C++ extension (private: use the formica package)."""
 
 from collections.abc import Callable, Sequence
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +37,22 @@ def generate(n: int, kind: str, seed: int) -> Instance: ...
 def solve(
     instance: Instance, parameters: dict[str, str], initial_tour: Optional[npt.NDArray[np.int32]]
 ) -> dict[str, Any]: ...
+def solve_path(
+    instance: Instance,
+    parameters: dict[str, str],
+    open: bool,
+    start_city: Optional[int],
+    end_city: Optional[int],
+) -> dict[str, Any]: ...
+def solve_asymmetric(
+    name: str,
+    matrix: npt.NDArray[np.int32],
+    parameters: dict[str, str],
+    open: bool,
+    start_city: Optional[int],
+    end_city: Optional[int],
+) -> dict[str, Any]: ...
+def load_problem(spec: str) -> Union[Instance, tuple[str, npt.NDArray[np.int32]]]: ...
 def parameters() -> list[tuple[str, str]]: ...
 def backend_info() -> dict[str, Any]: ...
 def solve_batch(
@@ -54,7 +70,11 @@ def drawing_coordinates(
 ) -> Optional[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]: ...
 def picture_title(name: str, length: str, gap_percent: Optional[float]) -> str: ...
 def tour_svg(
-    x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], tour: npt.NDArray[np.int32], title: str
+    x: npt.NDArray[np.float64],
+    y: npt.NDArray[np.float64],
+    tour: npt.NDArray[np.int32],
+    title: str,
+    closed: bool = True,
 ) -> str: ...
 def convergence_svg(
     seconds: npt.NDArray[np.float64],

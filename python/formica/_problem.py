@@ -60,6 +60,16 @@ class Problem:
         steps = self.values[successor] - self.values[tour]
         return float(np.sqrt((steps * steps).sum(axis=1)).sum())
 
+    def path_length(self, path: np.ndarray, fixed_point: int) -> Union[int, float]:
+        """Exact length of an open path whose core length is `fixed_point`: that integer, or for
+        metric="float" the sum of its edges in double."""
+        if self.values is None:
+            return int(fixed_point)
+        if self.instance.edge_weight_type == "EXPLICIT":
+            return float(self.values[path[:-1], path[1:]].sum())
+        steps = self.values[path[1:]] - self.values[path[:-1]]
+        return float(np.sqrt((steps * steps).sum(axis=1)).sum())
+
     def to_user_units(self, length: int) -> Union[int, float]:
         """A length of the core (fixed-point for metric="float") in the problem's units."""
         return length if self.scale is None else length / self.scale
@@ -170,6 +180,36 @@ def _float_matrix(name: str, values: np.ndarray) -> Problem:
     scale = _scale_for(float(values.max()) if values.size else 0.0)
     fixed = np.rint(values * scale).astype(np.int32)
     return Problem(_core.instance_from_matrix(name, fixed), scale, values)
+
+
+def asymmetric_matrix(problem: Any, metric: Optional[str]) -> Optional[tuple[str, np.ndarray]]:
+    """(name, (n, n) int32 matrix) when `problem` is a square integer matrix that is not symmetric
+    (metric None or "explicit"); None for anything else, which as_problem then takes."""
+    if isinstance(problem, (str, os.PathLike, _core.Instance, Problem)) or metric not in (None, "explicit"):
+        return None
+    array = np.asarray(problem)
+    if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] < 3:
+        return None
+    if not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
+        return None
+    if np.issubdtype(array.dtype, np.bool_) or np.array_equal(array, array.T):
+        return None
+    if np.issubdtype(array.dtype, np.floating):
+        if not np.isfinite(array).all():
+            i, j = _first_cell(~np.isfinite(array))
+            raise ValueError(f"weight {array[i, j]} from city {i + 1} to city {j + 1} is not finite")
+        if not (array == np.floor(array)).all():
+            i, j = _first_cell(array != np.floor(array))
+            raise ValueError(f"weight {array[i, j]!r} from city {i + 1} to city {j + 1} is not an integer")
+    off_diagonal = ~np.eye(array.shape[0], dtype=bool)
+    if (array > _INT32_MAX).any():
+        i, j = _first_cell(array > _INT32_MAX)
+        raise ValueError(f"weight {array[i, j]} from city {i + 1} to city {j + 1} is larger than {_INT32_MAX}")
+    if (array[off_diagonal] < 0).any():
+        i, j = _first_cell((array < 0) & off_diagonal)
+        raise ValueError(f"negative weight {array[i, j]} from city {i + 1} to city {j + 1}")
+    clean = np.where(off_diagonal, array, 0)
+    return f"matrix{array.shape[0]}", np.ascontiguousarray(clean, dtype=np.int32)
 
 
 def as_problem(problem: Any, metric: Optional[str] = None) -> Problem:

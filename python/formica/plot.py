@@ -119,21 +119,28 @@ def _check_target(path: Optional[PathLike], ax: Optional[Axes]) -> None:
 
 
 def _draw_tour(
-    x: np.ndarray, y: np.ndarray, tour: np.ndarray, title: str, path: Optional[PathLike], ax: Optional[Axes]
+    x: np.ndarray,
+    y: np.ndarray,
+    tour: np.ndarray,
+    title: str,
+    path: Optional[PathLike],
+    ax: Optional[Axes],
+    closed: bool = True,
 ) -> Optional[Axes]:
-    """Draws `tour` over the points (x, y) into an SVG or PNG file or onto a matplotlib axis."""
+    """Draws `tour` (an open path when not `closed`) over the points (x, y) into an SVG or PNG file
+    or onto a matplotlib axis."""
     _check_target(path, ax)
     order = as_tour(tour)
     if path is not None and _suffix(path) == ".svg":
         xs, ys = np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64)
-        _core.write_text_file(os.fspath(path), _core.tour_svg(xs, ys, order, title))
+        _core.write_text_file(os.fspath(path), _core.tour_svg(xs, ys, order, title, closed))
         return None
     if len(order) != len(x):
         raise ValueError(f"tour has {len(order)} cities but the instance has {len(x)}")
-    closed = np.append(order, order[:1])
+    drawn = np.append(order, order[:1]) if closed else order
 
     def draw(axis: Axes) -> None:
-        axis.plot(x[closed], y[closed], color=_TOUR_COLOUR, linewidth=1.0)
+        axis.plot(x[drawn], y[drawn], color=_TOUR_COLOUR, linewidth=1.0)
         n = len(x)
         if n <= 10000:  # as in the SVG: dots while the cities stay distinguishable
             axis.scatter(x, y, s=12 if n <= 100 else 5 if n <= 1000 else 1, color=_CITY_COLOUR, zorder=3)

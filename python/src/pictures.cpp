@@ -27,11 +27,13 @@ void bind_pictures(nb::module_& m) {
         "The title of both pictures: 'name: length L, gap G%'.");
   m.def(
       "tour_svg",
-      [](const Vector<double>& x, const Vector<double>& y, const Vector<int32_t>& tour, const std::string& title) {
+      [](const Vector<double>& x, const Vector<double>& y, const Vector<int32_t>& tour, const std::string& title,
+         bool closed) {
         const io::DrawingCoordinates points{{x.data(), x.data() + x.shape(0)}, {y.data(), y.data() + y.shape(0)}};
-        return io::tour_svg(points, as_span(tour), title);
+        return io::tour_svg(points, as_span(tour), title, closed);
       },
-      nb::arg("x"), nb::arg("y"), nb::arg("tour"), nb::arg("title"), "An SVG document of a tour over the cities.");
+      nb::arg("x"), nb::arg("y"), nb::arg("tour"), nb::arg("title"), nb::arg("closed") = true,
+      "An SVG document of a tour over the cities (an open path when not closed).");
   m.def(
       "convergence_svg",
       [](const Vector<double>& seconds, const Vector<double>& values, double end_seconds, const std::string& title,

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <variant>
 
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
@@ -16,9 +17,13 @@
 
 #include "bindings.h"
 #include "interruptible.h"
+#include "core/asymmetric.h"
+#include "core/error.h"
 #include "core/instance.h"
+#include "io/instance_source.h"
 #include "cuda/device.h"
 #include "solver/parameters.h"
+#include "solver/route_solver.h"
 #include "solver/solver.h"
 
 namespace formica::python {
@@ -54,6 +59,46 @@ nb::dict solve_instance(const Instance& instance, const std::map<std::string, st
   return out;
 }
 
+/// Runs `problem` as solve_instance does (no initial tour: routes refuse one).
+nb::dict solve_problem(const RouteProblem& problem, const std::map<std::string, std::string>& parameters) {
+  SolverConfig config;
+  for (const auto& [name, value] : parameters) set_parameter(config, name, value);
+  std::atomic<bool> interrupt{false};
+  SolveOptions options;
+  options.interrupt = &interrupt;
+  auto [result, signal] = run_interruptibly([&] { return problem.solve(config, options); }, interrupt);
+  nb::dict out = to_dict(result);
+  raise_with_result(signal, out);
+  return out;
+}
+
+/// The ends as Python names them: 0-based start_city= and end_city=.
+PathEnds python_ends(bool open, std::optional<int64_t> start, std::optional<int64_t> end) { return {open, start, end}; }
+const PathEndNames kPythonNames{"start_city=", "end_city=", 0};
+
+nb::dict solve_path(const Instance& instance, const std::map<std::string, std::string>& parameters, bool open,
+                    std::optional<int64_t> start, std::optional<int64_t> end) {
+  return solve_problem(RouteProblem(instance, python_ends(open, start, end), kPythonNames), parameters);
+}
+
+nb::dict solve_asymmetric(const std::string& name, const Matrix<int32_t>& matrix,
+                          const std::map<std::string, std::string>& parameters, bool open,
+                          std::optional<int64_t> start, std::optional<int64_t> end) {
+  const size_t n = matrix.shape(0);
+  FORMICA_EXPECTS(matrix.shape(1) == n, "a distance matrix must be square, got ", n, " x ", matrix.shape(1));
+  const AsymmetricMatrix weights(name, static_cast<int>(n), std::vector<int32_t>(matrix.data(), matrix.data() + n * n));
+  return solve_problem(RouteProblem(weights, python_ends(open, start, end), kPythonNames), parameters);
+}
+
+/// A TSPLIB file's problem: the Instance, or for an ATSP file (name, matrix as an (n, n) int32 array).
+nb::object load_problem(const std::string& spec) {
+  io::TsplibProblem problem = io::load_problem(spec);
+  if (auto* instance = std::get_if<Instance>(&problem)) return nb::cast(std::move(*instance));
+  const auto& matrix = std::get<AsymmetricMatrix>(problem);
+  const auto n = static_cast<size_t>(matrix.n());
+  return nb::make_tuple(matrix.name(), to_numpy(std::vector<int32_t>(matrix.weights().begin(), matrix.weights().end()), {n, n}));
+}
+
 nb::list parameter_list() {
   nb::list out;
   for (const Parameter& p : parameters()) out.append(nb::make_tuple(python_name(p.name), std::string(p.help)));
@@ -77,6 +122,16 @@ void bind_solve(nb::module_& m) {
         "starting from `initial_tour` (0-based) when one is given;\n"
         "returns a dict: tour, length, iterations, seconds, history, config (JSON text), backend,\n"
         "device, stop_reason.");
+  m.def("solve_path", &solve_path, nb::arg("instance"), nb::arg("parameters"), nb::arg("open"),
+        nb::arg("start_city").none(), nb::arg("end_city").none(),
+        "Solves `instance` for a Hamiltonian path (free ends, or 0-based start_city / end_city);\n"
+        "returns solve's dict with the path as tour and its length without a closing edge.");
+  m.def("solve_asymmetric", &solve_asymmetric, nb::arg("name"), nb::arg("matrix"), nb::arg("parameters"),
+        nb::arg("open"), nb::arg("start_city").none(), nb::arg("end_city").none(),
+        "Solves the asymmetric (n, n) int32 matrix (c[i, j] from i to j) for a directed tour, or a\n"
+        "directed path when open or an end is given; returns solve's dict.");
+  m.def("load_problem", &load_problem, nb::arg("spec"),
+        "Reads a TSPLIB file: an Instance, or for TYPE ATSP a tuple (name, (n, n) int32 matrix).");
   m.def("parameters", &parameter_list, "Every solver parameter as (name, help), in table order.");
   m.def("backend_info", &backend_info,
         "The backends of this build: cuda_compiled (bool), cuda_device (the first CUDA device's name,\n"

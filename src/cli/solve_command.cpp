@@ -24,6 +24,7 @@
 #include "solver/parameters.h"
 #include "solver/portfolio.h"
 #include "solver/report.h"
+#include "solver/route_solver.h"
 #include "solver/solver.h"
 
 namespace formica::cli {
@@ -36,6 +37,8 @@ struct SolveOptionsCli {
   std::string instance;
   std::map<std::string, std::string> values;  // parameter name -> text given on the command line
   std::string initial_tour;  // a TSPLIB .tour file to start from
+  bool open = false;               // a Hamiltonian path instead of a closed tour
+  std::string start, end;          // fixed ends of the path (1-based city numbers as given)
   std::string tour_out, json_out, svg_out, history_out;
   bool quiet = false;
 };
@@ -59,13 +62,15 @@ void expect_distinct_outputs(const SolveOptionsCli& o) {
 
 /// --svg and --plot-history: the tour over the cities, and the best length (the gap when the
 /// optimum is known) against time.
-void write_pictures(const SolveOptionsCli& o, const Instance& instance, const Result& result,
+/// `drawn` is the symmetric instance as given (--svg is refused earlier for others).
+void write_pictures(const SolveOptionsCli& o, const RouteProblem& problem, const Instance* drawn, const Result& result,
                     std::optional<int64_t> optimum) {
   const std::optional<double> gap =
       optimum ? std::optional<double>(gap_percent(result.tour.length(), *optimum)) : std::nullopt;
-  const std::string title = io::picture_title(instance.name(), std::to_string(result.tour.length()), gap);
+  const std::string title = io::picture_title(problem.name(), std::to_string(result.tour.length()), gap);
   if (!o.svg_out.empty())
-    io::write_text_file_atomically(o.svg_out, io::tour_svg(*io::drawing_coordinates(instance), result.tour.order(), title));
+    io::write_text_file_atomically(o.svg_out, io::tour_svg(*io::drawing_coordinates(*drawn),
+                                                           result.tour.order(), title, !problem.ends().any()));
   if (!o.history_out.empty()) {
     std::vector<double> seconds, values;
     for (const HistoryPoint& h : result.history) {
@@ -78,6 +83,23 @@ void write_pictures(const SolveOptionsCli& o, const Instance& instance, const Re
   }
 }
 
+/// --open, --start-city and --end-city as 0-based ends (their range is checked against the instance later).
+PathEnds path_ends(const SolveOptionsCli& o) {
+  PathEnds ends;
+  ends.open = o.open;
+  if (!o.start.empty()) ends.start = parse_value<int64_t>("start-city", o.start) - 1;
+  if (!o.end.empty()) ends.end = parse_value<int64_t>("end-city", o.end) - 1;
+  return ends;
+}
+
+/// ", open path", ", path from city 3 to city 7" and the like; empty for a closed tour.
+std::string describe_route(const PathEnds& ends) {
+  if (!ends.any()) return "";
+  return concat(", path", ends.start ? concat(" from city ", *ends.start + 1) : std::string(),
+                ends.end ? concat(" to city ", *ends.end + 1) : std::string(),
+                ends.start || ends.end ? "" : " with free ends");
+}
+
 int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point start) {
   SolverConfig request;
   for (const auto& [name, value] : o.values) set_parameter(request, name, value);
@@ -87,12 +109,20 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   // while the instance is read and prepared.
   if (request.backend != Backend::Cpu) cuda::start_context();
 
-  const Instance instance = o.instance.empty()
-                                ? io::generate_instance(kBuiltinCities, io::InstanceKind::Uniform, kBuiltinSeed)
-                                : io::load_instance(o.instance);
-  FORMICA_EXPECTS(o.svg_out.empty() || io::drawing_coordinates(instance), "--svg: ", instance.name(),
-                  " has no coordinates to draw (an EXPLICIT instance without DISPLAY_DATA_SECTION)");
-  const std::optional<int64_t> optimum = known_optimum(instance.name(), instance.n());
+  const io::TsplibProblem loaded =
+      o.instance.empty() ? io::generate_instance(kBuiltinCities, io::InstanceKind::Uniform, kBuiltinSeed)
+                         : io::load_problem(o.instance);
+  const PathEnds ends = path_ends(o);
+  const auto* symmetric = std::get_if<Instance>(&loaded);
+  const RouteProblem problem = symmetric ? RouteProblem(*symmetric, ends)
+                                         : RouteProblem(std::get<AsymmetricMatrix>(loaded), ends);
+  FORMICA_EXPECTS(o.svg_out.empty() || (symmetric && io::drawing_coordinates(*symmetric)), "--svg: ",
+                  problem.name(), " has no coordinates to draw (",
+                  symmetric ? "an EXPLICIT instance without DISPLAY_DATA_SECTION" : "an asymmetric instance", ")");
+  const Instance& instance = problem.solved_instance();
+  // The known optima are those of closed symmetric tours.
+  const std::optional<int64_t> optimum =
+      symmetric && !ends.any() ? known_optimum(instance.name(), instance.n()) : std::nullopt;
   const Backend backend = resolve_backend(request.algorithm, request.backend);
   const SolverConfig config = resolve_config(request, instance.n(), backend);
   config.validate();
@@ -107,14 +137,20 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
     aco::require_cpu_defaults(config.ant_system);
   std::vector<int32_t> initial_tour;
   if (!o.initial_tour.empty()) {
+    problem.expect_closed_symmetric("--initial-tour");
     initial_tour = io::read_tour(o.initial_tour);
     check_initial_tour(instance, config, initial_tour, "--initial-tour " + o.initial_tour);
   }
 
   if (!o.quiet) {
-    std::cerr << "formica: " << instance.name() << " (n = " << instance.n() << ", "
-              << to_string(instance.type()) << (o.instance.empty() ? ", built-in generated instance" : "")
+    std::cerr << "formica: " << problem.name() << " (n = " << problem.n() << ", "
+              << (symmetric ? to_string(symmetric->type()) : "ATSP") << describe_route(ends)
+              << (o.instance.empty() ? ", built-in generated instance" : "")
               << (optimum ? ", optimum " + std::to_string(*optimum) : std::string()) << ")\n";
+    if (&instance != symmetric)
+      std::cerr << "formica: solved as a symmetric EXPLICIT instance of " << instance.n() << " cities ("
+                << (symmetric ? "one dummy city for the path's ends" : "two per city: Jonker-Volgenant")
+                << (symmetric || !ends.any() ? "" : ", one dummy city for the path's ends") << ")\n";
     if (request.algorithm == Algorithm::Auto)
       std::cerr << "formica: " << portfolio_summary(config, instance.n(), instance.type(), backend) << "\n";
     std::cerr << "formica: algorithm " << to_string(config.algorithm) << " on "
@@ -153,15 +189,18 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
       std::cerr << line << format_gap(p.best_length, optimum) << "\n";
     };
   }
-  const Result result = solve(instance, request, options);  // resolves it as above
+  const Result result = problem.solve(request, options);  // resolves it as above
   interrupt_guard.reset();
 
-  if (!o.tour_out.empty()) io::write_tour(o.tour_out, instance.name(), result.tour);
-  if (!o.json_out.empty()) io::write_text_file_atomically(o.json_out, result_json(instance, result, optimum));
-  write_pictures(o, instance, result, optimum);
+  if (!o.tour_out.empty()) io::write_tour(o.tour_out, problem.name(), result.tour);
+  if (!o.json_out.empty())
+    io::write_text_file_atomically(o.json_out, result_json(problem.name(), problem.n(),
+                                                           symmetric ? to_string(symmetric->type()) : "EXPLICIT",
+                                                           result, optimum));
+  write_pictures(o, problem, symmetric, result, optimum);
 
   std::printf("%s: best %lld%s after %lld iterations in %.2f s, %s on %s (%s, stopped by %s)\n",
-              instance.name().c_str(), static_cast<long long>(result.tour.length()),
+              problem.name().c_str(), static_cast<long long>(result.tour.length()),
               format_gap(result.tour.length(), optimum).c_str(),
               static_cast<long long>(result.iterations), result.seconds,
               std::string(to_string(result.config.algorithm)).c_str(),
@@ -190,6 +229,10 @@ Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point s
   sub->add_option("--initial-tour", o->initial_tour,
                   "Start from this TSPLIB .tour file (e.g. an earlier run's --tour-out): focused colonies only "
                   "(auto, or mmas/acs with --focused-edges)");
+  sub->add_flag("--open", o->open,
+               "Find a Hamiltonian path (no closing edge) with free ends; --start-city and --end-city fix its ends");
+  sub->add_option("--start-city", o->start, "The path starts at this city (1-based, as in TSPLIB); implies --open");
+  sub->add_option("--end-city", o->end, "The path ends at this city (1-based); implies --open");
   sub->add_option("--tour-out", o->tour_out, "Write the best tour as a TSPLIB .tour file");
   sub->add_option("--json", o->json_out, "Write a JSON report of the run");
   sub->add_option("--svg", o->svg_out, "Write a picture of the best tour over the cities (SVG)");

@@ -30,6 +30,14 @@ Tour::Tour(const Instance& instance, std::vector<int32_t> order) : order_(std::m
   length_ = tour_length(instance, order_);
 }
 
+Tour Tour::measured(std::vector<int32_t> order, int64_t length) {
+  validate_permutation(order, static_cast<int>(order.size()));
+  Tour tour;
+  tour.order_ = std::move(order);
+  tour.length_ = length;
+  return tour;
+}
+
 std::vector<int32_t> Tour::successors() const {
   std::vector<int32_t> next(order_.size());
   for (size_t i = 0; i < order_.size(); ++i) next[order_[i]] = order_[(i + 1) % order_.size()];

@@ -20,6 +20,9 @@ class Tour {
   Tour() = default;
   /// Validates `order` against the instance and computes its exact length.
   Tour(const Instance& instance, std::vector<int32_t> order);
+  /// A route measured by its caller (an open path, a directed tour of an asymmetric instance):
+  /// validated as a permutation of 0..size-1, with `length` as its exact length.
+  static Tour measured(std::vector<int32_t> order, int64_t length);
 
   std::span<const int32_t> order() const { return order_; }
   int64_t length() const { return length_; }

@@ -4,7 +4,6 @@
 #include <cstdlib>
 
 #include "core/error.h"
-#include "io/tsplib.h"
 
 namespace formica::io {
 
@@ -32,5 +31,7 @@ std::filesystem::path resolve_instance_path(const std::string& spec) {
 }
 
 Instance load_instance(const std::string& spec) { return read_tsplib(resolve_instance_path(spec)); }
+
+TsplibProblem load_problem(const std::string& spec) { return read_tsplib_problem(resolve_instance_path(spec)); }
 
 }  // namespace formica::io

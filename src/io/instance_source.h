@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/instance.h"
+#include "io/tsplib.h"
 
 namespace formica::io {
 
@@ -19,5 +20,7 @@ std::filesystem::path resolve_instance_path(const std::string& spec);
 
 /// Reads the instance `spec` names (see resolve_instance_path).
 Instance load_instance(const std::string& spec);
+/// Reads the symmetric instance or the ATSP matrix `spec` names (see resolve_instance_path).
+TsplibProblem load_problem(const std::string& spec);
 
 }  // namespace formica::io

@@ -115,7 +115,8 @@ std::string picture_title(std::string_view name, std::string_view length, std::o
   return title;
 }
 
-std::string tour_svg(const DrawingCoordinates& points, std::span<const int32_t> order, std::string_view title) {
+std::string tour_svg(const DrawingCoordinates& points, std::span<const int32_t> order, std::string_view title,
+                     bool closed) {
   FORMICA_EXPECTS(points.x.size() == points.y.size(), "tour picture: ", points.x.size(), " x but ",
                   points.y.size(), " y coordinates");
   const int n = static_cast<int>(points.x.size());
@@ -136,7 +137,7 @@ std::string tour_svg(const DrawingCoordinates& points, std::span<const int32_t> 
 
   std::string svg = header(width, height);
   svg += text_element(width / 2, 24, "middle", 16, title);
-  svg += concat("<polygon fill=\"none\" stroke=\"", kTourColour, "\" stroke-width=\"1.2\" stroke-linejoin=\"round\" points=\"");
+  svg += concat(closed ? "<polygon" : "<polyline", " fill=\"none\" stroke=\"", kTourColour, "\" stroke-width=\"1.2\" stroke-linejoin=\"round\" points=\"");
   for (size_t p = 0; p < order.size(); ++p) {
     if (p > 0) svg += ' ';
     svg += px(map_x(order[p]));

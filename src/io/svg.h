@@ -27,9 +27,10 @@ std::optional<DrawingCoordinates> drawing_coordinates(const Instance& instance);
 /// The title of both pictures: "name: length L, gap G%", or "name: length L" without a gap.
 std::string picture_title(std::string_view name, std::string_view length, std::optional<double> gap_percent);
 
-/// An SVG document of the closed tour `order` over `points`, with `title` above it. Throws
-/// InputError unless `order` is a permutation of the points.
-std::string tour_svg(const DrawingCoordinates& points, std::span<const int32_t> order, std::string_view title);
+/// An SVG document of the closed tour `order` over `points` (the open path when not `closed`),
+/// with `title` above it. Throws InputError unless `order` is a permutation of the points.
+std::string tour_svg(const DrawingCoordinates& points, std::span<const int32_t> order, std::string_view title,
+                     bool closed = true);
 
 /// An SVG document of a best-so-far history: `values[i]` holds from `seconds[i]` until the next
 /// point, the last one until `end_seconds`; time on a logarithmic axis. `value_label` names the

@@ -111,7 +111,7 @@ class TsplibParser {
  public:
   TsplibParser(std::string_view text, std::string source) : source_(source), lines_(text, std::move(source)) {}
 
-  Instance parse_instance();
+  TsplibProblem parse_problem();
   std::vector<int32_t> parse_tour();
 
  private:
@@ -284,7 +284,7 @@ void TsplibParser::skip_fixed_edges() {
   }
 }
 
-Instance TsplibParser::parse_instance() {
+TsplibProblem TsplibParser::parse_problem() {
   bool have_coords = false, have_weights = false;
   while (auto line = next_nonblank()) {
     const std::string key = upper(keyword_of(line->text));
@@ -312,12 +312,21 @@ Instance TsplibParser::parse_instance() {
     }
   }
   const std::string type = upper(type_);
-  if (type.rfind("TSP", 0) != 0)
-    fail(concat("TYPE '", type_, "' is not supported: formica solves the symmetric TSP"));
+  const bool asymmetric = type.rfind("ATSP", 0) == 0;
+  if (type.rfind("TSP", 0) != 0 && !asymmetric)
+    fail(concat("TYPE '", type_, "' is not supported: formica solves the TSP and the ATSP"));
   if (dimension_ < 0) fail("no DIMENSION given");
   if (!weight_type_) fail("no EDGE_WEIGHT_TYPE given");
   if (name_.empty()) name_ = "unnamed";
   try {
+    if (asymmetric) {
+      if (*weight_type_ != EdgeWeightType::Explicit || format_ != Format::FullMatrix)
+        fail("TYPE ATSP needs EDGE_WEIGHT_TYPE EXPLICIT and EDGE_WEIGHT_FORMAT FULL_MATRIX");
+      if (!have_weights) fail(last_line(), "EXPLICIT instance without an EDGE_WEIGHT_SECTION");
+      AsymmetricMatrix matrix(name_, static_cast<int>(dimension_), std::move(weights_));
+      matrix.set_comment(comment_);
+      return matrix;
+    }
     if (*weight_type_ == EdgeWeightType::Explicit) {
       if (!have_weights) fail(last_line(), "EXPLICIT instance without an EDGE_WEIGHT_SECTION");
       const int n = static_cast<int>(dimension_);
@@ -393,8 +402,21 @@ std::string format_coordinate(double v) {
 
 }  // namespace
 
+TsplibProblem parse_tsplib_problem(std::string_view text, const std::string& source) {
+  return TsplibParser(text, source).parse_problem();
+}
+
 Instance parse_tsplib(std::string_view text, const std::string& source) {
-  return TsplibParser(text, source).parse_instance();
+  TsplibProblem problem = parse_tsplib_problem(text, source);
+  if (auto* matrix = std::get_if<AsymmetricMatrix>(&problem))
+    throw InputError(concat(source, ": ", matrix->name(), " is an asymmetric (ATSP) instance; `formica solve` and "
+                            "formica.solve read those, this needs a symmetric one"));
+  return std::get<Instance>(std::move(problem));
+}
+
+TsplibProblem read_tsplib_problem(const std::filesystem::path& path) {
+  const MappedFile file(path);
+  return parse_tsplib_problem(file.text(), path.string());
 }
 
 Instance read_tsplib(const std::filesystem::path& path) {

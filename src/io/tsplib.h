@@ -2,7 +2,8 @@
 //
 // Reads every symmetric form in TSPLIB: EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D and
 // EXPLICIT with FULL_MATRIX, UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW, LOWER_DIAG_ROW, UPPER_COL,
-// LOWER_COL, UPPER_DIAG_COL and LOWER_DIAG_COL. Tolerates `KEY: v` and `KEY : v`, a missing EOF,
+// LOWER_COL, UPPER_DIAG_COL and LOWER_DIAG_COL, and asymmetric TYPE: ATSP files (EXPLICIT,
+// FULL_MATRIX, the only form TSPLIB's ATSP instances use). Tolerates `KEY: v` and `KEY : v`, a missing EOF,
 // blank and trailing-blank lines, tabs and CRLF line ends. Any other deviation is an InputError
 // whose message starts with "file:line:".
 #pragma once
@@ -12,16 +13,24 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
+#include "core/asymmetric.h"
 #include "core/instance.h"
 #include "core/tour.h"
 
 namespace formica::io {
 
-/// Parses the text of a .tsp file; `source` names it in error messages.
+/// What a .tsp file holds: a symmetric instance, or the matrix of a TYPE: ATSP one.
+using TsplibProblem = std::variant<Instance, AsymmetricMatrix>;
+
+/// Parses the text of a .tsp or .atsp file; `source` names it in error messages.
+TsplibProblem parse_tsplib_problem(std::string_view text, const std::string& source);
+TsplibProblem read_tsplib_problem(const std::filesystem::path& path);
+/// Parses the text of a symmetric .tsp file (an ATSP file is an InputError).
 Instance parse_tsplib(std::string_view text, const std::string& source);
-/// Reads a .tsp file from disk.
+/// Reads a symmetric .tsp file from disk.
 Instance read_tsplib(const std::filesystem::path& path);
 
 /// Parses the text of a .tour file and returns its cities 0-based, in order (not yet validated

@@ -8,14 +8,24 @@
 namespace formica {
 
 std::string result_json(const Instance& instance, const Result& result, std::optional<int64_t> optimum) {
+  return result_json(instance.name(), instance.n(), to_string(instance.type()), result, optimum);
+}
+
+std::string result_json(std::string_view name, int n, std::string_view edge_weight_type, const Result& result,
+                        std::optional<int64_t> optimum) {
   using nlohmann::json;
+  const auto city = [](const std::optional<int64_t>& c) { return c ? json(*c) : json(nullptr); };
   json history = json::array();
   for (const HistoryPoint& h : result.history)
     history.push_back({{"iteration", h.iteration}, {"seconds", h.seconds}, {"length", h.length}});
   json doc = {
-      {"instance", instance.name()},
-      {"n", instance.n()},
-      {"edge_weight_type", std::string(to_string(instance.type()))},
+      {"instance", std::string(name)},
+      {"n", n},
+      {"edge_weight_type", std::string(edge_weight_type)},
+      {"open", result.ends.any()},
+      {"start", city(result.ends.start)},
+      {"end", city(result.ends.end)},
+      {"asymmetric", result.asymmetric},
       {"algorithm", std::string(to_string(result.config.algorithm))},
       {"backend", std::string(to_string(result.backend))},
       {"device", result.device},

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/instance.h"
 #include "solver/solver.h"
@@ -17,7 +18,12 @@ inline double gap_percent(int64_t length, int64_t optimum) {
 
 /// The run as JSON: instance, n, algorithm, backend, every parameter as it ran (Result::config),
 /// iterations, seconds, best length, gap (if the optimum is known), the 0-based tour and the
-/// best-so-far history.
+/// best-so-far history; and the route: open (a path), start and end (0-based, null when free),
+/// asymmetric (a directed tour of an ATSP matrix).
 std::string result_json(const Instance& instance, const Result& result, std::optional<int64_t> optimum);
+/// The same for a problem named `name` of `n` cities with `edge_weight_type` ("EXPLICIT" for an
+/// ATSP matrix), which need not be an Instance.
+std::string result_json(std::string_view name, int n, std::string_view edge_weight_type, const Result& result,
+                        std::optional<int64_t> optimum);
 
 }  // namespace formica

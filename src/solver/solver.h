@@ -19,6 +19,7 @@
 #include "aco/colony_config.h"
 #include "aco/config.h"
 #include "core/instance.h"
+#include "core/path_transform.h"
 #include "core/search.h"
 #include "core/tour.h"
 #include "localsearch/config.h"
@@ -112,6 +113,10 @@ struct Result {
   std::string device;              ///< "CPU, 16 threads" or the GPU's name
   std::string stop_reason;         ///< "iterations", "time limit", "target", "interrupted", "finished"
   StepTimes mean_step_times;       ///< average over completed iterations
+  /// The route solved (solver/route_solver.h): a closed tour unless `ends` say a path; `asymmetric`
+  /// when the tour is a directed tour of an ATSP matrix.
+  PathEnds ends;
+  bool asymmetric = false;
 };
 
 /// The backend `requested` resolves to for `algorithm` on this machine: Auto picks CUDA when a

@@ -10,6 +10,9 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <fstream>
+#include <functional>
+#include <limits>
+#include <numeric>
 #include <spawn.h>
 #include <sstream>
 #include <sys/wait.h>
@@ -18,6 +21,7 @@
 
 #include "aco/colony_config.h"
 #include "aco/config.h"
+#include "core/asymmetric.h"
 #include "core/tour.h"
 #include "io/generator.h"
 #include "io/numpy_writer.h"
@@ -156,7 +160,25 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"solve " + data("square.tsp") + " --algorithm two-opt --restarts 0",
                   "--restarts must be at least 1, got 0"},
         ErrorCase{"generate --cities 2 --output " + temp("two.tsp").string(), "an instance needs at least 3 cities, got 2"},
-        ErrorCase{"info /nonexistent/x.tsp", "/nonexistent/x.tsp: no such file"}));
+        ErrorCase{"info /nonexistent/x.tsp", "/nonexistent/x.tsp: no such file"},
+        ErrorCase{"solve " + data("square.tsp") + " --start-city 5",
+                  "--start-city 5: no such city; the instance's cities are 1..4"},
+        ErrorCase{"solve " + data("square.tsp") + " --end-city 0",
+                  "--end-city 0: no such city; the instance's cities are 1..4"},
+        ErrorCase{"solve " + data("square.tsp") + " --start-city x", "--start-city: 'x' is not a valid value"},
+        ErrorCase{"solve " + data("square.tsp") + " --start-city 2 --end-city 2",
+                  "--start-city and --end-city name the same city 2: a path from a city back to itself is a closed "
+                  "tour (leave out --end-city)"},
+        ErrorCase{"solve " + data("square.tsp") + " --open --initial-tour " + data("square.tour"),
+                  "--initial-tour starts a closed tour of a symmetric instance; it does not apply to an open path"},
+        ErrorCase{"solve " + data("atsp6.atsp") + " --initial-tour " + data("square.tour"),
+                  "--initial-tour starts a closed tour of a symmetric instance; it does not apply to an asymmetric "
+                  "instance"},
+        ErrorCase{"solve " + data("atsp6.atsp") + " --svg a.svg",
+                  "--svg: atsp6 has no coordinates to draw (an asymmetric instance)"},
+        ErrorCase{"info " + data("atsp6.atsp"),
+                  data("atsp6.atsp") + ": atsp6 is an asymmetric (ATSP) instance; `formica solve` and formica.solve "
+                  "read those, this needs a symmetric one"}));
 
 TEST(Cli, SolveHelpNamesEveryStrategyWithItsPaperSection) {
   const Outcome run = formica("solve --help");
@@ -318,6 +340,93 @@ TEST(Cli, InitialTourContinuesAnEarlierRun) {
     EXPECT_EQ(refused.code, 2) << algorithm;
     EXPECT_EQ(refused.err, "formica: error: " + std::string(aco::kStartTourNeedsFocusedColonies) + "\n") << algorithm;
   }
+}
+
+/// The shortest route over every order of `n` cities measured by `length` (n <= 9).
+int64_t brute_force(int n, const std::function<int64_t(std::span<const int32_t>)>& length) {
+  std::vector<int32_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  int64_t best = std::numeric_limits<int64_t>::max();
+  do best = std::min(best, length(order));
+  while (std::next_permutation(order.begin(), order.end()));
+  return best;
+}
+
+TEST(Cli, SolvesOpenPathsWithFixedEnds) {
+  const Instance instance = io::generate_instance(8, io::InstanceKind::Uniform, 4);
+  const fs::path tsp = temp("path8.tsp"), tour = temp("path8.tour"), json = temp("path8.json"), svg = temp("path8.svg");
+  io::write_tsplib(tsp, instance);
+  const auto path_length = [&](std::span<const int32_t> order) {
+    int64_t length = 0;
+    for (size_t i = 1; i < order.size(); ++i) length += instance.distance(order[i - 1], order[i]);
+    return length;
+  };
+  const int64_t optimum = brute_force(8, [&](std::span<const int32_t> order) {
+    return order.front() == 2 && order.back() == 6 ? path_length(order) : std::numeric_limits<int64_t>::max();
+  });
+  const Outcome run = formica("solve " + tsp.string() + " --start-city 3 --end-city 7 --iterations 20 --backend cpu "
+                              "--tour-out " + tour.string() + " --json " + json.string() + " --svg " + svg.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.err.find("path from city 3 to city 7"), std::string::npos) << run.err;
+  const std::vector<int32_t> order = io::read_tour(tour);
+  ASSERT_EQ(order.size(), 8u);
+  EXPECT_EQ(order.front(), 2);
+  EXPECT_EQ(order.back(), 6);
+  EXPECT_EQ(path_length(order), optimum);
+  const auto doc = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(doc["best_length"], optimum);
+  EXPECT_EQ(doc["open"], true);
+  EXPECT_EQ(doc["start"], 2);
+  EXPECT_EQ(doc["end"], 6);
+  EXPECT_EQ(doc["asymmetric"], false);
+  EXPECT_EQ(doc["n"], 8);
+  EXPECT_NE(run.out.find(": best " + std::to_string(optimum) + " "), std::string::npos) << run.out;
+  EXPECT_NE(slurp(svg).find("<polyline"), std::string::npos);  // a path is drawn open
+
+  const Outcome open = formica("solve " + tsp.string() + " --open --iterations 20 --backend cpu --quiet --json " +
+                               json.string());
+  ASSERT_EQ(open.code, 0) << open.err;
+  const auto open_doc = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(open_doc["best_length"], brute_force(8, path_length));
+  EXPECT_TRUE(open_doc["start"].is_null());
+}
+
+TEST(Cli, SolvesAsymmetricFiles) {
+  const io::TsplibProblem problem = io::read_tsplib_problem(data("atsp6.atsp"));
+  const AsymmetricMatrix& matrix = std::get<AsymmetricMatrix>(problem);
+  const int64_t optimum =
+      brute_force(6, [&](std::span<const int32_t> order) { return directed_length(matrix, order, true); });
+  const fs::path tour = temp("atsp6.tour"), json = temp("atsp6.json");
+  const Outcome run = formica("solve " + data("atsp6.atsp") + " --iterations 20 --backend cpu --quiet --tour-out " +
+                              tour.string() + " --json " + json.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::vector<int32_t> order = io::read_tour(tour);
+  EXPECT_EQ(directed_length(matrix, order, true), optimum);
+  const auto doc = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(doc["best_length"], optimum);
+  EXPECT_EQ(doc["asymmetric"], true);
+  EXPECT_EQ(doc["open"], false);
+  EXPECT_EQ(doc["n"], 6);
+  // A directed path ending at city 1.
+  const int64_t to_one = brute_force(6, [&](std::span<const int32_t> o) {
+    return o.back() == 0 ? directed_length(matrix, o, false) : std::numeric_limits<int64_t>::max();
+  });
+  const Outcome path = formica("solve " + data("atsp6.atsp") + " --end-city 1 --iterations 20 --backend cpu --quiet "
+                               "--tour-out " + tour.string());
+  ASSERT_EQ(path.code, 0) << path.err;
+  const std::vector<int32_t> path_order = io::read_tour(tour);
+  EXPECT_EQ(path_order.back(), 0);
+  EXPECT_EQ(directed_length(matrix, path_order, false), to_one);
+}
+
+TEST(Cli, OpenPathTooLargeForMemoryExitsWithThree) {
+  const fs::path err = temp("path_memory_stderr");
+  const std::string command = "FORMICA_MEMORY_LIMIT_MB=0 " + test::cli_path() + " solve --open --iterations 1 --quiet";
+  const int status = std::system((command + " 2>" + err.string()).c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  EXPECT_EQ(slurp(err), "formica: out of memory: the open path's 1001 x 1001 distance matrix (uniform1000-s1 and one "
+                        "dummy city) needs 3.8 MiB but only 0.0 KiB are available\n");
 }
 
 TEST(Cli, TooLittleMemoryExitsWithThree) {

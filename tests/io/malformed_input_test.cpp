@@ -51,7 +51,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"huge_coordinate.tsp", "7: coordinate '151e300' is beyond +-5e+08 (distances must fit in 32 bits)"},
         Case{"explicit_too_few_weights.tsp",
              "9: DIMENSION 4 in this EDGE_WEIGHT_FORMAT needs 6 weights, found only 5"},
-        Case{"asymmetric_type.tsp", " TYPE 'ATSP' is not supported: formica solves the symmetric TSP"},
+        // ATSP files are read now (read_tsplib_problem); the symmetric reader names what they are.
+        Case{"asymmetric_type.tsp", " atsp is an asymmetric (ATSP) instance; `formica solve` and formica.solve read "
+                                    "those, this needs a symmetric one"},
+        Case{"unsupported_type.tsp", " TYPE 'CVRP' is not supported: formica solves the TSP and the ATSP"},
+        Case{"atsp_not_full_matrix.tsp", " TYPE ATSP needs EDGE_WEIGHT_TYPE EXPLICIT and EDGE_WEIGHT_FORMAT FULL_MATRIX"},
         Case{"missing_dimension.tsp", "4: DIMENSION must come before NODE_COORD_SECTION"},
         Case{"garbage.tsp", "2: unknown keyword 'this'"}),
     [](const auto& param_info) {

@@ -83,6 +83,22 @@ TEST(Tsplib, ReadsEveryFileInTheDataFolder) {
   EXPECT_EQ(read, 111);
 }
 
+TEST(Tsplib, ReadsAsymmetricFullMatrices) {
+  const io::TsplibProblem problem = io::read_tsplib_problem(test::data_file("atsp6.atsp"));
+  const auto* matrix = std::get_if<AsymmetricMatrix>(&problem);
+  ASSERT_NE(matrix, nullptr);
+  EXPECT_EQ(matrix->name(), "atsp6");
+  EXPECT_EQ(matrix->n(), 6);
+  EXPECT_EQ(matrix->distance(0, 1), 12);
+  EXPECT_EQ(matrix->distance(1, 0), 3);
+  EXPECT_EQ(matrix->distance(5, 4), 6);
+  EXPECT_EQ(matrix->distance(2, 2), 0);  // TSPLIB's 9999 on the diagonal is no edge
+  EXPECT_FALSE(matrix->symmetric());
+  EXPECT_NE(matrix->comment().find("brute force"), std::string::npos);
+  // A symmetric file through the same reader is an Instance.
+  EXPECT_TRUE(std::holds_alternative<Instance>(io::read_tsplib_problem(test::data_file("square.tsp"))));
+}
+
 TEST(Tsplib, DisplayDataIsNeverUsedForDistances) {
   FORMICA_REQUIRE_TSPLIB();
   const Instance bays29 = test::tsplib_instance("bays29");

@@ -1,0 +1,89 @@
+// The dummy-city transformation of open paths and fixed endpoints (see path_transform.h).
+#include "core/path_transform.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "core/error.h"
+#include "core/memory.h"
+
+namespace formica {
+
+void validate_path_ends(const PathEnds& ends, int n, const PathEndNames& names) {
+  const auto check = [&](const std::optional<int64_t>& city, std::string_view option) {
+    if (!city) return;
+    FORMICA_EXPECTS(*city >= 0 && *city < n, option, " ", *city + names.first_city,
+                    ": no such city; the instance's cities are ", names.first_city, "..",
+                    n - 1 + names.first_city);
+  };
+  check(ends.start, names.start);
+  check(ends.end, names.end);
+  FORMICA_EXPECTS(!ends.start || !ends.end || *ends.start != *ends.end, names.start, " and ", names.end,
+                  " name the same city ", *ends.start + names.first_city,
+                  ": a path from a city back to itself is a closed tour (leave out ", names.end, ")");
+}
+
+std::vector<int32_t> honour_ends(std::vector<int32_t> path, const PathEnds& ends, bool may_reverse) {
+  if (path.empty()) return path;
+  if (may_reverse && ((ends.start && path.back() == *ends.start) || (ends.end && path.front() == *ends.end)))
+    std::reverse(path.begin(), path.end());
+  if (ends.start && path.front() != *ends.start)
+    std::rotate(path.begin(), std::find(path.begin(), path.end(), *ends.start), path.end());
+  if (ends.end && path.back() != *ends.end) {
+    const auto at = std::find(path.begin(), path.end(), *ends.end);
+    std::rotate(at, at + 1, path.end());
+  }
+  return path;
+}
+
+int64_t path_length(const Instance& instance, std::span<const int32_t> order) {
+  int64_t length = 0;
+  for (size_t i = 1; i < order.size(); ++i) length += instance.distance(order[i - 1], order[i]);
+  return length;
+}
+
+PathTransform::Built PathTransform::build(const Instance& instance, const PathEnds& ends,
+                                          const PathEndNames& names) {
+  validate_path_ends(ends, instance.n(), names);
+  const int n = instance.n();
+  const size_t m = static_cast<size_t>(n) + 1;
+  expect_memory(m * m * sizeof(int32_t), available_host_memory(),
+                concat("the open path's ", m, " x ", m, " distance matrix (", instance.name(), " and one dummy city)"));
+  std::vector<int32_t> weights(m * m, 0);
+  int64_t longest = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) {
+      const int64_t d = instance.distance(i, j);
+      // Coordinate instances keep their distances within 2e9; EXPLICIT ones within int32.
+      FORMICA_EXPECTS(d <= std::numeric_limits<int32_t>::max(), "the distance between cities ", i + 1, " and ",
+                      j + 1, " of ", instance.name(), " (", d, ") does not fit the 32-bit matrix of an open path");
+      weights[i * m + j] = weights[j * m + i] = static_cast<int32_t>(d);
+      longest = std::max(longest, d);
+    }
+  FORMICA_EXPECTS(longest < std::numeric_limits<int32_t>::max(), "the longest edge of ", instance.name(), " (",
+                  longest, ") leaves no room in 32 bits for the dummy city's penalty of an open path");
+  const auto penalty = static_cast<int32_t>(longest + 1);
+  // With no fixed end a path may end anywhere; otherwise only at the fixed ones.
+  const auto allowed = [&](int city) { return (!ends.start && !ends.end) || city == ends.start || city == ends.end; };
+  for (int i = 0; i < n; ++i) weights[n * m + i] = weights[i * m + n] = allowed(i) ? 0 : penalty;
+  return {Instance::from_matrix(instance.name(), n + 1, std::move(weights)), penalty};
+}
+
+PathTransform::PathTransform(const Instance& instance, const PathEnds& ends, const PathEndNames& names)
+    : PathTransform(build(instance, ends, names), ends, instance.n()) {}
+
+PathTransform::PathTransform(Built built, const PathEnds& ends, int n)
+    : ends_(ends),
+      n_(n),
+      penalty_(built.penalty),
+      offset_(ends.start.has_value() != ends.end.has_value() ? built.penalty : 0),
+      transformed_(std::move(built.instance)) {}
+
+std::vector<int32_t> PathTransform::path(std::span<const int32_t> tour) const {
+  const auto dummy = std::find(tour.begin(), tour.end(), n_);
+  std::vector<int32_t> path(dummy + 1, tour.end());
+  path.insert(path.end(), tour.begin(), dummy);
+  return honour_ends(std::move(path), ends_, true);
+}
+
+}  // namespace formica

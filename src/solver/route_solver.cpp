@@ -1,0 +1,83 @@
+// Open paths, fixed endpoints and ATSP through their transformations (see route_solver.h).
+#include "solver/route_solver.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/error.h"
+#include "core/tour.h"
+
+namespace formica {
+
+RouteProblem::RouteProblem(const Instance& instance, const PathEnds& ends, const PathEndNames& names)
+    : instance_(&instance), ends_(ends) {
+  if (ends.any()) path_.emplace(instance, ends, names);
+}
+
+RouteProblem::RouteProblem(const AsymmetricMatrix& matrix, const PathEnds& ends, const PathEndNames& names)
+    : matrix_(&matrix), ends_(ends) {
+  if (ends.any()) with_dummy_ = with_path_ends(matrix, ends, names);
+  directed_.emplace(with_dummy_ ? *with_dummy_ : matrix);
+}
+
+const Instance& RouteProblem::solved_instance() const {
+  return directed_ ? directed_->instance() : path_ ? path_->instance() : *instance_;
+}
+
+const std::string& RouteProblem::name() const { return matrix_ ? matrix_->name() : instance_->name(); }
+
+int RouteProblem::n() const { return matrix_ ? matrix_->n() : instance_->n(); }
+
+int64_t RouteProblem::length(std::span<const int32_t> order) const {
+  if (matrix_) return directed_length(*matrix_, order, !ends_.any());
+  return ends_.any() ? path_length(*instance_, order) : tour_length(*instance_, order);
+}
+
+void RouteProblem::expect_closed_symmetric(std::string_view option) const {
+  FORMICA_EXPECTS(!path_ && !directed_, option, " starts a closed tour of a symmetric instance; it does not apply to ",
+                  matrix_ ? "an asymmetric instance" : "an open path");
+}
+
+int64_t RouteProblem::offset() const { return directed_ ? directed_->offset() : path_ ? path_->offset() : 0; }
+
+std::vector<int32_t> RouteProblem::route(std::span<const int32_t> tour) const {
+  if (path_) return path_->path(tour);
+  std::vector<int32_t> order = directed_->directed_tour(tour);
+  if (!ends_.any()) return order;
+  // The dummy city n (with_path_ends) closes the directed path: the path is what follows it.
+  const auto dummy = std::find(order.begin(), order.end(), matrix_->n());
+  std::vector<int32_t> path(dummy + 1, order.end());
+  path.insert(path.end(), order.begin(), dummy);
+  return honour_ends(std::move(path), ends_, false);
+}
+
+Result RouteProblem::solve(const SolverConfig& request, const SolveOptions& options) const {
+  if (!path_ && !directed_) return formica::solve(*instance_, request, options);
+  if (!options.initial_tour.empty()) expect_closed_symmetric("--initial-tour");
+  const int64_t constant = offset();
+  SolverConfig config = request;
+  if (config.target) *config.target += constant;
+  SolveOptions inner = options;
+  if (options.on_progress)
+    inner.on_progress = [&options, constant](const Progress& p) {
+      Progress mapped = p;
+      mapped.best_length -= constant;
+      mapped.iteration_best_length -= constant;
+      options.on_progress(mapped);
+    };
+  Result result = formica::solve(solved_instance(), config, inner);
+  result.config.target = request.target;
+  for (HistoryPoint& h : result.history) h.length -= constant;
+  std::vector<int32_t> order = route(result.tour.order());
+  const int64_t exact = length(order);
+  // Equal whenever the tour honours the transformation (any local search sees to that); a
+  // mended tour gets its exact length as the last word.
+  if (!result.history.empty() && result.history.back().length != exact)
+    result.history.push_back({result.iterations, result.seconds, exact});
+  result.tour = Tour::measured(std::move(order), exact);
+  result.ends = ends_;
+  result.asymmetric = matrix_ != nullptr;
+  return result;
+}
+
+}  // namespace formica

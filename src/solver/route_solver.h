@@ -1,0 +1,63 @@
+// Routes beyond the closed symmetric tour: open paths, fixed endpoints and asymmetric (ATSP)
+// instances. Each is turned into an instance that solve() runs unchanged, on any algorithm and
+// backend (core/path_transform.h: one dummy city; core/asymmetric.h: 2n cities), and the result
+// is mapped back here, once, for the command line and Python alike.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/asymmetric.h"
+#include "core/instance.h"
+#include "core/path_transform.h"
+#include "solver/solver.h"
+
+namespace formica {
+
+class RouteProblem {
+ public:
+  /// A symmetric instance: a closed tour when `ends` is empty, else a path. `instance` must
+  /// outlive this object. Throws as PathTransform does.
+  RouteProblem(const Instance& instance, const PathEnds& ends, const PathEndNames& names = {});
+  /// An asymmetric matrix: a directed tour, or a directed path from start to end. `matrix` must
+  /// outlive this object. Throws as with_path_ends and AsymmetricTransform do.
+  RouteProblem(const AsymmetricMatrix& matrix, const PathEnds& ends, const PathEndNames& names = {});
+
+  /// The instance solve() runs on: the instance itself for a closed symmetric tour.
+  const Instance& solved_instance() const;
+  const std::string& name() const;
+  int n() const;  ///< cities of the problem as given
+  const PathEnds& ends() const { return ends_; }
+  bool asymmetric() const { return matrix_ != nullptr; }
+
+  /// Throws InputError unless this is a closed tour of a symmetric instance: `option` (e.g.
+  /// "--initial-tour") applies to those only.
+  void expect_closed_symmetric(std::string_view option) const;
+
+  /// Exact length of `order` (cities of the problem as given): a path without its closing edge,
+  /// a directed tour with its direction.
+  int64_t length(std::span<const int32_t> order) const;
+
+  /// solve() on solved_instance(), mapped back: the tour is the path (from start to end) or the
+  /// directed tour over the problem's cities with its exact length; the history, the progress
+  /// and the target are in the same units (the transformations' constants taken off).
+  /// SolveOptions::initial_tour is refused (InputError) for a path or an asymmetric instance.
+  Result solve(const SolverConfig& config, const SolveOptions& options = {}) const;
+
+ private:
+  std::vector<int32_t> route(std::span<const int32_t> tour) const;
+  int64_t offset() const;
+
+  const Instance* instance_ = nullptr;
+  const AsymmetricMatrix* matrix_ = nullptr;
+  PathEnds ends_;
+  std::optional<PathTransform> path_;
+  std::optional<AsymmetricMatrix> with_dummy_;
+  std::optional<AsymmetricTransform> directed_;
+};
+
+}  // namespace formica
