@@ -149,8 +149,8 @@ def test_bad_parameters_raise_the_command_lines_messages() -> None:
         formica._core.solve_batch([formica.generate(9), formica.generate(9)], {}, [None, {"kicks": -1}], None)
     with pytest.raises(ValueError, match=r"progress is None, True, False or a callable"):
         formica.solve_batch(points, progress="yes")
-    assert set(formica.batch_parameters()) == {"backend", "time_limit", "kicks", "seed", "threads", "walks", "kick_segment",
-                                                "ls_neighbours", "neighbour_lists", "local_search"}
+    assert set(formica.batch_parameters()) == {"backend", "time_limit", "kicks", "seed", "threads", "walks",
+                                                "kick_segment", "ls_neighbours", "neighbour_lists", "local_search"}
     r = formica.solve_batch(points, kicks=5, ls_neighbours=6, neighbour_lists="nearest", local_search="two-opt",
                             backend="cpu", progress=False)[0]
     assert (r.config["ls_neighbours"], r.config["neighbour_lists"], r.config["local_search"]) == (6, "nearest", "two-opt")
