@@ -25,10 +25,10 @@ row() {
 for r in "$@"; do
   case $r in
     b20) row b20 20 10000 10000 --repeats 3 --set walks=4 ;;
-    b50) row b50 50 10000 2000 --repeats 3 --set walks=2 ;;
+    b50) row b50 50 10000 2000 --repeats 3 --set walks=4 ;;
     b100) row b100 100 10000 1280 --repeats 3 --set walks=3 --set kicks=2000 --solve-loop 30 ;;
     b100-auto) row b100-auto 100 10000 1280 --repeats 3 ;;
-    b1000) row b1000 1000 1000 32 --repeats 1 --set time-limit=60 ;;
+    b1000) row b1000 1000 1000 16 --repeats 1 --set time-limit=60 ;;
     *) echo "unknown row $r" >&2; exit 2 ;;
   esac
 done

@@ -33,6 +33,17 @@ TEST(BatchWalksCuda, JaggedBatchMatchesTheCpuKickForKick) {
   expect_same_on_both(uniform_batch({3, 5, 8, 9, 13, 31, 32, 33, 64, 100, 127, 200, 513, 1000}), config);
 }
 
+TEST(BatchWalksCuda, SmallInstancesClimbOnADistanceMatrixInSharedMemoryAndMatchTheCpu) {
+  FORMICA_REQUIRE_CUDA();
+  // At most 50 cities: the launch stages each walk's distance matrix instead of its coordinates.
+  std::vector<Instance> instances = uniform_batch({8, 9, 20, 31, 33, 47, 50});
+  instances.push_back(matrix_instance(25, 9));
+  BatchConfig config;
+  config.kicks = 400;
+  config.walks = 3;
+  expect_same_on_both(instances, config);
+}
+
 TEST(BatchWalksCuda, EveryMoveSetAndMatricesMatchTheCpu) {
   FORMICA_REQUIRE_CUDA();
   std::vector<Instance> instances = uniform_batch({40, 90, 150});

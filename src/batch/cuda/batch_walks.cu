@@ -74,6 +74,9 @@ struct SharedLayout {
   int cities = 0;          ///< the largest n of the launch (0: nothing staged)
   int list_ints = 0;       ///< n x k of the largest lists when they are staged too (0: lists stay global)
   int coordinates = 0;     ///< coordinate arrays staged per city: 2 (x, y), 3 (with z) or 0
+  /// True: the walk's whole distance matrix (cities x cities) is computed into shared memory and
+  /// the climb looks distances up instead of computing them from coordinates (small instances).
+  bool matrix = false;
   int bytes_per_warp = 0;
 };
 
@@ -87,6 +90,7 @@ struct Walk {
   const int32_t* lists;
   int k;
   int instance, walk;
+  const int32_t* matrix = nullptr;  ///< in shared memory, SharedLayout::matrix
 };
 
 __device__ Walk walk_of(const WalkArgs& a, int slot, int lane) {
@@ -122,10 +126,15 @@ __device__ Walk stage_in(Walk& w, const SharedLayout& layout, unsigned char* bas
   copy_array(global.t.pos_, w.t.pos_, n, w.t.lane);
   copy_array(global.kept, w.kept, n, w.t.lane);
   copy_array(global.bits, w.bits, (n + 31) / 32, w.t.lane);
+  int32_t* next = reinterpret_cast<int32_t*>(w.bits + (cities + 31) / 32);
   if (layout.list_ints > 0) {
-    int32_t* lists = reinterpret_cast<int32_t*>(w.bits + (cities + 31) / 32);
-    copy_array(global.lists, lists, n * w.k, w.t.lane);
-    w.lists = lists;
+    copy_array(global.lists, next, n * w.k, w.t.lane);
+    w.lists = next;
+    next += layout.list_ints;
+  }
+  if (layout.matrix) {  // every distance once, exactly as the metric computes it
+    for (int at = w.t.lane; at < n * n; at += 32) next[at] = static_cast<int32_t>(global.distance(at / n, at % n));
+    w.matrix = next;
   }
   if (layout.coordinates > 0 && w.distance.type != EdgeWeightType::Explicit) {
     double* x = coordinates;
@@ -180,23 +189,35 @@ struct Euc2DView {
   }
 };
 
-/// The metric the kernels climb with: Euc2DView when every instance of the launch is EUC_2D.
-template <bool kEuc2D>
-__device__ auto metric_of(const DistanceView& view) {
-  if constexpr (kEuc2D)
-    return Euc2DView{view.x, view.y};
+/// Distances looked up in the walk's matrix in shared memory (SharedLayout::matrix).
+struct MatrixView {
+  const int32_t* m;
+  int n;
+  __device__ int64_t operator()(int i, int j) const { return m[i * n + j]; }
+};
+
+/// Which distances the kernels climb with: any metric through DistanceView's switch, EUC_2D when
+/// every instance of the launch is EUC_2D, or a matrix staged in shared memory.
+enum class Metric { Any, Euc2D, Matrix };
+
+template <Metric kMetric>
+__device__ auto metric_of(const Walk& w) {
+  if constexpr (kMetric == Metric::Euc2D)
+    return Euc2DView{w.distance.x, w.distance.y};
+  else if constexpr (kMetric == Metric::Matrix)
+    return MatrixView{w.matrix, w.t.n()};
   else
-    return view;
+    return w.distance;
 }
 
 /// Climbs every walk's start tour with every city active and keeps it.
-template <bool kOrOpt, bool kThreeOpt, bool kEuc2D>
+template <bool kOrOpt, bool kThreeOpt, Metric kMetric>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocks) climb_starts_kernel(WalkArgs a, SharedLayout layout) {
   const int lane = static_cast<int>(threadIdx.x) & 31, slot = warp_slot();
   if (slot >= a.slots) return;  // whole warps leave
   Walk w = walk_of(a, slot, lane);
   const Walk global = layout.cities > 0 ? stage_in(w, layout, warp_shared(layout)) : w;
-  const auto distance = metric_of<kEuc2D>(w.distance);
+  const auto distance = metric_of<kMetric>(w);
   const int count = localsearch::cuda::warp_queue_all(w.t, w.ring, w.bits);
   const long long gain =
       localsearch::cuda::warp_climb<kOrOpt, kThreeOpt>(w.t, distance, w.lists, w.k, w.ring, w.bits, 0, count);
@@ -209,7 +230,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocks) climb_starts_
 }
 
 /// Up to `kicks` kicks on every walk whose instance is not done.
-template <bool kOrOpt, bool kThreeOpt, bool kEuc2D>
+template <bool kOrOpt, bool kThreeOpt, Metric kMetric>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocks) kick_kernel(WalkArgs a, SharedLayout layout, int kicks) {
   const int lane = static_cast<int>(threadIdx.x) & 31, slot = warp_slot();
   if (slot >= a.slots) return;
@@ -218,7 +239,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocks) kick_kernel(W
   const int n = w.t.n();
   if (*done || n < localsearch::kMinKickCities) return;
   const Walk global = layout.cities > 0 ? stage_in(w, layout, warp_shared(layout)) : w;
-  const auto distance = metric_of<kEuc2D>(w.distance);
+  const auto distance = metric_of<kMetric>(w);
   const long long budget = a.budget[w.instance], target = a.target[w.instance];
   long long length = a.lengths[slot], kicked = a.kicks[slot];
   for (int j = 0; j < kicks && kicked < budget; ++j) {
@@ -267,13 +288,22 @@ struct Kernels {
   void (*kick)(WalkArgs, SharedLayout, int);
 };
 
-template <bool kEuc2D>
+template <Metric kMetric>
 Kernels kernels_for(localsearch::LocalSearchKind moves) {
   if (localsearch::searches_three_opt(moves))
-    return {climb_starts_kernel<true, true, kEuc2D>, kick_kernel<true, true, kEuc2D>};
+    return {climb_starts_kernel<true, true, kMetric>, kick_kernel<true, true, kMetric>};
   if (localsearch::searches_or_opt(moves))
-    return {climb_starts_kernel<true, false, kEuc2D>, kick_kernel<true, false, kEuc2D>};
-  return {climb_starts_kernel<false, false, kEuc2D>, kick_kernel<false, false, kEuc2D>};
+    return {climb_starts_kernel<true, false, kMetric>, kick_kernel<true, false, kMetric>};
+  return {climb_starts_kernel<false, false, kMetric>, kick_kernel<false, false, kMetric>};
+}
+
+Kernels kernels_for(Metric metric, localsearch::LocalSearchKind moves) {
+  switch (metric) {
+    case Metric::Matrix: return kernels_for<Metric::Matrix>(moves);
+    case Metric::Euc2D: return kernels_for<Metric::Euc2D>(moves);
+    case Metric::Any: break;
+  }
+  return kernels_for<Metric::Any>(moves);
 }
 
 /// The largest a warp's part of shared memory may be: four warps a block then take at most the
@@ -283,12 +313,17 @@ constexpr int kMaxSharedPerWarp = 12 * 1024;
 /// What to stage for instances of at most `cities` cities and lists of at most `list_ints`
 /// entries: everything if it fits in kMaxSharedPerWarp, else all but the lists, else nothing.
 SharedLayout shared_layout(int cities, int list_ints, int coordinates) {
-  const auto bytes = [&](int lists) {
-    const int ints = 4 * cities + (cities + 31) / 32 + lists;
-    return (static_cast<int>(sizeof(double)) * coordinates * cities + 4 * ints + 15) / 16 * 16;
+  const auto bytes = [&](int lists, int coordinate_arrays, bool matrix) {
+    const int ints = 4 * cities + (cities + 31) / 32 + lists + (matrix ? cities * cities : 0);
+    return (static_cast<int>(sizeof(double)) * coordinate_arrays * cities + 4 * ints + 15) / 16 * 16;
   };
-  if (bytes(list_ints) <= kMaxSharedPerWarp) return {cities, list_ints, coordinates, bytes(list_ints)};
-  if (bytes(0) <= kMaxSharedPerWarp) return {cities, 0, coordinates, bytes(0)};
+  // Small instances: the distance matrix instead of the coordinates (a lookup instead of a square
+  // root per distance).
+  for (const int lists : {list_ints, 0})
+    if (bytes(lists, 0, true) <= kMaxSharedPerWarp) return {cities, lists, 0, true, bytes(lists, 0, true)};
+  for (const int lists : {list_ints, 0})
+    if (bytes(lists, coordinates, false) <= kMaxSharedPerWarp)
+      return {cities, lists, coordinates, false, bytes(lists, coordinates, false)};
   return {};
 }
 
@@ -445,7 +480,6 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
   const bool euc_2d = std::all_of(instances.begin(), instances.end(), [](const PlannedInstance& p) {
     return p.instance->type() == EdgeWeightType::Euc2D;
   });
-  const Kernels kernels = euc_2d ? kernels_for<true>(plan.moves) : kernels_for<false>(plan.moves);
 
   std::vector<WalkOutcome> outcomes(static_cast<size_t>(slots));
   std::vector<long long> lengths, kicks(static_cast<size_t>(slots), 0);
@@ -468,6 +502,8 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
     if (instances[i].instance->type() == EdgeWeightType::Euc3D) coordinates = 3;
   }
   const SharedLayout layout = shared_layout(cities, list_ints, coordinates);
+  const Kernels kernels =
+      kernels_for(layout.matrix ? Metric::Matrix : euc_2d ? Metric::Euc2D : Metric::Any, plan.moves);
   const int blocks = (slots + kWarpsPerBlock - 1) / kWarpsPerBlock;
   const size_t shared_bytes = static_cast<size_t>(layout.bytes_per_warp) * kWarpsPerBlock;
   kernels.climb<<<blocks, kWarpsPerBlock * 32, shared_bytes>>>(args, layout);
