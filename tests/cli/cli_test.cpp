@@ -419,6 +419,16 @@ TEST(Cli, SolvesAsymmetricFiles) {
   EXPECT_EQ(directed_length(matrix, path_order, false), to_one);
 }
 
+TEST(Cli, ReachesTheTsplibOptimumOfBr17) {
+  // br17 from TSPLIB's ATSP library (Repetto; tests/data/br17.atsp), its published optimum 39.
+  for (const int seed : {1, 2}) {
+    const Outcome run = formica("solve " + data("br17.atsp") + " --iterations 20 --backend cpu --quiet --seed " +
+                                std::to_string(seed));
+    ASSERT_EQ(run.code, 0) << run.err;
+    EXPECT_NE(run.out.find("br17: best 39 "), std::string::npos) << run.out;
+  }
+}
+
 TEST(Cli, OpenPathTooLargeForMemoryExitsWithThree) {
   const fs::path err = temp("path_memory_stderr");
   const std::string command = "FORMICA_MEMORY_LIMIT_MB=0 " + test::cli_path() + " solve --open --iterations 1 --quiet";
