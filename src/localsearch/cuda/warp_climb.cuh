@@ -2,8 +2,8 @@
 // batch solver's walks (batch/cuda/batch_walks.cu): one warp takes cities off a tour's queue of
 // active cities, its lanes try the city's listed neighbours (the moves of neighbour_moves.h, the
 // same stopping rules and search order as the CPU's NeighbourClimber), the warp applies the best
-// move and queues the cities of the changed edges, until the queue is empty. Every lane of the warp
-// calls these functions together.
+// move and queues the cities of the changed edges, until the queue is empty. Every lane of the
+// tour's group (WarpTour::width: the warp, or half of it) calls these functions together.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,39 +17,48 @@
 namespace formica::localsearch::cuda {
 
 inline constexpr unsigned kFullMask = 0xffffffffu;
-__device__ inline long long shuffle64(long long value, int lane) {
-  const int lo = __shfl_sync(kFullMask, static_cast<int>(value & 0xffffffffLL), lane);
-  const int hi = __shfl_sync(kFullMask, static_cast<int>(value >> 32), lane);
+/// `value` from lane `source` of t's group.
+__device__ inline int group_shuffle(const WarpTour& t, int value, int source) {
+  return __shfl_sync(t.mask, value, source, t.width);
+}
+__device__ inline long long shuffle64(const WarpTour& t, long long value, int source) {
+  const int lo = group_shuffle(t, static_cast<int>(value & 0xffffffffLL), source);
+  const int hi = group_shuffle(t, static_cast<int>(value >> 32), source);
   return (static_cast<long long>(hi) << 32) | static_cast<unsigned>(lo);
 }
 
+/// The lanes of t's group for which `predicate` holds, as bits counted from the group's lane 0.
+__device__ inline unsigned group_ballot(const WarpTour& t, bool predicate) {
+  const unsigned bits = __ballot_sync(t.mask, predicate);
+  if (t.width == 32) return bits;
+  return (bits >> ((static_cast<int>(threadIdx.x) & 31) - t.lane)) & ((1u << t.width) - 1);
+}
+
 /// The move every lane gets: the best of the lanes' moves (better_move: gain, then search order).
-__device__ inline LocalMove warp_best(const LocalMove& mine, int lane) {
+__device__ inline LocalMove warp_best(const WarpTour& t, const LocalMove& mine) {
   long long gain = mine.gain;
   int order = mine.order;
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    const long long other_gain = shuffle64(gain, lane ^ offset);
-    const int other_order = __shfl_xor_sync(kFullMask, order, offset);
+  for (int offset = t.width / 2; offset > 0; offset >>= 1) {
+    const long long other_gain = shuffle64(t, gain, t.lane ^ offset);
+    const int other_order = __shfl_xor_sync(t.mask, order, offset, t.width);
     if (other_gain > gain || (other_gain == gain && other_order < order))
       gain = other_gain, order = other_order;
   }
   LocalMove best;
   if (gain <= 0) return best;
-  const unsigned owner_lanes = __ballot_sync(kFullMask, mine.gain == gain && mine.order == order);
-  const int owner = __ffs(owner_lanes) - 1;
+  const int owner = __ffs(group_ballot(t, mine.gain == gain && mine.order == order)) - 1;
   best.gain = gain;
   best.order = order;
-  best.kind = static_cast<MoveKind>(__shfl_sync(kFullMask, static_cast<int>(mine.kind), owner));
-  best.e1 = __shfl_sync(kFullMask, mine.e1, owner);
-  best.e2 = __shfl_sync(kFullMask, mine.e2, owner);
+  best.kind = static_cast<MoveKind>(group_shuffle(t, static_cast<int>(mine.kind), owner));
+  best.e1 = group_shuffle(t, mine.e1, owner);
+  best.e2 = group_shuffle(t, mine.e2, owner);
 #pragma unroll
-  for (int i = 0; i < 6; ++i) best.city[i] = __shfl_sync(kFullMask, mine.city[i], owner);
+  for (int i = 0; i < 6; ++i) best.city[i] = group_shuffle(t, mine.city[i], owner);
   return best;
 }
 
 /// City a's best move, lane t trying a's t-th neighbour (the CPU's best_move in
-/// cpu/neighbour_list_climb.cpp, its loops' stopping points found by ballot).
+/// cpu/neighbour_list_climb.cpp, its loops' stopping points found by ballot). k <= t.width.
 template <bool kOrOpt, bool kThreeOpt, class Distance>
 __device__ LocalMove warp_best_move(const WarpTour& t, const Distance& distance, const int32_t* lists,
                                     int k, int a, int lane) {
@@ -61,7 +70,7 @@ __device__ LocalMove warp_best_move(const WarpTour& t, const Distance& distance,
     d_ac = distance(a, c);
   }
   LocalMove best;
-  unsigned stop = __ballot_sync(kFullMask, lane < k && two_opt_exhausted(ctx, d_ac));
+  unsigned stop = group_ballot(t, lane < k && two_opt_exhausted(ctx, d_ac));
   int limit = stop ? __ffs(stop) - 1 : k;
   if (lane < limit) two_opt_moves(t, distance, ctx, c, d_ac, lane, best);
   if (kOrOpt) {
@@ -70,7 +79,7 @@ __device__ LocalMove warp_best_move(const WarpTour& t, const Distance& distance,
       if (length > t.n() - 3) continue;
       const Segment s = or_opt_segment(t, distance, ctx, number, k);
       if (s.g1 <= 0) continue;
-      stop = __ballot_sync(kFullMask, lane < k && d_ac >= s.g1);
+      stop = group_ballot(t, lane < k && d_ac >= s.g1);
       limit = stop ? __ffs(stop) - 1 : k;
       if (lane < limit) or_opt_moves(t, distance, ctx, s, c, d_ac, lane, best);
     }
@@ -78,25 +87,25 @@ __device__ LocalMove warp_best_move(const WarpTour& t, const Distance& distance,
   if (kThreeOpt && t.n() >= kThreeOptMinCities) {
     for (int dir = 1; dir >= -1; dir -= 2) {
       const long long d_12 = dir > 0 ? ctx.d_pred : ctx.d_succ;
-      stop = __ballot_sync(kFullMask, lane < k && d_ac >= d_12);
+      stop = group_ballot(t, lane < k && d_ac >= d_12);
       limit = stop ? __ffs(stop) - 1 : k;
       if (lane < limit) three_opt_moves(t, distance, ctx, dir, c, d_ac, lane, lists, k, best);
     }
   }
-  return warp_best(best, lane);
+  return warp_best(t, best);
 }
 
 /// Rebuilds t's positions from its tour and queues every city in tour order (ring from 0, every
 /// bit set); returns how many are queued (n). Ends with a __syncwarp().
 __device__ inline int warp_queue_all(WarpTour& t, int32_t* ring, uint32_t* bits) {
   const int n = t.n(), words = (n + 31) / 32;
-  for (int p = t.lane; p < n; p += 32) {
+  for (int p = t.lane; p < n; p += t.width) {
     const int city = t.tour_[p];
     t.pos_[city] = p;
     ring[p] = city;
   }
-  for (int w = t.lane; w < words; w += 32) bits[w] = w == words - 1 && (n & 31) ? (1u << (n & 31)) - 1 : kFullMask;
-  __syncwarp();
+  for (int w = t.lane; w < words; w += t.width) bits[w] = w == words - 1 && (n & 31) ? (1u << (n & 31)) - 1 : kFullMask;
+  __syncwarp(t.mask);
   return n;
 }
 
@@ -114,7 +123,7 @@ __device__ long long warp_climb(WarpTour& t, const Distance& distance, const int
       city = ring[head];
       bits[city >> 5] &= ~(1u << (city & 31));
     }
-    city = __shfl_sync(kFullMask, city, 0);
+    city = group_shuffle(t, city, 0);
     if (++head == n) head = 0;
     --count;
     const LocalMove best = warp_best_move<kOrOpt, kThreeOpt>(t, distance, lists, k, city, lane);
@@ -124,7 +133,7 @@ __device__ long long warp_climb(WarpTour& t, const Distance& distance, const int
     const int changed = apply_move(t, best, ends);
     if (lane == 0)
       for (int i = 0; i < changed; ++i) queue_city(ring, bits, n, head, count, ends[i]);
-    count = __shfl_sync(kFullMask, count, 0);
+    count = group_shuffle(t, count, 0);
   }
   return total;
 }

@@ -1,5 +1,5 @@
 // WarpTour: the GPU twin of cpu/array_tour.h, one tour (array of cities plus positions, in global
-// memory) edited by one warp. Reads are plain loads every lane makes; a 2-opt move reverses the
+// or shared memory) edited by one warp, or by half of one (WarpTour::width). Reads are plain loads every lane makes; a 2-opt move reverses the
 // shorter side with the lanes swapping pairs of positions, between two __syncwarp()s (the first
 // so that no lane writes before every lane has read what the move depends on, the second so that
 // every lane sees the whole reversal). Every lane must call two_opt and exchange together, with
@@ -15,7 +15,11 @@ struct WarpTour {
   int32_t* tour_;
   int32_t* pos_;
   int n_;
-  int lane;
+  int lane;  ///< within the group of lanes that holds the tour
+  /// The lanes that hold the tour: the whole warp, or half of it (16 lanes from lane 0 or 16:
+  /// two tours per warp), and their mask.
+  int width = 32;
+  unsigned mask = 0xffffffffu;
 
   __device__ int n() const { return n_; }
   /// The city at position p, for any p in [-n, 2n).
@@ -41,8 +45,8 @@ struct WarpTour {
 
   /// Reverses `length` positions from `first` (cyclically; first <= n).
   __device__ int reverse(int first, int length) {
-    __syncwarp();
-    for (int s = lane; s < length / 2; s += 32) {
+    __syncwarp(mask);
+    for (int s = lane; s < length / 2; s += width) {
       int a = first + s, b = first + length - 1 - s;
       if (a >= n_) a -= n_;
       if (b >= n_) b -= n_;
@@ -52,7 +56,7 @@ struct WarpTour {
       pos_[cb] = a;
       pos_[ca] = b;
     }
-    __syncwarp();
+    __syncwarp(mask);
     return length;
   }
 };
