@@ -32,16 +32,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 int thread_count(const BatchConfig& config) { return config.threads > 0 ? config.threads : hardware_threads(); }
 
-Backend resolve_batch_backend(Backend requested) {
-  const bool device = formica::cuda::find_device().has_value();
-  if (requested == Backend::Cuda) {
-    FORMICA_EXPECTS(formica::cuda::built_with_cuda(), "--backend cuda: this build of formica has no CUDA backend");
-    FORMICA_EXPECTS(device, "--backend cuda: no CUDA device found");
-    return Backend::Cuda;
-  }
-  if (requested == Backend::Cpu) return Backend::Cpu;
-  return device ? Backend::Cuda : Backend::Cpu;
-}
 
 /// The exact optimum of a tour of fewer than kMinKickCities cities: every order with city 0 first.
 std::vector<int32_t> exact_tour(const Instance& instance) {
@@ -141,7 +131,8 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
                   std::span<const InstanceLimits> limits, const BatchOptions& options) {
   validate_batch(instances, config, limits);
   Batch batch;
-  batch.backend = resolve_batch_backend(config.backend);
+  // The solver's rule and messages: the default algorithm has a CUDA implementation, as the batch does.
+  batch.backend = resolve_backend(Algorithm::Auto, config.backend);
   const int count = static_cast<int>(instances.size()), threads = thread_count(config);
   batch.walks = resolve_walks(config, count, batch.backend);
 
