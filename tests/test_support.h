@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/instance.h"
@@ -63,6 +65,17 @@ inline std::string size_name(int n) {
   std::string name = "n";
   name += std::to_string(n);
   return name;
+}
+
+/// Polls `done` for up to `seconds`; true once it holds.
+template <class Done>
+bool wait_for(Done done, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
 }
 
 /// Reads a TSPLIB instance by name from the data folder.

@@ -98,6 +98,12 @@ void ColonyConfig::validate() const {
   FORMICA_EXPECTS(
       !lk_independent || lk_threads > 0,
       "--lk-independent: there are no Lin-Kernighan threads to walk independently; add --lk-threads N");
+  FORMICA_EXPECTS(lk_stretch == 0 || (lk_stretch >= 8 && lk_stretch <= 100000),
+                  "--lk-stretch must be 0 (the whole tour) or in [8, 100000], got ", lk_stretch);
+  FORMICA_EXPECTS(lk_stretch == 0 || lk_threads > 0,
+                  "--lk-stretch: there are no Lin-Kernighan threads to walk stretches; add --lk-threads N");
+  FORMICA_EXPECTS(lk_stretch == 0 || !lk_independent,
+                  "--lk-stretch: the stretch threads share one walk; leave out --lk-independent");
   FORMICA_EXPECTS(
       focused_edges == 0 || variant != ColonyVariant::Acs,
       "--focused-edges: ACS builds its tours in lockstep; focused construction needs mmas or gaco");
@@ -119,7 +125,7 @@ std::string ColonyConfig::describe() const {
          (focused() ? concat(" focused-edges=", focused_edges) : std::string(" construction=whole-tours")) +
          (merge_tours ? " merge-tours=true" : "") +
          (lk_threads > 0 ? concat(" lk-threads=", lk_threads) : "") +
-         (lk_independent ? " lk-independent=true" : "");
+         (lk_independent ? " lk-independent=true" : "") + (lk_stretch > 0 ? concat(" lk-stretch=", lk_stretch) : "");
 }
 
 }  // namespace formica::aco

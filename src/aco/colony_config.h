@@ -102,6 +102,11 @@ struct ColonyConfig {
   /// tour joins the merge, instead of all adopting the shortest tour any of them found. Needs
   /// lk_threads.
   bool lk_independent = false;
+  /// The Lin-Kernighan threads walk stretches of this many consecutive cities of the tour, each
+  /// a path with fixed ends, instead of the whole tour (localsearch/cpu/stretch_lin_kernighan.h:
+  /// the decomposition for very large tours); 0: the whole tour. Tours of fewer than two stretches
+  /// are walked whole. Needs lk_threads, and shared walks.
+  int lk_stretch = 0;
   int threads = 1;                ///< CPU worker threads (the result does not depend on it)
   uint64_t seed = 1;
 

@@ -35,6 +35,12 @@ ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
   const size_t lk_lists =
       static_cast<size_t>(std::min(local_search ? config.ls_neighbours : kMergerNeighbours, n - 1)) * 4;
   memory.host = lk_threads > 0 ? cities * (lk_lists + lk_threads * per_lk_thread + 8) : 0;
+  // --lk-stretch: the threads' tour, its published and offered copies and the merge's copy; per
+  // thread a stretch's (m + 1)^2 matrix, its lists and its walk.
+  if (lk_threads > 0 && config.lk_stretch > 0 && n >= 2 * config.lk_stretch) {
+    const size_t m = static_cast<size_t>(config.lk_stretch) + 1;
+    memory.host = cities * 16 + lk_threads * (m * m * 4 + m * 96);
+  }
   if (!gpu) {
     const size_t threads = static_cast<size_t>(config.threads);
     memory.host += candidate_set + matrices * cities * width * (8 + gaco) + ants * cities * 4 + ants * 8 +

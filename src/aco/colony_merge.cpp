@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "localsearch/cpu/stretch_lin_kernighan.h"
 #include "localsearch/partition_merge.h"
 
 namespace formica::aco {
@@ -12,6 +13,11 @@ namespace formica::aco {
 ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
                            const CandidateLists* lists) {
   if (config.lk_threads == 0) return;
+  if (config.lk_stretch > 0 && instance.n() >= 2 * config.lk_stretch) {
+    companion_ = std::make_unique<localsearch::cpu::StretchLinKernighan>(instance, config.lk_threads, config.seed,
+                                                                         config.lk_stretch);
+    return;
+  }
   companion_ = std::make_unique<localsearch::cpu::IteratedLinKernighan>(
       instance,
       lists != nullptr ? *lists
@@ -55,7 +61,7 @@ int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& rec
   // best. The shortest of all is merged into.
   std::vector<int32_t> threads_tour;
   const long long threads_length = companion_ ? companion_->best(threads_tour) : -1;
-  std::vector<localsearch::cpu::IteratedLinKernighan::Walk> walks;
+  std::vector<localsearch::cpu::TourCompanion::Walk> walks;
   if (companion_) companion_->walks(walks);
   std::vector<std::pair<long long, std::span<const int32_t>>> donors;
   for (int c = 0; c < colonies; ++c) {

@@ -14,6 +14,8 @@
 // merged into when it is the shortest of all, and every merge hands its result back to them. The
 // colonies then search around the threads' best tour and the threads kick the colonies' best.
 // With --lk-independent the threads walk on alone and each one's best tour is a donor as well.
+// With --lk-stretch they walk stretches of the tour instead of the whole of it
+// (localsearch/cpu/stretch_lin_kernighan.h), on very large tours.
 #pragma once
 
 #include <cstdint>
@@ -73,7 +75,7 @@ class ColonyMerger {
   std::vector<long long> lengths(const std::vector<ColonyRecord>& records) const;
 
   std::vector<long long> seen_;  // best and restart-best lengths (and the threads' best) at the last merge
-  std::unique_ptr<localsearch::cpu::IteratedLinKernighan> companion_;
+  std::unique_ptr<localsearch::cpu::TourCompanion> companion_;
 };
 
 }  // namespace formica::aco

@@ -129,6 +129,12 @@ void add_colony_parameters(std::vector<Parameter>& p) {
       "the colonies, their shortest tour merged with the colonies' at every merge; 0: none (with "
       "threads the result depends on timing, not on the seed alone)",
       [](auto& c) -> auto& { return c.lk_threads; }));
+  p.push_back(colony_number<int>(
+      "lk-stretch",
+      "MMAS / ACS / GACO with --lk-threads: the threads walk stretches of this many consecutive cities "
+      "of the tour (paths with fixed ends, a new cut every round) instead of the whole tour: the "
+      "decomposition for very large tours; 0: the whole tour",
+      [](auto& c) -> auto& { return c.lk_stretch; }));
   p.push_back(
       {"lk-independent",
        "MMAS / ACS / GACO with --lk-threads: true lets every Lin-Kernighan thread walk on alone from "

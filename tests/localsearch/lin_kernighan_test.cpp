@@ -99,17 +99,6 @@ TEST(LinKernighan, StopsWhenAsked) {
   EXPECT_EQ(before - counts.gain, tour_length(instance, tour));
 }
 
-/// Polls `done` for up to `seconds`.
-template <class Done>
-bool wait_for(Done done, double seconds) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > until) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return true;
-}
-
 TEST(IteratedLinKernighan, IdleUntilOfferedAndStopsWithoutOne) {
   const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 2);
   IteratedLinKernighan threads(instance, build_candidate_lists(instance, 10), 3, 1);
@@ -128,7 +117,7 @@ TEST(IteratedLinKernighan, PublishesOnlyShorterToursExactlyMeasured) {
   const int64_t start_length = tour_length(instance, start);
   IteratedLinKernighan threads(instance, std::move(lists), 2, 7);
   threads.offer(start, start_length);
-  ASSERT_TRUE(wait_for([&] { return threads.best_length() < start_length; }, 20.0))
+  ASSERT_TRUE(test::wait_for([&] { return threads.best_length() < start_length; }, 20.0))
       << "no shorter tour after " << threads.kicks() << " kicks";
   std::vector<int32_t> best;
   const int64_t length = threads.best(best);
@@ -153,7 +142,7 @@ TEST(IteratedLinKernighan, IndependentWalksKeepTheirOwnShortestTours) {
   shared.offer(start, start_length);
   independent.offer(start, start_length);
   std::vector<IteratedLinKernighan::Walk> walks;
-  ASSERT_TRUE(wait_for(
+  ASSERT_TRUE(test::wait_for(
       [&] {
         independent.walks(walks);
         return walks.size() == 3;
@@ -181,7 +170,7 @@ TEST(IteratedLinKernighan, KicksStayPermutationsOnTinyTours) {
     IteratedLinKernighan threads(instance, build_candidate_lists(instance, std::min(10, n - 1)), 1, 3);
     const std::vector<int32_t> start = random_tour(n, 5);
     threads.offer(start, tour_length(instance, start));
-    ASSERT_TRUE(wait_for([&] { return threads.kicks() > 500; }, 20.0)) << n;
+    ASSERT_TRUE(test::wait_for([&] { return threads.kicks() > 500; }, 20.0)) << n;
     threads.stop();
     std::vector<int32_t> best;
     const int64_t length = threads.best(best);

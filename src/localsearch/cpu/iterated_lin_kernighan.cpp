@@ -6,6 +6,7 @@
 
 #include "core/rng.h"
 #include "core/search.h"
+#include "localsearch/cpu/kicked_tour.h"
 #include "localsearch/cpu/lin_kernighan.h"
 
 namespace formica::localsearch::cpu {
@@ -56,8 +57,6 @@ void IteratedLinKernighan::walks(std::vector<Walk>& out) const {
 
 void IteratedLinKernighan::work(int worker) {
   const int n = instance_.n();
-  std::vector<int32_t> tour, saved, pos(static_cast<size_t>(n));
-  int64_t length = -1;
   {  // idle until the first tour
     std::unique_lock lock(mutex_);
     offered_.wait(lock, [&] { return stop_.load() || best_length_.load() >= 0; });
@@ -67,45 +66,22 @@ void IteratedLinKernighan::work(int worker) {
   RandomStream random(seed_, 0x11CC0000u + static_cast<uint64_t>(worker));
   StopFlag stop;
   stop.interrupt = &stop_;
-  const auto distance = [&](int a, int b) { return instance_.distance(a, b); };
+  KickedTour walk;
+  std::vector<int32_t> adopted;
   while (!stop_.load(std::memory_order_relaxed)) {
-    if (length < 0 || (!independent_ && best_length_.load(std::memory_order_acquire) < length)) {  // adopt
-      length = best(tour);
-      saved = tour;
-      for (int p = 0; p < n; ++p) pos[tour[p]] = p;
+    if (walk.length() < 0 || (!independent_ && best_length_.load(std::memory_order_acquire) < walk.length())) {
+      const int64_t length = best(adopted);  // adopt
+      walk.reset(adopted, length);
     }
-    // The kick, a double bridge: x, A, B, C, y -> x, C, B, A, y.
-    const DoubleBridge bridge = draw_double_bridge(random, n);
-    const int p0 = bridge.p0, m = bridge.moved();
-    const auto at = [&](int p) { return p % n; };
-    int32_t ends[8];
-    double_bridge_ends(bridge, [&](int p) { return tour[at(p)]; }, ends);
-    const int64_t kick = double_bridge_delta(ends, distance);
-    for (int i = 0; i < m; ++i) tour[at(p0 + 1 + i)] = saved[at(double_bridge_source(bridge, i))];
-    for (int i = 1; i <= m; ++i) pos[tour[at(p0 + i)]] = at(p0 + i);
-    const NeighbourClimbCounts repair = lk.improve(tour, pos, ends, &stop);
+    const bool shorter = walk.kick(instance_, lk, random, &stop, kMaxKickSegment);
     kicks_.fetch_add(1, std::memory_order_relaxed);
-    const int64_t next = length + kick - repair.gain;
-    if (next <= length) {  // keep it (equal lengths too: plateaus)
-      if (repair.moves == 0)
-        for (int i = 1; i <= m; ++i) saved[at(p0 + i)] = tour[at(p0 + i)];
-      else
-        saved = tour;
-      const bool shorter = next < length;
-      length = next;
-      if (shorter) {
-        publish(tour, length);
-        if (independent_) {
-          const std::lock_guard lock(mutex_);
-          walks_[worker].length = length;
-          walks_[worker].tour = tour;
-        }
+    if (shorter) {
+      publish(walk.tour(), walk.length());
+      if (independent_) {
+        const std::lock_guard lock(mutex_);
+        walks_[worker].length = walk.length();
+        walks_[worker].tour.assign(walk.tour().begin(), walk.tour().end());
       }
-    } else if (repair.moves == 0) {  // undo the kick only
-      for (int i = 1; i <= m; ++i) tour[at(p0 + i)] = saved[at(p0 + i)], pos[tour[at(p0 + i)]] = at(p0 + i);
-    } else {
-      tour = saved;
-      for (int p = 0; p < n; ++p) pos[tour[p]] = p;
     }
   }
 }

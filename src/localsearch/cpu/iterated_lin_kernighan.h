@@ -30,6 +30,7 @@
 
 #include "core/candidates.h"
 #include "core/instance.h"
+#include "localsearch/cpu/tour_companion.h"
 #include "localsearch/double_bridge.h"
 
 namespace formica::localsearch::cpu {
@@ -39,7 +40,7 @@ namespace formica::localsearch::cpu {
 using localsearch::kMaxKickSegment;
 using localsearch::kMinKickCities;
 
-class IteratedLinKernighan {
+class IteratedLinKernighan final : public TourCompanion {
  public:
   /// Starts `threads` workers (at least 1) on `instance` (which must outlive this object), their
   /// chains choosing among `lists`, idle until the first offer(); worker w draws its kicks from
@@ -47,34 +48,19 @@ class IteratedLinKernighan {
   IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads, uint64_t seed,
                        bool independent = false);
   /// Stops and joins the workers.
-  ~IteratedLinKernighan() { stop(); }
+  ~IteratedLinKernighan() override { stop(); }
   IteratedLinKernighan(const IteratedLinKernighan&) = delete;
   IteratedLinKernighan& operator=(const IteratedLinKernighan&) = delete;
 
-  /// Hands the workers `tour` of exact length `length` when it is shorter than the shortest
-  /// published; they adopt it at their next kick.
-  void offer(std::span<const int32_t> tour, int64_t length);
-
-  /// The shortest published tour, copied to `out`, and its length (-1 and `out` untouched before
-  /// the first offer).
-  int64_t best(std::vector<int32_t>& out) const;
-  /// Its length without the copy (-1 before the first offer).
-  int64_t best_length() const { return best_length_.load(std::memory_order_acquire); }
-  /// Stops and joins the workers (at once: a chain in progress ends at its next city); the
-  /// published tour stays. Idempotent.
-  void stop();
-
-  /// One worker's shortest tour (independent walks).
-  struct Walk {
-    int64_t length = -1;
-    std::vector<int32_t> tour;
-  };
-  /// With independent walks, each worker's shortest tour so far (those that improved on the first
-  /// tour), copied to `out`; empty with shared walks.
-  void walks(std::vector<Walk>& out) const;
-
-  /// Kicks tried by all workers so far.
-  int64_t kicks() const { return kicks_.load(std::memory_order_relaxed); }
+  /// The workers adopt an offered tour at their next kick.
+  void offer(std::span<const int32_t> tour, int64_t length) override;
+  int64_t best(std::vector<int32_t>& out) const override;
+  int64_t best_length() const override { return best_length_.load(std::memory_order_acquire); }
+  /// At once: a chain in progress ends at its next city.
+  void stop() override;
+  /// With independent walks, each worker's shortest tour so far; empty with shared walks.
+  void walks(std::vector<Walk>& out) const override;
+  int64_t kicks() const override { return kicks_.load(std::memory_order_relaxed); }
 
  private:
   void work(int worker);

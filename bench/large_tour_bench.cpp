@@ -1,0 +1,92 @@
+// Very large tours (issue 21): the Lin-Kernighan host threads over the whole tour
+// (localsearch/cpu/iterated_lin_kernighan.h) against the same threads over stretches
+// (localsearch/cpu/stretch_lin_kernighan.h), from the same start tour, for the same wall time.
+// The start is what the focused colonies start from: a nearest-neighbour tour climbed with 2-opt +
+// Or-opt + 3-opt over 10 neighbours. Prints the length every --every seconds for each.
+//   large_tour_bench --cities 1000000 --seconds 60 [--threads 0] [--stretch 1000] [--kicks 0]
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "core/candidates.h"
+#include "core/nearest_neighbour.h"
+#include "core/tour.h"
+#include "io/generator.h"
+#include "localsearch/cpu/iterated_lin_kernighan.h"
+#include "localsearch/cpu/neighbour_list_climb.h"
+#include "localsearch/cpu/stretch_lin_kernighan.h"
+#include "solver/solver.h"
+
+namespace {
+
+using namespace formica;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"very large tours: whole-tour Lin-Kernighan threads against stretch threads"};
+  int cities = 200000, threads = 0, stretch = localsearch::cpu::kDefaultStretchCities, kicks = 0;
+  double seconds = 30, every = 5;
+  uint64_t seed = 1;
+  bool stretches_only = false;
+  app.add_option("--cities", cities, "uniform instance size")->check(CLI::Range(2000, 10000000));
+  app.add_option("--seed", seed, "instance seed (and the threads')");
+  app.add_option("--seconds", seconds, "wall time of each")->check(CLI::Range(0.1, 3600.0));
+  app.add_option("--every", every, "seconds between printed lengths")->check(CLI::Range(0.1, 3600.0));
+  app.add_option("--threads", threads, "Lin-Kernighan threads, 0 for all hardware threads");
+  app.add_option("--stretch", stretch, "cities per stretch")->check(CLI::Range(8, 100000));
+  app.add_option("--kicks", kicks, "kicks per stretch and round, 0 for as many as it has cities");
+  app.add_flag("--stretches-only", stretches_only, "leave out the whole-tour threads");
+  CLI11_PARSE(app, argc, argv);
+  if (threads <= 0) threads = hardware_threads();
+
+  auto start = std::chrono::steady_clock::now();
+  const Instance instance = io::generate_instance(cities, io::InstanceKind::Uniform, seed);
+  const CandidateLists lists = build_candidate_lists(instance, 10, threads);
+  std::vector<int32_t> tour = nearest_neighbour_tour(instance, 0);
+  localsearch::cpu::NeighbourClimber(instance, lists,
+                                     localsearch::cpu::climb_options(localsearch::LocalSearchKind::ThreeOpt, true))
+      .climb(tour);
+  const int64_t length = tour_length(instance, tour);
+  std::printf("uniform %d cities, seed %llu: start tour (nearest neighbour, 3-opt) %lld in %.1f s; %d threads, "
+              "%.0f s each\n",
+              cities, static_cast<unsigned long long>(seed), static_cast<long long>(length), seconds_since(start),
+              threads, seconds);
+  const auto run = [&](const char* name, localsearch::cpu::TourCompanion& companion) {
+    const auto t0 = std::chrono::steady_clock::now();
+    companion.offer(tour, length);
+    for (double at = every; at <= seconds + 1e-9; at += every) {
+      std::this_thread::sleep_until(t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                             std::chrono::duration<double>(at)));
+      const int64_t best = companion.best_length();
+      std::printf("%-34s %7.1f s %14lld %8.3f %% below the start %12lld kicks\n", name, at, static_cast<long long>(best),
+                  100.0 * static_cast<double>(length - best) / static_cast<double>(length),
+                  static_cast<long long>(companion.kicks()));
+      std::fflush(stdout);
+    }
+    companion.stop();
+    std::vector<int32_t> best;
+    const int64_t final_length = companion.best(best);
+    if (tour_length(instance, best) != final_length) {
+      std::fprintf(stderr, "%s: the published length does not match its tour\n", name);
+      std::exit(1);
+    }
+  };
+  if (!stretches_only) {
+    localsearch::cpu::IteratedLinKernighan whole(instance, lists, threads, seed);
+    run("whole tour", whole);
+  }
+  localsearch::cpu::StretchLinKernighan stretches(instance, threads, seed, stretch, kicks);
+  char name[64];
+  std::snprintf(name, sizeof name, "stretches of %d, %d kicks", stretch, kicks > 0 ? kicks : stretch);
+  run(name, stretches);
+  std::printf("stretch rounds: %lld\n", static_cast<long long>(stretches.rounds()));
+  return 0;
+}

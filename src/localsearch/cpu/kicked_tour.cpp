@@ -1,0 +1,49 @@
+// One kick of iterated Lin-Kernighan (see kicked_tour.h).
+#include "localsearch/cpu/kicked_tour.h"
+
+#include "localsearch/double_bridge.h"
+
+namespace formica::localsearch::cpu {
+
+void KickedTour::reset(std::span<const int32_t> tour, int64_t length) {
+  tour_.assign(tour.begin(), tour.end());
+  saved_ = tour_;
+  pos_.resize(tour_.size());
+  for (size_t p = 0; p < tour_.size(); ++p) pos_[tour_[p]] = static_cast<int32_t>(p);
+  length_ = length;
+}
+
+bool KickedTour::kick(const Instance& instance, LinKernighan& lk, RandomStream& random, const StopFlag* stop,
+                      int max_segment) {
+  const int n = static_cast<int>(tour_.size());
+  const auto distance = [&](int a, int b) { return instance.distance(a, b); };
+  const auto at = [n](int p) { return p % n; };
+  // The kick, a double bridge: x, A, B, C, y -> x, C, B, A, y.
+  const DoubleBridge bridge = draw_double_bridge(random, n, max_segment);
+  const int p0 = bridge.p0, m = bridge.moved();
+  int32_t ends[8];
+  double_bridge_ends(bridge, [&](int p) { return tour_[at(p)]; }, ends);
+  const int64_t kick = double_bridge_delta(ends, distance);
+  for (int i = 0; i < m; ++i) tour_[at(p0 + 1 + i)] = saved_[at(double_bridge_source(bridge, i))];
+  for (int i = 1; i <= m; ++i) pos_[tour_[at(p0 + i)]] = at(p0 + i);
+  const NeighbourClimbCounts repair = lk.improve(tour_, pos_, ends, stop);
+  const int64_t next = length_ + kick - repair.gain;
+  if (next <= length_) {  // keep it (equal lengths too: plateaus)
+    if (repair.moves == 0)
+      for (int i = 1; i <= m; ++i) saved_[at(p0 + i)] = tour_[at(p0 + i)];
+    else
+      saved_ = tour_;
+    const bool shorter = next < length_;
+    length_ = next;
+    return shorter;
+  }
+  if (repair.moves == 0) {  // undo the kick only
+    for (int i = 1; i <= m; ++i) tour_[at(p0 + i)] = saved_[at(p0 + i)], pos_[tour_[at(p0 + i)]] = at(p0 + i);
+  } else {
+    tour_ = saved_;
+    for (int p = 0; p < n; ++p) pos_[tour_[p]] = p;
+  }
+  return false;
+}
+
+}  // namespace formica::localsearch::cpu

@@ -1,0 +1,39 @@
+// One walk of iterated Lin-Kernighan, the step that the whole-tour threads
+// (iterated_lin_kernighan.h) and the stretch threads (stretch_lin_kernighan.h) both repeat: kick the
+// tour with a double bridge, repair it with Lin-Kernighan chains from the eight cities at the
+// changed edges, keep the result when it is no longer than before (equal lengths too: the walk
+// crosses plateaus), else go back. Lengths are exact TSPLIB integers, kept incrementally.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/instance.h"
+#include "core/rng.h"
+#include "core/search.h"
+#include "localsearch/cpu/lin_kernighan.h"
+
+namespace formica::localsearch::cpu {
+
+class KickedTour {
+ public:
+  /// Starts the walk at `tour`, of exact length `length`.
+  void reset(std::span<const int32_t> tour, int64_t length);
+
+  /// One kick (a double bridge drawn from `random`, stretches of at most `max_segment` cities),
+  /// repaired by `lk` and kept or undone as the file comment says. Returns true when the tour got
+  /// shorter. The tour must have at least kMinKickCities cities.
+  bool kick(const Instance& instance, LinKernighan& lk, RandomStream& random, const StopFlag* stop,
+            int max_segment);
+
+  /// The walk's tour (the one kept) and its exact length; -1 before reset().
+  std::span<const int32_t> tour() const { return saved_; }
+  int64_t length() const { return length_; }
+
+ private:
+  std::vector<int32_t> tour_, saved_, pos_;  // tour_ equals saved_ between kicks
+  int64_t length_ = -1;
+};
+
+}  // namespace formica::localsearch::cpu

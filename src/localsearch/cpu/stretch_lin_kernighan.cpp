@@ -1,0 +1,187 @@
+// Iterated Lin-Kernighan a stretch at a time (see stretch_lin_kernighan.h).
+#include "localsearch/cpu/stretch_lin_kernighan.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "core/candidates.h"
+#include "core/error.h"
+#include "core/path_transform.h"
+#include "core/rng.h"
+#include "core/tour.h"
+#include "localsearch/cpu/kicked_tour.h"
+#include "localsearch/cpu/lin_kernighan.h"
+#include "localsearch/double_bridge.h"
+
+namespace formica::localsearch::cpu {
+namespace {
+
+/// Neighbours per city of a stretch's chains (the whole-tour threads take 10; a stretch's lists
+/// are built from its matrix, so fewer cost less).
+constexpr int kStretchNeighbours = 8;
+constexpr uint64_t kStretchStreams = 0x57E7C40000000000ull;
+constexpr uint64_t kOffsetStreams = 0x0FF5E70000000000ull;
+
+/// The cities of a stretch as an instance of their own: their coordinates (same metric), or their
+/// rows and columns of the matrix.
+Instance stretch_instance(const Instance& instance, std::span<const int32_t> cities) {
+  const size_t m = cities.size();
+  if (instance.has_coordinates()) {
+    std::vector<double> x(m), y(m), z;
+    for (size_t i = 0; i < m; ++i) x[i] = instance.x()[cities[i]], y[i] = instance.y()[cities[i]];
+    if (!instance.z().empty())
+      for (const int32_t c : cities) z.push_back(instance.z()[c]);
+    return Instance("stretch", instance.type(), std::move(x), std::move(y), std::move(z));
+  }
+  std::vector<int32_t> weights(m * m);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < m; ++j) weights[i * m + j] = static_cast<int32_t>(instance.distance(cities[i], cities[j]));
+  return Instance::from_matrix("stretch", static_cast<int>(m), std::move(weights));
+}
+
+/// Exact length of the path through `cities` in the order `order` gives (indices into cities).
+int64_t path_through(const Instance& instance, std::span<const int32_t> cities, std::span<const int32_t> order) {
+  int64_t length = 0;
+  for (size_t i = 0; i + 1 < order.size(); ++i) length += instance.distance(cities[order[i]], cities[order[i + 1]]);
+  return length;
+}
+
+/// Walks the path through `cities` (in tour order, both ends fixed) with `kicks` kicks of iterated
+/// Lin-Kernighan; writes the shortest path found back into `cities` and returns the exact gain (0
+/// when nothing shorter was found).
+int64_t improve_stretch(const Instance& instance, std::span<int32_t> cities, int kicks, RandomStream& random,
+                        const StopFlag& stop, std::atomic<int64_t>& kicked) {
+  const int m = static_cast<int>(cities.size());
+  PathEnds ends;
+  ends.open = true;
+  ends.start = 0;
+  ends.end = m - 1;
+  const PathTransform transform(stretch_instance(instance, cities), ends);
+  const Instance& closed = transform.instance();  // the path and the dummy city m that closes it
+  const CandidateLists lists = build_candidate_lists(closed, kStretchNeighbours);
+  std::vector<int32_t> order(static_cast<size_t>(m) + 1);
+  std::iota(order.begin(), order.end(), 0);
+  LinKernighan lk(closed, lists);
+  lk.improve(order, &stop);
+  KickedTour walk;
+  walk.reset(order, tour_length(closed, order));
+  for (int k = 0; k < kicks && !stop.requested(); ++k) {
+    walk.kick(closed, lk, random, &stop, kMaxKickSegment);
+    kicked.fetch_add(1, std::memory_order_relaxed);
+  }
+  const std::vector<int32_t> path = transform.path(walk.tour());
+  if (path.front() != 0 || path.back() != m - 1) return 0;  // the ends moved (a walk cut short mid-repair)
+  std::vector<int32_t> identity(static_cast<size_t>(m));
+  std::iota(identity.begin(), identity.end(), 0);
+  const int64_t gain = path_through(instance, cities, identity) - path_through(instance, cities, path);
+  if (gain <= 0) return 0;
+  std::vector<int32_t> walked(static_cast<size_t>(m));
+  for (int i = 0; i < m; ++i) walked[i] = cities[path[i]];
+  std::copy(walked.begin(), walked.end(), cities.begin());
+  return gain;
+}
+
+}  // namespace
+
+StretchLinKernighan::StretchLinKernighan(const Instance& instance, int threads, uint64_t seed, int stretch, int kicks)
+    : instance_(instance),
+      seed_(seed),
+      stretch_(std::max(stretch, kMinKickCities)),
+      kicks_per_stretch_(kicks > 0 ? kicks : stretch_),
+      count_(instance.n() / stretch_) {
+  FORMICA_EXPECTS(count_ >= 2, "the stretch Lin-Kernighan threads need at least 2 stretches of ", stretch_,
+                  " cities, the instance has ", instance.n());
+  for (int w = 0; w < std::max(threads, 1); ++w) workers_.emplace_back([this] { work(); });
+}
+
+void StretchLinKernighan::offer(std::span<const int32_t> tour, int64_t length) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (length_ < 0) {  // the first tour: the first round starts from it
+      tour_.assign(tour.begin(), tour.end());
+      best_ = tour_;
+      length_ = length;
+      best_length_.store(length, std::memory_order_release);
+    } else if (length < best_length_.load(std::memory_order_relaxed) &&
+               (offered_length_ < 0 || length < offered_length_)) {
+      offered_.assign(tour.begin(), tour.end());
+      offered_length_ = length;
+    }
+  }
+  changed_.notify_all();
+}
+
+int64_t StretchLinKernighan::best(std::vector<int32_t>& out) const {
+  const std::lock_guard lock(mutex_);
+  const int64_t length = best_length_.load(std::memory_order_relaxed);
+  if (length >= 0) out = best_;
+  return length;
+}
+
+void StretchLinKernighan::stop() {
+  {
+    const std::lock_guard lock(mutex_);
+    stop_.store(true);
+  }
+  changed_.notify_all();
+  for (std::thread& worker : workers_) worker.join();
+  workers_.clear();
+  // What the round in progress found so far is in tour_: publish it too.
+  const std::lock_guard lock(mutex_);
+  if (length_ >= 0 && round_gain_ > 0) {
+    length_ -= round_gain_;
+    round_gain_ = 0;
+    if (length_ < best_length_.load(std::memory_order_relaxed)) {
+      best_ = tour_;
+      best_length_.store(length_, std::memory_order_release);
+    }
+  }
+}
+
+void StretchLinKernighan::end_round() {
+  length_ -= round_gain_;
+  round_gain_ = 0;
+  if (length_ < best_length_.load(std::memory_order_relaxed)) {
+    best_ = tour_;
+    best_length_.store(length_, std::memory_order_release);
+  }
+  if (offered_length_ >= 0 && offered_length_ < length_) {
+    tour_ = std::move(offered_);
+    length_ = offered_length_;
+  }
+  offered_.clear();
+  offered_length_ = -1;
+  const int64_t round = rounds_.fetch_add(1, std::memory_order_relaxed) + 1;
+  RandomStream random(seed_, kOffsetStreams + static_cast<uint64_t>(round));
+  offset_ = static_cast<int>(random.below(static_cast<uint32_t>(stretch_)));
+  next_ = 0;
+  returned_ = 0;
+  changed_.notify_all();
+}
+
+void StretchLinKernighan::work() {
+  const int n = instance_.n();
+  StopFlag stop;
+  stop.interrupt = &stop_;
+  std::vector<int32_t> cities;
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [&] { return stop_.load() || (length_ >= 0 && next_ < count_); });
+    if (stop_.load()) return;
+    const int s = next_++, first = offset_ + s * stretch_, m = s + 1 == count_ ? n - s * stretch_ : stretch_;
+    const uint64_t round = static_cast<uint64_t>(rounds_.load(std::memory_order_relaxed));
+    lock.unlock();
+    // This stretch's positions are this thread's until it returns them.
+    cities.resize(static_cast<size_t>(m));
+    for (int i = 0; i < m; ++i) cities[i] = tour_[(first + i) % n];
+    RandomStream random(seed_, kStretchStreams + (round << 24) + static_cast<uint64_t>(s));
+    const int64_t gain = improve_stretch(instance_, cities, kicks_per_stretch_, random, stop, kicks_);
+    if (gain > 0)
+      for (int i = 0; i < m; ++i) tour_[(first + i) % n] = cities[i];
+    lock.lock();
+    round_gain_ += gain;
+    if (++returned_ == count_) end_round();
+  }
+}
+
+}  // namespace formica::localsearch::cpu

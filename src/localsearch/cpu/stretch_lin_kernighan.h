@@ -1,0 +1,82 @@
+// Iterated Lin-Kernighan on very large tours, a stretch at a time, on every host thread at once:
+// the decomposition search that stands in for the whole-tour threads (iterated_lin_kernighan.h)
+// beside the colonies when the tour is too large for them.
+//
+// Why: the whole-tour threads keep the tour in an array; every kick that the repair changes costs
+// a copy of the whole tour, and a Lin-Kernighan step reverses up to n / 2 cities, so at a million
+// cities each thread manages a few hundred kicks a second where a million are needed to reach
+// every part of the tour. Here a round cuts the tour into stretches of `stretch` consecutive
+// cities; a thread takes a stretch, makes it a problem of its own (the path through its cities
+// with both end cities fixed: core/path_transform.h, a dummy city joined to the two ends), walks it
+// with `kicks` kicks of iterated Lin-Kernighan (kicked_tour.h) and writes the path back into the
+// same positions when it is shorter: the tour stays a tour, and the threads never wait for each
+// other within a round. Each round cuts at a new random offset, so no seam stays where it was;
+// between rounds the threads adopt a shorter tour offered by the merger and publish theirs. This
+// is the tour-segment partitioning of LKH's SUBPROBLEM_SIZE (Helsgaun 2009, "General k-opt
+// submoves for the Lin-Kernighan TSP heuristic", and LKH-2's segment subproblems).
+//
+// A round's result does not depend on the number of threads (each stretch draws its kicks from the
+// seed, the round and the stretch), but offers arrive when the merger sends them.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "core/instance.h"
+#include "localsearch/cpu/tour_companion.h"
+
+namespace formica::localsearch::cpu {
+
+/// Cities per stretch unless told otherwise: small enough that a stretch's matrix (4 MB) and its
+/// kicks take milliseconds, large enough that the seams are a small part of the tour.
+inline constexpr int kDefaultStretchCities = 1000;
+
+class StretchLinKernighan final : public TourCompanion {
+ public:
+  /// Starts `threads` workers (at least 1) on `instance` (which must outlive this object, and have
+  /// at least 2 x stretch cities), idle until the first offer(). Each stretch gets `kicks` kicks a
+  /// round (0: as many as it has cities).
+  StretchLinKernighan(const Instance& instance, int threads, uint64_t seed, int stretch = kDefaultStretchCities,
+                      int kicks = 0);
+  ~StretchLinKernighan() override { stop(); }
+  StretchLinKernighan(const StretchLinKernighan&) = delete;
+  StretchLinKernighan& operator=(const StretchLinKernighan&) = delete;
+
+  /// Adopted at the end of the round in progress when it is shorter than the round's tour.
+  void offer(std::span<const int32_t> tour, int64_t length) override;
+  int64_t best(std::vector<int32_t>& out) const override;
+  int64_t best_length() const override { return best_length_.load(std::memory_order_acquire); }
+  /// Ends after the stretches in progress (each ends at its next kick).
+  void stop() override;
+  /// One shared walk: always empty.
+  void walks(std::vector<Walk>& out) const override { out.clear(); }
+  int64_t kicks() const override { return kicks_.load(std::memory_order_relaxed); }
+  /// Rounds completed so far.
+  int64_t rounds() const { return rounds_.load(std::memory_order_relaxed); }
+
+ private:
+  void work();
+  /// Under mutex_, when the last stretch of a round is back: the round's tour published, an
+  /// offered shorter tour adopted, the next round's cuts drawn.
+  void end_round();
+
+  const Instance& instance_;
+  const uint64_t seed_;
+  const int stretch_, kicks_per_stretch_, count_;  // count_: stretches a round
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  // Guarded by mutex_, except tour_'s positions, which the thread holding a stretch reads and writes.
+  std::vector<int32_t> tour_, best_, offered_;
+  int64_t length_ = -1, offered_length_ = -1, round_gain_ = 0;
+  int offset_ = 0, next_ = 0, returned_ = 0;
+  std::atomic<int64_t> best_length_{-1}, kicks_{0}, rounds_{0};
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace formica::localsearch::cpu

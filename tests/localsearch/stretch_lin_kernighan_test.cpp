@@ -1,0 +1,90 @@
+// The stretch Lin-Kernighan threads (localsearch/cpu/stretch_lin_kernighan.h): valid tours with
+// exact lengths on coordinate and matrix instances, rounds that shorten the tour, offers adopted
+// between rounds, and what they refuse.
+#include "localsearch/cpu/stretch_lin_kernighan.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "core/candidates.h"
+#include "core/error.h"
+#include "core/rng.h"
+#include "core/space_filling_curve.h"
+#include "core/tour.h"
+#include "io/generator.h"
+#include "localsearch/cpu/neighbour_list_climb.h"
+#include "test_support.h"
+
+namespace formica::localsearch::cpu {
+namespace {
+
+/// A random symmetric matrix instance of n cities (weights 1..1000).
+Instance matrix_instance(int n, uint64_t seed) {
+  RandomStream rng(seed, 1);
+  std::vector<int32_t> weights(static_cast<size_t>(n) * n, 0);
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      weights[i * n + j] = weights[j * n + i] = 1 + static_cast<int32_t>(rng.below(1000));
+  return Instance::from_matrix("matrix", n, std::move(weights));
+}
+
+/// Runs the threads from `start` until `rounds` rounds are done, stops them, checks the published
+/// tour and returns its length.
+int64_t walk_rounds(const Instance& instance, std::span<const int32_t> start, int stretch, int rounds) {
+  const int64_t start_length = tour_length(instance, start);
+  StretchLinKernighan threads(instance, 2, 5, stretch, 50);
+  std::vector<int32_t> out{7};
+  EXPECT_EQ(threads.best(out), -1) << "nothing published before the first offer";
+  threads.offer(start, start_length);
+  EXPECT_TRUE(test::wait_for([&] { return threads.rounds() >= rounds; }, 60.0)) << threads.rounds() << " rounds";
+  threads.stop();
+  std::vector<int32_t> best;
+  const int64_t length = threads.best(best);
+  validate_permutation(best, instance.n());
+  EXPECT_EQ(length, tour_length(instance, best));
+  EXPECT_LE(length, start_length);
+  EXPECT_GT(threads.kicks(), 0);
+  std::vector<TourCompanion::Walk> walks{{1, {}}};
+  threads.walks(walks);
+  EXPECT_TRUE(walks.empty()) << "one shared walk";
+  return length;
+}
+
+TEST(StretchLinKernighan, RoundsShortenACoordinateTourAndKeepItATour) {
+  const Instance instance = io::generate_instance(3000, io::InstanceKind::Uniform, 4);
+  const std::vector<int32_t> start = space_filling_curve_tour(instance);
+  EXPECT_LT(walk_rounds(instance, start, 400, 3), tour_length(instance, start));
+}
+
+TEST(StretchLinKernighan, MatrixInstancesAndAShortLastStretch) {
+  const Instance instance = matrix_instance(230, 8);  // 230 = 4 x 50 + 30: the last stretch is 80
+  std::vector<int32_t> start(230);
+  std::iota(start.begin(), start.end(), 0);
+  EXPECT_LT(walk_rounds(instance, start, 50, 4), tour_length(instance, start));
+}
+
+TEST(StretchLinKernighan, AdoptsAShorterOfferBetweenRounds) {
+  const Instance instance = io::generate_instance(2000, io::InstanceKind::Clustered, 3);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  std::vector<int32_t> worse(2000), better = space_filling_curve_tour(instance);
+  std::iota(worse.begin(), worse.end(), 0);
+  NeighbourClimber(instance, lists, climb_options(LocalSearchKind::ThreeOpt, true)).climb(better);
+  const int64_t better_length = tour_length(instance, better);
+  StretchLinKernighan threads(instance, 2, 9, 250, 20);
+  threads.offer(worse, tour_length(instance, worse));
+  threads.offer(better, better_length);
+  ASSERT_TRUE(test::wait_for([&] { return threads.rounds() >= 3; }, 60.0));
+  threads.stop();
+  std::vector<int32_t> best;
+  EXPECT_LE(threads.best(best), better_length) << "the climbed tour was adopted after the first round";
+  EXPECT_EQ(threads.best_length(), tour_length(instance, best));
+}
+
+TEST(StretchLinKernighan, NeedsTwoStretches) {
+  const Instance instance = io::generate_instance(150, io::InstanceKind::Uniform, 1);
+  EXPECT_THROW(StretchLinKernighan(instance, 1, 1, 100), InputError);
+}
+
+}  // namespace
+}  // namespace formica::localsearch::cpu
