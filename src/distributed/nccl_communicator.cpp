@@ -111,6 +111,7 @@ void NcclCommunicator::gather(std::span<const int32_t> mine, std::span<int32_t> 
 void NcclCommunicator::abort(int code) noexcept {
   if (state_ && state_->comm) ncclCommAbort(state_->comm), state_->comm = nullptr;
   bootstrap_->abort(code);
+  std::_Exit(code);  // not reached: the bootstrap's abort() ends the process
 }
 
 }  // namespace formica::distributed
