@@ -10,6 +10,26 @@
 
 namespace formica::aco {
 
+int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors, std::vector<int32_t>& current) {
+  std::stable_sort(donors.begin(), donors.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  // One donor after another, each merged into the tour the ones before it left.
+  current.assign(donors.front().second.begin(), donors.front().second.end());
+  int64_t length = donors.front().first;
+  std::vector<localsearch::Edge> added, removed;
+  std::optional<localsearch::MergeBase> base;  // built again only when a donor changed the tour
+  for (size_t d = 1; d < donors.size(); ++d) {
+    if (!base) base.emplace(instance, current, length);
+    base->difference(donors[d].second, added, removed);
+    localsearch::MergedTour result = base->merge(base->improving_exchanges(added, removed));
+    if (result.tour.empty()) continue;
+    current = std::move(result.tour);
+    length = result.length;
+    base.reset();
+  }
+  return length;
+}
+
 ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
                            const CandidateLists* lists) {
   if (config.lk_threads == 0) return;
@@ -63,7 +83,7 @@ int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& rec
   const long long threads_length = companion_ ? companion_->best(threads_tour) : -1;
   std::vector<localsearch::cpu::TourCompanion::Walk> walks;
   if (companion_) companion_->walks(walks);
-  std::vector<std::pair<long long, std::span<const int32_t>>> donors;
+  std::vector<LengthTour> donors;
   for (int c = 0; c < colonies; ++c) {
     const ColonyRecord& r = records[c];
     donors.emplace_back(r.best_length, tour_of(best_tours, c));
@@ -73,34 +93,41 @@ int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& rec
   if (threads_length >= 0) donors.emplace_back(threads_length, threads_tour);
   for (const auto& walk : walks)
     if (walk.length != threads_length) donors.emplace_back(walk.length, walk.tour);
-  std::stable_sort(donors.begin(), donors.end(),
-                   [](const auto& x, const auto& y) { return x.first < y.first; });
-  // One donor after another, each merged into the tour the ones before it left.
-  std::vector<int32_t> current(donors.front().second.begin(), donors.front().second.end());
-  int64_t length = donors.front().first;
-  donors.erase(donors.begin());
-  std::vector<localsearch::Edge> added, removed;
-  std::optional<localsearch::MergeBase> base;  // built again only when a donor changed the tour
-  for (const auto& [donor_length, donor] : donors) {
-    if (!base) base.emplace(instance, current, length);
-    base->difference(donor, added, removed);
-    localsearch::MergedTour result = base->merge(base->improving_exchanges(added, removed));
-    if (result.tour.empty()) continue;
-    current = std::move(result.tour);
-    length = result.length;
-    base.reset();
-  }
-  if (companion_) companion_->offer(current, length);  // taken when shorter than theirs
-  int receiver = -1;
-  if (length < records[best].best_length) {
-    ColonyRecord& r = records[best];
-    r.best_length = r.restart_length = length;
-    r.restart_found = iteration;
-    merged = std::move(current);
-    receiver = best;
-  }
+  std::vector<int32_t> current;
+  const int64_t length = merge_tours(instance, donors, current);
+  const int receiver = take(records, best, iteration, current, length, merged);
   seen_ = lengths(records);
   return receiver;
+}
+
+int ColonyMerger::adopt(const Instance& instance, std::vector<ColonyRecord>& records, int iteration,
+                        std::span<const int32_t> best_tours, std::span<const int32_t> tour, int64_t length,
+                        std::vector<int32_t>& merged) {
+  const int n = instance.n();
+  int best = 0;
+  for (int c = 1; c < static_cast<int>(records.size()); ++c)
+    if (records[c].best_length < records[best].best_length) best = c;
+  std::vector<int32_t> current(tour.begin(), tour.end());
+  int64_t result = length;
+  // Without a best tour yet (colonies that build whole tours, before their first step), or with
+  // fewer than 5 cities (one tour), the tour is taken as it is when shorter.
+  if (n >= 5 && records[best].best_length != kNoLength) {
+    std::vector<LengthTour> donors = {
+        {length, tour}, {records[best].best_length, best_tours.subspan(static_cast<size_t>(best) * n, n)}};
+    result = merge_tours(instance, donors, current);
+  }
+  return take(records, best, iteration, current, result, merged);
+}
+
+int ColonyMerger::take(std::vector<ColonyRecord>& records, int best, int iteration, std::vector<int32_t>& current,
+                       int64_t length, std::vector<int32_t>& merged) {
+  if (companion_) companion_->offer(current, length);  // taken when shorter than theirs
+  if (length >= records[best].best_length) return -1;
+  ColonyRecord& r = records[best];
+  r.best_length = r.restart_length = length;
+  r.restart_found = iteration;
+  merged = std::move(current);
+  return best;
 }
 
 }  // namespace formica::aco

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "aco/colony_config.h"
@@ -34,6 +35,15 @@ namespace formica::aco {
 constexpr int kMergeInterval = 10;
 /// Neighbours per city of the Lin-Kernighan threads when the colonies have no local-search lists.
 constexpr int kMergerNeighbours = 10;
+
+/// A tour and its exact length, to merge.
+using LengthTour = std::pair<long long, std::span<const int32_t>>;
+
+/// Partition merge of several tours: `donors` (at least one, each a permutation of at least 5
+/// cities) sorted by length, then merged one after another into the shortest, each into the tour
+/// the ones before it left. The result is written to `merged`; its exact length is returned. The
+/// colonies' merge and the ranks' (solver/islands.h) both go through it.
+int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors, std::vector<int32_t>& merged);
 
 class ColonyMerger {
  public:
@@ -55,6 +65,15 @@ class ColonyMerger {
             std::span<const int32_t> best_tours, std::span<const int32_t> restart_tours,
             std::vector<int32_t>& merged);
 
+  /// Adoption of a tour found outside the colonies (Search::adopt; another rank's in the island
+  /// model): `tour` of exact length `length` and the best colony's best tour are merged, the shorter
+  /// as the base; when the result is shorter than that colony's best it becomes its best and
+  /// restart-best (records updated, tour written to `merged`) and that colony is returned, else -1.
+  /// The Lin-Kernighan threads are offered the result either way.
+  int adopt(const Instance& instance, std::vector<ColonyRecord>& records, int iteration,
+            std::span<const int32_t> best_tours, std::span<const int32_t> tour, int64_t length,
+            std::vector<int32_t>& merged);
+
   /// Hands the Lin-Kernighan threads (if any) their first tour before the first merge: the
   /// focused colonies' start tour.
   void start(std::span<const int32_t> tour, int64_t length) {
@@ -73,6 +92,10 @@ class ColonyMerger {
 
  private:
   std::vector<long long> lengths(const std::vector<ColonyRecord>& records) const;
+  /// Offers `current` to the Lin-Kernighan threads and, when shorter than colony `best`'s best,
+  /// records it there and moves it to `merged`; returns the colony or -1.
+  int take(std::vector<ColonyRecord>& records, int best, int iteration, std::vector<int32_t>& current,
+           int64_t length, std::vector<int32_t>& merged);
 
   std::vector<long long> seen_;  // best and restart-best lengths (and the threads' best) at the last merge
   std::unique_ptr<localsearch::cpu::TourCompanion> companion_;

@@ -4,8 +4,12 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 
 #include <CLI/CLI.hpp>
+
+#include "cli/rank_errors.h"
+#include "distributed/communicator.h"
 
 namespace formica::cli {
 
@@ -16,8 +20,10 @@ struct Command {
 };
 
 /// `formica solve [INSTANCE] ...`; `start` is when the program started (the time limit counts
-/// from there).
-Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point start);
+/// from there). Under mpirun every rank runs it on `ranks` (solver/islands.h); only rank 0 prints
+/// progress and the summary and writes files; `errors` agrees on failures (rank_errors.h).
+Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point start,
+                          std::unique_ptr<distributed::Communicator>& ranks, RankErrors& errors);
 /// `formica solve-batch INPUT ...`: many small instances at once
 Command add_solve_batch_command(CLI::App& app);
 /// `formica info INSTANCE`

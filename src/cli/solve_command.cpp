@@ -16,11 +16,13 @@
 #include "core/error.h"
 #include "core/tour.h"
 #include "cuda/device.h"
+#include "distributed/start_ranks.h"
 #include "io/generator.h"
 #include "io/instance_source.h"
 #include "io/known_optima.h"
 #include "io/svg.h"
 #include "io/tsplib.h"
+#include "solver/islands.h"
 #include "solver/parameters.h"
 #include "solver/portfolio.h"
 #include "solver/report.h"
@@ -100,7 +102,11 @@ std::string describe_route(const PathEnds& ends) {
                 ends.start || ends.end ? "" : " with free ends");
 }
 
-int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point start) {
+int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point start,
+              std::unique_ptr<distributed::Communicator>& ranks, RankErrors& errors) {
+  // Every rank does the same until the setup barrier (rank_errors.h); only rank 0 speaks and writes.
+  errors.arm();
+  const bool quiet = o.quiet || ranks->rank() != 0;
   SolverConfig request;
   for (const auto& [name, value] : o.values) set_parameter(request, name, value);
   request.validate();
@@ -142,7 +148,11 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
     check_initial_tour(instance, config, initial_tour, "--initial-tour " + o.initial_tour);
   }
 
-  if (!o.quiet) {
+  if (const int code = errors.agree(nullptr)) return code;
+  std::string transport;
+  ranks = distributed::choose_transport(std::move(ranks), backend == Backend::Cuda, transport);
+
+  if (!quiet) {
     std::cerr << "formica: " << problem.name() << " (n = " << problem.n() << ", "
               << (symmetric ? to_string(symmetric->type()) : "ATSP") << describe_route(ends)
               << (o.instance.empty() ? ", built-in generated instance" : "")
@@ -164,6 +174,12 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
     }
     const std::string memory = memory_plan(instance, config, backend);
     if (!memory.empty()) std::cerr << "formica: memory " << memory << "\n";
+    if (ranks->size() > 1)
+      std::cerr << "formica: " << ranks->size() << " ranks (islands, seeds " << config.seed << " to "
+                << config.seed + ranks->size() - 1 << "), best tours exchanged every "
+                << (config.island_interval > 0 ? config.island_interval
+                                               : default_island_interval(instance.n(), config.time_limit))
+                << " s through " << transport << "\n";
     std::cerr << "formica: stops after "
               << (config.iterations ? std::to_string(*config.iterations) + " iterations" : std::string())
               << (config.iterations && config.time_limit ? " or " : "")
@@ -178,9 +194,18 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   options.interrupt = interrupt_guard->flag();
   options.start = start;
   options.initial_tour = std::move(initial_tour);
+  options.ranks = ranks.get();
   double last_print = -1.0;
-  if (!o.quiet) {
+  if (!quiet) {
     options.on_progress = [&](const Progress& p) {
+      if (!p.rank_best.empty()) {  // an exchange of the ranks' best tours
+        char line[96];
+        std::snprintf(line, sizeof line, "exchange   %8.2f s  best %lld", p.seconds, static_cast<long long>(p.best_length));
+        std::cerr << line << format_gap(p.best_length, optimum) << "  ranks:";
+        for (int64_t best : p.rank_best) std::cerr << " " << (best >= 0 ? std::to_string(best) : "failed");
+        std::cerr << "\n";
+        return;
+      }
       if (!p.improved && p.seconds - last_print < 1.0) return;
       last_print = p.seconds;
       char line[160];
@@ -192,6 +217,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   const Result result = problem.solve(request, options);  // resolves it as above
   interrupt_guard.reset();
 
+  if (ranks->rank() != 0) return errors.agree(result.failure);  // rank 0 writes, then the ranks meet
   if (!o.tour_out.empty()) io::write_tour(o.tour_out, problem.name(), result.tour);
   if (!o.json_out.empty())
     io::write_text_file_atomically(o.json_out, result_json(problem.name(), problem.n(),
@@ -199,19 +225,25 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
                                                            result, optimum));
   write_pictures(o, problem, symmetric, result, optimum);
 
-  std::printf("%s: best %lld%s after %lld iterations in %.2f s, %s on %s (%s, stopped by %s)\n",
+  const std::string on_ranks =
+      result.ranks > 1 ? concat(" x ", result.ranks, " ranks (", result.exchanges, " exchanges)") : std::string();
+  std::printf("%s: best %lld%s after %lld iterations in %.2f s, %s on %s (%s%s, stopped by %s)\n",
               problem.name().c_str(), static_cast<long long>(result.tour.length()),
               format_gap(result.tour.length(), optimum).c_str(),
               static_cast<long long>(result.iterations), result.seconds,
               std::string(to_string(result.config.algorithm)).c_str(),
-              std::string(to_string(result.backend)).c_str(), result.device.c_str(),
+              std::string(to_string(result.backend)).c_str(), result.device.c_str(), on_ranks.c_str(),
               result.stop_reason.c_str());
+  std::fflush(stdout);
+  if (ranks->size() > 1)
+    if (const int code = errors.agree(result.failure)) return code;
   return result.stop_reason == "interrupted" ? 130 : 0;
 }
 
 }  // namespace
 
-Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point start) {
+Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point start,
+                          std::unique_ptr<distributed::Communicator>& ranks, RankErrors& errors) {
   auto o = std::make_shared<SolveOptionsCli>();
   CLI::App* sub = app.add_subcommand("solve", "Solve an instance (the built-in 1000-city one if none is given)");
   sub->add_option("instance", o->instance,
@@ -239,7 +271,7 @@ Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point s
   sub->add_option("--plot-history", o->history_out,
                   "Write the best length (the gap when the optimum is known) against time, log scale (SVG)");
   sub->add_flag("--quiet", o->quiet, "No progress on stderr");
-  return {sub, [o, start] { return run_solve(*o, start); }};
+  return {sub, [o, start, &ranks, &errors] { return run_solve(*o, start, ranks, errors); }};
 }
 
 }  // namespace formica::cli

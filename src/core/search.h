@@ -5,6 +5,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,19 @@ class Search {
   /// True once the search has done all the work it was configured for (e.g. a fixed number of
   /// restarts); the solver then stops. Searches that can always go on keep the default.
   virtual bool finished() const { return false; }
+
+  /// Whether adopt() takes tours found outside this search (other ranks' in the island model,
+  /// solver/islands.h). The solver exchanges tours only with searches that do.
+  virtual bool supports_adoption() const { return false; }
+
+  /// Takes in `tour`, a permutation of the cities of exact length `length` found elsewhere: the
+  /// search merges it with its best tour (partition merge) and goes on from the result where that
+  /// is shorter. Returns whether best_length() got shorter. Called between steps, after the first.
+  /// Searches without supports_adoption() throw std::logic_error.
+  virtual bool adopt(std::span<const int32_t> tour, int64_t length) {
+    (void)tour, (void)length;
+    throw std::logic_error("this search takes no tours from outside (supports_adoption() is false)");
+  }
 
   /// Called once after the last step: a search with helper threads (--lk-threads) stops them and
   /// takes in what they found, so that best_length() and best_tour() are final.

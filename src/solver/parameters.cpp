@@ -231,6 +231,11 @@ std::vector<Parameter> make_parameters() {
                "true: polish the best tour with exact 2-opt + Or-opt + 3-opt before returning it; false: don't",
                [](SolverConfig& c, std::string_view v) { c.polish = parse_bool("polish", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.polish); }});
+  p.push_back({"island-interval",
+               "seconds between the ranks' exchanges of best tours when run as several MPI ranks (mpirun); 0: 1 s "
+               "up to 2,000 cities, then n / 2000 s, at most 10 s and a fifth of the time limit",
+               [](SolverConfig& c, std::string_view v) { c.island_interval = parse_value<double>("island-interval", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.island_interval); }});
   p.push_back({"threads", "CPU threads, 0 for all",
                [](SolverConfig& c, std::string_view v) { c.threads = parse_value<int>("threads", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.threads); }});

@@ -16,7 +16,8 @@ inline double gap_percent(int64_t length, int64_t optimum) {
   return 100.0 * static_cast<double>(length - optimum) / static_cast<double>(optimum);
 }
 
-/// The run as JSON: instance, n, algorithm, backend, every parameter as it ran (Result::config),
+/// The run as JSON: instance, n, algorithm, backend, device, ranks, gpus, transport (null with one
+/// rank) and exchanges (solver/islands.h), every parameter as it ran (Result::config),
 /// iterations, seconds, best length, gap (if the optimum is known), the 0-based tour and the
 /// best-so-far history; and the route: open (a path), start and end (0-based, null when free),
 /// asymmetric (a directed tour of an ATSP matrix).

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <thread>
 
@@ -17,6 +18,7 @@
 #include "cuda/device.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/cpu/two_opt_cpu.h"
+#include "solver/islands.h"
 #include "solver/portfolio.h"
 #if FORMICA_HAVE_CUDA
 #include "localsearch/cuda/two_opt_cuda.h"
@@ -104,6 +106,8 @@ void SolverConfig::validate() const {
                   "--time-limit must be a positive number of seconds, got ", *time_limit);
   FORMICA_EXPECTS(!target || *target >= 0, "--target must be a non-negative length, got ", *target);
   FORMICA_EXPECTS(threads >= 0, "--threads must be at least 1, got ", threads);
+  FORMICA_EXPECTS(island_interval >= 0 && island_interval <= 1e7,
+                  "--island-interval must be a non-negative number of seconds, got ", island_interval);
   ant_system.validate();
   const Algorithm resolved = resolve_algorithm(algorithm);
   if (resolved != Algorithm::AntSystem) {
@@ -281,27 +285,44 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   if (backend == Backend::Cuda) result.device = cuda::find_device()->name;
   else result.device = concat("CPU, ", threads, threads == 1 ? " thread" : " threads");
 
-  std::unique_ptr<Search> search = make_search(instance, config, backend, threads, options.initial_tour);
+  // Several ranks: islands, each seeded apart (seed + rank), exchanging best tours.
+  std::optional<Islands> islands;
+  SolverConfig searched = config;
+  if (options.ranks != nullptr && options.ranks->size() > 1) {
+    searched.seed = config.seed + static_cast<uint64_t>(options.ranks->rank());
+    islands.emplace(*options.ranks, instance,
+                    config.island_interval > 0 ? config.island_interval
+                                               : default_island_interval(instance.n(), config.time_limit),
+                    backend == Backend::Cuda);
+    result.ranks = options.ranks->size();
+    result.gpus = islands->gpus();
+    result.transport = options.ranks->transport();
+  }
+  std::unique_ptr<Search> search = make_search(instance, searched, backend, threads, options.initial_tour);
   StepTimes sum;
-  result.stop_reason = "iterations";
-  while (!config.iterations || result.iterations < *config.iterations) {
+  // One iteration under the stopping rules; false, with the reason, once one fires.
+  const auto advance = [&]() -> bool {
+    if (config.iterations && result.iterations >= *config.iterations) {
+      result.stop_reason = "iterations";
+      return false;
+    }
     if (search->finished()) {
       result.stop_reason = "finished";
-      break;
+      return false;
     }
     if (options.interrupt && options.interrupt->load()) {
       result.stop_reason = "interrupted";
-      break;
+      return false;
     }
     // The first iteration always runs, so that every run returns a tour.
     if (result.iterations > 0 && std::chrono::steady_clock::now() >= stop.deadline) {
       result.stop_reason = "time limit";
-      break;
+      return false;
     }
     const bool completed = search->step(result.iterations == 0 ? StopFlag{} : stop);
     if (!completed) {
       result.stop_reason = options.interrupt && options.interrupt->load() ? "interrupted" : "time limit";
-      break;
+      return false;
     }
     ++result.iterations;
     const StepTimes t = search->last_step_times();
@@ -317,14 +338,43 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
                            search->iteration_best_length(), improved});
     if (config.target && search->best_length() <= *config.target) {
       result.stop_reason = "target";
-      break;
+      return false;
+    }
+    return true;
+  };
+  if (islands) {
+    islands->run(*search, advance, result, clock, options.on_progress);
+    result.exchanges = islands->exchanges();
+  } else {
+    while (advance()) {
     }
   }
-  search->finish();
-  if (!result.history.empty() && search->best_length() < result.history.back().length)
-    result.history.push_back({result.iterations, clock.seconds(), search->best_length()});
-  std::vector<int32_t> tour = search->best_tour();
-  int64_t length = search->best_length();
+  // A failed search may not answer any more: its rank sends no tour and takes rank 0's word.
+  std::vector<int32_t> tour;
+  int64_t length = 0;
+  if (!result.failure) {
+    try {
+      search->finish();
+      if (!result.history.empty() && search->best_length() < result.history.back().length)
+        result.history.push_back({result.iterations, clock.seconds(), search->best_length()});
+      tour = search->best_tour();
+      length = search->best_length();
+    } catch (...) {
+      if (!islands) throw;
+      result.failure = std::current_exception();
+    }
+  }
+  if (islands) {
+    const int64_t own = length;
+    islands->gather_best(result.failure != nullptr, tour, length);
+    if (length < own && !result.history.empty())
+      result.history.push_back({result.iterations, clock.seconds(), length});
+    if (tour.empty()) {  // a failed rank other than 0: the identity, never written (only rank 0 writes)
+      tour.resize(static_cast<size_t>(instance.n()));
+      std::iota(tour.begin(), tour.end(), 0);
+      length = tour_length(instance, tour);
+    }
+  }
   if (config.polish) {
     const localsearch::cpu::NeighbourClimbCounts polish =
         localsearch::cpu::polish_tour(instance, tour, threads, &polish_stop, config.colony.neighbour_lists);

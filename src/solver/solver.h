@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -22,6 +23,7 @@
 #include "core/path_transform.h"
 #include "core/search.h"
 #include "core/tour.h"
+#include "distributed/communicator.h"
 #include "localsearch/config.h"
 
 namespace formica {
@@ -51,6 +53,9 @@ struct SolverConfig {
   /// Exact 2-opt + Or-opt + 3-opt polish of the best tour before it is returned (neighbour lists, with the
   /// final sweep; localsearch/cpu/neighbour_list_climb.h). Its time comes out of the time limit.
   bool polish = true;
+  /// Seconds between the ranks' exchanges of best tours in a run of several ranks (mpirun,
+  /// solver/islands.h); 0 for default_island_interval(n, time limit).
+  double island_interval = 0.0;
   /// Parameters given by name (set_parameter: the command line, Python, bench configs), so that
   /// `--algorithm auto` keeps them even where the value given equals the default.
   std::vector<std::string> named;
@@ -87,6 +92,9 @@ struct Progress {
   int64_t best_length;
   int64_t iteration_best_length;
   bool improved;
+  /// At an exchange of a run of several ranks (rank 0 only): every rank's best length, rank by
+  /// rank, and best_length is their minimum; empty otherwise.
+  std::span<const int64_t> rank_best = {};
 };
 
 struct SolveOptions {
@@ -99,6 +107,10 @@ struct SolveOptions {
   /// tour. Other algorithms refuse one (InputError).
   std::vector<int32_t> initial_tour;
   std::function<void(const Progress&)> on_progress;  ///< called after every iteration
+  /// The ranks of the run (distributed/start_ranks.h). With more than one, every rank solves with
+  /// seed + rank and they exchange best tours (solver/islands.h): every rank calls solve() with the
+  /// same instance and config. Null: one rank.
+  distributed::Communicator* ranks = nullptr;
 };
 
 struct Result {
@@ -117,6 +129,16 @@ struct Result {
   /// when the tour is a directed tour of an ATSP matrix.
   PathEnds ends;
   bool asymmetric = false;
+  /// Ranks of the run, the GPUs they used together (0 on the CPU), what carried their tours and
+  /// how many exchanges they made (solver/islands.h); 1, 0, "" and 0 for a run of one rank.
+  int ranks = 1;
+  int gpus = 0;
+  std::string transport;
+  int64_t exchanges = 0;
+  /// A run of several ranks: this rank's search failed (stop_reason "failed"). The others stopped
+  /// with it and rank 0 still returns the best tour gathered; the caller reports this error (rethrows)
+  /// after its output is written and the ranks have met once more, so no rank ends the job first.
+  std::exception_ptr failure;
 };
 
 /// The backend `requested` resolves to for `algorithm` on this machine: Auto picks CUDA when a

@@ -11,6 +11,7 @@
 #include "aco/colony_rules.h"
 #include "aco/cpu/candidate_selection.h"
 #include "aco/cpu/colony_search.h"
+#include "core/error.h"
 #include "core/rng.h"
 #include "core/tour.h"
 #include "io/generator.h"
@@ -254,6 +255,57 @@ TEST_P(MmasQuality, NearStutzleHoos) {
 INSTANTIATE_TEST_SUITE_P(StutzleHoos2000, MmasQuality,
                          ::testing::Values(QualityCase{"eil51", 1000, 1.5}, QualityCase{"kroA100", 1000, 2.0}),
                          [](const auto& param_info) { return std::string(param_info.param.name); });
+
+}  // namespace
+}  // namespace formica::aco
+
+namespace formica::aco {
+namespace {
+
+// Search::adopt (the island model's way in, solver/islands.h): a tour found elsewhere is merged with
+// the best colony's best; a shorter result becomes that colony's best and the tour its focused ants
+// walk from next.
+TEST(ColonySearchCpu, AdoptsAShorterTourFromOutsideAndGoesOnFromIt) {
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 17);
+  ColonyConfig weak = config_for(ColonyVariant::Mmas, 2);
+  weak.focused_edges = 8;
+  weak.colonies = 2;
+  ColonyConfig strong = weak;
+  strong.seed = 9;
+  strong.local_search = localsearch::LocalSearchKind::ThreeOpt;
+  ColonySearchCpu search(instance, weak), elsewhere(instance, strong);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(search.step(StopFlag{}));
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(elsewhere.step(StopFlag{}));
+  ASSERT_LT(elsewhere.best_length(), search.best_length());
+  ASSERT_TRUE(search.supports_adoption());
+  EXPECT_TRUE(search.adopt(elsewhere.best_tour(), elsewhere.best_length()));
+  EXPECT_LE(search.best_length(), elsewhere.best_length());
+  EXPECT_EQ(Tour(instance, search.best_tour()).length(), search.best_length());
+  // The colony that took it walks from it next iteration.
+  bool walks_from_it = false;
+  for (int c = 0; c < 2; ++c) {
+    const std::span<const int32_t> source = search.source_tour(c);
+    walks_from_it = walks_from_it || std::vector<int32_t>(source.begin(), source.end()) == search.best_tour();
+  }
+  EXPECT_TRUE(walks_from_it);
+  // A longer tour leaves the best as it is.
+  const int64_t best = search.best_length();
+  std::vector<int32_t> identity(300);
+  std::iota(identity.begin(), identity.end(), 0);
+  EXPECT_FALSE(search.adopt(identity, tour_length(instance, identity)));
+  EXPECT_EQ(search.best_length(), best);
+  ASSERT_TRUE(search.step(StopFlag{}));
+  EXPECT_LE(search.best_length(), best);
+  EXPECT_EQ(Tour(instance, search.best_tour()).length(), search.best_length());
+}
+
+TEST(ColonySearchCpu, AdoptRefusesAListThatIsNotATour) {
+  const Instance instance = io::generate_instance(30, io::InstanceKind::Uniform, 3);
+  ColonySearchCpu search(instance, config_for(ColonyVariant::Mmas, 1));
+  ASSERT_TRUE(search.step(StopFlag{}));
+  std::vector<int32_t> repeated(30, 0);
+  EXPECT_THROW(search.adopt(repeated, 0), InputError);
+}
 
 }  // namespace
 }  // namespace formica::aco

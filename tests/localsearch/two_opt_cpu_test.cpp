@@ -51,6 +51,16 @@ TEST(TwoOptCpu, FinishesAfterItsRestartsWithTheBestOfThem) {
   EXPECT_EQ(Tour(instance, search.best_tour()).length(), best);
 }
 
+TEST(TwoOptCpu, TakesNoToursFromOutsideAndSaysSo) {
+  const Instance instance = io::generate_instance(20, io::InstanceKind::Uniform, 2);
+  TwoOptConfig config;
+  config.restarts = 4;
+  TwoOptCpu search(instance, config);
+  ASSERT_TRUE(search.step(StopFlag{}));
+  EXPECT_FALSE(search.supports_adoption());
+  EXPECT_THROW(search.adopt(search.best_tour(), search.best_length()), std::logic_error);
+}
+
 TEST(TwoOptCpu, SameSeedSameResultWhateverTheThreads) {
   const Instance instance = io::generate_instance(300, io::InstanceKind::Clustered, 9);
   for (StartKind start : {StartKind::Random, StartKind::NearestNeighbour, StartKind::SpaceFillingCurve}) {

@@ -344,6 +344,22 @@ void ColonySearchCpu::take_merged(int colony, std::span<const int32_t> merged) {
   ++merges_;
 }
 
+bool ColonySearchCpu::adopt(std::span<const int32_t> tour, int64_t length) {
+  validate_permutation(tour, n_);
+  const int64_t before = best_length_;
+  std::vector<int32_t> merged;
+  const int colony = merger_.adopt(instance_, records_, iteration_, colony_best_, tour, length, merged);
+  take_merged(colony, merged);
+  if (colony >= 0 && config_.focused()) {
+    const size_t at = static_cast<size_t>(colony) * n_;
+    std::copy(merged.begin(), merged.end(), source_tours_.begin() + static_cast<ptrdiff_t>(at));
+    for (int p = 0; p < n_; ++p) source_pos_[at + merged[p]] = p;
+    source_lengths_[colony] = records_[colony].best_length;
+  }
+  find_best_colony();
+  return best_length_ < before;
+}
+
 void ColonySearchCpu::finish() {
   if (iteration_ == 0 && !config_.focused()) return;  // no tours yet
   std::vector<int32_t> merged;

@@ -35,6 +35,12 @@ class ColonySearchCpu final : public Search {
   Backend backend() const override { return Backend::Cpu; }
   /// --lk-threads: stops the threads and merges their best tour in.
   void finish() override;
+  /// Every colony variant takes tours from outside: see adopt().
+  bool supports_adoption() const override { return true; }
+  /// ColonyMerger::adopt: the tour is merged with the best colony's best; a shorter result becomes
+  /// that colony's best and restart-best (it deposits as such) and, for focused colonies, the tour
+  /// its ants walk from next iteration; the Lin-Kernighan threads are offered it.
+  bool adopt(std::span<const int32_t> tour, int64_t length) override;
 
   const ColonyLayout& layout() const { return layout_; }
   /// Matrix `matrix`'s pheromone, n x width entries over its candidate rows.
@@ -47,7 +53,7 @@ class ColonySearchCpu final : public Search {
   std::vector<int64_t> group_best_lengths() const;
   std::vector<int32_t> group_best_tour(int matrix) const;
   int restarts() const { return restarts_; }
-  /// --merge-tours: merges that shortened the best tour.
+  /// --merge-tours: merges that shortened the best tour, adoptions (adopt()) among them.
   int merges() const { return merges_; }
   /// The last iteration's tours (ant-major) and exact lengths.
   std::span<const int32_t> tours() const { return tours_; }

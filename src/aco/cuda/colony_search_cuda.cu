@@ -468,6 +468,34 @@ void ColonySearchCuda::State::find_best_colony() {
   }
 }
 
+bool ColonySearchCuda::adopt(std::span<const int32_t> tour, int64_t length) {
+  State& s = *state_;
+  validate_permutation(tour, s.n);
+  const long long before = s.records[s.best_colony].best_length;
+  const std::vector<int32_t> bests = s.best_tours.download(s.stream);
+  const int c = s.merger.adopt(s.instance, s.records, s.iteration, bests, tour, length, s.merged);
+  if (c >= 0) {
+    const size_t at = static_cast<size_t>(c) * s.n, bytes = static_cast<size_t>(s.n) * sizeof(int32_t);
+    CUDA_CHECK(cudaMemcpyAsync(s.best_tours.data() + at, s.merged.data(), bytes, cudaMemcpyHostToDevice, s.stream));
+    CUDA_CHECK(cudaMemcpyAsync(s.restart_tours.data() + at, s.merged.data(), bytes, cudaMemcpyHostToDevice, s.stream));
+    if (s.focused) {
+      std::vector<int32_t> pos(static_cast<size_t>(s.n));
+      for (int p = 0; p < s.n; ++p) pos[s.merged[p]] = p;
+      const long long merged_length = s.records[c].best_length;
+      CUDA_CHECK(cudaMemcpyAsync(s.source_tours.data() + at, s.merged.data(), bytes, cudaMemcpyHostToDevice, s.stream));
+      CUDA_CHECK(cudaMemcpyAsync(s.source_pos.data() + at, pos.data(), bytes, cudaMemcpyHostToDevice, s.stream));
+      CUDA_CHECK(cudaMemcpyAsync(s.source_lengths.data() + c, &merged_length, sizeof(long long), cudaMemcpyHostToDevice,
+                                 s.stream));
+      CUDA_CHECK(cudaStreamSynchronize(s.stream));  // pos and merged_length are on this stack
+    }
+    ++s.merges;
+    s.upload_records();
+  }
+  s.find_best_colony();
+  CUDA_CHECK(cudaStreamSynchronize(s.stream));
+  return s.records[s.best_colony].best_length < before;
+}
+
 void ColonySearchCuda::finish() {
   State& s = *state_;
   if ((s.iteration > 0 || s.focused) && s.merge_best_tours(true)) s.upload_records();

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "aco/colony_config.h"
@@ -38,6 +39,10 @@ class ColonySearchCuda final : public Search {
   Backend backend() const override { return Backend::Cuda; }
   /// --lk-threads: stops the threads and merges their best tour in.
   void finish() override;
+  /// As on the CPU (ColonySearchCpu::adopt): merged on the host with the best colony's best tour,
+  /// a shorter result uploaded as that colony's best, restart-best and (focused) source tour.
+  bool supports_adoption() const override { return true; }
+  bool adopt(std::span<const int32_t> tour, int64_t length) override;
 
   int matrices() const;
   int total_ants() const;

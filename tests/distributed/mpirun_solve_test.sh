@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `mpirun -np 2 formica solve` end to end (ctest registers it where MPI is found): a valid tour is
+# written once, the JSON report says 2 ranks, only rank 0 prints the summary; and input every rank
+# refuses gives one error line and exit code 2, not a hang (each run under a timeout).
+# Usage: mpirun_solve_test.sh FORMICA MPIEXEC [MPIEXEC FLAGS...]
+set -euo pipefail
+formica=$1
+shift
+mpirun=("$@")
+if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+data=$(cd "$(dirname "$0")/../data" && pwd)
+fail() { echo "FAILED: $*"; exit 1; }
+
+"$formica" generate --cities 200 --kind uniform --seed 3 --output "$work/u200.tsp" >/dev/null
+status=0
+timeout 120 "${mpirun[@]}" -np 2 "$formica" solve "$work/u200.tsp" --time-limit 2 --threads 1 --island-interval 0.4 \
+  --tour-out "$work/best.tour" --json "$work/run.json" >"$work/out" 2>"$work/err" || status=$?
+cat "$work/out" "$work/err"
+[ $status = 0 ] || fail "mpirun -np 2 formica solve exited $status"
+[ "$(grep -c '^u200\|best .* after' "$work/out")" = 1 ] || fail "the summary is not printed exactly once"
+grep -q '^exchange ' "$work/err" || fail "rank 0 printed no exchange"
+"$formica" verify "$work/u200.tsp" "$work/best.tour" >/dev/null || fail "the tour written is not a valid tour"
+grep -q '"ranks": 2' "$work/run.json" || fail "the JSON report does not say 2 ranks"
+grep -q '"transport": "MPI (host buffers)"' "$work/run.json" || fail "the JSON report does not name MPI"
+
+status=0
+timeout 60 "${mpirun[@]}" -np 2 "$formica" solve "$data/garbage.tsp" --time-limit 2 >"$work/out" 2>"$work/err" || status=$?
+cat "$work/err"
+[ $status != 124 ] || fail "a bad input under mpirun hung (timeout)"
+[ $status = 2 ] || fail "a bad input under mpirun exited $status, not 2"
+[ "$(grep -c '^formica: error' "$work/err")" = 1 ] || fail "a bad input under mpirun did not give exactly one error line"
+echo "passed"
