@@ -1,8 +1,8 @@
 // Very large tours (issue 21): the Lin-Kernighan host threads over the whole tour
 // (localsearch/cpu/iterated_lin_kernighan.h) against the same threads over stretches
 // (localsearch/cpu/stretch_lin_kernighan.h), from the same start tour, for the same wall time.
-// The start is what the focused colonies start from: a nearest-neighbour tour climbed with 2-opt +
-// Or-opt + 3-opt over 10 neighbours. Prints the length every --every seconds for each.
+// The start is what the focused colonies start from (aco/cpu/focused_construction.h), or with
+// --nearest a nearest-neighbour tour climbed whole with 2-opt + Or-opt + 3-opt over 10 neighbours. Prints the length every --every seconds for each.
 //   large_tour_bench --cities 1000000 --seconds 60 [--threads 0] [--stretch 1000] [--kicks 0]
 #include <CLI/CLI.hpp>
 
@@ -11,6 +11,8 @@
 #include <memory>
 #include <thread>
 
+#include "aco/colony_config.h"
+#include "aco/cpu/focused_construction.h"
 #include "core/candidates.h"
 #include "core/nearest_neighbour.h"
 #include "core/tour.h"
@@ -35,7 +37,7 @@ int main(int argc, char** argv) {
   int cities = 200000, threads = 0, stretch = localsearch::cpu::kDefaultStretchCities, kicks = 0;
   double seconds = 30, every = 5;
   uint64_t seed = 1;
-  bool stretches_only = false;
+  bool stretches_only = false, nearest = false, seconds_only_start = false;
   app.add_option("--cities", cities, "uniform instance size")->check(CLI::Range(2000, 10000000));
   app.add_option("--seed", seed, "instance seed (and the threads')");
   app.add_option("--seconds", seconds, "wall time of each")->check(CLI::Range(0.1, 3600.0));
@@ -44,21 +46,35 @@ int main(int argc, char** argv) {
   app.add_option("--stretch", stretch, "cities per stretch")->check(CLI::Range(8, 100000));
   app.add_option("--kicks", kicks, "kicks per stretch and round, 0 for as many as it has cities");
   app.add_flag("--stretches-only", stretches_only, "leave out the whole-tour threads");
+  app.add_flag("--nearest", nearest, "start from the nearest-neighbour tour climbed whole (the colonies' start below 150,000 cities)");
+  app.add_flag("--start-only", seconds_only_start, "only build the start tour");
   CLI11_PARSE(app, argc, argv);
   if (threads <= 0) threads = hardware_threads();
 
   auto start = std::chrono::steady_clock::now();
   const Instance instance = io::generate_instance(cities, io::InstanceKind::Uniform, seed);
   const CandidateLists lists = build_candidate_lists(instance, 10, threads);
-  std::vector<int32_t> tour = nearest_neighbour_tour(instance, 0);
-  localsearch::cpu::NeighbourClimber(instance, lists,
-                                     localsearch::cpu::climb_options(localsearch::LocalSearchKind::ThreeOpt, true))
-      .climb(tour);
+  const double setup = seconds_since(start);
+  start = std::chrono::steady_clock::now();
+  std::vector<int32_t> tour;
+  if (nearest) {
+    tour = nearest_neighbour_tour(instance, 0);
+    localsearch::cpu::NeighbourClimber(instance, lists,
+                                       localsearch::cpu::climb_options(localsearch::LocalSearchKind::ThreeOpt, true))
+        .climb(tour);
+  } else {
+    aco::ColonyConfig config;
+    config.local_search = localsearch::LocalSearchKind::ThreeOpt;
+    config.threads = threads;
+    tour = aco::focused_start_tour(instance, config, &lists);
+  }
   const int64_t length = tour_length(instance, tour);
-  std::printf("uniform %d cities, seed %llu: start tour (nearest neighbour, 3-opt) %lld in %.1f s; %d threads, "
+  std::printf("uniform %d cities, seed %llu (instance and lists %.1f s): start tour (%s) %lld in %.1f s; %d threads, "
               "%.0f s each\n",
-              cities, static_cast<unsigned long long>(seed), static_cast<long long>(length), seconds_since(start),
-              threads, seconds);
+              cities, static_cast<unsigned long long>(seed), setup,
+              nearest ? "nearest neighbour, 3-opt" : "the colonies' focused_start_tour", static_cast<long long>(length),
+              seconds_since(start), threads, seconds);
+  if (seconds_only_start) return 0;
   const auto run = [&](const char* name, localsearch::cpu::TourCompanion& companion) {
     const auto t0 = std::chrono::steady_clock::now();
     companion.offer(tour, length);

@@ -100,8 +100,6 @@ void ColonyConfig::validate() const {
       "--lk-independent: there are no Lin-Kernighan threads to walk independently; add --lk-threads N");
   FORMICA_EXPECTS(lk_stretch == 0 || (lk_stretch >= 8 && lk_stretch <= 100000),
                   "--lk-stretch must be 0 (the whole tour) or in [8, 100000], got ", lk_stretch);
-  FORMICA_EXPECTS(lk_stretch == 0 || lk_threads > 0,
-                  "--lk-stretch: there are no Lin-Kernighan threads to walk stretches; add --lk-threads N");
   FORMICA_EXPECTS(lk_stretch == 0 || !lk_independent,
                   "--lk-stretch: the stretch threads share one walk; leave out --lk-independent");
   FORMICA_EXPECTS(

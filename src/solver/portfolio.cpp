@@ -8,6 +8,7 @@
 #include "aco/colony_merge.h"
 #include "core/error.h"
 #include "localsearch/cpu/iterated_lin_kernighan.h"
+#include "localsearch/cpu/stretch_lin_kernighan.h"
 
 namespace formica {
 namespace {
@@ -40,6 +41,8 @@ constexpr int kSmall = 2000, kGpuSmallColonies = 32, kOrOptBelow = 4000;
 /// 0.307 -> 0.100 %, pr2392 0.126 -> 0.096 %, u2319 0.252 -> 0.287 %. 8 x 128 without the merge:
 /// pr2392 0.179 %, u2319 0.252 % at 10 s. Section 15 of the tuning file.
 constexpr int kBandColonies = 8;
+/// From here the Lin-Kernighan threads walk stretches of the tour instead of the whole of it.
+constexpr int kStretchThreadsCities = 150000;
 constexpr double kBandSecondsPerCity = 2e-3;
 
 /// Whether auto runs merged colonies: the GPU, the band, and a budget of `seconds` (infinite
@@ -151,9 +154,16 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   // u2152 0.107 / 0.068 %, pr2392 0.107 / 0.060 % (median); at the reference times fnl4461 0.134 /
   // 0.209 %, usa13509 0.218 / 0.260 %, pla85900 0.372 / 0.751 %: where one walk has more to improve
   // than it can in the time, the walks must share (section 17 of the tuning file).
-  if (c.lk_threads > 0 && n < kOrOptBelow &&
+  if (c.lk_threads > 0 && n < kOrOptBelow && c.lk_stretch == 0 &&
       unset("lk-independent", c.lk_independent, defaults.colony.lk_independent))
     c.lk_independent = true;
+  // Very large tours: the threads walk stretches (localsearch/cpu/stretch_lin_kernighan.h). H100
+  // host, 14 threads, 45 s from the same start tour of a million cities: whole tour 0.47 % below
+  // the start, stretches of 1,000 cities 2.22 %; 200,000 cities: 1.51 / 2.29 % at 10 s, 2.44 /
+  // 2.42 % at 30 s (bench/large_tour_bench).
+  if (c.lk_threads > 0 && n >= kStretchThreadsCities &&
+      unset("lk-stretch", c.lk_stretch, defaults.colony.lk_stretch))
+    c.lk_stretch = localsearch::cpu::kDefaultStretchCities;
   // The Lin-Kernighan threads exchange tours through the merge.
   if ((merged || c.lk_threads > 0) && unset("merge-tours", c.merge_tours, defaults.colony.merge_tours))
     c.merge_tours = true;
@@ -173,7 +183,8 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       c.merge_tours ? concat(", best tours merged every ", aco::kMergeInterval, " iterations")
                     : std::string(),
       c.lk_threads > 0 ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread",
-                                c.lk_threads > 1 ? "s" : "", c.lk_independent ? " (independent walks)" : "")
+                                c.lk_threads > 1 ? "s" : "", c.lk_independent ? " (independent walks)" : "",
+                                c.lk_stretch > 0 ? concat(" over stretches of ", c.lk_stretch, " cities") : "")
                        : std::string(),
       ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours, " ",
       to_string(lists), " neighbours, pheromone on ", c.candidates,

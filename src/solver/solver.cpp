@@ -119,6 +119,9 @@ void SolverConfig::validate() const {
   }
   if (resolved == Algorithm::Mmas || resolved == Algorithm::Acs || resolved == Algorithm::Gaco)
     colony_config(*this, 1).validate();
+  // Auto sets the threads by n and backend: checked once resolved (resolve_config names the algorithm).
+  FORMICA_EXPECTS(algorithm == Algorithm::Auto || colony.lk_stretch == 0 || colony.lk_threads > 0,
+                  "--lk-stretch: there are no Lin-Kernighan threads to walk stretches; add --lk-threads N");
   two_opt.validate();
 }
 

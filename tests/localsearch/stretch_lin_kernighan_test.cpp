@@ -81,6 +81,23 @@ TEST(StretchLinKernighan, AdoptsAShorterOfferBetweenRounds) {
   EXPECT_EQ(threads.best_length(), tour_length(instance, best));
 }
 
+TEST(StretchLinKernighan, OneRoundIsExactAndTheSameOnAnyThreadCount) {
+  const Instance instance = io::generate_instance(2500, io::InstanceKind::Uniform, 6);
+  const std::vector<int32_t> start = space_filling_curve_tour(instance);
+  std::vector<int32_t> one = start, three = start;
+  const int64_t gain = walk_stretches(instance, one, 300, 77, 20, 1, 4);
+  EXPECT_EQ(walk_stretches(instance, three, 300, 77, 20, 3, 4), gain);
+  EXPECT_EQ(one, three);
+  validate_permutation(one, instance.n());
+  EXPECT_GT(gain, 0);
+  EXPECT_EQ(tour_length(instance, start) - gain, tour_length(instance, one));
+  const Instance few = io::generate_instance(500, io::InstanceKind::Uniform, 6);
+  std::vector<int32_t> small(500);
+  std::iota(small.begin(), small.end(), 0);
+  EXPECT_EQ(walk_stretches(few, small, 300, 0, 20, 2, 4), 0) << "fewer than two stretches: left as it is";
+  EXPECT_EQ(small[499], 499);
+}
+
 TEST(StretchLinKernighan, NeedsTwoStretches) {
   const Instance instance = io::generate_instance(150, io::InstanceKind::Uniform, 1);
   EXPECT_THROW(StretchLinKernighan(instance, 1, 1, 100), InputError);

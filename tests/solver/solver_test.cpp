@@ -134,6 +134,16 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
               localsearch::LocalSearchKind::ThreeOpt);
   }
   EXPECT_EQ(resolve_config(SolverConfig{}, 13509, Backend::Cuda).ant_system.ants, 2048);
+  // From 150,000 cities the GPU's Lin-Kernighan threads walk stretches of 1,000 cities.
+  EXPECT_EQ(resolve_config(SolverConfig{}, 149999, Backend::Cuda).colony.lk_stretch, 0);
+  const SolverConfig huge = resolve_config(SolverConfig{}, 150000, Backend::Cuda);
+  EXPECT_EQ(huge.colony.lk_stretch, 1000);
+  EXPECT_NE(portfolio_summary(huge, 150000, EdgeWeightType::Euc2D, Backend::Cuda).find("over stretches of 1000 cities"),
+            std::string::npos);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 150000, Backend::Cpu).colony.lk_stretch, 0);  // no threads there
+  SolverConfig whole;
+  set_parameter(whole, "lk-stretch", "0");
+  EXPECT_EQ(resolve_config(whole, 1'000'000, Backend::Cuda).colony.lk_stretch, 0);
   // The GPU runs many ants at once, the CPU a few dozen.
   EXPECT_GT(resolve_config(SolverConfig{}, 100'000, Backend::Cuda).ant_system.ants,
             resolve_config(SolverConfig{}, 100'000, Backend::Cpu).ant_system.ants);
@@ -169,6 +179,30 @@ TEST(Solver, AutoKeepsEveryParameterTheUserSet) {
   as.algorithm = Algorithm::AntSystem;
   EXPECT_EQ(resolve_config(as, 5000, Backend::Cpu).ant_system.ants, 0);
   EXPECT_EQ(resolve_config(as, 5000, Backend::Cpu).colony.local_search, localsearch::LocalSearchKind::None);
+}
+
+TEST(Solver, StretchThreadsSolveAndNeedThreads) {
+  const Instance instance = io::generate_instance(1200, io::InstanceKind::Uniform, 3);
+  SolverConfig config;
+  config.backend = Backend::Cpu;
+  config.time_limit = 1.0;
+  config.threads = 2;
+  set_parameter(config, "lk-threads", "2");
+  set_parameter(config, "merge-tours", "true");
+  set_parameter(config, "lk-stretch", "200");
+  const Result result = solve(instance, config);
+  validate_permutation(result.tour.order(), instance.n());
+  EXPECT_EQ(result.tour.length(), tour_length(instance, result.tour.order()));
+  EXPECT_EQ(result.config.colony.lk_stretch, 200);
+  EXPECT_NE(result.config.describe_algorithm().find("lk-stretch=200"), std::string::npos);
+  SolverConfig alone;
+  set_parameter(alone, "algorithm", "mmas");
+  set_parameter(alone, "lk-stretch", "200");
+  EXPECT_THROW(alone.validate(), InputError);
+  set_parameter(alone, "lk-stretch", "5");
+  set_parameter(alone, "lk-threads", "2");
+  set_parameter(alone, "merge-tours", "true");
+  EXPECT_THROW(alone.validate(), InputError);
 }
 
 TEST(Solver, DefaultStoppingRuleGrowsWithTheInstance) {

@@ -5,12 +5,27 @@
 
 #include "aco/cpu/candidate_selection.h"
 #include "core/nearest_neighbour.h"
+#include "core/space_filling_curve.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
+#include "localsearch/cpu/stretch_lin_kernighan.h"
 
 namespace formica::aco {
 
 std::vector<int32_t> focused_start_tour(const Instance& instance, const ColonyConfig& config,
                                         const CandidateLists* lists) {
+  if (lists != nullptr && instance.n() >= kStretchStartCities && instance.has_coordinates()) {
+    // Very large tours: a nearest-neighbour tour's first climb reverses up to n / 2 cities a move
+    // on one thread (97 s at a million cities on the H100's host); a space-filling-curve tour's
+    // stretches are compact regions that the stretch walks climb on every thread, and the whole
+    // tour's climb after them has only the seams left.
+    std::vector<int32_t> tour = space_filling_curve_tour(instance);
+    const int stretch = localsearch::cpu::kDefaultStretchCities;
+    for (const int offset : {0, stretch / 2})
+      localsearch::cpu::walk_stretches(instance, tour, stretch, offset, 0, config.threads, config.seed);
+    localsearch::cpu::NeighbourClimber(instance, *lists, localsearch::cpu::climb_options(config.local_search, true))
+        .climb(tour);
+    return tour;
+  }
   std::vector<int32_t> tour = nearest_neighbour_tour(instance, 0);
   if (lists != nullptr) {
     localsearch::cpu::NeighbourClimber(instance, *lists,

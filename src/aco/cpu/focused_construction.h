@@ -32,9 +32,16 @@ namespace formica::aco {
 
 constexpr int kRestartWalkFactor = 8;
 
+/// Cities from which the focused start tour is a space-filling-curve tour walked a stretch at a
+/// time (localsearch/cpu/stretch_lin_kernighan.h) before its climb. H100 host, a million cities:
+/// nearest neighbour and climb 97 s.
+constexpr int kStretchStartCities = 150000;
+
 /// The tour every colony's focused ants start from before the first iteration, on both backends:
 /// the nearest-neighbour tour from city 0, climbed with the colony's local search (with the final
-/// sweep) when `lists` is given.
+/// sweep) when `lists` is given; from kStretchStartCities cities with coordinates, the
+/// space-filling-curve tour, its stretches climbed by Lin-Kernighan on config.threads threads (two
+/// rounds, the second cut half a stretch on), then the climb. The same on every thread count.
 std::vector<int32_t> focused_start_tour(const Instance& instance, const ColonyConfig& config,
                                         const CandidateLists* lists);
 

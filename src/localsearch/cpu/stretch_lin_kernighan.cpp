@@ -81,7 +81,47 @@ int64_t improve_stretch(const Instance& instance, std::span<int32_t> cities, int
   return gain;
 }
 
+/// Stretch s of a round cut from `offset`: its first position and its cities (the last stretch
+/// takes the remainder).
+struct StretchCut {
+  int first, cities;
+};
+StretchCut stretch_cut(int n, int stretch, int offset, int s) {
+  const int count = n / stretch;
+  return {offset + s * stretch, s + 1 == count ? n - s * stretch : stretch};
+}
+
 }  // namespace
+
+int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int stretch, int offset, int kicks,
+                       int threads, uint64_t seed, const StopFlag* stop) {
+  const int n = static_cast<int>(tour.size());
+  stretch = std::max(stretch, kMinKickCities);
+  if (n < 2 * stretch) return 0;
+  const int count = n / stretch;
+  const StopFlag never;
+  std::atomic<int> next{0};
+  std::atomic<int64_t> gain{0}, kicked{0};
+  const auto work = [&] {
+    std::vector<int32_t> cities;
+    for (int s; (s = next.fetch_add(1)) < count;) {
+      const StretchCut cut = stretch_cut(n, stretch, offset, s);
+      cities.resize(static_cast<size_t>(cut.cities));
+      for (int i = 0; i < cut.cities; ++i) cities[i] = tour[(cut.first + i) % n];
+      RandomStream random(seed, kStretchStreams + static_cast<uint64_t>(s));
+      const int64_t g = improve_stretch(instance, cities, kicks, random, stop != nullptr ? *stop : never, kicked);
+      if (g > 0) {
+        for (int i = 0; i < cut.cities; ++i) tour[(cut.first + i) % n] = cities[i];
+        gain.fetch_add(g, std::memory_order_relaxed);
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (int t = 1; t < std::min(std::max(threads, 1), count); ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+  return gain.load();
+}
 
 StretchLinKernighan::StretchLinKernighan(const Instance& instance, int threads, uint64_t seed, int stretch, int kicks)
     : instance_(instance),
@@ -168,7 +208,9 @@ void StretchLinKernighan::work() {
   for (;;) {
     changed_.wait(lock, [&] { return stop_.load() || (length_ >= 0 && next_ < count_); });
     if (stop_.load()) return;
-    const int s = next_++, first = offset_ + s * stretch_, m = s + 1 == count_ ? n - s * stretch_ : stretch_;
+    const int s = next_++;
+    const StretchCut cut = stretch_cut(n, stretch_, offset_, s);
+    const int first = cut.first, m = cut.cities;
     const uint64_t round = static_cast<uint64_t>(rounds_.load(std::memory_order_relaxed));
     lock.unlock();
     // This stretch's positions are this thread's until it returns them.

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/instance.h"
+#include "core/search.h"
 #include "localsearch/cpu/tour_companion.h"
 
 namespace formica::localsearch::cpu {
@@ -35,6 +36,14 @@ namespace formica::localsearch::cpu {
 /// Cities per stretch unless told otherwise: small enough that a stretch's matrix (4 MB) and its
 /// kicks take milliseconds, large enough that the seams are a small part of the tour.
 inline constexpr int kDefaultStretchCities = 1000;
+
+/// One round of the file comment's, on the calling thread and `threads` - 1 more: `tour`'s
+/// stretches of `stretch` cities cut from position `offset` (the last one takes the remainder),
+/// each walked with Lin-Kernighan and then `kicks` kicks (0: Lin-Kernighan alone); stretch s draws
+/// its kicks from `seed` and s. The result does not depend on `threads`. Returns the exact gain.
+/// Tours of fewer than 2 x stretch cities are left as they are. `stop` is polled between kicks.
+int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int stretch, int offset, int kicks,
+                       int threads, uint64_t seed, const StopFlag* stop = nullptr);
 
 class StretchLinKernighan final : public TourCompanion {
  public:
