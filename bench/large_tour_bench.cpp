@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
   app.add_option("--stretch", stretch, "cities per stretch")->check(CLI::Range(8, 100000));
   app.add_option("--kicks", kicks, "kicks per stretch and round, 0 for as many as it has cities");
   app.add_flag("--stretches-only", stretches_only, "leave out the whole-tour threads");
-  app.add_flag("--nearest", nearest, "start from the nearest-neighbour tour climbed whole (the colonies' start below 150,000 cities)");
+  app.add_flag("--nearest", nearest, "start from the nearest-neighbour tour climbed whole (the colonies' start below 500,000 cities)");
   app.add_flag("--start-only", seconds_only_start, "only build the start tour");
   CLI11_PARSE(app, argc, argv);
   if (threads <= 0) threads = hardware_threads();
