@@ -1,5 +1,5 @@
 // formica's command line: subcommand dispatch and the mapping of errors to exit codes
-// (2 bad input, 3 out of memory, 1 internal error, 130 interrupted).
+// (2 bad input, 3 out of memory, 1 internal error, 130 interrupted by Ctrl-C, 143 by SIGTERM).
 #include <chrono>
 #include <exception>
 #include <iostream>
