@@ -28,8 +28,8 @@ sanitizer_verdict() {
         errors += parts[1]; warnings += parts[2]
       }
     }
-    /^\[  FAILED  \] [0-9]+ tests?, listed below/ { failed += $4 }
-    /^\[  SKIPPED \] [0-9]+ tests?, listed below/ { skipped += $4 }
+    /^\[  FAILED  \] .* \([0-9]+ ms\)$/ { failed++ }   # one line per test, --gtest_brief or not
+    /^\[  SKIPPED \] .* \([0-9]+ ms\)$/ { skipped++ }
     /^\[==========\] [0-9]+ tests? from .* ran/ { ran += $2 }
     END {
       cell = errors + 0

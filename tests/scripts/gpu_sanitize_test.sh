@@ -69,10 +69,14 @@ $ran
 [  FAILED  ] GpuColonies.SameSeedSameTours
 ========= ERROR SUMMARY: 0 errors
 EOF2
-expect_cell skipped 0 "0; 5 tests skipped" <<EOF2
+expect_cell skipped 0 "0; 2 tests skipped" <<EOF2
+[  SKIPPED ] TwoOptCudaLarge.Pla33810FromTheCurve (0 ms)
+[  SKIPPED ] TwoOptCudaLarge.Pla85900FromTheCurve (0 ms)
 $ran
-[  PASSED  ] 7 tests.
-[  SKIPPED ] 5 tests, listed below:
+[  PASSED  ] 10 tests.
+[  SKIPPED ] 2 tests, listed below:
+[  SKIPPED ] TwoOptCudaLarge.Pla33810FromTheCurve
+[  SKIPPED ] TwoOptCudaLarge.Pla85900FromTheCurve
 ========= ERROR SUMMARY: 0 errors
 EOF2
 expect_cell nothing_ran 0 "0; no test ran" <<EOF2
