@@ -9,6 +9,7 @@
 #include "batch_support.h"
 #include "core/error.h"
 #include "io/generator.h"
+#include "test_support.h"
 
 namespace formica::batch {
 namespace {
@@ -116,11 +117,11 @@ TEST(BatchSolver, TimeLimitEndsEveryWalkAndSharesTheTimeAmongThem) {
   BatchConfig config;
   config.backend = Backend::Cpu;
   config.threads = 2;
-  config.time_limit = 0.3;
+  config.time_limit = 0.3 * formica::test::kTimeScale;
   const auto start = std::chrono::steady_clock::now();
   const Batch batch = solve_batch(instances, config);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(seconds, 1.5);
+  EXPECT_LT(seconds, 1.5 * formica::test::kTimeScale);
   for (const BatchResult& r : batch.results) {
     EXPECT_EQ(r.stop_reason, "time limit");
     EXPECT_GT(r.kicks, 0);
