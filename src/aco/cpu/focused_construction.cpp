@@ -10,12 +10,12 @@
 namespace formica::aco {
 
 std::vector<int32_t> focused_start_tour(const Instance& instance, const ColonyConfig& config,
-                                        const CandidateLists* lists) {
+                                        const CandidateLists* lists, const StopFlag* stop) {
   std::vector<int32_t> tour = nearest_neighbour_tour(instance, 0);
   if (lists != nullptr) {
     localsearch::cpu::NeighbourClimber(instance, *lists,
                                        localsearch::cpu::climb_options(config.local_search, true))
-        .climb(tour);
+        .climb(tour, stop);
   }
   return tour;
 }
