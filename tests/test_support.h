@@ -56,6 +56,21 @@ inline std::filesystem::path data_file(const std::string& name) {
   return std::filesystem::path(env_or("FORMICA_TEST_DATA_DIR", FORMICA_TEST_DATA_DIR)) / name;
 }
 
+/// How much slower than a plain build this one runs: the sanitizer builds (scripts/sanitize) run
+/// instrumented code a few times slower, so tests that give the code a time budget and expect work
+/// done within it scale the budget (and their bound on the elapsed time) by this.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+inline constexpr double kTimeScale = 10.0;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+inline constexpr double kTimeScale = 10.0;
+#else
+inline constexpr double kTimeScale = 1.0;
+#endif
+#else
+inline constexpr double kTimeScale = 1.0;
+#endif
+
 /// The formica executable under test.
 inline std::string cli_path() { return env_or("FORMICA_CLI", FORMICA_CLI_PATH); }
 

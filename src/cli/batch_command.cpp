@@ -139,7 +139,7 @@ int run_solve_batch(const BatchOptionsCli& o) {
     for (const Instance& instance : input.instances) smallest = std::min(smallest, instance.n()), largest = std::max(largest, instance.n());
     std::cerr << "formica: " << input.instances.size() << " instances from " << o.input << " (n = " << smallest
               << (smallest == largest ? std::string() : concat(" to ", largest)) << "), seed " << config.seed
-              << " (Ctrl-C stops early and keeps every instance's best tour)\n";
+              << " (Ctrl-C or SIGTERM stops early and keeps every instance's best tour)\n";
   }
 
   std::optional<InterruptGuard> interrupt_guard(std::in_place);
@@ -169,7 +169,7 @@ int run_solve_batch(const BatchOptionsCli& o) {
     io::write_text_file_atomically(summary, summary.extension() == ".csv" ? summary_csv(rows)
                                                                           : summary_json(rows, batch, config));
   std::cout << total_line(rows, batch) << "\n";
-  return interrupted ? 130 : 0;
+  return interrupted ? InterruptGuard::exit_code() : 0;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// Ctrl-C while a command solves: the first one sets a flag that the solver polls (it stops within
-// a step and keeps its best tours, so the command still writes them), a second one ends the
-// process at once with exit code 130.
+// Ctrl-C (SIGINT) or SIGTERM while a command solves: the first one sets a flag that the solver
+// polls (it stops within a step and keeps its best tours, so the command still writes them), and
+// the command exits with 128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM); a second
+// one ends the process at once with that code.
 #pragma once
 
 #include <atomic>
@@ -10,9 +11,9 @@ namespace formica::cli {
 
 class InterruptGuard {
  public:
-  /// Clears the flag and installs the SIGINT handler.
+  /// Clears the flag and installs the SIGINT and SIGTERM handlers.
   InterruptGuard();
-  /// Restores the handler that was there before.
+  /// Restores the handlers that were there before.
   ~InterruptGuard();
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
@@ -20,8 +21,11 @@ class InterruptGuard {
   /// The flag for SolveOptions::interrupt / BatchOptions::interrupt.
   const std::atomic<bool>* flag() const;
 
+  /// The exit code for a run that stopped by the flag: 128 + the first signal received.
+  static int exit_code();
+
  private:
-  struct sigaction previous_ {};
+  struct sigaction previous_int_ {}, previous_term_ {};
 };
 
 }  // namespace formica::cli

@@ -1,7 +1,7 @@
 // formica's command line: subcommand dispatch and the mapping of errors to exit codes
-// (2 bad input, 3 out of memory, 1 internal error, 130 interrupted). Under mpirun every rank runs
-// it: start_ranks() says which rank this is, and rank_errors.h keeps errors to one line and one
-// exit code.
+// (2 bad input, 3 out of memory, 1 internal error, 130 interrupted by Ctrl-C, 143 by SIGTERM). Under
+// mpirun every rank runs it: start_ranks() says which rank this is, and rank_errors.h keeps errors to
+// one line and one exit code.
 #include <chrono>
 #include <exception>
 #include <iostream>

@@ -186,7 +186,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << (config.time_limit ? concat(*config.time_limit, " s") : std::string())
               << (request.time_limit || request.iterations ? "" : " (the default for this size)")
               << (config.target ? ", or at length " + std::to_string(*config.target) : std::string())
-              << " (Ctrl-C stops early and keeps the best tour)\n";
+              << " (Ctrl-C or SIGTERM stops early and keeps the best tour)\n";
   }
 
   std::optional<InterruptGuard> interrupt_guard(std::in_place);
@@ -237,7 +237,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   std::fflush(stdout);
   if (ranks->size() > 1)
     if (const int code = errors.agree(result.failure)) return code;
-  return result.stop_reason == "interrupted" ? 130 : 0;
+  return result.stop_reason == "interrupted" ? InterruptGuard::exit_code() : 0;
 }
 
 }  // namespace

@@ -162,9 +162,10 @@ void check_initial_tour(const Instance& instance, const SolverConfig& config, st
 /// The Search that runs `config.algorithm` on `backend` (already resolved) with `threads` CPU
 /// threads. The bench harness drives it directly to time single iterations. A non-empty
 /// `start_tour` is where focused colonies start (instead of their own start tour); other searches
-/// take none.
+/// take none. `setup_stop` (the time limit) ends the climb of the CPU colonies' own start tour.
 std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig& config, Backend backend,
-                                    int threads, std::vector<int32_t> start_tour = {});
+                                    int threads, std::vector<int32_t> start_tour = {},
+                                    const StopFlag* setup_stop = nullptr);
 
 /// What the run of `config` (resolved) will allocate on `backend` and what is available, on one
 /// line ("host 12.0 MiB of 100 GiB available, GPU ..."); empty for algorithms that do not say.

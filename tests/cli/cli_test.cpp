@@ -62,9 +62,10 @@ Outcome formica(const std::string& args) {
 
 std::string data(const std::string& name) { return test::data_file(name).string(); }
 
-/// Runs the command line with `args` (stdout into `out`), sends it Ctrl-C after `delay` and returns
-/// its exit code (-1 if it did not exit by itself).
-int interrupted_run(std::vector<std::string> args, const fs::path& out, std::chrono::milliseconds delay) {
+/// Runs the command line with `args` (stdout into `out`), sends it `signal` (Ctrl-C by default)
+/// after `delay` and returns its exit code (-1 if it did not exit by itself).
+int interrupted_run(std::vector<std::string> args, const fs::path& out, std::chrono::milliseconds delay,
+                    int signal = SIGINT) {
   const std::string cli = test::cli_path();
   args.insert(args.begin(), cli);
   std::vector<char*> argv;
@@ -78,7 +79,7 @@ int interrupted_run(std::vector<std::string> args, const fs::path& out, std::chr
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) return -1;
   std::this_thread::sleep_for(delay);
-  kill(pid, SIGINT);
+  kill(pid, signal);
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -470,16 +471,36 @@ TEST(Cli, TimeLimitStopsTheRun) {
   EXPECT_LT(seconds, 6.0);
 }
 
-TEST(Cli, CtrlCStopsCleanlyAndWritesTheBestTour) {
-  const fs::path tour = temp("interrupted.tour"), out = temp("interrupted.out");
+struct StopSignal {
+  int signal;
+  int exit_code;  // 128 + the signal, as a shell reports a process the signal ended
+};
+
+class CliSignals : public ::testing::TestWithParam<StopSignal> {};
+
+/// Ctrl-C and SIGTERM (what `kill`, `timeout` and job schedulers send) both stop cleanly: the best
+/// tour and the JSON report are written whole, and the exit code names the signal.
+TEST_P(CliSignals, StopCleanlyAndWriteTheBestTour) {
+  const std::string tag = std::to_string(GetParam().signal);
+  const fs::path tour = temp("interrupted" + tag + ".tour"), report = temp("interrupted" + tag + ".json"),
+                 out = temp("interrupted" + tag + ".out");
   fs::remove(tour);
-  EXPECT_EQ(interrupted_run({"solve", "--time-limit", "60", "--backend", "cpu", "--quiet", "--tour-out", tour.string()},
-                            out, std::chrono::milliseconds(2500)),
-            130);
+  fs::remove(report);
+  EXPECT_EQ(interrupted_run({"solve", "--time-limit", "60", "--backend", "cpu", "--quiet", "--tour-out", tour.string(),
+                             "--json", report.string()},
+                            out, std::chrono::milliseconds(2500), GetParam().signal),
+            GetParam().exit_code);
   EXPECT_NE(slurp(out).find("stopped by interrupted"), std::string::npos) << slurp(out);
   ASSERT_TRUE(fs::exists(tour));
-  EXPECT_EQ(io::read_tour(tour).size(), 1000u);
+  const std::vector<int32_t> order = io::read_tour(tour);
+  EXPECT_EQ(order.size(), 1000u);
+  const nlohmann::json json = nlohmann::json::parse(slurp(report));
+  EXPECT_EQ(json["stop_reason"], "interrupted");
+  EXPECT_EQ(json["tour"].get<std::vector<int32_t>>(), order);
 }
+
+INSTANTIATE_TEST_SUITE_P(CtrlCAndTerm, CliSignals, ::testing::Values(StopSignal{SIGINT, 130}, StopSignal{SIGTERM, 143}),
+                         [](const auto& test) { return test.param.signal == SIGINT ? "sigint" : "sigterm"; });
 
 /// A fresh folder of this test process's own.
 fs::path temp_folder(const std::string& name) {

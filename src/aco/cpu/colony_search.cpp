@@ -61,7 +61,8 @@ localsearch::cpu::ClimbOptions ant_climb(const ColonyConfig& config) {
 
 }  // namespace
 
-ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& config, std::vector<int32_t> start_tour)
+ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& config, std::vector<int32_t> start_tour,
+                                 const StopFlag* setup_stop)
     : instance_(instance), config_(config), n_(instance.n()) {
   config_.validate();
   FORMICA_EXPECTS(start_tour.empty() || config_.focused(), kStartTourNeedsFocusedColonies);
@@ -81,8 +82,9 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
     ls_lists_ = build_candidate_lists(instance, config_.ls_neighbours, config_.threads, config_.neighbour_lists);
   merger_ = ColonyMerger(instance, config_, ls_lists_ ? &*ls_lists_ : nullptr);
   if (config_.focused())
-    start_focused(start_tour.empty() ? focused_start_tour(instance, config_, ls_lists_ ? &*ls_lists_ : nullptr)
-                                     : std::move(start_tour));
+    start_focused(start_tour.empty()
+                      ? focused_start_tour(instance, config_, ls_lists_ ? &*ls_lists_ : nullptr, setup_stop)
+                      : std::move(start_tour));
   for (int m = 0; m < layout_.matrices; ++m) {
     Matrix matrix;
     matrix.set = base;

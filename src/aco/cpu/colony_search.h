@@ -24,8 +24,10 @@ namespace formica::aco {
 class ColonySearchCpu final : public Search {
  public:
   /// Focused colonies start from `start_tour` when one is given (a permutation of the cities),
-  /// else from focused_start_tour(); colonies that are not focused take none.
-  ColonySearchCpu(const Instance& instance, const ColonyConfig& config, std::vector<int32_t> start_tour = {});
+  /// else from focused_start_tour(), whose climb ends when `setup_stop` asks; colonies that are not
+  /// focused take none.
+  ColonySearchCpu(const Instance& instance, const ColonyConfig& config, std::vector<int32_t> start_tour = {},
+                  const StopFlag* setup_stop = nullptr);
 
   bool step(const StopFlag& stop) override;
   int64_t best_length() const override { return best_length_; }

@@ -12,7 +12,7 @@
 namespace formica::aco {
 
 std::vector<int32_t> focused_start_tour(const Instance& instance, const ColonyConfig& config,
-                                        const CandidateLists* lists) {
+                                        const CandidateLists* lists, const StopFlag* stop) {
   if (lists != nullptr && instance.n() >= kStretchStartCities && instance.has_coordinates()) {
     // Very large tours: a nearest-neighbour tour's first climb reverses up to n / 2 cities a move
     // on one thread (97 s at a million cities on the H100's host); a space-filling-curve tour's
@@ -21,16 +21,16 @@ std::vector<int32_t> focused_start_tour(const Instance& instance, const ColonyCo
     std::vector<int32_t> tour = space_filling_curve_tour(instance);
     const int stretch = localsearch::cpu::kDefaultStretchCities;
     for (const int offset : {0, stretch / 2})
-      localsearch::cpu::walk_stretches(instance, tour, stretch, offset, 0, config.threads, config.seed);
+      localsearch::cpu::walk_stretches(instance, tour, stretch, offset, 0, config.threads, config.seed, stop);
     localsearch::cpu::NeighbourClimber(instance, *lists, localsearch::cpu::climb_options(config.local_search, true))
-        .climb(tour);
+        .climb(tour, stop);
     return tour;
   }
   std::vector<int32_t> tour = nearest_neighbour_tour(instance, 0);
   if (lists != nullptr) {
     localsearch::cpu::NeighbourClimber(instance, *lists,
                                        localsearch::cpu::climb_options(config.local_search, true))
-        .climb(tour);
+        .climb(tour, stop);
   }
   return tour;
 }

@@ -26,6 +26,7 @@
 #include "core/candidates.h"
 #include "core/instance.h"
 #include "core/rng.h"
+#include "core/search.h"
 #include "localsearch/cpu/array_tour.h"
 
 namespace formica::aco {
@@ -42,9 +43,11 @@ constexpr int kStretchStartCities = 500000;
 /// the nearest-neighbour tour from city 0, climbed with the colony's local search (with the final
 /// sweep) when `lists` is given; from kStretchStartCities cities with coordinates, the
 /// space-filling-curve tour, its stretches climbed by Lin-Kernighan on config.threads threads (two
-/// rounds, the second cut half a stretch on), then the climb. The same on every thread count.
+/// rounds, the second cut half a stretch on), then the climb. The same on every thread count. The
+/// climbs end early, the tour valid, when `stop` asks (the time limit reached while the search is
+/// set up: 100,000 cities and more on a few cores).
 std::vector<int32_t> focused_start_tour(const Instance& instance, const ColonyConfig& config,
-                                        const CandidateLists* lists);
+                                        const CandidateLists* lists, const StopFlag* stop = nullptr);
 
 /// Edges a focused ant re-decides in the first iteration after its colony's pheromone was reset
 /// (an MMAS restart): enough to leave the basin of the source tour, which the reset alone does not

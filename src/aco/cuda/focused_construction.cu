@@ -188,6 +188,8 @@ GpuWalks focused_walks_on_gpu(const Instance& instance, const CandidateSet& set,
   DeviceBuffer<uint32_t> d_walked(static_cast<size_t>(ants) * words),
       d_queued(static_cast<size_t>(ants) * words);
   CUDA_CHECK(cudaMemset(d_queued.data(), 0, d_queued.size() * sizeof(uint32_t)));
+  // Each walk fills only its queue_count entries of the queue; the rest is downloaded too.
+  CUDA_CHECK(cudaMemset(d_queue.data(), 0, d_queue.size() * sizeof(int32_t)));
   FocusedWalkArgs args;
   args.n = n;
   args.width = set.width;

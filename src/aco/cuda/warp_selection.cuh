@@ -184,6 +184,9 @@ __device__ inline Choice warp_compression(const float* row, const int32_t* unvis
 /// Removes slot `slot` from the unvisited index array in O(1) by moving the last entry into it
 /// (Uchida Figure 7). Call with the whole warp; returns the new count.
 __device__ inline int warp_remove_slot(int32_t* unvisited, int count, int slot, int lane) {
+  // Every lane has read unvisited[slot] (the selection's return) before lane 0 overwrites it: lanes
+  // are not in lockstep after a shuffle (racecheck, compression selection, warp per ant).
+  __syncwarp();
   if (lane == 0) unvisited[slot] = unvisited[count - 1];
   __syncwarp();
   return count - 1;

@@ -331,6 +331,7 @@ GridClimber::GridClimber(const DeviceInstance& cities, const Instance& instance,
   s.moves = DeviceBuffer<unsigned long long>(s.capacity);
   s.sorted_moves = DeviceBuffer<unsigned long long>(s.capacity);
   s.total_moves = DeviceBuffer<unsigned long long>(1);
+  CUDA_CHECK(cudaMemset(s.total_moves.data(), 0, sizeof(unsigned long long)));  // select_and_apply may run before run()
   // Kept moves are disjoint and each spans at least three edges: fewer than n / 3 + 1.
   s.kept = DeviceBuffer<int2>(static_cast<size_t>(n) / 3 + 2);
   s.prefix = DeviceBuffer<int>(static_cast<size_t>(n) / 3 + 3);

@@ -1,0 +1,103 @@
+// io::write_text_file_atomically, the writer under --tour-out, --json, --svg and the batch summary:
+// a process killed with SIGKILL in the middle of writing leaves the previous file whole, never a
+// partial one under the target's name.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include "io/tsplib.h"
+
+namespace formica {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(AtomicWrite, ReplacesTheFileWholeAndLeavesNoTemporary) {
+  const fs::path dir = fs::temp_directory_path() / ("formica_atomic_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path target = dir / "a.tour";
+  io::write_text_file_atomically(target, "first\n");
+  io::write_text_file_atomically(target, "second\n");
+  EXPECT_EQ(slurp(target), "second\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  fs::remove_all(dir);
+}
+
+/// Forks a child that rewrites `target` with `text` and kills it with SIGKILL once its temporary
+/// file has bytes in it (before the rename). Returns false if the child finished first.
+bool kill_while_writing(const fs::path& target, const std::string& text) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    io::write_text_file_atomically(target, text);
+    ::_exit(0);
+  }
+  if (child < 0) return false;
+  const fs::path temp = target.string() + ".tmp." + std::to_string(static_cast<long>(child));
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  bool killed = false;
+  while (std::chrono::steady_clock::now() < give_up) {
+    std::error_code ec;
+    const auto size = fs::file_size(temp, ec);
+    if (!ec && size > 0 && size < text.size()) {
+      ::kill(child, SIGKILL);
+      killed = true;
+      break;
+    }
+    int status = 0;
+    if (::waitpid(child, &status, WNOHANG) == child) return false;  // it finished: too fast to catch
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  if (!killed) ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+TEST(AtomicWrite, KillNineWhileWritingLeavesThePreviousFileIntact) {
+  const fs::path dir = fs::temp_directory_path() / ("formica_atomic_kill_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path target = dir / "best.tour";
+  const std::string previous = "NAME : best.tour\nTYPE : TOUR\nDIMENSION : 3\nTOUR_SECTION\n1\n2\n3\n-1\nEOF\n";
+  io::write_text_file_atomically(target, previous);
+
+  // 256 MB, built before the fork so that the child only writes; doubled if a child outruns the poll.
+  std::string text(size_t{256} << 20, '7');
+  bool caught = false;
+  for (int attempt = 0; attempt < 3 && !caught; ++attempt) {
+    caught = kill_while_writing(target, text);
+    ASSERT_EQ(slurp(target), caught ? previous : text) << "attempt " << attempt;
+    if (!caught) {
+      io::write_text_file_atomically(target, previous);
+      text += text;
+    }
+  }
+  ASSERT_TRUE(caught) << "the child wrote " << text.size() << " bytes before it could be killed";
+  EXPECT_EQ(slurp(target), previous);
+  // The killed writer's temporary file is what remains beside it, under its own name, never the target's.
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path() != target) {
+      EXPECT_NE(entry.path().filename().string().find("best.tour.tmp."), std::string::npos);
+    }
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace formica
