@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `mpirun -np 2 formica solve` end to end (ctest registers it where MPI is found): a valid tour is
 # written once, the JSON report says 2 ranks, only rank 0 prints the summary; and input every rank
-# refuses gives one error line and exit code 2, not a hang (each run under a timeout).
+# refuses gives one error line and exit code 2, not a hang; and a rank killed with SIGKILL in the
+# middle of a run ends the whole run with an error soon after, not a hang (each run under a timeout).
 # Usage: mpirun_solve_test.sh FORMICA MPIEXEC [MPIEXEC FLAGS...]
 set -euo pipefail
 formica=$1
@@ -31,4 +32,25 @@ cat "$work/err"
 [ $status != 124 ] || fail "a bad input under mpirun hung (timeout)"
 [ $status = 2 ] || fail "a bad input under mpirun exited $status, not 2"
 [ "$(grep -c '^formica: error' "$work/err")" = 1 ] || fail "a bad input under mpirun did not give exactly one error line"
+
+# Rank 1 killed with SIGKILL 3 s into a 60-s run (MPMD: rank 1 is a shell that starts formica, kills
+# it and exits with its status, which mpirun sees): mpirun ends every rank, well before the limit.
+kill_rank() { "$formica" solve "$work/u200.tsp" --time-limit 60 --threads 1 --island-interval 0.4 --quiet &
+  local pid=$!
+  sleep 3
+  kill -9 "$pid"
+  wait "$pid"; }
+export -f kill_rank
+export formica work
+status=0
+start=$SECONDS
+timeout 120 "${mpirun[@]}" -np 1 "$formica" solve "$work/u200.tsp" --time-limit 60 --threads 1 --island-interval 0.4 \
+  --tour-out "$work/killed.tour" : -np 1 bash -c kill_rank >"$work/out" 2>"$work/err" || status=$?
+took=$((SECONDS - start))
+cat "$work/err"
+[ $status != 124 ] || fail "a killed rank hung the run (timeout)"
+[ $status != 0 ] || fail "a killed rank ended the run with exit 0"
+[ $took -lt 40 ] || fail "a killed rank ended the run only after ${took} s"
+grep -qi "signal\|non-zero\|exited\|killed\|abort" "$work/err" || fail "no error names the killed rank"
+echo "a killed rank ended the run in ${took} s with exit ${status}; tour written: $([ -s "$work/killed.tour" ] && echo yes || echo no)"
 echo "passed"
