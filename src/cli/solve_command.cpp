@@ -214,6 +214,12 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
       std::cerr << line << format_gap(p.best_length, optimum) << "\n";
     };
   }
+  // Under mpirun the best closed tour so far goes to --tour-out at every exchange that shortened it
+  // (written atomically): a run that mpirun aborts, a rank killed, still leaves it.
+  if (!o.tour_out.empty() && ranks->size() > 1 && symmetric && !ends.any())
+    options.on_checkpoint = [&](std::span<const int32_t> tour, int64_t) {
+      io::write_tour(o.tour_out, problem.name(), Tour(instance, std::vector<int32_t>(tour.begin(), tour.end())));
+    };
   const Result result = problem.solve(request, options);  // resolves it as above
   interrupt_guard.reset();
 

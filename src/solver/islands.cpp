@@ -38,7 +38,7 @@ Islands::Islands(distributed::Communicator& ranks, const Instance& instance, dou
 }
 
 void Islands::run(Search& search, const std::function<bool()>& advance, Result& result, const Stopwatch& clock,
-                  const std::function<void(const Progress&)>& on_progress) {
+                  const SolveOptions& options) {
   double next = clock.seconds() + interval_;
   while (true) {
     bool going = false;
@@ -49,7 +49,7 @@ void Islands::run(Search& search, const std::function<bool()>& advance, Result& 
       result.stop_reason = "failed";
     }
     if (going && clock.seconds() < next) continue;
-    const int stopped = exchange(search, going ? 0 : state_of(result.stop_reason), result, clock, on_progress);
+    const int stopped = exchange(search, going ? 0 : state_of(result.stop_reason), result, clock, options);
     if (stopped >= 0) {
       if (going) {
         const int64_t state = states_[static_cast<size_t>(stopped) * 2 + 1];
@@ -64,7 +64,7 @@ void Islands::run(Search& search, const std::function<bool()>& advance, Result& 
 }
 
 int Islands::exchange(Search& search, int64_t state, Result& result, const Stopwatch& clock,
-                      const std::function<void(const Progress&)>& on_progress) {
+                      const SolveOptions& options) {
   const int size = ranks_.size(), me = ranks_.rank(), n = instance_.n();
   // A failed search may not answer: it reports no length.
   int64_t length = -1;
@@ -94,8 +94,15 @@ int Islands::exchange(Search& search, int64_t state, Result& result, const Stopw
     for (int r : order)
       if (r != me) search.adopt(std::span<const int32_t>(tours_).subspan(static_cast<size_t>(r) * n, n), bests[r]);
   }
-  if (on_progress && me == 0)
-    on_progress({result.iterations, clock.seconds(), shortest, search.iteration_best_length(), false, bests});
+  if (options.on_progress && me == 0)
+    options.on_progress({result.iterations, clock.seconds(), shortest, search.iteration_best_length(), false, bests});
+  if (options.on_checkpoint && me == 0 && !result.failure) {
+    const int64_t best = search.best_length();
+    if (best > 0 && (checkpointed_ < 0 || best < checkpointed_)) {
+      options.on_checkpoint(search.best_tour(), best);
+      checkpointed_ = best;
+    }
+  }
   return stopped;
 }
 

@@ -37,8 +37,10 @@ class Islands {
   /// set once one fires) with an exchange every interval, until a rank stops; then every rank
   /// stops, with its own reason or "rank R: <reason>". An exception from `advance` is kept in
   /// result.failure and reported to the others as a stop, so nobody waits on the failed rank.
+  /// options.on_progress hears of every exchange on rank 0, options.on_checkpoint of every one that
+  /// shortened rank 0's best tour (after the others' tours were adopted).
   void run(Search& search, const std::function<bool()>& advance, Result& result, const Stopwatch& clock,
-           const std::function<void(const Progress&)>& on_progress);
+           const SolveOptions& options);
 
   /// After the search's finish(): every rank's best tour (`tour`, `length`) gathered on rank 0 and
   /// merged there (partition merge, shortest first) into `tour` and `length`; other ranks keep
@@ -53,13 +55,14 @@ class Islands {
   /// takes tours) every rank's best tour, the others' adopted shortest first. Returns the lowest
   /// rank that stopped, or -1.
   int exchange(Search& search, int64_t state, Result& result, const Stopwatch& clock,
-               const std::function<void(const Progress&)>& on_progress);
+               const SolveOptions& options);
 
   distributed::Communicator& ranks_;
   const Instance& instance_;
   double interval_;
   int gpus_ = 0;
   int64_t exchanges_ = 0;
+  int64_t checkpointed_ = -1;  // the length last handed to on_checkpoint
   std::vector<int64_t> states_;  // ranks x (best length, state)
   std::vector<int32_t> tours_;   // ranks x n
 };

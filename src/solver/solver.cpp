@@ -354,7 +354,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     return true;
   };
   if (islands) {
-    islands->run(*search, advance, result, clock, options.on_progress);
+    islands->run(*search, advance, result, clock, options);
     result.exchanges = islands->exchanges();
   } else {
     while (advance()) {

@@ -111,6 +111,10 @@ struct SolveOptions {
   /// seed + rank and they exchange best tours (solver/islands.h): every rank calls solve() with the
   /// same instance and config. Null: one rank.
   distributed::Communicator* ranks = nullptr;
+  /// With several ranks: called on rank 0 after every exchange that shortened the best tour, with
+  /// that tour and its exact length (the CLI rewrites --tour-out with it, so that a run which
+  /// mpirun aborts, a rank killed, leaves the last exchange's best tour).
+  std::function<void(std::span<const int32_t> tour, int64_t length)> on_checkpoint;
 };
 
 struct Result {

@@ -139,7 +139,7 @@ Result run_islands(Islands& islands, Search& search, double seconds) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     return true;
   };
-  islands.run(search, advance, result, clock, nullptr);
+  islands.run(search, advance, result, clock, SolveOptions{});
   return result;
 }
 
