@@ -91,6 +91,20 @@ StretchCut stretch_cut(int n, int stretch, int offset, int s) {
   return {offset + s * stretch, s + 1 == count ? n - s * stretch : stretch};
 }
 
+/// Walks `tour`'s stretch `cut` (improve_stretch, `cities` its scratch) and writes the shorter path
+/// back into the same positions; returns the gain.
+int64_t walk_stretch(const Instance& instance, std::span<int32_t> tour, StretchCut cut, int kicks,
+                     RandomStream& random, const StopFlag& stop, std::atomic<int64_t>& kicked,
+                     std::vector<int32_t>& cities) {
+  const int n = static_cast<int>(tour.size());
+  cities.resize(static_cast<size_t>(cut.cities));
+  for (int i = 0; i < cut.cities; ++i) cities[i] = tour[(cut.first + i) % n];
+  const int64_t gain = improve_stretch(instance, cities, kicks, random, stop, kicked);
+  if (gain > 0)
+    for (int i = 0; i < cut.cities; ++i) tour[(cut.first + i) % n] = cities[i];
+  return gain;
+}
+
 }  // namespace
 
 int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int stretch, int offset, int kicks,
@@ -105,15 +119,10 @@ int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int st
   const auto work = [&] {
     std::vector<int32_t> cities;
     for (int s; (s = next.fetch_add(1)) < count;) {
-      const StretchCut cut = stretch_cut(n, stretch, offset, s);
-      cities.resize(static_cast<size_t>(cut.cities));
-      for (int i = 0; i < cut.cities; ++i) cities[i] = tour[(cut.first + i) % n];
       RandomStream random(seed, kStretchStreams + static_cast<uint64_t>(s));
-      const int64_t g = improve_stretch(instance, cities, kicks, random, stop != nullptr ? *stop : never, kicked);
-      if (g > 0) {
-        for (int i = 0; i < cut.cities; ++i) tour[(cut.first + i) % n] = cities[i];
-        gain.fetch_add(g, std::memory_order_relaxed);
-      }
+      gain.fetch_add(walk_stretch(instance, tour, stretch_cut(n, stretch, offset, s), kicks, random,
+                                  stop != nullptr ? *stop : never, kicked, cities),
+                     std::memory_order_relaxed);
     }
   };
   std::vector<std::thread> helpers;
@@ -210,16 +219,11 @@ void StretchLinKernighan::work() {
     if (stop_.load()) return;
     const int s = next_++;
     const StretchCut cut = stretch_cut(n, stretch_, offset_, s);
-    const int first = cut.first, m = cut.cities;
     const uint64_t round = static_cast<uint64_t>(rounds_.load(std::memory_order_relaxed));
     lock.unlock();
     // This stretch's positions are this thread's until it returns them.
-    cities.resize(static_cast<size_t>(m));
-    for (int i = 0; i < m; ++i) cities[i] = tour_[(first + i) % n];
     RandomStream random(seed_, kStretchStreams + (round << 24) + static_cast<uint64_t>(s));
-    const int64_t gain = improve_stretch(instance_, cities, kicks_per_stretch_, random, stop, kicks_);
-    if (gain > 0)
-      for (int i = 0; i < m; ++i) tour_[(first + i) % n] = cities[i];
+    const int64_t gain = walk_stretch(instance_, tour_, cut, kicks_per_stretch_, random, stop, kicks_, cities);
     lock.lock();
     round_gain_ += gain;
     if (++returned_ == count_) end_round();
