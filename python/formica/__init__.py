@@ -43,6 +43,7 @@ __all__ = [
     "Instance",
     "Result",
     "backend_info",
+    "device_memory_in_use",
     "batch_parameters",
     "generate",
     "parameters",
@@ -387,6 +388,14 @@ def backend_info() -> dict[str, Any]:
     then solves on the CPU.
     """
     return dict(_core.backend_info())
+
+
+def device_memory_in_use() -> int | None:
+    """Bytes of the CUDA device's memory in use, by every process on it (total minus free), or None
+    where there is no device. For leak checks on a device a process has to itself: read it before
+    and after many solves. Creates the device's context if this process has none yet.
+    """
+    return _core.device_memory_in_use()
 
 
 def parameters() -> dict[str, str]:

@@ -114,6 +114,11 @@ nb::dict backend_info() {
   return out;
 }
 
+nb::object device_memory_in_use() {
+  const std::optional<size_t> in_use = cuda::device_memory_in_use();
+  return in_use ? nb::cast(*in_use) : nb::none();
+}
+
 }  // namespace
 
 void bind_solve(nb::module_& m) {
@@ -136,6 +141,9 @@ void bind_solve(nb::module_& m) {
   m.def("backend_info", &backend_info,
         "The backends of this build: cuda_compiled (bool), cuda_device (the first CUDA device's name,\n"
         "None without a device or driver), default (the backend backend=\"auto\" picks: \"cuda\" or \"cpu\").");
+  m.def("device_memory_in_use", &device_memory_in_use,
+        "Bytes of the CUDA device's memory in use by every process (total minus free), None without a\n"
+        "device; creates the device's context if none exists.");
 }
 
 }  // namespace formica::python

@@ -22,6 +22,14 @@ def test_backend_info_says_what_auto_uses() -> None:
     assert result.backend == info["default"]
 
 
+def test_device_memory_in_use_is_a_byte_count_where_there_is_a_device() -> None:
+    in_use = formica.device_memory_in_use()
+    if formica.backend_info()["cuda_device"] is None:
+        assert in_use is None
+    else:  # the context this process holds takes some of the device's memory
+        assert isinstance(in_use, int) and in_use > 0
+
+
 def test_version_and_info(module) -> None:
     version = module("--version")
     assert (version.returncode, version.stdout) == (0, f"formica {formica.__version__}\n")

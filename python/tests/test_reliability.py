@@ -2,10 +2,9 @@
 from several Python threads at once giving the single-threaded tours.
 
 FORMICA_SOAK sets the number of soak solves (default 600, about 10 s on 2 cores; the README's
-figures are from FORMICA_SOAK=10000). Memory is the process's resident set (/proc/self/statm):
-the extension reports no GPU memory figure (formica.backend_info() names the device only), so on a
-GPU build the device's memory is not measured here; host allocations made for the GPU (pinned
-staging, the CUDA context's) are.
+figures are from FORMICA_SOAK=10000). Memory is the process's resident set (/proc/self/statm) and,
+where the solves run on a GPU, the device's memory in use (formica.device_memory_in_use(): every
+process's, so the figure is meaningful on a device the test has to itself, as on the GPU machine).
 """
 
 from __future__ import annotations
@@ -50,23 +49,34 @@ def test_many_solves_do_not_grow_host_memory() -> None:
     rng = np.random.default_rng(22)
     points = rng.uniform(0, 1000, size=(12, 2))
     matrix = np.rint(np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))).astype(np.int32)
+    gpu = formica.backend_info()["default"] == "cuda"
+
+    def device_bytes() -> int:
+        return (formica.device_memory_in_use() or 0) if gpu else 0
+
     for i in range(100):  # warm-up: allocator pools, the thread pool, first-use caches
         soak_solve(i, points, matrix)
     gc.collect()
-    before = resident_bytes()
+    before, device_before = resident_bytes(), device_bytes()
     half = SOAK // 2
     for i in range(half):
         soak_solve(i, points, matrix)
     gc.collect()
-    middle = resident_bytes()
+    middle, device_middle = resident_bytes(), device_bytes()
     for i in range(half, SOAK):
         soak_solve(i, points, matrix)
     gc.collect()
-    after = resident_bytes()
+    after, device_after = resident_bytes(), device_bytes()
     mib = 1 << 20
+    device_line = (
+        f"; device memory in use {device_before / mib:.1f} MiB before, {device_middle / mib:.1f} MiB halfway, "
+        f"{device_after / mib:.1f} MiB after"
+        if gpu
+        else ""
+    )
     print(
         f"\nsoak: {SOAK} solves ({formica.backend_info()['default']}), resident "
-        f"{before / mib:.1f} MiB before, {middle / mib:.1f} MiB halfway, {after / mib:.1f} MiB after",
+        f"{before / mib:.1f} MiB before, {middle / mib:.1f} MiB halfway, {after / mib:.1f} MiB after{device_line}",
         file=sys.stderr,
     )
     # A leak grows the resident set with every solve; allocator noise does not grow with the count.
@@ -74,6 +84,10 @@ def test_many_solves_do_not_grow_host_memory() -> None:
     allowed = 2 * mib + 64 * SOAK
     assert after - before < allowed, f"resident set grew {(after - before) / mib:.2f} MiB over {SOAK} solves"
     assert after - middle < allowed / 2 + mib, f"second half grew {(after - middle) / mib:.2f} MiB"
+    # The device allocates in pages of 2 MiB: any leak of device memory per solve shows as growth.
+    assert device_after - device_before <= 2 * mib, (
+        f"device memory in use grew {(device_after - device_before) / mib:.2f} MiB over {SOAK} solves"
+    )
 
 
 def test_solves_from_several_threads_equal_the_single_threaded_ones() -> None:

@@ -45,6 +45,14 @@ std::optional<DeviceInfo> find_device() {
   return s.device;
 }
 
+std::optional<size_t> device_memory_in_use() {
+  if (!find_device()) return std::nullopt;
+  CUDA_CHECK(cudaSetDevice(0));
+  size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return total_bytes - free_bytes;
+}
+
 void start_context() {
   Startup& s = startup();
   std::call_once(s.started, [&s] {

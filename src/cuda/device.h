@@ -23,6 +23,11 @@ bool built_with_cuda();
 /// driver once per process; it creates no CUDA context.
 std::optional<DeviceInfo> find_device();
 
+/// Bytes of the device's memory in use (total minus free, every process's and every context's), or
+/// nullopt without a device. Creates device 0's context if none exists yet. For leak checks: a
+/// soak reads it before and after many solves on a device it has to itself.
+std::optional<size_t> device_memory_in_use();
+
 /// Starts creating the device's CUDA context on a thread of its own and returns at once (later
 /// calls do nothing). A fresh process on the H200 machine spends about 0.1 s there; the CLI reads
 /// the instance and the search prepares its lists and start tour meanwhile.

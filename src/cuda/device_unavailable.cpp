@@ -5,6 +5,7 @@ namespace formica::cuda {
 
 bool built_with_cuda() { return false; }
 std::optional<DeviceInfo> find_device() { return std::nullopt; }
+std::optional<size_t> device_memory_in_use() { return std::nullopt; }
 void start_context() {}
 void finish_context() noexcept {}
 

@@ -1,7 +1,8 @@
 // The distributed layer (src/distributed/) and the island model (solver/islands.h). Run alone, the
 // tests of one rank run and those of several skip; ctest also runs this binary under
 // `mpirun -np 2` (tests/CMakeLists.txt, where MPI is found), where the MPI tests check the
-// collectives and the islands' exchange and failure handling between two processes.
+// collectives and the islands' exchange and failure handling between two processes. The NCCL
+// communicator's test is nccl_test.cpp, in this binary where NCCL is built.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -12,14 +13,10 @@
 #include <vector>
 
 #include "core/tour.h"
-#include "cuda_support.h"
 #include "distributed/single_rank.h"
 #include "distributed/start_ranks.h"
 #include "solver/islands.h"
 #include "test_support.h"
-#if FORMICA_HAVE_NCCL
-#include "distributed/nccl_communicator.h"
-#endif
 
 namespace formica::distributed {
 
@@ -193,25 +190,6 @@ TEST(Islands, ARankThatFailsStopsEveryRankAndRankZeroStillHasTheBestTour) {
     EXPECT_EQ(tour, identity);
     EXPECT_EQ(length, tour_length(instance, identity));
   }
-}
-
-TEST(Nccl, AllgatherAndGatherOfOneRankOnOneGpu) {
-#if FORMICA_HAVE_NCCL
-  FORMICA_REQUIRE_CUDA();
-  NcclCommunicator nccl(std::make_unique<SingleRank>());
-  const std::vector<int32_t> mine = {4, 0, 3, 1, 2};
-  std::vector<int32_t> all(5, -1), gathered(5, -1);
-  nccl.allgather(mine, all);
-  nccl.gather(mine, gathered, 0);
-  EXPECT_EQ(all, mine);
-  EXPECT_EQ(gathered, mine);
-  const std::vector<int64_t> length = {int64_t{1} << 40};
-  std::vector<int64_t> lengths(1);
-  nccl.allgather(std::span<const int64_t>(length), lengths);
-  EXPECT_EQ(lengths, length);
-#else
-  GTEST_SKIP() << "skipped: built without NCCL";
-#endif
 }
 
 }  // namespace
