@@ -2,10 +2,11 @@
 #include "aco/colony_merge.h"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <utility>
 
-#include "localsearch/cpu/stretch_lin_kernighan.h"
+#include "localsearch/cpu/stretch_hand_over.h"
 #include "localsearch/partition_merge.h"
 
 namespace formica::aco {
@@ -33,17 +34,23 @@ int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors, s
 ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
                            const CandidateLists* lists) {
   if (config.lk_threads == 0) return;
+  // The whole-tour threads: at once, or after the stretches (with a copy of the lists, when given,
+  // since the caller's need not outlive the stretch rounds).
+  auto given = lists != nullptr ? std::make_shared<const CandidateLists>(*lists) : nullptr;
+  auto whole_tour = [&instance, config, given] {
+    return std::make_unique<localsearch::cpu::IteratedLinKernighan>(
+        instance,
+        given ? *given
+              : build_candidate_lists(instance, std::min(kMergerNeighbours, instance.n() - 1), config.threads,
+                                      config.neighbour_lists),
+        config.lk_threads, config.seed, config.lk_independent);
+  };
   if (config.lk_stretch > 0 && instance.n() >= 2 * config.lk_stretch) {
-    companion_ = std::make_unique<localsearch::cpu::StretchLinKernighan>(instance, config.lk_threads, config.seed,
-                                                                         config.lk_stretch);
+    companion_ = std::make_unique<localsearch::cpu::StretchHandOver>(
+        instance, config.lk_threads, config.seed, config.lk_stretch, localsearch::cpu::kStretchStallGain, whole_tour);
     return;
   }
-  companion_ = std::make_unique<localsearch::cpu::IteratedLinKernighan>(
-      instance,
-      lists != nullptr ? *lists
-                       : build_candidate_lists(instance, std::min(kMergerNeighbours, instance.n() - 1),
-                                               config.threads, config.neighbour_lists),
-      config.lk_threads, config.seed, config.lk_independent);
+  companion_ = whole_tour();
 }
 
 std::vector<long long> ColonyMerger::lengths(const std::vector<ColonyRecord>& records) const {

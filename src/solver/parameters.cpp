@@ -132,8 +132,9 @@ void add_colony_parameters(std::vector<Parameter>& p) {
   p.push_back(colony_number<int>(
       "lk-stretch",
       "MMAS / ACS / GACO with --lk-threads: the threads walk stretches of this many consecutive cities "
-      "of the tour (paths with fixed ends, a new cut every round) instead of the whole tour: the "
-      "decomposition for very large tours; 0: the whole tour",
+      "of the tour (paths with fixed ends, a new cut every round) until a round shortens the tour by "
+      "less than 0.01 %, then the whole tour: the decomposition for very large tours (auto from "
+      "200,000 cities); 0: the whole tour from the start",
       [](auto& c) -> auto& { return c.lk_stretch; }));
   p.push_back(
       {"lk-independent",

@@ -41,11 +41,14 @@ constexpr int kSmall = 2000, kGpuSmallColonies = 32, kOrOptBelow = 4000;
 /// 0.307 -> 0.100 %, pr2392 0.126 -> 0.096 %, u2319 0.252 -> 0.287 %. 8 x 128 without the merge:
 /// pr2392 0.179 %, u2319 0.252 % at 10 s. Section 15 of the tuning file.
 constexpr int kBandColonies = 8;
-/// From here the Lin-Kernighan threads walk stretches of the tour instead of the whole of it. H100,
-/// 60 s, uniform 200,000 cities: the whole-tour threads ended at 320,931,646, the stretches at
-/// 321,199,612; a million cities, 120 s: 729,745,843 whole, 721,935,689 stretches. Between the two
-/// not measured.
-constexpr int kStretchThreadsCities = 500000;
+/// From here the Lin-Kernighan threads walk stretches of the tour, and the whole tour once the
+/// stretches stall (localsearch/cpu/stretch_hand_over.h). H100, uniform 200,000 cities, 60 s:
+/// stretches then the whole tour 322,804,346 at 20 s, 321,738,481 at 40 s, 321,034,377 at 60 s;
+/// whole-tour threads alone 324,236,547 / 322,177,237 / 321,300,961 in the same session
+/// (324,127,326 / 321,961,088 / 320,980,058 in an earlier one). Stretches alone (no hand-over) had
+/// ended at 321,199,612. A million cities, 120 s: 721,840,990 with the hand-over, 729,745,843
+/// whole. Below 200,000 not measured.
+constexpr int kStretchThreadsCities = 200000;
 constexpr double kBandSecondsPerCity = 2e-3;
 
 /// Whether auto runs merged colonies: the GPU, the band, and a budget of `seconds` (infinite
@@ -160,10 +163,11 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (c.lk_threads > 0 && n < kOrOptBelow && c.lk_stretch == 0 &&
       unset("lk-independent", c.lk_independent, defaults.colony.lk_independent))
     c.lk_independent = true;
-  // Very large tours: the threads walk stretches (localsearch/cpu/stretch_lin_kernighan.h). H100
-  // host, 14 threads, 45 s from the same start tour of a million cities: whole tour 0.47 % below
-  // the start, stretches of 1,000 cities 2.22 %; 200,000 cities: 1.51 / 2.29 % at 10 s, 2.44 /
-  // 2.42 % at 30 s (bench/large_tour_bench), and in the solver the whole tour ahead at 60 s.
+  // Very large tours: the threads walk stretches, then the whole tour once a round of stretches
+  // gains little (localsearch/cpu/stretch_hand_over.h). H100 host, 14 threads, 45 s from the same
+  // start tour of a million cities: whole tour 0.47 % below the start, stretches of 1,000 cities
+  // 2.22 %; 200,000 cities: 1.51 / 2.29 % at 10 s, 2.44 / 2.42 % at 30 s (bench/large_tour_bench),
+  // which is why the stretches hand over (kStretchThreadsCities).
   if (c.lk_threads > 0 && n >= kStretchThreadsCities &&
       unset("lk-stretch", c.lk_stretch, defaults.colony.lk_stretch))
     c.lk_stretch = localsearch::cpu::kDefaultStretchCities;

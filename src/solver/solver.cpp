@@ -184,7 +184,7 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       if (backend == Backend::Cpu)
         return std::make_unique<aco::ColonySearchCpu>(instance, colony, std::move(start_tour), setup_stop);
 #if FORMICA_HAVE_CUDA
-      return std::make_unique<aco::ColonySearchCuda>(instance, colony, std::move(start_tour));
+      return std::make_unique<aco::ColonySearchCuda>(instance, colony, std::move(start_tour), setup_stop);
 #else
       break;
 #endif

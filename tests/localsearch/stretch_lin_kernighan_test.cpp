@@ -1,11 +1,15 @@
 // The stretch Lin-Kernighan threads (localsearch/cpu/stretch_lin_kernighan.h): valid tours with
 // exact lengths on coordinate and matrix instances, rounds that shorten the tour, offers adopted
-// between rounds, and what they refuse.
+// between rounds, rounds that stall, and what they refuse; the hand-over to the whole-tour
+// threads (stretch_hand_over.h).
 #include "localsearch/cpu/stretch_lin_kernighan.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <numeric>
+#include <thread>
 
 #include "core/candidates.h"
 #include "core/error.h"
@@ -13,7 +17,9 @@
 #include "core/space_filling_curve.h"
 #include "core/tour.h"
 #include "io/generator.h"
+#include "localsearch/cpu/iterated_lin_kernighan.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
+#include "localsearch/cpu/stretch_hand_over.h"
 #include "test_support.h"
 
 namespace formica::localsearch::cpu {
@@ -96,6 +102,78 @@ TEST(StretchLinKernighan, OneRoundIsExactAndTheSameOnAnyThreadCount) {
   std::iota(small.begin(), small.end(), 0);
   EXPECT_EQ(walk_stretches(few, small, 300, 0, 20, 2, 4), 0) << "fewer than two stretches: left as it is";
   EXPECT_EQ(small[499], 499);
+}
+
+TEST(StretchLinKernighan, RoundsEndForGoodAfterARoundThatGainsLessThanTheStallGain) {
+  const Instance instance = io::generate_instance(2000, io::InstanceKind::Uniform, 5);
+  const std::vector<int32_t> start = space_filling_curve_tour(instance);
+  // Every round gains less than the whole tour's length: the first one stalls.
+  StretchLinKernighan stalling(instance, 2, 3, 250, 20, 1.0);
+  stalling.offer(start, tour_length(instance, start));
+  ASSERT_TRUE(stalling.wait_until_stalled());
+  EXPECT_EQ(stalling.rounds(), 1);
+  const int64_t kicks = stalling.kicks();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(stalling.rounds(), 1) << "no round after the stall";
+  EXPECT_EQ(stalling.kicks(), kicks);
+  std::vector<int32_t> best;
+  EXPECT_LT(stalling.best(best), tour_length(instance, start));
+  EXPECT_EQ(stalling.best_length(), tour_length(instance, best));
+  // Without a stall gain the rounds go on; stop() ends the wait.
+  StretchLinKernighan going(instance, 2, 3, 250, 20);
+  going.offer(start, tour_length(instance, start));
+  ASSERT_TRUE(test::wait_for([&] { return going.rounds() >= 3; }, 60.0));
+  EXPECT_FALSE(going.stalled());
+  std::thread stopper([&] { going.stop(); });
+  EXPECT_FALSE(going.wait_until_stalled());
+  stopper.join();
+}
+
+/// The whole-tour threads the hand-over starts: iterated Lin-Kernighan on 2 threads.
+StretchHandOver::WholeTour whole_tour_threads(const Instance& instance, std::atomic<int>& made) {
+  return [&instance, &made] {
+    ++made;
+    return std::make_unique<IteratedLinKernighan>(instance, build_candidate_lists(instance, 10), 2, 7);
+  };
+}
+
+TEST(StretchHandOver, TheWholeTourThreadsTakeOverFromTheStretchesBestWhenTheyStall) {
+  const Instance instance = io::generate_instance(2000, io::InstanceKind::Uniform, 8);
+  const std::vector<int32_t> start = space_filling_curve_tour(instance);
+  const int64_t start_length = tour_length(instance, start);
+  std::atomic<int> made = 0;
+  StretchHandOver threads(instance, 2, 3, 250, 1.0, whole_tour_threads(instance, made));
+  std::vector<int32_t> best{7};
+  EXPECT_EQ(threads.best(best), -1) << "nothing published before the first offer";
+  threads.offer(start, start_length);
+  ASSERT_TRUE(test::wait_for([&] { return threads.handed_over(); }, 60.0));
+  EXPECT_EQ(made.load(), 1);
+  const int64_t at_hand_over = threads.best_length();
+  EXPECT_LT(at_hand_over, start_length) << "the stretches' round shortened the tour first";
+  const int64_t kicks = threads.kicks();
+  ASSERT_TRUE(test::wait_for([&] { return threads.kicks() > kicks + 100; }, 60.0)) << "the whole-tour threads kick";
+  threads.stop();
+  const int64_t length = threads.best(best);
+  validate_permutation(best, instance.n());
+  EXPECT_EQ(length, tour_length(instance, best));
+  EXPECT_LE(length, at_hand_over);
+  EXPECT_EQ(made.load(), 1);
+}
+
+TEST(StretchHandOver, NoHandOverWhileTheStretchesGainAndAStopBeforeOneMakesNoWholeTourThreads) {
+  const Instance instance = io::generate_instance(2000, io::InstanceKind::Clustered, 9);
+  const std::vector<int32_t> start = space_filling_curve_tour(instance);
+  std::atomic<int> made = 0;
+  StretchHandOver threads(instance, 2, 3, 250, 0.0, whole_tour_threads(instance, made));
+  threads.offer(start, tour_length(instance, start));
+  ASSERT_TRUE(test::wait_for([&] { return threads.kicks() > 2000; }, 60.0));
+  EXPECT_FALSE(threads.handed_over());
+  threads.stop();
+  EXPECT_EQ(made.load(), 0);
+  std::vector<int32_t> best;
+  const int64_t length = threads.best(best);
+  validate_permutation(best, instance.n());
+  EXPECT_EQ(length, tour_length(instance, best));
 }
 
 TEST(StretchLinKernighan, NeedsTwoStretches) {

@@ -103,7 +103,7 @@ struct ColonySearchCuda::State {
 };
 
 ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig& config,
-                                   std::vector<int32_t> start_tour)
+                                   std::vector<int32_t> start_tour, const StopFlag* setup_stop)
     : state_(std::make_unique<State>(instance, config)) {
   State& s = *state_;
   s.config.validate();
@@ -147,7 +147,7 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   // Focused colonies: every colony starts from this tour; it is each colony's best so far.
   std::vector<int32_t> tour;
   if (s.focused)
-    tour = start_tour.empty() ? focused_start_tour(instance, s.config, lists ? &*lists : nullptr)
+    tour = start_tour.empty() ? focused_start_tour(instance, s.config, lists ? &*lists : nullptr, setup_stop)
                               : std::move(start_tour);
 
   size_t free_bytes = 0, total_bytes = 0;

@@ -27,8 +27,10 @@ class ColonySearchCuda final : public Search {
   /// the configuration cannot run on the GPU (warp per ant needs k + dynamic slots <= 32; ACS runs
   /// every ant of a matrix in one block, at most 32).
   /// Focused colonies start from `start_tour` when one is given (a permutation of the cities),
-  /// else from focused_start_tour(); colonies that are not focused take none.
-  ColonySearchCuda(const Instance& instance, const ColonyConfig& config, std::vector<int32_t> start_tour = {});
+  /// else from focused_start_tour(), whose climbs end early when `setup_stop` asks; colonies that
+  /// are not focused take none.
+  ColonySearchCuda(const Instance& instance, const ColonyConfig& config, std::vector<int32_t> start_tour = {},
+                   const StopFlag* setup_stop = nullptr);
   ~ColonySearchCuda() override;
 
   bool step(const StopFlag& stop) override;

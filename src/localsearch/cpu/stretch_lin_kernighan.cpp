@@ -132,12 +132,14 @@ int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int st
   return gain.load();
 }
 
-StretchLinKernighan::StretchLinKernighan(const Instance& instance, int threads, uint64_t seed, int stretch, int kicks)
+StretchLinKernighan::StretchLinKernighan(const Instance& instance, int threads, uint64_t seed, int stretch, int kicks,
+                                         double stall_gain)
     : instance_(instance),
       seed_(seed),
       stretch_(std::max(stretch, kMinKickCities)),
       kicks_per_stretch_(kicks > 0 ? kicks : stretch_),
-      count_(instance.n() / stretch_) {
+      count_(instance.n() / stretch_),
+      stall_gain_(stall_gain) {
   FORMICA_EXPECTS(count_ >= 2, "the stretch Lin-Kernighan threads need at least 2 stretches of ", stretch_,
                   " cities, the instance has ", instance.n());
   for (int w = 0; w < std::max(threads, 1); ++w) workers_.emplace_back([this] { work(); });
@@ -158,6 +160,12 @@ void StretchLinKernighan::offer(std::span<const int32_t> tour, int64_t length) {
     }
   }
   changed_.notify_all();
+}
+
+bool StretchLinKernighan::wait_until_stalled() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return stop_.load() || stalled_.load(); });
+  return stalled_.load();
 }
 
 int64_t StretchLinKernighan::best(std::vector<int32_t>& out) const {
@@ -188,6 +196,7 @@ void StretchLinKernighan::stop() {
 }
 
 void StretchLinKernighan::end_round() {
+  const bool stalled = static_cast<double>(round_gain_) < stall_gain_ * static_cast<double>(length_);
   length_ -= round_gain_;
   round_gain_ = 0;
   if (length_ < best_length_.load(std::memory_order_relaxed)) {
@@ -201,6 +210,11 @@ void StretchLinKernighan::end_round() {
   offered_.clear();
   offered_length_ = -1;
   const int64_t round = rounds_.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (stalled) {  // the workers end at their next wake-up; best_ is final
+    stalled_.store(true, std::memory_order_release);
+    changed_.notify_all();
+    return;
+  }
   RandomStream random(seed_, kOffsetStreams + static_cast<uint64_t>(round));
   offset_ = static_cast<int>(random.below(static_cast<uint32_t>(stretch_)));
   next_ = 0;
@@ -215,8 +229,8 @@ void StretchLinKernighan::work() {
   std::vector<int32_t> cities;
   std::unique_lock lock(mutex_);
   for (;;) {
-    changed_.wait(lock, [&] { return stop_.load() || (length_ >= 0 && next_ < count_); });
-    if (stop_.load()) return;
+    changed_.wait(lock, [&] { return stop_.load() || stalled_.load() || (length_ >= 0 && next_ < count_); });
+    if (stop_.load() || stalled_.load()) return;
     const int s = next_++;
     const StretchCut cut = stretch_cut(n, stretch_, offset_, s);
     const uint64_t round = static_cast<uint64_t>(rounds_.load(std::memory_order_relaxed));

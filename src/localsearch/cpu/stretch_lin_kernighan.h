@@ -49,9 +49,10 @@ class StretchLinKernighan final : public TourCompanion {
  public:
   /// Starts `threads` workers (at least 1) on `instance` (which must outlive this object, and have
   /// at least 2 x stretch cities), idle until the first offer(). Each stretch gets `kicks` kicks a
-  /// round (0: as many as it has cities).
+  /// round (0: as many as it has cities). With `stall_gain` > 0 the rounds end for good after the
+  /// first round that shortened the tour by less than that fraction of its length (stalled()).
   StretchLinKernighan(const Instance& instance, int threads, uint64_t seed, int stretch = kDefaultStretchCities,
-                      int kicks = 0);
+                      int kicks = 0, double stall_gain = 0);
   ~StretchLinKernighan() override { stop(); }
   StretchLinKernighan(const StretchLinKernighan&) = delete;
   StretchLinKernighan& operator=(const StretchLinKernighan&) = delete;
@@ -67,6 +68,10 @@ class StretchLinKernighan final : public TourCompanion {
   int64_t kicks() const override { return kicks_.load(std::memory_order_relaxed); }
   /// Rounds completed so far.
   int64_t rounds() const { return rounds_.load(std::memory_order_relaxed); }
+  /// True once a round gained less than the stall gain: the workers have ended, best() is final.
+  bool stalled() const { return stalled_.load(std::memory_order_acquire); }
+  /// Waits until the rounds stall (true) or stop() is called (false).
+  bool wait_until_stalled();
 
  private:
   void work();
@@ -77,6 +82,7 @@ class StretchLinKernighan final : public TourCompanion {
   const Instance& instance_;
   const uint64_t seed_;
   const int stretch_, kicks_per_stretch_, count_;  // count_: stretches a round
+  const double stall_gain_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   // Guarded by mutex_, except tour_'s positions, which the thread holding a stretch reads and writes.
@@ -84,7 +90,7 @@ class StretchLinKernighan final : public TourCompanion {
   int64_t length_ = -1, offered_length_ = -1, round_gain_ = 0;
   int offset_ = 0, next_ = 0, returned_ = 0;
   std::atomic<int64_t> best_length_{-1}, kicks_{0}, rounds_{0};
-  std::atomic<bool> stop_{false};
+  std::atomic<bool> stop_{false}, stalled_{false};
   std::vector<std::thread> workers_;
 };
 
