@@ -1,0 +1,30 @@
+// libFuzzer target: the .npy / .npz reader (io::parse_npy and io::parse_npz, the code read_npy and
+// read_npz run on a file's bytes), then io::batch_from_arrays, which makes the instances of
+// `formica solve-batch` of what was read. An input that starts with NumPy's magic is an .npy file;
+// any other is read as an .npz (zip) archive, whose members go through parse_npy again.
+//
+// An InputError is the reader doing its job; anything else that escapes, and every sanitizer
+// report, is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+#include "io/batch_input.h"
+#include "io/numpy_file.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  try {
+    const std::vector<formica::io::NumpyArray> arrays =
+        bytes.starts_with("\x93NUMPY") ? std::vector{formica::io::parse_npy(bytes, "fuzz.npy")}
+                                       : formica::io::parse_npz(bytes, "fuzz.npz");
+    const formica::io::BatchInput batch = formica::io::batch_from_arrays(arrays, "fuzz");
+    if (batch.instances.size() != batch.names.size()) __builtin_trap();  // a name for every instance
+    for (const formica::Instance& instance : batch.instances)
+      if (instance.n() < 3 || instance.distance(0, instance.n() - 1) < 0) __builtin_trap();
+  } catch (const formica::InputError&) {
+  }
+  return 0;
+}
