@@ -3,16 +3,34 @@
 // `formica solve-batch` of what was read. An input that starts with NumPy's magic is an .npy file;
 // any other is read as an .npz (zip) archive, whose members go through parse_npy again.
 //
-// An InputError is the reader doing its job; anything else that escapes, and every sanitizer
-// report, is a finding.
+// An InputError is the reader doing its job, as long as its message is one line of text (the CLI
+// prints it after "formica: error: "). Anything else that escapes, every sanitizer report, a
+// message with a control character, and an instance name that is not a plain file name
+// (`solve-batch --out DIR` writes DIR/NAME.tour) are findings.
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/error.h"
 #include "io/batch_input.h"
 #include "io/numpy_file.h"
+
+namespace {
+
+bool has_control_character(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+}
+
+/// A name that `--out DIR` can append ".tour" to and stay in DIR.
+bool plain_file_name(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && name.find_first_of("/\\") == std::string::npos &&
+         !has_control_character(name);
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
@@ -22,9 +40,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                        : formica::io::parse_npz(bytes, "fuzz.npz");
     const formica::io::BatchInput batch = formica::io::batch_from_arrays(arrays, "fuzz");
     if (batch.instances.size() != batch.names.size()) __builtin_trap();  // a name for every instance
+    for (const std::string& name : batch.names)
+      if (!plain_file_name(name)) __builtin_trap();
     for (const formica::Instance& instance : batch.instances)
       if (instance.n() < 3 || instance.distance(0, instance.n() - 1) < 0) __builtin_trap();
-  } catch (const formica::InputError&) {
+  } catch (const formica::InputError& e) {
+    if (has_control_character(e.what())) __builtin_trap();
   }
   return 0;
 }

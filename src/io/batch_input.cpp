@@ -63,7 +63,7 @@ BatchInput batch_from_arrays(const std::vector<NumpyArray>& arrays, const std::s
       batch.instances.push_back(coordinate_instance(array.name, array.values.data(), shape[0], where(array.name)));
       batch.names.push_back(array.name);
     } else {
-      const std::string name = array.name.empty() ? std::string("the array") : "array '" + array.name + "'";
+      const std::string name = array.name.empty() ? std::string("the array") : "array '" + printable(array.name) + "'";
       throw InputError(concat(source, ": instance ", batch.instances.size(), ": ", name, " has shape ",
                               shape_text(shape), "; a batch is a (B, n, 2) array of coordinates",
                               array.name.empty() ? "" : ", or one (n, 2) array per instance"));

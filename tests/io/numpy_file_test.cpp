@@ -160,6 +160,23 @@ TEST(NumpyFile, BrokenArchivesGetOneClearLine) {
   for (const Broken& c : cases) EXPECT_EQ(input_error_of([&] { parse_npz(c.bytes, "x.npz"); }), c.message);
 }
 
+// Keys, dtypes and member names are bytes from the file: a control character among them is shown
+// as \xNN, so the message stays one line. tests/data/npy_key_with_control_characters.npy is
+// fuzz_numpy's finding (the key 'PK\x06\x06descr', after 75 executions).
+TEST(NumpyFile, BytesFromTheFileAreQuotedOnOneLine) {
+  const fs::path file = test::data_file("npy_key_with_control_characters.npy");
+  EXPECT_EQ(input_error_of([&] { read_npy(file); }),
+            file.string() + ": malformed .npy header: unexpected key 'PK\\x06\\x06descr'");
+  EXPECT_EQ(input_error_of([] { parse_npy(npy_bytes<double>({1, 2}, "(2,)", "<f\n8"), "f.npy"); }),
+            "f.npy: dtype '<f\\x0a8' is not supported (little-endian float64, float32, int32 or int64 are)");
+  EXPECT_EQ(input_error_of([] { parse_npz(zip_stored({{"a\r\nb\x7f.npy", "text"}}), "x.npz"); }),
+            "x.npz: member 'a\\x0d\\x0ab\\x7f.npy': not an .npy file (no \\x93NUMPY magic)");
+  EXPECT_EQ(input_error_of([] { batch_from_arrays({NumpyArray{"a\tb", {3}, std::vector<double>(3)}}, "j.npz"); }),
+            "j.npz: instance 0: array 'a\\x09b' has shape (3,); a batch is a (B, n, 2) array of coordinates, or one "
+            "(n, 2) array per instance");
+  EXPECT_EQ(printable("caf\xc3\xa9 \x01"), "caf\xc3\xa9 \\x01");  // UTF-8 stays as it is
+}
+
 TEST(BatchInput, ArraysBecomeNamedInstances) {
   std::vector<double> xy;
   for (int i = 0; i < 3 * 4 * 2; ++i) xy.push_back(i * 7 % 11);
