@@ -5,11 +5,12 @@
 //
 // An InputError is the reader doing its job, as long as its message is one line of text (the CLI
 // prints it after "formica: error: "). Anything else that escapes, every sanitizer report, a
-// message with a control character, and an instance name that is not a plain file name
-// (`solve-batch --out DIR` writes DIR/NAME.tour) are findings.
+// message with a control character, and an instance name that is not a plain file name or is
+// given twice (`solve-batch --out-dir DIR` writes DIR/NAME.tour) are findings.
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,7 +25,7 @@ bool has_control_character(std::string_view text) {
   return std::any_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
 }
 
-/// A name that `--out DIR` can append ".tour" to and stay in DIR.
+/// A name that `--out-dir DIR` can append ".tour" to and stay in DIR.
 bool plain_file_name(const std::string& name) {
   return !name.empty() && name != "." && name != ".." && name.find_first_of("/\\") == std::string::npos &&
          !has_control_character(name);
@@ -40,8 +41,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                        : formica::io::parse_npz(bytes, "fuzz.npz");
     const formica::io::BatchInput batch = formica::io::batch_from_arrays(arrays, "fuzz");
     if (batch.instances.size() != batch.names.size()) __builtin_trap();  // a name for every instance
+    std::set<std::string> names;
     for (const std::string& name : batch.names)
-      if (!plain_file_name(name)) __builtin_trap();
+      if (!plain_file_name(name) || !names.insert(name).second) __builtin_trap();
     for (const formica::Instance& instance : batch.instances)
       if (instance.n() < 3 || instance.distance(0, instance.n() - 1) < 0) __builtin_trap();
   } catch (const formica::InputError& e) {

@@ -218,6 +218,34 @@ TEST(BatchInput, BadInstancesNameTheFileAndTheIndex) {
   EXPECT_EQ(input_error_of([] { batch_from_arrays({NumpyArray{"", {0, 5, 2}, {}}}, "b.npy"); }), "b.npy: the batch holds no instance");
 }
 
+// An .npz key names its instance's .tour file in `solve-batch --out-dir`'s folder: before these
+// checks, the key '../escaped' wrote escaped.tour beside that folder, '/tmp/x' wrote /tmp/x.tour,
+// a newline in a key put a line of its own into the .tour file, and the key 'a-00001' beside a
+// stacked array 'a' overwrote one of its tours. tests/data keeps the first and the last (CliBatch).
+TEST(BatchInput, KeysThatCannotNameATourFileAreRefused) {
+  const std::vector<double> three = {0, 0, 1, 0, 0, 1};
+  const auto keyed = [&](const std::string& key) {
+    return input_error_of([&] { batch_from_arrays({NumpyArray{"ok", {3, 2}, three}, NumpyArray{key, {3, 2}, three}}, "k.npz"); });
+  };
+  for (const std::string key : {"../escaped", "/tmp/absolute", "a\\b", "..", ".", "a\nNAME : injected"})
+    EXPECT_EQ(keyed(key), "k.npz: instance 1: key '" + printable(key) +
+                              "' is not a plain file name (an instance's key names its .tour file)");
+  // A stacked array's key names its tours too, unless it is the only array (then "batch-00000"...).
+  EXPECT_EQ(input_error_of([&] {
+              batch_from_arrays({NumpyArray{"ok", {3, 2}, three}, NumpyArray{"../s", {1, 3, 2}, three}}, "k.npz");
+            }),
+            "k.npz: instance 1: key '../s' is not a plain file name (an instance's key names its .tour file)");
+  EXPECT_EQ(batch_from_arrays({NumpyArray{"../s", {1, 3, 2}, three}}, "k.npz").names, std::vector<std::string>{"batch-00000"});
+  EXPECT_EQ(input_error_of([&] {
+              batch_from_arrays({NumpyArray{"a", {2, 3, 2}, std::vector<double>(12, 1.0)}, NumpyArray{"a-00001", {3, 2}, three}},
+                                "k.npz");
+            }),
+            "k.npz: instance 2: the name 'a-00001' is taken by instance 1 (an instance's name is its .tour file's)");
+  EXPECT_EQ(keyed("ok"), "k.npz: instance 1: the name 'ok' is taken by instance 0 (an instance's name is its .tour file's)");
+  EXPECT_EQ(batch_from_arrays({NumpyArray{"caf\xc3\xa9", {3, 2}, three}}, "k.npz").names,
+            std::vector<std::string>{"caf\xc3\xa9"});  // UTF-8 keys are names
+}
+
 TEST(BatchInput, FoldersFilesAndMistakes) {
   const fs::path dir = temp_dir("folder");
   write_tsplib(dir / "b.tsp", generate_instance(12, InstanceKind::Uniform, 2));
