@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/error.h"
 #include "core/instance.h"
 #include "core/rng.h"
 #include "io/tsplib.h"
@@ -158,6 +159,20 @@ inline double chi_square_test(const std::vector<long>& counts, const std::vector
     ++cells;
   }
   return chi_square_p_value(statistic, cells - 1);
+}
+
+/// The InputError message of `f()`, checked to be one line; a test failure when there is none.
+template <typename F>
+std::string input_error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
+    return message;
+  }
+  ADD_FAILURE() << "expected an InputError";
+  return "";
 }
 
 }  // namespace formica::test

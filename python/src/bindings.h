@@ -13,6 +13,8 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
+#include "io/array_instance.h"
+
 namespace formica::python {
 
 namespace nb = nanobind;
@@ -27,6 +29,12 @@ using Matrix = nb::ndarray<const T, nb::numpy, nb::ndim<2>, nb::c_contig, nb::de
 template <typename T>
 std::span<const T> as_span(const Vector<T>& array) {
   return {array.data(), array.shape(0)};
+}
+
+/// A two-dimensional array as the library's checks (io/array_instance.h) take it.
+template <typename T>
+io::ArrayView<T> as_view(const Matrix<T>& array) {
+  return {{array.data(), array.shape(0) * array.shape(1)}, array.shape(0), array.shape(1)};
 }
 
 /// A new NumPy array that owns `values`, viewed with `shape`.

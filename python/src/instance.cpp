@@ -1,8 +1,4 @@
 // formica.Instance: a TSP instance from a TSPLIB file, a generator, coordinates or a matrix.
-#include <algorithm>
-#include <cctype>
-#include <cmath>
-#include <optional>
 #include <string>
 #include <tuple>
 
@@ -13,6 +9,7 @@
 #include "bindings.h"
 #include "core/error.h"
 #include "core/instance.h"
+#include "io/array_instance.h"
 #include "io/generator.h"
 #include "io/instance_source.h"
 #include "io/known_optima.h"
@@ -21,25 +18,11 @@ namespace formica::python {
 namespace {
 
 Instance from_coordinates(const std::string& name, const Matrix<double>& coordinates, const std::string& type_name) {
-  std::string upper = type_name;
-  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
-  const auto type = parse_edge_weight_type(upper);
-  FORMICA_EXPECTS(type && has_coordinates(*type), "unknown coordinate metric '", type_name, "'");
-  const size_t n = coordinates.shape(0), dimensions = coordinates.shape(1);
-  const size_t want = *type == EdgeWeightType::Euc3D ? 3 : 2;
-  FORMICA_EXPECTS(dimensions == want, to_string(*type), " needs ", want, " coordinates per city, got ", dimensions);
-  std::vector<double> axes[3];
-  for (size_t a = 0; a < dimensions; ++a) {
-    axes[a].resize(n);
-    for (size_t i = 0; i < n; ++i) axes[a][i] = coordinates(i, a);
-  }
-  return Instance(name, *type, std::move(axes[0]), std::move(axes[1]), std::move(axes[2]));
+  return io::instance_from_coordinates(name, as_view(coordinates), type_name);
 }
 
 Instance from_matrix(const std::string& name, const Matrix<int32_t>& matrix) {
-  const size_t n = matrix.shape(0);
-  FORMICA_EXPECTS(matrix.shape(1) == n, "a distance matrix must be square, got ", n, " x ", matrix.shape(1));
-  return Instance::from_matrix(name, static_cast<int>(n), std::vector<int32_t>(matrix.data(), matrix.data() + n * n));
+  return io::instance_from_matrix(name, as_view(matrix));
 }
 
 nb::object coordinates(const Instance& instance) {
@@ -77,19 +60,8 @@ nb::tuple instance_state(const Instance& instance) {
 
 Instance instance_from_state(const PickledInstance& state) {
   const auto& [name, comment, type_name, x, y, z, matrix, display_x, display_y] = state;
-  const auto values = [](const Vector<double>& a) { return std::vector<double>(a.data(), a.data() + a.shape(0)); };
-  const auto type = parse_edge_weight_type(type_name);
-  FORMICA_EXPECTS(type, "unpickling an instance: unknown edge weight type '", type_name, "'");
-  std::optional<Instance> instance;
-  if (*type == EdgeWeightType::Explicit) {
-    const auto n = static_cast<int>(std::lround(std::sqrt(static_cast<double>(matrix.shape(0)))));
-    instance.emplace(Instance::from_matrix(name, n, std::vector<int32_t>(matrix.data(), matrix.data() + matrix.shape(0))));
-    if (display_x.shape(0) > 0) instance->set_display_coordinates(values(display_x), values(display_y));
-  } else {
-    instance.emplace(name, *type, values(x), values(y), values(z));
-  }
-  instance->set_comment(comment);
-  return std::move(*instance);
+  return io::instance_from_state({name, comment, type_name, as_span(x), as_span(y), as_span(z), as_span(matrix),
+                                  as_span(display_x), as_span(display_y)});
 }
 
 }  // namespace

@@ -84,9 +84,7 @@ nb::dict solve_path(const Instance& instance, const std::map<std::string, std::s
 nb::dict solve_asymmetric(const std::string& name, const Matrix<int32_t>& matrix,
                           const std::map<std::string, std::string>& parameters, bool open,
                           std::optional<int64_t> start, std::optional<int64_t> end) {
-  const size_t n = matrix.shape(0);
-  FORMICA_EXPECTS(matrix.shape(1) == n, "a distance matrix must be square, got ", n, " x ", matrix.shape(1));
-  const AsymmetricMatrix weights(name, static_cast<int>(n), std::vector<int32_t>(matrix.data(), matrix.data() + n * n));
+  const AsymmetricMatrix weights = io::asymmetric_from_matrix(name, as_view(matrix));
   return solve_problem(RouteProblem(weights, python_ends(open, start, end), kPythonNames), parameters);
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "core/error.h"
 #include "io/instance_source.h"
@@ -27,6 +28,12 @@ Instance coordinate_instance(const std::string& name, const double* xy, size_t n
   }
 }
 
+/// Whether `key` can be a file's name: not empty, "." or "..", no '/', '\\' or control character.
+bool plain_file_name(const std::string& key) {
+  return !key.empty() && key != "." && key != ".." && key.find_first_of("/\\") == std::string::npos &&
+         printable(key) == key;
+}
+
 BatchInput tsp_folder(const std::filesystem::path& folder) {
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(folder))
@@ -45,25 +52,30 @@ BatchInput tsp_folder(const std::filesystem::path& folder) {
 
 BatchInput batch_from_arrays(const std::vector<NumpyArray>& arrays, const std::string& source) {
   BatchInput batch;
+  std::map<std::string, size_t> taken;  // name -> its instance
+  const auto add = [&](const std::string& name, const double* xy, size_t n) {
+    const size_t index = batch.instances.size();
+    const auto [earlier, fresh] = taken.emplace(name, index);
+    FORMICA_EXPECTS(fresh, source, ": instance ", index, ": the name '", name, "' is taken by instance ",
+                    earlier->second, " (an instance's name is its .tour file's)");
+    batch.instances.push_back(coordinate_instance(name, xy, n, concat(source, ": instance ", index, " (", name, ")")));
+    batch.names.push_back(name);
+  };
   for (const NumpyArray& array : arrays) {
     const std::vector<size_t>& shape = array.shape;
-    const bool stacked = shape.size() == 3;
-    const std::string prefix = array.name.empty() || arrays.size() == 1 ? "batch" : array.name;
-    const auto where = [&](const std::string& name) {
-      return concat(source, ": instance ", batch.instances.size(), " (", name, ")");
-    };
-    if (stacked && shape[2] == 2) {
+    const bool stacked = shape.size() == 3 && shape[2] == 2, named = shape.size() == 2 && shape[1] == 2;
+    const bool keyed = !array.name.empty() && (named || (stacked && arrays.size() > 1));
+    // The key names .tour files in --out-dir's folder: nothing that leads out of it or breaks a line.
+    FORMICA_EXPECTS(!keyed || plain_file_name(array.name), source, ": instance ", batch.instances.size(), ": key '",
+                    printable(array.name), "' is not a plain file name (an instance's key names its .tour file)");
+    if (stacked) {
       const size_t n = shape[1];
-      for (size_t b = 0; b < shape[0]; ++b) {
-        const std::string name = numbered(prefix, b);
-        batch.instances.push_back(coordinate_instance(name, array.values.data() + b * n * 2, n, where(name)));
-        batch.names.push_back(name);
-      }
-    } else if (shape.size() == 2 && shape[1] == 2 && !array.name.empty()) {
-      batch.instances.push_back(coordinate_instance(array.name, array.values.data(), shape[0], where(array.name)));
-      batch.names.push_back(array.name);
+      for (size_t b = 0; b < shape[0]; ++b)
+        add(numbered(keyed ? array.name : "batch", b), array.values.data() + b * n * 2, n);
+    } else if (named && keyed) {
+      add(array.name, array.values.data(), shape[0]);
     } else {
-      const std::string name = array.name.empty() ? std::string("the array") : "array '" + array.name + "'";
+      const std::string name = array.name.empty() ? std::string("the array") : "array '" + printable(array.name) + "'";
       throw InputError(concat(source, ": instance ", batch.instances.size(), ": ", name, " has shape ",
                               shape_text(shape), "; a batch is a (B, n, 2) array of coordinates",
                               array.name.empty() ? "" : ", or one (n, 2) array per instance"));

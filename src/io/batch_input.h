@@ -23,7 +23,9 @@ struct BatchInput {
 BatchInput load_batch_input(const std::filesystem::path& input);
 
 /// The EUC_2D instances of `arrays` (as load_batch_input names them); `source` and the instance's
-/// index start every error message.
+/// index start every error message. A name is a .tour file's (`solve-batch --out-dir`): a key
+/// that is not a plain file name (a '/', a '\\', a control character, "." or "..") and a name
+/// that two instances would share are refused.
 BatchInput batch_from_arrays(const std::vector<NumpyArray>& arrays, const std::string& source);
 
 }  // namespace formica::io

@@ -49,7 +49,7 @@ class HeaderParser {
       } else if (key == "shape") {
         shape = tuple(), has_shape = true;
       } else {
-        fail(concat("unexpected key '", key, "'"));
+        fail(concat("unexpected key '", printable(key), "'"));
       }
       if (!accept(',')) {
         expect('}');
@@ -240,7 +240,7 @@ uint32_t crc32_of(std::string_view bytes) {
 
 /// The member's bytes, inflated when deflated.
 std::string member_bytes(const Reader& zip, const Member& m, const std::string& where) {
-  if (zip.read(m.offset, 4, "local header") != kLocalHeader) zip.fail(concat("member '", m.name, "': bad local header"));
+  if (zip.read(m.offset, 4, "local header") != kLocalHeader) zip.fail(concat("member '", printable(m.name), "': bad local header"));
   const uint64_t data_at = m.offset + kLocalSize + zip.read(m.offset + 26, 2, "local header") +
                            zip.read(m.offset + 28, 2, "local header");
   const std::string_view raw = zip.slice(data_at, m.compressed, "member data");
@@ -284,6 +284,20 @@ std::string member_bytes(const Reader& zip, const Member& m, const std::string& 
 
 }  // namespace
 
+std::string printable(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte != 0x7f) {
+      out += c;
+    } else {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
+    }
+  }
+  return out;
+}
+
 std::string shape_text(const std::vector<size_t>& shape) {
   std::string out = "(";
   for (size_t d = 0; d < shape.size(); ++d) out += (d ? ", " : "") + std::to_string(shape[d]);
@@ -309,7 +323,7 @@ NumpyArray parse_npy(std::string_view bytes, const std::string& source) {
   size_t item = 0;
   if (descr == "<f8" || descr == "<i8") item = 8;
   if (descr == "<f4" || descr == "<i4") item = 4;
-  FORMICA_EXPECTS(item != 0, source, ": dtype '", descr,
+  FORMICA_EXPECTS(item != 0, source, ": dtype '", printable(descr),
                   "' is not supported (little-endian float64, float32, int32 or int64 are)");
   const std::string_view data = bytes.substr(header_at + static_cast<size_t>(header_length));
   // The declared shape must account for the data exactly, checked before anything is allocated
@@ -339,7 +353,7 @@ std::vector<NumpyArray> parse_npz(std::string_view bytes, const std::string& sou
   std::vector<NumpyArray> out;
   for (const Member& m : members(zip, bytes)) {
     if (!m.name.ends_with(".npy")) continue;  // np.savez writes nothing else; other files are not arrays
-    const std::string where = concat(source, ": member '", m.name, "'");
+    const std::string where = concat(source, ": member '", printable(m.name), "'");
     NumpyArray array = parse_npy(member_bytes(zip, m, where), where);
     array.name = m.name.substr(0, m.name.size() - 4);
     out.push_back(std::move(array));

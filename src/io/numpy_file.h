@@ -26,6 +26,10 @@ struct NumpyArray {
 /// A shape as NumPy prints it: "(3, 20, 2)", "(5,)", "()".
 std::string shape_text(const std::vector<size_t>& shape);
 
+/// `text` (a key, a dtype, a member name: bytes from the file) as an error message quotes it:
+/// control characters as \xNN, so that the message stays one line.
+std::string printable(std::string_view text);
+
 /// Parses the bytes of an .npy file: little-endian float64, float32, int32 or int64, C order.
 /// `source` names it in error messages ("batch.npz: member 'a.npy'").
 NumpyArray parse_npy(std::string_view bytes, const std::string& source);

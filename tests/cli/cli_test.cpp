@@ -602,6 +602,26 @@ TEST(CliBatch, NpyAndNpzInputsWithAJsonSummary) {
   EXPECT_EQ(io::read_tour(out / "thirty.tour").size(), 30u);
 }
 
+// .npz keys name the .tour files of --out-dir: a key that leads out of the folder, or a name taken
+// twice, is refused before anything is solved or written (before, tests/data/npz_key_parent_folder.npz
+// wrote escaped.tour beside the folder, and npz_key_taken.npz overwrote one of its three tours).
+TEST(CliBatch, KeysThatCannotNameATourFileAreRefused) {
+  const fs::path dir = temp_folder("batch_keys"), out = dir / "tours";
+  const std::pair<std::string, std::string> cases[] = {
+      {"npz_key_parent_folder.npz",
+       ": instance 1: key '../escaped' is not a plain file name (an instance's key names its .tour file)"},
+      {"npz_key_taken.npz", ": instance 2: the name 'a-00001' is taken by instance 1 (an instance's name is its .tour file's)"},
+  };
+  for (const auto& [file, message] : cases) {
+    const fs::path input = test::data_file(file);
+    const Outcome run = formica("solve-batch " + input.string() + " --kicks 5 --out-dir " + out.string());
+    EXPECT_EQ(run.code, 2) << run.err;
+    EXPECT_EQ(run.err, "formica: error: " + input.string() + message + "\n");
+  }
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(dir / "escaped.tour"));
+}
+
 TEST(CliBatch, BadInputIsOneLineNamingTheFileAndTheInstance) {
   const fs::path dir = temp_folder("batch_bad"), out = dir / "tours";
   std::vector<double> xy = batch_coordinates(3, 10);

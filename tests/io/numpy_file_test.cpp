@@ -18,22 +18,9 @@ namespace formica::io {
 namespace {
 
 namespace fs = std::filesystem;
+using test::input_error_of;
 using test::npy_bytes;
 using test::zip_stored;
-
-/// The InputError message of `f`, or a failure when there is none.
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    const std::string message = e.what();
-    EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
-    return message;
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return "";
-}
 
 fs::path temp_dir(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("formica_numpy_" + std::to_string(::getpid()) + "_" + name);
@@ -79,7 +66,7 @@ TEST(NumpyFile, ReadsNumpysOwnArchivesStoredAndDeflated) {
     EXPECT_EQ(arrays[1].values, second);
   }
   if (!reads_compressed_npz()) {
-    const std::string message = error_of([] { read_npz(test::data_file("arrays_compressed.npz")); });
+    const std::string message = input_error_of([] { read_npz(test::data_file("arrays_compressed.npz")); });
     EXPECT_NE(message.find("save with np.savez instead, or install zlib"), std::string::npos) << message;
     return;
   }
@@ -88,7 +75,7 @@ TEST(NumpyFile, ReadsNumpysOwnArchivesStoredAndDeflated) {
   const size_t central = bomb.find("PK\x01\x02");
   ASSERT_NE(central, std::string::npos);
   bomb.replace(central + 24, 4, "\xfe\xff\xff\x7f");
-  const std::string message = error_of([&] { parse_npz(bomb, "c.npz"); });
+  const std::string message = input_error_of([&] { parse_npz(bomb, "c.npz"); });
   EXPECT_EQ(message.rfind("c.npz: member 'first.npy': declares 2147483646 bytes, more than ", 0), 0u) << message;
 }
 
@@ -129,7 +116,7 @@ TEST(NumpyFile, BrokenNpyFilesGetOneClearLine) {
       {npy_bytes({1, 2}, "(2, -1)"), "f.npy: malformed .npy header: the shape holds something other than non-negative integers"},
       {npy_bytes({1, 2}, "[2]"), "f.npy: malformed .npy header: expected '('"},
   };
-  for (const Broken& c : cases) EXPECT_EQ(error_of([&] { parse_npy(c.bytes, "f.npy"); }), c.message);
+  for (const Broken& c : cases) EXPECT_EQ(input_error_of([&] { parse_npy(c.bytes, "f.npy"); }), c.message);
 
   const auto with_header = [](const std::string& header) {
     std::string out = "\x93NUMPY\x01";
@@ -137,16 +124,16 @@ TEST(NumpyFile, BrokenNpyFilesGetOneClearLine) {
     out += static_cast<char>(header.size()), out += '\0';
     return out + header;
   };
-  EXPECT_EQ(error_of([&] { parse_npy(with_header("{'descr': '<f8', 'shape': (0,), }"), "f"); }),
+  EXPECT_EQ(input_error_of([&] { parse_npy(with_header("{'descr': '<f8', 'shape': (0,), }"), "f"); }),
             "f: malformed .npy header: 'descr', 'fortran_order' and 'shape' are required");
-  EXPECT_EQ(error_of([&] { parse_npy(with_header("{'descr': '<f8', 'fortran_order': 0, 'shape': (0,)}"), "f"); }),
+  EXPECT_EQ(input_error_of([&] { parse_npy(with_header("{'descr': '<f8', 'fortran_order': 0, 'shape': (0,)}"), "f"); }),
             "f: malformed .npy header: fortran_order is neither True nor False");
-  EXPECT_EQ(error_of([&] { parse_npy(with_header("{'descr': '<f8', 'colour': 'red'}"), "f"); }),
+  EXPECT_EQ(input_error_of([&] { parse_npy(with_header("{'descr': '<f8', 'colour': 'red'}"), "f"); }),
             "f: malformed .npy header: unexpected key 'colour'");
-  EXPECT_EQ(error_of([&] { parse_npy(with_header("{'descr': '<f8"), "f"); }), "f: malformed .npy header: unterminated string");
-  EXPECT_EQ(error_of([&] { parse_npy(with_header("{'descr': '<f8', 'fortran_order': True, 'shape': (0,), }"), "f"); }),
+  EXPECT_EQ(input_error_of([&] { parse_npy(with_header("{'descr': '<f8"), "f"); }), "f: malformed .npy header: unterminated string");
+  EXPECT_EQ(input_error_of([&] { parse_npy(with_header("{'descr': '<f8', 'fortran_order': True, 'shape': (0,), }"), "f"); }),
             "f: Fortran-ordered arrays are not supported (save np.ascontiguousarray(a))");
-  EXPECT_EQ(error_of([&] { parse_npy(with_header("{'descr': '<f8', 'fortran_order': False, 'shape': (), } x"), "f"); }),
+  EXPECT_EQ(input_error_of([&] { parse_npy(with_header("{'descr': '<f8', 'fortran_order': False, 'shape': (), } x"), "f"); }),
             "f: malformed .npy header: text after the closing '}'");
 }
 
@@ -170,7 +157,24 @@ TEST(NumpyFile, BrokenArchivesGetOneClearLine) {
       {zip_stored({{"a.npy", member.substr(0, 20)}}), "x.npz: member 'a.npy': .npy header of 118 bytes runs past the end of the file"},
       {zip_stored({{"notes.txt", "hello"}}), "x.npz: the archive holds no .npy array"},
   };
-  for (const Broken& c : cases) EXPECT_EQ(error_of([&] { parse_npz(c.bytes, "x.npz"); }), c.message);
+  for (const Broken& c : cases) EXPECT_EQ(input_error_of([&] { parse_npz(c.bytes, "x.npz"); }), c.message);
+}
+
+// Keys, dtypes and member names are bytes from the file: a control character among them is shown
+// as \xNN, so the message stays one line. tests/data/npy_key_with_control_characters.npy is
+// fuzz_numpy's finding (the key 'PK\x06\x06descr', after 75 executions).
+TEST(NumpyFile, BytesFromTheFileAreQuotedOnOneLine) {
+  const fs::path file = test::data_file("npy_key_with_control_characters.npy");
+  EXPECT_EQ(input_error_of([&] { read_npy(file); }),
+            file.string() + ": malformed .npy header: unexpected key 'PK\\x06\\x06descr'");
+  EXPECT_EQ(input_error_of([] { parse_npy(npy_bytes<double>({1, 2}, "(2,)", "<f\n8"), "f.npy"); }),
+            "f.npy: dtype '<f\\x0a8' is not supported (little-endian float64, float32, int32 or int64 are)");
+  EXPECT_EQ(input_error_of([] { parse_npz(zip_stored({{"a\r\nb\x7f.npy", "text"}}), "x.npz"); }),
+            "x.npz: member 'a\\x0d\\x0ab\\x7f.npy': not an .npy file (no \\x93NUMPY magic)");
+  EXPECT_EQ(input_error_of([] { batch_from_arrays({NumpyArray{"a\tb", {3}, std::vector<double>(3)}}, "j.npz"); }),
+            "j.npz: instance 0: array 'a\\x09b' has shape (3,); a batch is a (B, n, 2) array of coordinates, or one "
+            "(n, 2) array per instance");
+  EXPECT_EQ(printable("caf\xc3\xa9 \x01"), "caf\xc3\xa9 \\x01");  // UTF-8 stays as it is
 }
 
 TEST(BatchInput, ArraysBecomeNamedInstances) {
@@ -196,22 +200,50 @@ TEST(BatchInput, ArraysBecomeNamedInstances) {
 TEST(BatchInput, BadInstancesNameTheFileAndTheIndex) {
   std::vector<double> xy(2 * 5 * 2, 1.0);
   xy[5 * 2 + 3 * 2 + 1] = std::nan("");
-  EXPECT_EQ(error_of([&] { batch_from_arrays({NumpyArray{"", {2, 5, 2}, xy}}, "b.npy"); }),
+  EXPECT_EQ(input_error_of([&] { batch_from_arrays({NumpyArray{"", {2, 5, 2}, xy}}, "b.npy"); }),
             "b.npy: instance 1 (batch-00001): city 4 has a non-finite y coordinate");
-  EXPECT_EQ(error_of([] { batch_from_arrays({NumpyArray{"", {4, 2, 2}, std::vector<double>(16)}}, "b.npy"); }),
+  EXPECT_EQ(input_error_of([] { batch_from_arrays({NumpyArray{"", {4, 2, 2}, std::vector<double>(16)}}, "b.npy"); }),
             "b.npy: instance 0 (batch-00000): an instance needs at least 3 cities, got 2");
-  EXPECT_EQ(error_of([] { batch_from_arrays({NumpyArray{"", {2, 5, 3}, std::vector<double>(30)}}, "b.npy"); }),
+  EXPECT_EQ(input_error_of([] { batch_from_arrays({NumpyArray{"", {2, 5, 3}, std::vector<double>(30)}}, "b.npy"); }),
             "b.npy: instance 0: the array has shape (2, 5, 3); a batch is a (B, n, 2) array of coordinates");
-  EXPECT_EQ(error_of([] { batch_from_arrays({NumpyArray{"", {5, 2}, std::vector<double>(10)}}, "b.npy"); }),
+  EXPECT_EQ(input_error_of([] { batch_from_arrays({NumpyArray{"", {5, 2}, std::vector<double>(10)}}, "b.npy"); }),
             "b.npy: instance 0: the array has shape (5, 2); a batch is a (B, n, 2) array of coordinates");
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(input_error_of([] {
               batch_from_arrays({NumpyArray{"a", {3, 2}, std::vector<double>{0, 0, 1, 0, 0, 1}},
                                  NumpyArray{"b", {3}, std::vector<double>(3)}},
                                 "j.npz");
             }),
             "j.npz: instance 1: array 'b' has shape (3,); a batch is a (B, n, 2) array of coordinates, or one (n, 2) "
             "array per instance");
-  EXPECT_EQ(error_of([] { batch_from_arrays({NumpyArray{"", {0, 5, 2}, {}}}, "b.npy"); }), "b.npy: the batch holds no instance");
+  EXPECT_EQ(input_error_of([] { batch_from_arrays({NumpyArray{"", {0, 5, 2}, {}}}, "b.npy"); }), "b.npy: the batch holds no instance");
+}
+
+// An .npz key names its instance's .tour file in `solve-batch --out-dir`'s folder: before these
+// checks, the key '../escaped' wrote escaped.tour beside that folder, '/tmp/x' wrote /tmp/x.tour,
+// a newline in a key put a line of its own into the .tour file, and the key 'a-00001' beside a
+// stacked array 'a' overwrote one of its tours. tests/data keeps the first and the last (CliBatch).
+TEST(BatchInput, KeysThatCannotNameATourFileAreRefused) {
+  const std::vector<double> three = {0, 0, 1, 0, 0, 1};
+  const auto keyed = [&](const std::string& key) {
+    return input_error_of([&] { batch_from_arrays({NumpyArray{"ok", {3, 2}, three}, NumpyArray{key, {3, 2}, three}}, "k.npz"); });
+  };
+  for (const std::string key : {"../escaped", "/tmp/absolute", "a\\b", "..", ".", "a\nNAME : injected"})
+    EXPECT_EQ(keyed(key), "k.npz: instance 1: key '" + printable(key) +
+                              "' is not a plain file name (an instance's key names its .tour file)");
+  // A stacked array's key names its tours too, unless it is the only array (then "batch-00000"...).
+  EXPECT_EQ(input_error_of([&] {
+              batch_from_arrays({NumpyArray{"ok", {3, 2}, three}, NumpyArray{"../s", {1, 3, 2}, three}}, "k.npz");
+            }),
+            "k.npz: instance 1: key '../s' is not a plain file name (an instance's key names its .tour file)");
+  EXPECT_EQ(batch_from_arrays({NumpyArray{"../s", {1, 3, 2}, three}}, "k.npz").names, std::vector<std::string>{"batch-00000"});
+  EXPECT_EQ(input_error_of([&] {
+              batch_from_arrays({NumpyArray{"a", {2, 3, 2}, std::vector<double>(12, 1.0)}, NumpyArray{"a-00001", {3, 2}, three}},
+                                "k.npz");
+            }),
+            "k.npz: instance 2: the name 'a-00001' is taken by instance 1 (an instance's name is its .tour file's)");
+  EXPECT_EQ(keyed("ok"), "k.npz: instance 1: the name 'ok' is taken by instance 0 (an instance's name is its .tour file's)");
+  EXPECT_EQ(batch_from_arrays({NumpyArray{"caf\xc3\xa9", {3, 2}, three}}, "k.npz").names,
+            std::vector<std::string>{"caf\xc3\xa9"});  // UTF-8 keys are names
 }
 
 TEST(BatchInput, FoldersFilesAndMistakes) {
@@ -229,13 +261,13 @@ TEST(BatchInput, FoldersFilesAndMistakes) {
   test::write_bytes(dir / "j.npz", zip_stored({{"x.npy", npy_bytes({0, 0, 1, 0, 0, 1}, "(3, 2)")}}));
   EXPECT_EQ(load_batch_input(dir / "j.npz").names, std::vector<std::string>{"x"});
 
-  EXPECT_EQ(error_of([&] { load_batch_input(dir / "notes.txt"); }),
+  EXPECT_EQ(input_error_of([&] { load_batch_input(dir / "notes.txt"); }),
             (dir / "notes.txt").string() + ": not a folder of .tsp files, an .npy or an .npz file");
-  EXPECT_EQ(error_of([&] { load_batch_input(dir / "missing.npy"); }), (dir / "missing.npy").string() + ": no such file or folder");
+  EXPECT_EQ(input_error_of([&] { load_batch_input(dir / "missing.npy"); }), (dir / "missing.npy").string() + ": no such file or folder");
   const fs::path empty = temp_dir("empty");
-  EXPECT_EQ(error_of([&] { load_batch_input(empty); }), empty.string() + ": no .tsp file in this folder");
+  EXPECT_EQ(input_error_of([&] { load_batch_input(empty); }), empty.string() + ": no .tsp file in this folder");
   test::write_bytes(dir / "c.tsp", "NAME: c\nDIMENSION: 2\n");
-  const std::string message = error_of([&] { load_batch_input(dir); });
+  const std::string message = input_error_of([&] { load_batch_input(dir); });
   EXPECT_EQ(message.rfind((dir / "c.tsp").string() + ":", 0), 0u) << message;
   fs::remove_all(dir);
   fs::remove_all(empty);
