@@ -50,7 +50,9 @@ Evaluation evaluate(const SparseGraph& graph, const std::vector<int64_t>& pi) {
 
 }  // namespace
 
-double default_bound_time(int n) { return std::clamp(n / 2000.0, 10.0, 60.0); }
+double default_bound_time(int n) { return std::clamp(n / 2000.0, 10.0, 120.0); }
+
+int default_initial_period(int n) { return n <= 20000 ? std::clamp(n / 2, 100, 300) : 100; }
 
 LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
   const Stopwatch clock;
@@ -76,7 +78,7 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
            clock.seconds() >= ascent_end;
   };
   const int initial_period =
-      options.initial_period > 0 ? options.initial_period : std::clamp(n / 2, 100, 300);
+      options.initial_period > 0 ? options.initial_period : default_initial_period(n);
 
   Evaluation now = evaluate(graph, pi);
   int64_t best = now.value;
