@@ -2,10 +2,12 @@
 #include "aco/candidate_set.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "aco/colony_config.h"
 #include "aco/config.h"
+#include "bounds/alpha_nearness.h"
 #include "core/candidates.h"
 #include "core/error.h"
 
@@ -37,6 +39,19 @@ CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, d
       set.eta_beta[e] = static_cast<float>(std::pow(heuristic(instance.distance(i, j)), beta));
     }
   return set;
+}
+
+CandidateLists local_search_lists(const Instance& instance, const ColonyConfig& config, const StopFlag* setup_stop) {
+  if (config.ls_candidates == LsCandidates::Neighbours)
+    return build_candidate_lists(instance, config.ls_neighbours, config.threads, config.neighbour_lists);
+  bounds::BoundOptions options;
+  options.threads = config.threads;
+  if (setup_stop != nullptr) {
+    options.interrupt = setup_stop->interrupt;
+    if (setup_stop->deadline != std::chrono::steady_clock::time_point::max())
+      options.time_limit = 0.1 * std::chrono::duration<double>(setup_stop->deadline - std::chrono::steady_clock::now()).count();
+  }
+  return bounds::alpha_candidate_lists(instance, config.ls_neighbours, options);
 }
 
 void install_dynamic_neighbours(const Instance& instance, CandidateSet& set, std::span<const int32_t> tour,

@@ -13,6 +13,7 @@
 
 #include "core/candidates.h"
 #include "core/instance.h"
+#include "core/search.h"
 
 namespace formica::aco {
 
@@ -39,6 +40,15 @@ struct CandidateSet {
 /// Throws InputError for k < 1.
 CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, double beta, int threads,
                                  NeighbourShape shape = NeighbourShape::Nearest);
+
+struct ColonyConfig;
+
+/// The local search's neighbour lists of `config` (ls_neighbours long): the neighbour_lists shape,
+/// or with LsCandidates::Alpha the alpha-nearest of a Held-Karp ascent (bounds/alpha_nearness.h)
+/// that may take a tenth of the time left before `setup_stop`'s deadline (its iterations are not
+/// capped otherwise: the step schedule ends it).
+CandidateLists local_search_lists(const Instance& instance, const ColonyConfig& config,
+                                  const StopFlag* setup_stop = nullptr);
 
 /// GACO's dynamic neighbours from `tour` (a visiting order): slot k of city i gets its successor
 /// and slot k + 1 its predecessor unless they are static candidates of i. An entry whose edge was

@@ -6,24 +6,50 @@
 namespace formica::aco {
 namespace {
 
-struct ScheduleEntry {
-  MmasSchedule value;
+/// One named value of an enum's table.
+template <class Value>
+struct Entry {
+  Value value;
   NamedValue name;
 };
-constexpr ScheduleEntry kSchedules[] = {
+
+constexpr Entry<MmasSchedule> kSchedules[] = {
     {MmasSchedule::Fixed, {"fixed", "the restart-best ant deposits every best-every-th iteration, else the iteration-best"}},
     {MmasSchedule::Increasing,
      {"increasing", "ACOTSP's schedule with local search: restart-best every 25, 5, 3, 2, then every iteration"}},
 };
 
-struct ConstructionEntry {
-  AntConstruction value;
-  NamedValue name;
-};
-constexpr ConstructionEntry kConstructions[] = {
+constexpr Entry<AntConstruction> kConstructions[] = {
     {AntConstruction::WarpPerAnt, {"warp-per-ant", "a warp per ant, one lane per candidate (k + dynamic <= 32)"}},
     {AntConstruction::ThreadPerAnt, {"thread-per-ant", "a thread per ant, as in Li and Jin's Algorithm 1"}},
 };
+
+constexpr Entry<LsCandidates> kLsCandidates[] = {
+    {LsCandidates::Neighbours, {"neighbours", "the --neighbour-lists lists (nearest or quadrant)"}},
+    {LsCandidates::Alpha,
+     {"alpha", "the alpha-nearest (Helsgaun's LKH): the cities whose edge, forced into the minimum 1-tree of a "
+               "Held-Karp ascent, costs least (bounds/alpha_nearness.h); the ascent's time counts"}},
+};
+
+/// The name, value and name list of an entry table.
+template <class Row, size_t N, class Value>
+std::string_view name_in(const Row (&table)[N], Value value) {
+  for (const auto& e : table)
+    if (e.value == value) return e.name.name;
+  return "?";
+}
+template <class Row, size_t N>
+auto value_in(const Row (&table)[N], std::string_view text) -> std::optional<decltype(table[0].value)> {
+  for (const auto& e : table)
+    if (e.name.name == text) return e.value;
+  return std::nullopt;
+}
+template <class Row, size_t N>
+std::vector<NamedValue> names_in(const Row (&table)[N]) {
+  std::vector<NamedValue> names;
+  for (const auto& e : table) names.push_back(e.name);
+  return names;
+}
 
 }  // namespace
 
@@ -36,37 +62,17 @@ std::string_view to_string(ColonyVariant variant) {
   return "?";
 }
 
-std::string_view to_string(MmasSchedule schedule) {
-  for (const auto& e : kSchedules)
-    if (e.value == schedule) return e.name.name;
-  return "?";
-}
-std::optional<MmasSchedule> parse_mmas_schedule(std::string_view text) {
-  for (const auto& e : kSchedules)
-    if (e.name.name == text) return e.value;
-  return std::nullopt;
-}
-std::vector<NamedValue> mmas_schedule_names() {
-  std::vector<NamedValue> names;
-  for (const auto& e : kSchedules) names.push_back(e.name);
-  return names;
-}
+std::string_view to_string(MmasSchedule schedule) { return name_in(kSchedules, schedule); }
+std::optional<MmasSchedule> parse_mmas_schedule(std::string_view text) { return value_in(kSchedules, text); }
+std::vector<NamedValue> mmas_schedule_names() { return names_in(kSchedules); }
 
-std::string_view to_string(AntConstruction construction) {
-  for (const auto& e : kConstructions)
-    if (e.value == construction) return e.name.name;
-  return "?";
-}
-std::optional<AntConstruction> parse_ant_construction(std::string_view text) {
-  for (const auto& e : kConstructions)
-    if (e.name.name == text) return e.value;
-  return std::nullopt;
-}
-std::vector<NamedValue> ant_construction_names() {
-  std::vector<NamedValue> names;
-  for (const auto& e : kConstructions) names.push_back(e.name);
-  return names;
-}
+std::string_view to_string(AntConstruction construction) { return name_in(kConstructions, construction); }
+std::optional<AntConstruction> parse_ant_construction(std::string_view text) { return value_in(kConstructions, text); }
+std::vector<NamedValue> ant_construction_names() { return names_in(kConstructions); }
+
+std::string_view to_string(LsCandidates source) { return name_in(kLsCandidates, source); }
+std::optional<LsCandidates> parse_ls_candidates(std::string_view text) { return value_in(kLsCandidates, text); }
+std::vector<NamedValue> ls_candidates_names() { return names_in(kLsCandidates); }
 
 void ColonyConfig::validate() const {
   FORMICA_EXPECTS(ants >= 0, "--ants must be at least 1, got ", ants);
@@ -111,6 +117,7 @@ std::string ColonyConfig::describe() const {
   std::string text = concat("variant=", to_string(variant), " ants=", ants == 0 ? std::string("default") : std::to_string(ants),
                             " alpha=", alpha, " beta=", beta, " candidates=", candidates,
                             " neighbour-lists=", to_string(neighbour_lists));
+  if (ls_candidates != LsCandidates::Neighbours) text += concat(" ls-candidates=", to_string(ls_candidates));
   if (variant != ColonyVariant::Acs)
     text += concat(" mmas-rho=", evaporation(), " p-best=", p_best, " best-every=", best_every,
                    " schedule=", to_string(schedule), " restart-after=", restart_after);

@@ -42,12 +42,21 @@ enum class AntConstruction {
   ThreadPerAnt,  // a thread per ant, as in Li and Jin's Algorithm 1
 };
 
+/// Where the local search's (and the Lin-Kernighan threads') neighbour lists come from.
+enum class LsCandidates {
+  Neighbours,  // the neighbour_lists shape (nearest or quadrant)
+  Alpha,       // the alpha-nearest from a Held-Karp ascent (bounds/alpha_nearness.h)
+};
+
 std::string_view to_string(ColonyVariant variant);
 std::string_view to_string(MmasSchedule schedule);
 std::optional<MmasSchedule> parse_mmas_schedule(std::string_view text);
 std::vector<NamedValue> mmas_schedule_names();
 std::string_view to_string(AntConstruction construction);
 std::optional<AntConstruction> parse_ant_construction(std::string_view text);
+std::string_view to_string(LsCandidates source);
+std::optional<LsCandidates> parse_ls_candidates(std::string_view text);
+std::vector<NamedValue> ls_candidates_names();
 std::vector<NamedValue> ant_construction_names();
 
 /// Length of the sorted neighbour list searched before the whole instance when no candidate is
@@ -86,6 +95,8 @@ struct ColonyConfig {
   localsearch::LocalSearchKind local_search =
       localsearch::LocalSearchKind::None;  ///< every ant's tour, before the update
   int ls_neighbours = 10;                  ///< neighbour-list length of the local search
+  /// Where those lists come from; with Alpha they hold the ls_neighbours alpha-nearest.
+  LsCandidates ls_candidates = LsCandidates::Neighbours;
   /// 0: every ant builds its whole tour. > 0: focused construction (aco/cpu/focused_construction.h):
   /// each ant starts from its colony's source tour (the last depositor's) and re-decides at most
   /// this many edges. MMAS-rule colonies and GACO only (ACS builds its tours in lockstep).

@@ -4,9 +4,16 @@
 
 #include <chrono>
 #include <functional>
+#include <atomic>
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "bounds/held_karp.h"
 
 #include "cli/rank_errors.h"
 #include "distributed/communicator.h"
@@ -32,5 +39,23 @@ Command add_info_command(CLI::App& app);
 Command add_verify_command(CLI::App& app);
 /// `formica generate --cities N --kind K --seed S --output FILE`
 Command add_generate_command(CLI::App& app);
+/// `formica bound INSTANCE [--iterations N] [--time-limit S] [--threads N] [--json FILE]`
+Command add_bound_command(CLI::App& app);
+
+/// What `formica bound` and `formica solve --bound` ask of the Held-Karp bound.
+struct BoundRequest {
+  int64_t iterations = 0;   ///< 0: until the step schedule ends
+  double time_limit = 0.0;  ///< 0: bounds::default_bound_time(n)
+  int threads = 0;
+  const std::atomic<bool>* interrupt = nullptr;
+};
+bounds::LowerBound compute_bound(const Instance& instance, const BoundRequest& request);
+/// "lower bound B (Held-Karp, ...)", with the optimum and a tour's proven gap when given.
+std::string bound_line(const bounds::LowerBound& bound, std::optional<int64_t> length, std::optional<int64_t> optimum);
+/// How far `length` is above the bound, in percent of the bound.
+double gap_to_bound_percent(int64_t length, int64_t bound);
+/// Adds "lower_bound", "lower_bound_value", "lower_bound_is_optimum", "gap_to_bound_percent" (of
+/// `length`, null without one) and "bound" (method, iterations, seconds, history) to a report.
+void add_bound_json(nlohmann::json& doc, const bounds::LowerBound& bound, std::optional<int64_t> length);
 
 }  // namespace formica::cli

@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
     const formica::cli::Command commands[] = {
         formica::cli::add_solve_command(app, start, ranks, errors), formica::cli::add_solve_batch_command(app),
         formica::cli::add_info_command(app),
-        formica::cli::add_verify_command(app), formica::cli::add_generate_command(app)};
+        formica::cli::add_verify_command(app), formica::cli::add_generate_command(app),
+        formica::cli::add_bound_command(app)};
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {

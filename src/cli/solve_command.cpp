@@ -43,6 +43,7 @@ struct SolveOptionsCli {
   std::string start, end;          // fixed ends of the path (1-based city numbers as given)
   std::string tour_out, json_out, svg_out, history_out;
   bool quiet = false;
+  bool bound = false;  // the Held-Karp bound after the search
 };
 
 std::string format_gap(int64_t length, std::optional<int64_t> optimum) {
@@ -142,6 +143,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   else if (backend == Backend::Cpu)
     aco::require_cpu_defaults(config.ant_system);
   std::vector<int32_t> initial_tour;
+  if (o.bound) problem.expect_closed_symmetric("--bound");
   if (!o.initial_tour.empty()) {
     problem.expect_closed_symmetric("--initial-tour");
     initial_tour = io::read_tour(o.initial_tour);
@@ -225,10 +227,22 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
 
   if (ranks->rank() != 0) return errors.agree(result.failure);  // rank 0 writes, then the ranks meet
   if (!o.tour_out.empty()) io::write_tour(o.tour_out, problem.name(), result.tour);
-  if (!o.json_out.empty())
-    io::write_text_file_atomically(o.json_out, result_json(problem.name(), problem.n(),
-                                                           symmetric ? to_string(symmetric->type()) : "EXPLICIT",
-                                                           result, optimum));
+  // The bound runs after the search, on its own time (bounds::default_bound_time), only when asked.
+  std::optional<bounds::LowerBound> bound;
+  if (o.bound) {
+    if (!quiet) std::cerr << "formica: Held-Karp lower bound (up to " << bounds::default_bound_time(instance.n()) << " s)\n";
+    bound = compute_bound(instance, BoundRequest{0, 0.0, config.threads, nullptr});
+  }
+  if (!o.json_out.empty()) {
+    std::string report = result_json(problem.name(), problem.n(), symmetric ? to_string(symmetric->type()) : "EXPLICIT",
+                                     result, optimum);
+    if (bound) {
+      nlohmann::json doc = nlohmann::json::parse(report);
+      add_bound_json(doc, *bound, result.tour.length());
+      report = doc.dump(2) + "\n";
+    }
+    io::write_text_file_atomically(o.json_out, report);
+  }
   write_pictures(o, problem, symmetric, result, optimum);
 
   const std::string on_ranks =
@@ -240,6 +254,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               std::string(to_string(result.config.algorithm)).c_str(),
               std::string(to_string(result.backend)).c_str(), result.device.c_str(), on_ranks.c_str(),
               result.stop_reason.c_str());
+  if (bound) std::printf("%s: %s\n", problem.name().c_str(), bound_line(*bound, result.tour.length(), optimum).c_str());
   std::fflush(stdout);
   if (ranks->size() > 1)
     if (const int code = errors.agree(result.failure)) return code;
@@ -277,6 +292,9 @@ Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point s
   sub->add_option("--plot-history", o->history_out,
                   "Write the best length (the gap when the optimum is known) against time, log scale (SVG)");
   sub->add_flag("--quiet", o->quiet, "No progress on stderr");
+  sub->add_flag("--bound", o->bound,
+                "After the search, compute the Held-Karp lower bound (as `formica bound` does, on its own time: n / 2000 s, "
+                "from 10 to 120) and print the tour's proven gap to it; --json gets lower_bound and gap_to_bound_percent");
   return {sub, [o, start, &ranks, &errors] { return run_solve(*o, start, ranks, errors); }};
 }
 

@@ -111,6 +111,12 @@ void add_colony_parameters(std::vector<Parameter>& p) {
   p.push_back(colony_number<int>(
       "ls-neighbours", "MMAS / ACS / GACO: neighbours per city the local search tries",
       [](auto& c) -> auto& { return c.ls_neighbours; }));
+  p.push_back(named_parameter<aco::LsCandidates>(
+      "ls-candidates",
+      "MMAS / ACS / GACO: where the local search's and the Lin-Kernighan threads' neighbour lists come from:",
+      aco::ls_candidates_names, aco::parse_ls_candidates, aco::to_string,
+      [](auto& c) -> auto& { return c.colony.ls_candidates; },
+      "  (with alpha, auto takes the 5 alpha-nearest unless --ls-neighbours is given)"));
   p.push_back(colony_number<int>(
       "focused-edges",
       "MMAS / GACO: 0 builds whole tours; N > 0 starts each ant from its colony's last "

@@ -86,6 +86,9 @@ localsearch::LocalSearchKind portfolio_local_search(int n) {
                                         : localsearch::LocalSearchKind::ThreeOpt;
 }
 
+/// Alpha-nearest lists are short: LKH's five hold nearly every optimal edge (tests/bounds).
+constexpr int kAlphaNeighbours = 5;
+
 /// The local search's neighbours: 12 on the GPU below kSmall, else 10. H200, the 10-s sweep below
 /// 2,000 cities with 3-opt (1 seed, stop at 0.1 %): with 12, all 94 rows reach 0.1 % (u1432 in
 /// 5.0 s, u1817 in 4.5 s; with 10 they end at 0.131 and 0.107 %), though 6 rows take 2 s more than
@@ -136,7 +139,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (unset("local-search", c.local_search, defaults.colony.local_search))
     c.local_search = portfolio_local_search(n);
   if (unset("ls-neighbours", c.ls_neighbours, defaults.colony.ls_neighbours))
-    c.ls_neighbours = portfolio_ls_neighbours(n, backend);
+    c.ls_neighbours = c.ls_candidates == aco::LsCandidates::Alpha ? kAlphaNeighbours : portfolio_ls_neighbours(n, backend);
   if (unset("focused-edges", c.focused_edges, defaults.colony.focused_edges))
     c.focused_edges = portfolio_focused_edges(n);
   // Evaporation: focused ants re-decide few edges, so the pheromone must follow the source fast.
@@ -194,7 +197,8 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
                                 c.lk_stretch > 0 ? concat(" over stretches of ", c.lk_stretch, " cities") : "")
                        : std::string(),
       ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours, " ",
-      to_string(lists), " neighbours, pheromone on ", c.candidates,
+      c.ls_candidates == aco::LsCandidates::Alpha ? std::string_view("alpha-nearest") : to_string(lists),
+      " neighbours, pheromone on ", c.candidates,
       " candidate edges per city (O(n k) memory), ",
       resolved.polish ? "exact 2-opt + Or-opt + 3-opt polish of the best tour" : "no final polish");
 }

@@ -462,6 +462,62 @@ TEST(Cli, GapIsPrintedForTsplibInstances) {
   EXPECT_NE(run.out.find("gap "), std::string::npos) << run.out;
 }
 
+TEST(Cli, BoundPrintsTheHeldKarpBoundAndWritesJson) {
+  FORMICA_REQUIRE_TSPLIB();
+  const std::string eil51 = (*test::tsplib_dir() / "tsp" / "eil51.tsp").string();
+  const fs::path json = temp("bound.json");
+  const Outcome run = formica("bound " + eil51 + " --threads 2 --json " + json.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("eil51: lower bound 423 (Held-Karp"), std::string::npos) << run.out;  // 422.5 rounded up
+  EXPECT_NE(run.out.find("of the optimum 426"), std::string::npos) << run.out;
+  const auto doc = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(doc["lower_bound"], 423);
+  EXPECT_EQ(doc["optimum"], 426);
+  EXPECT_TRUE(doc["gap_to_bound_percent"].is_null());
+  EXPECT_GT(doc["bound"]["iterations"].get<int>(), 0);
+  fs::remove(json);
+}
+
+TEST(Cli, SolveWithBoundReportsTheProvenGap) {
+  FORMICA_REQUIRE_TSPLIB();
+  const std::string eil51 = (*test::tsplib_dir() / "tsp" / "eil51.tsp").string();
+  const fs::path json = temp("solve_bound.json");
+  const Outcome run = formica("solve " + eil51 + " --iterations 5 --backend cpu --quiet --bound --json " + json.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("lower bound 423"), std::string::npos) << run.out;
+  const auto doc = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(doc["lower_bound"], 423);
+  const double gap = doc["gap_to_bound_percent"].get<double>();
+  EXPECT_NEAR(gap, 100.0 * (doc["best_length"].get<double>() - 423.0) / 423.0, 1e-9);
+  EXPECT_GE(gap, 0.0);
+  fs::remove(json);
+  // Without --bound the report has no bound and no time goes to it.
+  const Outcome plain = formica("solve " + eil51 + " --iterations 5 --backend cpu --quiet --json " + json.string());
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_FALSE(nlohmann::json::parse(slurp(json)).contains("lower_bound"));
+  fs::remove(json);
+}
+
+TEST(Cli, BoundBadInputIsOneLineAndExitTwo) {
+  for (const std::string args : {"bound " + data("nan_coordinate.tsp"), "bound " + data("square.tsp") + " --iterations -1",
+                                 std::string("bound no_such_instance_anywhere"), "solve " + data("square.tsp") + " --open --bound"}) {
+    const Outcome run = formica(args);
+    EXPECT_EQ(run.code, 2) << args << ": " << run.err;
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << args << ": " << run.err;
+  }
+}
+
+TEST(Cli, AlphaCandidatesRunTheDefaultSolver) {
+  FORMICA_REQUIRE_TSPLIB();
+  const Outcome run = formica("solve " + (*test::tsplib_dir() / "tsp" / "eil51.tsp").string() +
+                              " --iterations 20 --backend cpu --ls-candidates alpha");
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.err.find("over 5 alpha-nearest neighbours"), std::string::npos) << run.err;
+  const Outcome bad = formica("solve --iterations 1 --ls-candidates farthest");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("valid: neighbours, alpha"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, TimeLimitStopsTheRun) {
   const auto start = std::chrono::steady_clock::now();
   const Outcome run = formica("solve " + data("square.tsp") + " --time-limit 1.5 --backend cpu --quiet");

@@ -79,7 +79,7 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
   colony_best_.resize(static_cast<size_t>(layout_.colonies) * n_);
   colony_restart_best_.resize(colony_best_.size());
   if (config_.local_search != localsearch::LocalSearchKind::None)
-    ls_lists_ = build_candidate_lists(instance, config_.ls_neighbours, config_.threads, config_.neighbour_lists);
+    ls_lists_ = local_search_lists(instance, config_, setup_stop);
   merger_ = ColonyMerger(instance, config_, ls_lists_ ? &*ls_lists_ : nullptr);
   if (config_.focused())
     start_focused(start_tour.empty()

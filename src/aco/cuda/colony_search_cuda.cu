@@ -143,7 +143,7 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   for (size_t e = 0; e < s.cells; ++e) fitness[e] = entry_fitness(initial, s.set.eta_beta[e], alpha);
   std::optional<CandidateLists> lists;
   if (s.local_search)
-    lists = build_candidate_lists(instance, s.config.ls_neighbours, s.config.threads, s.config.neighbour_lists);
+    lists = local_search_lists(instance, s.config);
   // Focused colonies: every colony starts from this tour; it is each colony's best so far.
   std::vector<int32_t> tour;
   if (s.focused)

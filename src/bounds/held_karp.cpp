@@ -1,0 +1,154 @@
+// Subgradient ascent on a sparse graph, certified over the complete graph (see held_karp.h).
+#include "bounds/held_karp.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "bounds/complete_graph.h"
+#include "bounds/sparse_graph.h"
+#include "core/candidates.h"
+#include "core/timer.h"
+
+namespace formica::bounds {
+namespace {
+
+int thread_count(int requested) {
+  if (requested > 0) return requested;
+  const unsigned hardware = std::thread::hardware_concurrency();
+  return hardware > 0 ? static_cast<int>(hardware) : 1;
+}
+
+/// The ascent's graph: the nearest and quadrant neighbours of every city and the edges of `tree`.
+SparseGraph ascent_graph(const Instance& instance, int neighbours, int threads, const OneTree& tree) {
+  std::vector<std::pair<int32_t, int32_t>> pairs;
+  const auto add_lists = [&](NeighbourShape shape) {
+    const CandidateLists lists = build_candidate_lists(instance, neighbours, threads, shape);
+    for (int i = 0; i < instance.n(); ++i)
+      for (const int32_t j : lists.of(i)) pairs.emplace_back(i, j);
+  };
+  add_lists(NeighbourShape::Nearest);
+  if (effective_shape(NeighbourShape::Quadrant, instance.type()) == NeighbourShape::Quadrant)
+    add_lists(NeighbourShape::Quadrant);
+  for (const Edge& e : tree.tree) pairs.emplace_back(e.a, e.b);
+  pairs.emplace_back(tree.extra.a, tree.extra.b);
+  return SparseGraph(instance, std::move(pairs));
+}
+
+struct Evaluation {
+  int64_t value;  // scaled w(pi)
+  std::vector<int32_t> degree;
+  int64_t norm;   // sum of (degree - 2)^2
+};
+
+Evaluation evaluate(const SparseGraph& graph, const std::vector<int64_t>& pi) {
+  const OneTree tree = graph.one_tree(pi);
+  Evaluation e{scaled_value(tree, pi), tree.degrees(graph.n()), 0};
+  for (const int32_t d : e.degree) e.norm += static_cast<int64_t>(d - 2) * (d - 2);
+  return e;
+}
+
+}  // namespace
+
+double default_bound_time(int n) { return std::clamp(n / 2000.0, 10.0, 120.0); }
+
+int default_initial_period(int n) { return n <= 20000 ? std::clamp(n / 2, 100, 300) : 100; }
+
+LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
+  const Stopwatch clock;
+  const int n = instance.n();
+  const int threads = thread_count(options.threads);
+  LowerBound out;
+  CompleteGraph complete(instance);
+  out.method = std::string(complete.method());
+
+  // The plain 1-tree bound (pi = 0): proven already, and its tree keeps the sparse graph connected.
+  std::vector<int64_t> pi(static_cast<size_t>(n), 0);
+  const double before_first = clock.seconds();
+  OneTree first = complete.one_tree(pi, threads);
+  const double first_seconds = clock.seconds() - before_first;
+  out.certify_seconds = first_seconds;
+  const SparseGraph graph = ascent_graph(instance, std::min(options.neighbours, n - 1), threads, first);
+  out.sparse_edges = graph.edges();
+
+  // The ascent stops early enough for one more complete-graph 1-tree (and some slack).
+  const double ascent_end = options.time_limit - 1.5 * first_seconds - 0.01;
+  const auto stop = [&] {
+    return (options.interrupt != nullptr && options.interrupt->load(std::memory_order_relaxed)) ||
+           clock.seconds() >= ascent_end;
+  };
+  const int initial_period =
+      options.initial_period > 0 ? options.initial_period : default_initial_period(n);
+
+  Evaluation now = evaluate(graph, pi);
+  int64_t best = now.value;
+  std::vector<int64_t> best_pi = pi;
+  std::vector<int32_t> last_move(static_cast<size_t>(n), 0);
+  out.history.push_back({0, clock.seconds(), static_cast<double>(best) / kPenaltyScale, 0});
+  out.stop_reason = "schedule";
+  // The first step: a hundredth of the mean 1-tree edge (at least one distance unit), so that the
+  // doubling below reaches the instance's scale in a few iterations whatever its units.
+  int64_t step = std::max<int64_t>(kPenaltyScale, now.value / n / 100);
+  bool initial_phase = true;
+  for (int period = initial_period; period > 0 && step > 0 && out.stop_reason == "schedule";
+       period /= 2, step /= 2) {
+    for (int p = 1; p <= period && step > 0; ++p) {
+      if (now.norm == 0) {
+        out.stop_reason = "tour";
+        break;
+      }
+      if (options.iterations > 0 && out.iterations >= options.iterations) {
+        out.stop_reason = "iterations";
+        break;
+      }
+      if (stop()) {
+        out.stop_reason = options.interrupt && options.interrupt->load() ? "interrupted" : "time limit";
+        break;
+      }
+      // The move blends this degree excess with the last one (7:3, as LKH does) to damp zigzags.
+      for (int i = 0; i < n; ++i) {
+        const int32_t excess = now.degree[i] - 2;
+        pi[i] += step * (7 * excess + 3 * last_move[i]) / 10;
+        last_move[i] = excess;
+      }
+      now = evaluate(graph, pi);
+      ++out.iterations;
+      if (now.value > best) {
+        best = now.value;
+        best_pi = pi;
+        out.history.push_back({out.iterations, clock.seconds(), static_cast<double>(best) / kPenaltyScale, step});
+        if (initial_phase) step *= 2;
+        if (p == period) period = std::min(2 * period, initial_period);
+      } else if (initial_phase && p > period / 2) {
+        // The doubling overshot: settle on three quarters of the step and start the period again.
+        initial_phase = false;
+        p = 0;
+        step = 3 * step / 4;
+      }
+    }
+  }
+
+  // Certification: the complete graph's minimum 1-tree for the best penalties. The pi = 0 tree is
+  // proven too; the higher of the two is reported.
+  const double before_last = clock.seconds();
+  OneTree last = complete.one_tree(best_pi, threads);
+  out.certify_seconds += clock.seconds() - before_last;
+  const int64_t last_value = scaled_value(last, best_pi);
+  const int64_t first_value = scaled_value(first, std::vector<int64_t>(static_cast<size_t>(n), 0));
+  if (last_value >= first_value) {
+    out.penalties = std::move(best_pi);
+    out.one_tree = std::move(last);
+  } else {
+    out.penalties.assign(static_cast<size_t>(n), 0);
+    out.one_tree = std::move(first);
+  }
+  const int64_t value = std::max(last_value, first_value);
+  out.value = static_cast<double>(value) / kPenaltyScale;
+  out.bound = ceil_bound(value);
+  const std::vector<int32_t> degree = out.one_tree.degrees(n);
+  out.tour = std::all_of(degree.begin(), degree.end(), [](int32_t d) { return d == 2; });
+  out.seconds = clock.seconds();
+  return out;
+}
+
+}  // namespace formica::bounds

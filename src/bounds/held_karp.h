@@ -1,0 +1,73 @@
+// The Held-Karp lower bound: minimum 1-trees under node penalties raised by subgradient ascent
+// (Held and Karp 1970, 1971; the step schedule of Helsgaun's LKH, 2000).
+//
+// For any penalties pi, the minimum 1-tree's weight under d(i, j) + pi(i) + pi(j), less 2 sum(pi),
+// is at most every tour's length. The ascent moves pi(i) with the degree of i in the 1-tree (up
+// when a city is a leaf, down when it has three or more edges) towards penalties whose 1-tree is
+// as close to a tour as it can be. The ascent runs on a sparse graph (nearest and quadrant
+// neighbours plus a complete-graph spanning tree) for speed; the figure reported is then proven
+// over the complete graph: the minimum 1-tree of the complete graph for the best penalties
+// (complete_graph.h), every pair looked at or skipped only when proved too heavy, exact TSPLIB
+// integer distances. Its value, rounded up (tour lengths are integers), is the bound.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "bounds/one_tree.h"
+#include "core/instance.h"
+
+namespace formica::bounds {
+
+struct BoundOptions {
+  /// Most ascent iterations (one sparse 1-tree each); 0: until the step schedule ends.
+  int64_t iterations = 0;
+  /// Seconds for the whole computation; the ascent stops early enough (by the time the first
+  /// complete-graph 1-tree took) that the final one fits. Infinity: until the schedule ends.
+  double time_limit = std::numeric_limits<double>::infinity();
+  int threads = 0;     ///< 0: every hardware thread; the result does not depend on it
+  int neighbours = 10; ///< nearest, and quadrant where the type has quadrants, per city in the sparse graph
+  /// The ascent's first period (iterations before the step halves); 0: default_initial_period(n).
+  int initial_period = 0;
+  const std::atomic<bool>* interrupt = nullptr;  ///< stops the ascent (the final 1-tree is still computed)
+};
+
+struct AscentPoint {
+  int64_t iteration;
+  double seconds;
+  double value;  ///< w(pi) over the sparse graph (not proven), in distance units
+  int64_t step;  ///< the step size t, scaled (kPenaltyScale = one distance unit)
+};
+
+struct LowerBound {
+  int64_t bound = 0;   ///< proven: every tour is at least this long
+  double value = 0.0;  ///< w(pi) over the complete graph in distance units; bound = ceil(value)
+  bool tour = false;   ///< the minimum 1-tree was a tour: bound is the optimum
+  std::vector<int64_t> penalties;  ///< pi, scaled by kPenaltyScale
+  OneTree one_tree;                ///< the complete graph's minimum 1-tree for `penalties`
+  std::vector<AscentPoint> history;  ///< every improvement of the sparse w(pi)
+  int64_t iterations = 0;
+  double seconds = 0.0;          ///< all of it
+  double certify_seconds = 0.0;  ///< the complete-graph 1-trees alone
+  int64_t sparse_edges = 0;
+  std::string method;            ///< how the complete graph was searched ("dense Prim", ...)
+  std::string stop_reason;       ///< "schedule", "tour", "iterations", "time limit", "interrupted"
+};
+
+/// The time the command line gives the bound by default: n / 2000 s, from 10 to 120 s.
+double default_bound_time(int n);
+
+/// The ascent's first period: n / 2 from 100 to 300 up to 20,000 cities, then 100. The whole
+/// schedule takes about 3 to 4 periods of iterations. Measured on a 2-core VM: 20,000 random cities
+/// end 0.004 % (period 300) and 0.008 % (100) below the 1,000 of n / 2 capped at 1,000, in 6.2 and
+/// 4.7 s against 28 s; 200,000 cities take 746 iterations (64 s there) with 100.
+int default_initial_period(int n);
+
+/// The Held-Karp bound of `instance`. Deterministic: the same instance and options (iterations,
+/// not a time limit) give the same bound and penalties whatever the thread count.
+LowerBound lower_bound(const Instance& instance, const BoundOptions& options = {});
+
+}  // namespace formica::bounds

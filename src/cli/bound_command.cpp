@@ -1,0 +1,98 @@
+// `formica bound INSTANCE`: the Held-Karp lower bound (bounds/held_karp.h), and the bound lines
+// that `formica solve --bound` adds to its summary and its JSON report.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "bounds/held_karp.h"
+#include "cli/commands.h"
+#include "core/error.h"
+#include "io/instance_source.h"
+#include "io/known_optima.h"
+#include "io/tsplib.h"
+
+namespace formica::cli {
+
+bounds::LowerBound compute_bound(const Instance& instance, const BoundRequest& request) {
+  bounds::BoundOptions options;
+  options.iterations = request.iterations;
+  options.time_limit = request.time_limit > 0 ? request.time_limit : bounds::default_bound_time(instance.n());
+  options.threads = request.threads;
+  options.interrupt = request.interrupt;
+  return bounds::lower_bound(instance, options);
+}
+
+std::string bound_line(const bounds::LowerBound& bound, std::optional<int64_t> length, std::optional<int64_t> optimum) {
+  char text[256];
+  std::snprintf(text, sizeof text, "lower bound %lld (Held-Karp, %lld ascent iterations, %s over the complete graph, %.2f s)",
+                static_cast<long long>(bound.bound), static_cast<long long>(bound.iterations), bound.method.c_str(),
+                bound.seconds);
+  std::string line = text;
+  if (bound.tour) line += ", the 1-tree is a tour: the bound is the optimum";
+  if (optimum) {
+    std::snprintf(text, sizeof text, ", %.3f %% of the optimum %lld", 100.0 * static_cast<double>(bound.bound) / static_cast<double>(*optimum),
+                  static_cast<long long>(*optimum));
+    line += text;
+  }
+  if (length) {
+    std::snprintf(text, sizeof text, ", tour %lld is within %.3f %% of it (proven)", static_cast<long long>(*length),
+                  gap_to_bound_percent(*length, bound.bound));
+    line += text;
+  }
+  return line;
+}
+
+double gap_to_bound_percent(int64_t length, int64_t bound) {
+  return bound > 0 ? 100.0 * static_cast<double>(length - bound) / static_cast<double>(bound) : 0.0;
+}
+
+void add_bound_json(nlohmann::json& doc, const bounds::LowerBound& bound, std::optional<int64_t> length) {
+  nlohmann::json history = nlohmann::json::array();
+  for (const bounds::AscentPoint& p : bound.history)
+    history.push_back({{"iteration", p.iteration}, {"seconds", p.seconds}, {"sparse_value", p.value}});
+  doc["lower_bound"] = bound.bound;
+  doc["lower_bound_value"] = bound.value;
+  doc["lower_bound_is_optimum"] = bound.tour;
+  doc["gap_to_bound_percent"] = length ? nlohmann::json(gap_to_bound_percent(*length, bound.bound)) : nlohmann::json(nullptr);
+  doc["bound"] = {{"method", bound.method},           {"iterations", bound.iterations},
+                  {"seconds", bound.seconds},         {"certify_seconds", bound.certify_seconds},
+                  {"sparse_edges", bound.sparse_edges}, {"stop_reason", bound.stop_reason},
+                  {"history", history}};
+}
+
+Command add_bound_command(CLI::App& app) {
+  struct Options {
+    std::string instance, json_out;
+    BoundRequest request;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand(
+      "bound", "Held-Karp lower bound: minimum 1-trees with subgradient ascent, proven over the complete graph");
+  sub->add_option("instance", o->instance, "TSPLIB .tsp file or instance name")->required();
+  sub->add_option("--iterations", o->request.iterations, "Most ascent iterations (default: until the step schedule ends)");
+  sub->add_option("--time-limit", o->request.time_limit,
+                  "Seconds for the whole computation (default: n / 2000, from 10 to 120)");
+  sub->add_option("--threads", o->request.threads, "CPU threads, 0 for all");
+  sub->add_option("--json", o->json_out, "Write the bound, its penalties' summary and the ascent's history as JSON");
+  return {sub, [o] {
+            FORMICA_EXPECTS(o->request.iterations >= 0, "--iterations: must not be negative");
+            FORMICA_EXPECTS(o->request.time_limit >= 0, "--time-limit: must not be negative");
+            FORMICA_EXPECTS(o->request.threads >= 0, "--threads: must not be negative");
+            const Instance instance = io::load_instance(o->instance);
+            const auto optimum = known_optimum(instance.name(), instance.n());
+            const bounds::LowerBound bound = compute_bound(instance, o->request);
+            std::cout << instance.name() << ": " << bound_line(bound, std::nullopt, optimum) << "\n";
+            if (!o->json_out.empty()) {
+              nlohmann::json doc = {{"instance", instance.name()},
+                                    {"n", instance.n()},
+                                    {"optimum", optimum ? nlohmann::json(*optimum) : nlohmann::json(nullptr)}};
+              add_bound_json(doc, bound, std::nullopt);
+              io::write_text_file_atomically(o->json_out, doc.dump(2) + "\n");
+            }
+            return 0;
+          }};
+}
+
+}  // namespace formica::cli
