@@ -143,7 +143,7 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   for (size_t e = 0; e < s.cells; ++e) fitness[e] = entry_fitness(initial, s.set.eta_beta[e], alpha);
   std::optional<CandidateLists> lists;
   if (s.local_search)
-    lists = local_search_lists(instance, s.config);
+    lists = local_search_lists(instance, s.config, setup_stop);
   // Focused colonies: every colony starts from this tour; it is each colony's best so far.
   std::vector<int32_t> tour;
   if (s.focused)
