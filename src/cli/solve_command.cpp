@@ -195,6 +195,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   SolveOptions options;
   options.interrupt = interrupt_guard->flag();
   options.start = start;
+  options.gpu_exit_seconds = cuda::kContextReleaseSeconds;
   options.initial_tour = std::move(initial_tour);
   options.ranks = ranks.get();
   double last_print = -1.0;

@@ -273,9 +273,12 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   StopFlag stop, polish_stop;
   stop.interrupt = polish_stop.interrupt = options.interrupt;
   if (config.time_limit) {
-    polish_stop.deadline = after(options.start, *config.time_limit);
-    const double reserve = config.polish ? polish_reserve(instance.n(), threads, *config.time_limit) : 0.0;
-    stop.deadline = after(options.start, *config.time_limit - reserve);
+    const double exit_reserve =
+        backend == Backend::Cuda ? std::min(options.gpu_exit_seconds, *config.time_limit / 2) : 0.0;
+    const double limit = *config.time_limit - exit_reserve;
+    polish_stop.deadline = after(options.start, limit);
+    const double reserve = config.polish ? polish_reserve(instance.n(), threads, limit) : 0.0;
+    stop.deadline = after(options.start, limit - reserve);
   }
 
   Result result;

@@ -102,6 +102,11 @@ struct SolveOptions {
   /// The time limit counts from here: the CLI passes its own start, so that reading the instance
   /// and every preprocessing step count too.
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  /// Seconds that the process still needs after solve() returns when the search ran on the GPU,
+  /// kept out of the time limit (at most half of it): the command line, whose limit counts until
+  /// the process has ended, passes the CUDA driver's release of the context at exit
+  /// (cuda::kContextReleaseSeconds); in-process callers (Python) leave it at 0.
+  double gpu_exit_seconds = 0.0;
   /// A tour to start from (a permutation of the cities, e.g. an earlier run's): focused colonies
   /// (auto, or MMAS/ACS with focused edges) start every colony from it instead of their own start
   /// tour. Other algorithms refuse one (InputError).
