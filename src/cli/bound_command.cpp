@@ -8,6 +8,7 @@
 
 #include "bounds/held_karp.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "core/error.h"
 #include "io/instance_source.h"
 #include "io/known_optima.h"
@@ -31,6 +32,7 @@ std::string bound_line(const bounds::LowerBound& bound, std::optional<int64_t> l
                 bound.seconds);
   std::string line = text;
   if (bound.tour) line += ", the 1-tree is a tour: the bound is the optimum";
+  if (bound.stop_reason == "interrupted") line += ", ascent stopped by a signal";
   if (optimum) {
     std::snprintf(text, sizeof text, ", %.3f %% of the optimum %lld", 100.0 * static_cast<double>(bound.bound) / static_cast<double>(*optimum),
                   static_cast<long long>(*optimum));
@@ -82,6 +84,9 @@ Command add_bound_command(CLI::App& app) {
             FORMICA_EXPECTS(o->request.threads >= 0, "--threads: must not be negative");
             const Instance instance = io::load_instance(o->instance);
             const auto optimum = known_optimum(instance.name(), instance.n());
+            // Ctrl-C or SIGTERM ends the ascent; the bound of the penalties reached is still proven.
+            InterruptGuard interrupt_guard;
+            o->request.interrupt = interrupt_guard.flag();
             const bounds::LowerBound bound = compute_bound(instance, o->request);
             std::cout << instance.name() << ": " << bound_line(bound, std::nullopt, optimum) << "\n";
             if (!o->json_out.empty()) {
@@ -91,7 +96,7 @@ Command add_bound_command(CLI::App& app) {
               add_bound_json(doc, bound, std::nullopt);
               io::write_text_file_atomically(o->json_out, doc.dump(2) + "\n");
             }
-            return 0;
+            return bound.stop_reason == "interrupted" ? InterruptGuard::exit_code() : 0;
           }};
 }
 

@@ -229,10 +229,14 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   if (ranks->rank() != 0) return errors.agree(result.failure);  // rank 0 writes, then the ranks meet
   if (!o.tour_out.empty()) io::write_tour(o.tour_out, problem.name(), result.tour);
   // The bound runs after the search, on its own time (bounds::default_bound_time), only when asked.
+  // Not after a run that a signal stopped; a signal during it ends the ascent (the bound stays proven).
   std::optional<bounds::LowerBound> bound;
-  if (o.bound) {
+  bool bound_interrupted = false;
+  if (o.bound && result.stop_reason != "interrupted") {
     if (!quiet) std::cerr << "formica: Held-Karp lower bound (up to " << bounds::default_bound_time(instance.n()) << " s)\n";
-    bound = compute_bound(instance, BoundRequest{0, 0.0, config.threads, nullptr});
+    const InterruptGuard bound_guard;
+    bound = compute_bound(instance, BoundRequest{0, 0.0, config.threads, bound_guard.flag()});
+    bound_interrupted = bound->stop_reason == "interrupted";
   }
   if (!o.json_out.empty()) {
     std::string report = result_json(problem.name(), problem.n(), symmetric ? to_string(symmetric->type()) : "EXPLICIT",
@@ -259,7 +263,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   std::fflush(stdout);
   if (ranks->size() > 1)
     if (const int code = errors.agree(result.failure)) return code;
-  return result.stop_reason == "interrupted" ? InterruptGuard::exit_code() : 0;
+  return result.stop_reason == "interrupted" || bound_interrupted ? InterruptGuard::exit_code() : 0;
 }
 
 }  // namespace

@@ -498,8 +498,19 @@ TEST(Cli, SolveWithBoundReportsTheProvenGap) {
   fs::remove(json);
 }
 
+/// Ctrl-C ends the ascent early; the bound of the penalties reached is printed, still proven.
+TEST(Cli, CtrlCEndsTheBoundsAscentWithAProvenBound) {
+  const fs::path instance = temp("bound20000.tsp"), out = temp("bound_interrupted.out");
+  ASSERT_EQ(formica("generate --cities 20000 --seed 3 --output " + instance.string()).code, 0);
+  EXPECT_EQ(interrupted_run({"bound", instance.string(), "--threads", "1"}, out, std::chrono::milliseconds(1500)), 130);
+  const std::string printed = slurp(out);
+  EXPECT_NE(printed.find(": lower bound "), std::string::npos) << printed;
+  EXPECT_NE(printed.find("ascent stopped by a signal"), std::string::npos) << printed;
+  fs::remove(instance);
+}
+
 TEST(Cli, BoundBadInputIsOneLineAndExitTwo) {
-  for (const std::string args : {"bound " + data("nan_coordinate.tsp"), "bound " + data("square.tsp") + " --iterations -1",
+  for (const std::string& args : {"bound " + data("nan_coordinate.tsp"), "bound " + data("square.tsp") + " --iterations -1",
                                  std::string("bound no_such_instance_anywhere"), "solve " + data("square.tsp") + " --open --bound"}) {
     const Outcome run = formica(args);
     EXPECT_EQ(run.code, 2) << args << ": " << run.err;
