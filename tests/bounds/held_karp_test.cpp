@@ -35,7 +35,9 @@ TEST(HeldKarp, AtMostTheOptimumByEnumerationUpToNineCities) {
         const int64_t optimum = brute_force_optimum(instance);
         EXPECT_LE(bound.bound, optimum) << to_string(type) << " n = " << n << " side " << side;
         EXPECT_GE(bound.bound, optimum * 9 / 10) << to_string(type) << " n = " << n;
-        if (bound.tour) EXPECT_EQ(bound.bound, optimum);
+        if (bound.tour) {
+          EXPECT_EQ(bound.bound, optimum);
+        }
       }
 }
 
