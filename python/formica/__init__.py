@@ -41,11 +41,13 @@ __all__ = [
     "METRICS",
     "HistoryPoint",
     "Instance",
+    "LowerBound",
     "Result",
     "backend_info",
     "device_memory_in_use",
     "batch_parameters",
     "generate",
+    "lower_bound",
     "parameters",
     "plot_history",
     "plot_tour",
@@ -333,6 +335,73 @@ def solve(
             error.result = _make_result(partial, prepared, target, route)  # type: ignore[attr-defined]
         raise
     return _make_result(raw, prepared, target, route)
+
+
+@dataclass(frozen=True, eq=False)
+class LowerBound:
+    """A proven lower bound on every tour of an instance: the Held-Karp bound (lower_bound()).
+
+    Attributes:
+        bound: every closed tour is at least this long (an integer: the 1-tree value rounded up).
+        value: the complete graph's minimum 1-tree value under the penalties, less twice their sum.
+        is_optimum: the minimum 1-tree is a tour, so ``bound`` is the optimum.
+        iterations: subgradient ascent iterations run.
+        seconds: all of it, the proof included.
+        method: how the complete graph's minimum 1-tree was found ("dense Prim", ...).
+        stop_reason: "schedule", "tour", "iterations", "time limit" or "interrupted".
+        penalties: the cities' penalties (float64, distance units).
+    """
+
+    bound: int
+    value: float
+    is_optimum: bool
+    iterations: int
+    seconds: float
+    method: str
+    stop_reason: str
+    penalties: np.ndarray
+
+    def gap(self, length: float) -> float:
+        """How far a tour of `length` is above the bound, in percent: a proven bound on its gap."""
+        return 100.0 * (length - self.bound) / self.bound
+
+
+def lower_bound(
+    problem: ProblemLike,
+    *,
+    metric: Optional[str] = None,
+    iterations: Optional[int] = None,
+    time_limit: Optional[float] = None,
+    threads: int = 0,
+) -> LowerBound:
+    """The Held-Karp lower bound of a symmetric instance, proven over the complete graph.
+
+    Minimum 1-trees under node penalties raised by subgradient ascent (as in LKH); the figure is
+    the complete graph's minimum 1-tree for the best penalties, exact TSPLIB integer distances,
+    rounded up, so no tour is shorter (the command line's ``formica bound``). `problem` and
+    `metric` are as in solve(), but for a closed symmetric tour with integer distances:
+    metric="float" and asymmetric matrices raise ValueError. `time_limit` defaults to n / 2000
+    seconds, from 10 to 120; `threads` 0 uses every core. The GIL is released; Ctrl-C ends the
+    ascent and raises KeyboardInterrupt with the bound reached (still proven) as ``result``.
+    """
+    if asymmetric_matrix(problem, metric) is not None:
+        raise ValueError("the Held-Karp bound is for symmetric instances; this matrix is not symmetric")
+    prepared = as_problem(problem, metric)
+    if prepared.scale is not None:
+        raise ValueError('metric="float" rounds distances to fixed point, so a bound on it would not be proven')
+
+    def make(raw: dict[str, Any]) -> LowerBound:
+        return LowerBound(**raw)
+
+    try:
+        raw = _core.lower_bound(prepared.instance, iterations, time_limit, threads)
+    except BaseException as error:
+        partial = getattr(error, "_formica_result", None)
+        if partial is not None:
+            delattr(error, "_formica_result")
+            error.result = make(partial)  # type: ignore[attr-defined]
+        raise
+    return make(raw)
 
 
 def read_tsplib(path: Union[str, os.PathLike[str]]) -> Instance:

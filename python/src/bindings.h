@@ -60,6 +60,7 @@ inline std::string python_name(std::string_view name) {
 }
 
 void bind_batch(nb::module_& m);
+void bind_bound(nb::module_& m);
 void bind_instance(nb::module_& m);
 void bind_solve(nb::module_& m);
 void bind_tour(nb::module_& m);

@@ -21,6 +21,7 @@ NB_MODULE(_core, m) {
   formica::python::bind_instance(m);
   formica::python::bind_solve(m);
   formica::python::bind_batch(m);
+  formica::python::bind_bound(m);
   formica::python::bind_tour(m);
   formica::python::bind_pictures(m);
 }
