@@ -31,7 +31,7 @@ import numpy.typing as npt
 from . import _core
 from ._batch import batch_parameters, solve_batch
 from ._core import Instance
-from ._problem import METRICS, Problem, ProblemLike, as_problem, as_tour, asymmetric_matrix
+from ._problem import METRICS, Problem, ProblemLike, as_problem, as_tour, asymmetric_matrix, attach_partial
 from .plot import plot_history, plot_tour
 
 if TYPE_CHECKING:
@@ -329,10 +329,7 @@ def solve(
         else:
             raw = _core.solve(prepared.instance, text, None if initial_tour is None else as_tour(initial_tour))  # type: ignore[union-attr]
     except BaseException as error:
-        partial = getattr(error, "_formica_result", None)
-        if partial is not None:
-            delattr(error, "_formica_result")
-            error.result = _make_result(partial, prepared, target, route)  # type: ignore[attr-defined]
+        attach_partial(error, "result", lambda partial: _make_result(partial, prepared, target, route))
         raise
     return _make_result(raw, prepared, target, route)
 
@@ -390,18 +387,12 @@ def lower_bound(
     if prepared.scale is not None:
         raise ValueError('metric="float" rounds distances to fixed point, so a bound on it would not be proven')
 
-    def make(raw: dict[str, Any]) -> LowerBound:
-        return LowerBound(**raw)
-
     try:
         raw = _core.lower_bound(prepared.instance, iterations, time_limit, threads)
     except BaseException as error:
-        partial = getattr(error, "_formica_result", None)
-        if partial is not None:
-            delattr(error, "_formica_result")
-            error.result = make(partial)  # type: ignore[attr-defined]
+        attach_partial(error, "result", lambda partial: LowerBound(**partial))
         raise
-    return make(raw)
+    return LowerBound(**raw)
 
 
 def read_tsplib(path: Union[str, os.PathLike[str]]) -> Instance:

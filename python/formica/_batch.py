@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 import numpy as np
 
 from . import _core
-from ._problem import Problem, as_problem
+from ._problem import Problem, as_problem, attach_partial
 
 if TYPE_CHECKING:
     from . import Result
@@ -119,10 +119,7 @@ def solve_batch(
     try:
         raw = _core.solve_batch([p.instance for p in problems], text, limits, reporter)
     except BaseException as error:
-        partial = getattr(error, "_formica_result", None)
-        if partial is not None:
-            delattr(error, "_formica_result")
-            error.results = results(partial)  # type: ignore[attr-defined]
+        attach_partial(error, "results", results)
         raise
     finally:
         if isinstance(reporter, _Bar):

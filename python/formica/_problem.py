@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -210,6 +210,15 @@ def asymmetric_matrix(problem: Any, metric: Optional[str]) -> Optional[tuple[str
         raise ValueError(f"negative weight {array[i, j]} from city {i + 1} to city {j + 1}")
     clean = np.where(off_diagonal, array, 0)
     return f"matrix{array.shape[0]}", np.ascontiguousarray(clean, dtype=np.int32)
+
+
+def attach_partial(error: BaseException, attribute: str, make: Callable[[Any], Any]) -> None:
+    """After Ctrl-C in a core call: what the core had is on `error` as `_formica_result`; it goes
+    to the exception's `attribute` ("result", or "results" for a batch), made by `make`."""
+    partial = getattr(error, "_formica_result", None)
+    if partial is not None:
+        delattr(error, "_formica_result")
+        setattr(error, attribute, make(partial))
 
 
 def as_problem(problem: Any, metric: Optional[str] = None) -> Problem:
