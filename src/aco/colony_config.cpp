@@ -1,17 +1,13 @@
 // Names, validation and printing of the colony variants' parameters (see colony_config.h).
 #include "aco/colony_config.h"
 
+#include "aco/named_table.h"
 #include "core/error.h"
 
 namespace formica::aco {
 namespace {
 
-/// One named value of an enum's table.
-template <class Value>
-struct Entry {
-  Value value;
-  NamedValue name;
-};
+using detail::Entry, detail::name_of, detail::names_of, detail::value_of;
 
 constexpr Entry<MmasSchedule> kSchedules[] = {
     {MmasSchedule::Fixed, {"fixed", "the restart-best ant deposits every best-every-th iteration, else the iteration-best"}},
@@ -31,26 +27,6 @@ constexpr Entry<LsCandidates> kLsCandidates[] = {
                "Held-Karp ascent, costs least (bounds/alpha_nearness.h); the ascent's time counts"}},
 };
 
-/// The name, value and name list of an entry table.
-template <class Row, size_t N, class Value>
-std::string_view name_in(const Row (&table)[N], Value value) {
-  for (const auto& e : table)
-    if (e.value == value) return e.name.name;
-  return "?";
-}
-template <class Row, size_t N>
-auto value_in(const Row (&table)[N], std::string_view text) -> std::optional<decltype(table[0].value)> {
-  for (const auto& e : table)
-    if (e.name.name == text) return e.value;
-  return std::nullopt;
-}
-template <class Row, size_t N>
-std::vector<NamedValue> names_in(const Row (&table)[N]) {
-  std::vector<NamedValue> names;
-  for (const auto& e : table) names.push_back(e.name);
-  return names;
-}
-
 }  // namespace
 
 std::string_view to_string(ColonyVariant variant) {
@@ -62,17 +38,17 @@ std::string_view to_string(ColonyVariant variant) {
   return "?";
 }
 
-std::string_view to_string(MmasSchedule schedule) { return name_in(kSchedules, schedule); }
-std::optional<MmasSchedule> parse_mmas_schedule(std::string_view text) { return value_in(kSchedules, text); }
-std::vector<NamedValue> mmas_schedule_names() { return names_in(kSchedules); }
+std::string_view to_string(MmasSchedule schedule) { return name_of(kSchedules, schedule); }
+std::optional<MmasSchedule> parse_mmas_schedule(std::string_view text) { return value_of(kSchedules, text); }
+std::vector<NamedValue> mmas_schedule_names() { return names_of(kSchedules); }
 
-std::string_view to_string(AntConstruction construction) { return name_in(kConstructions, construction); }
-std::optional<AntConstruction> parse_ant_construction(std::string_view text) { return value_in(kConstructions, text); }
-std::vector<NamedValue> ant_construction_names() { return names_in(kConstructions); }
+std::string_view to_string(AntConstruction construction) { return name_of(kConstructions, construction); }
+std::optional<AntConstruction> parse_ant_construction(std::string_view text) { return value_of(kConstructions, text); }
+std::vector<NamedValue> ant_construction_names() { return names_of(kConstructions); }
 
-std::string_view to_string(LsCandidates source) { return name_in(kLsCandidates, source); }
-std::optional<LsCandidates> parse_ls_candidates(std::string_view text) { return value_in(kLsCandidates, text); }
-std::vector<NamedValue> ls_candidates_names() { return names_in(kLsCandidates); }
+std::string_view to_string(LsCandidates source) { return name_of(kLsCandidates, source); }
+std::optional<LsCandidates> parse_ls_candidates(std::string_view text) { return value_of(kLsCandidates, text); }
+std::vector<NamedValue> ls_candidates_names() { return names_of(kLsCandidates); }
 
 void ColonyConfig::validate() const {
   FORMICA_EXPECTS(ants >= 0, "--ants must be at least 1, got ", ants);

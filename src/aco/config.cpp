@@ -6,16 +6,13 @@
 #include <climits>
 #include <stdexcept>
 
+#include "aco/named_table.h"
 #include "core/error.h"
 
 namespace formica::aco {
 namespace {
 
-template <typename Enum>
-struct Entry {
-  Enum value;
-  NamedValue name;
-};
+using detail::Entry, detail::name_of, detail::names_of, detail::value_of;
 
 constexpr Entry<Selection> kSelections[] = {
     {Selection::Roulette,
@@ -75,27 +72,6 @@ constexpr Entry<PheromoneUpdate> kPheromoneUpdates[] = {
     {PheromoneUpdate::Symmetrize,
      {"symmetrize", "PheromoneUpdateKernel (row blocks, shared-memory deposits) + SymmetrizeKernel (Uchida 4.3)"}},
 };
-
-template <typename Enum, size_t N>
-std::string_view name_of(const Entry<Enum> (&table)[N], Enum value) {
-  for (const auto& entry : table)
-    if (entry.value == value) return entry.name.name;
-  return "?";
-}
-
-template <typename Enum, size_t N>
-std::optional<Enum> value_of(const Entry<Enum> (&table)[N], std::string_view text) {
-  for (const auto& entry : table)
-    if (entry.name.name == text) return entry.value;
-  return std::nullopt;
-}
-
-template <typename Enum, size_t N>
-std::vector<NamedValue> names_of(const Entry<Enum> (&table)[N]) {
-  std::vector<NamedValue> names;
-  for (const auto& entry : table) names.push_back(entry.name);
-  return names;
-}
 
 constexpr unsigned bit(Selection s) { return 1u << static_cast<unsigned>(s); }
 
