@@ -16,7 +16,14 @@ constexpr Entry<MmasSchedule> kSchedules[] = {
 };
 
 constexpr Entry<AntConstruction> kConstructions[] = {
+    {AntConstruction::Auto,
+     {"auto", "a warp per ant where the candidate rows fit in shared memory (about 1,000 cities at k = 20), else "
+              "half a warp per ant"}},
     {AntConstruction::WarpPerAnt, {"warp-per-ant", "a warp per ant, one lane per candidate (k + dynamic <= 32)"}},
+    {AntConstruction::HalfWarpPerAnt,
+     {"half-warp-per-ant", "16 lanes per ant, two candidates per lane, two ants per warp (k + dynamic <= 32)"}},
+    {AntConstruction::QuarterWarpPerAnt,
+     {"quarter-warp-per-ant", "8 lanes per ant, four candidates per lane, four ants per warp (k + dynamic <= 32)"}},
     {AntConstruction::ThreadPerAnt, {"thread-per-ant", "a thread per ant, as in Li and Jin's Algorithm 1"}},
 };
 

@@ -38,8 +38,11 @@ enum class MmasSchedule {
 
 /// Who builds one tour on the GPU (the CPU always uses one thread per ant).
 enum class AntConstruction {
-  WarpPerAnt,    // a warp per ant, one lane per candidate (k + dynamic <= 32)
-  ThreadPerAnt,  // a thread per ant, as in Li and Jin's Algorithm 1
+  Auto,               // a warp per ant where the rows fit in shared memory, else half a warp
+  WarpPerAnt,         // a warp per ant, one lane per candidate (k + dynamic <= 32)
+  HalfWarpPerAnt,     // 16 lanes per ant (two candidates each), two ants per warp
+  QuarterWarpPerAnt,  // 8 lanes per ant (four candidates each), four ants per warp
+  ThreadPerAnt,       // a thread per ant, as in Li and Jin's Algorithm 1
 };
 
 /// Where the local search's (and the Lin-Kernighan threads') neighbour lists come from.
@@ -90,7 +93,7 @@ struct ColonyConfig {
   int colonies = 0;               ///< colonies at once; 0: one matrix group (GACO 2, otherwise 1)
   int colonies_per_matrix = 0;    ///< colonies sharing one matrix; 0: GACO 2, otherwise 1
   int exchange_interval = 0;      ///< K: groups exchange their best tour every K iterations; 0 never
-  AntConstruction ant_construction = AntConstruction::WarpPerAnt;  ///< CUDA backend only
+  AntConstruction ant_construction = AntConstruction::Auto;  ///< CUDA backend only
   // Ants with local search (the hybrid solver; off by default, as in the papers)
   localsearch::LocalSearchKind local_search =
       localsearch::LocalSearchKind::None;  ///< every ant's tour, before the update

@@ -1,8 +1,8 @@
 // The GPU colony variants: valid tours with exact lengths for every variant and construction at
 // n = 3, 4, 33 and 300 (more cities than a block has threads), the same result for the same
 // seed, bounds after every update, the first step of each decision rule against its exact
-// distribution (chi-square) or its argmax, and one MMAS and one ACS iteration (local updates
-// included) replayed on the host from the GPU's own tours.
+// distribution (chi-square) or its argmax, GACO's crossing counts against the tours, and one MMAS
+// and one ACS iteration (local updates included) replayed on the host from the GPU's own tours.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -93,9 +93,14 @@ TEST_P(GpuColonies, BoundsHoldAfterEveryUpdate) {
 INSTANTIATE_TEST_SUITE_P(
     Variants, GpuColonies,
     ::testing::Values(Case{ColonyVariant::Mmas, AntConstruction::WarpPerAnt},
+                      Case{ColonyVariant::Mmas, AntConstruction::HalfWarpPerAnt},
+                      Case{ColonyVariant::Mmas, AntConstruction::QuarterWarpPerAnt},
+                      Case{ColonyVariant::Mmas, AntConstruction::Auto},
                       Case{ColonyVariant::Mmas, AntConstruction::ThreadPerAnt},
                       Case{ColonyVariant::Acs, AntConstruction::WarpPerAnt},
                       Case{ColonyVariant::Gaco, AntConstruction::WarpPerAnt},
+                      Case{ColonyVariant::Gaco, AntConstruction::HalfWarpPerAnt},
+                      Case{ColonyVariant::Gaco, AntConstruction::QuarterWarpPerAnt},
                       Case{ColonyVariant::Gaco, AntConstruction::ThreadPerAnt}),
     [](const auto& param_info) {
       std::string name = std::string(to_string(param_info.param.variant)) + "_" + std::string(to_string(param_info.param.construction));
@@ -164,20 +169,46 @@ TEST_P(GpuFirstStep, GreedyRuleTakesTheLargestCandidate) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Constructions, GpuFirstStep,
-                         ::testing::Values(AntConstruction::WarpPerAnt, AntConstruction::ThreadPerAnt),
-                         [](const auto& param_info) {
-                           std::string name(to_string(param_info.param));
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
-
 /// Entry index of edge (i, j) in the candidate rows, or -1.
 int entry_of(const std::vector<int32_t>& ids, int width, int i, int j) {
   for (int s = 0; s < width; ++s)
     if (ids[static_cast<size_t>(i) * width + s] == j) return i * width + s;
   return -1;
 }
+
+TEST_P(GpuFirstStep, GacoCountsTheAcsAntsCrossings) {
+  FORMICA_REQUIRE_CUDA();
+  for (int n : {5, 57, 300}) {
+    const Instance instance = io::generate_instance(n, io::InstanceKind::Clustered, 16 + n);
+    ColonyConfig config = gpu_config(ColonyVariant::Gaco, GetParam(), 7);
+    config.candidates = 6;
+    config.ants = 37;  // odd: the last group of lanes in a warp has no ant
+    ColonySearchCuda search(instance, config);
+    const auto ids = search.candidate_ids(0);  // the rows the ants choose from
+    ASSERT_TRUE(search.step(StopFlag{}));
+    const auto tours = search.tours();
+    const int width = static_cast<int>(ids.size()) / n;
+    std::vector<int> expected(ids.size(), 0);
+    for (int a = config.ants; a < 2 * config.ants; ++a) {  // colony 1 is the ACS colony
+      for (int p = 0; p < n; ++p) {
+        const int i = tours[static_cast<size_t>(a) * n + p], j = tours[static_cast<size_t>(a) * n + (p + 1) % n];
+        for (const int e : {entry_of(ids, width, i, j), entry_of(ids, width, j, i)})
+          if (e >= 0) ++expected[e];
+      }
+    }
+    EXPECT_EQ(search.crossings(0), expected) << "n = " << n;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Constructions, GpuFirstStep,
+                         ::testing::Values(AntConstruction::WarpPerAnt, AntConstruction::HalfWarpPerAnt,
+                                           AntConstruction::QuarterWarpPerAnt, AntConstruction::ThreadPerAnt),
+                         [](const auto& param_info) {
+                           std::string name(to_string(param_info.param));
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
 
 TEST(GpuColonyUpdate, MmasIterationMatchesTheHostReplay) {
   FORMICA_REQUIRE_CUDA();

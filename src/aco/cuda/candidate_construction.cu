@@ -13,6 +13,9 @@ using formica::cuda::DistanceView;
 
 constexpr int kWarpsUnstaged = 4;
 constexpr int kWarpsStaged = 8;
+/// Resident blocks per SM the unstaged kernel is compiled for (the register cap follows: 8 blocks
+/// of 4 warps leave 64 registers per thread), so that thousands of ants stay on the SMs at once.
+constexpr int kUnstagedBlocksPerSm = 8;
 /// Shared memory a staged block may take (the rows of one matrix plus the visited bitmasks).
 constexpr size_t kStageLimit = 200 * 1024;
 
@@ -76,9 +79,11 @@ __device__ int warp_rule(const Lane& mine, float q0, float u_greedy, float u_pic
   return past ? first_lane(past) : last_lane(eligible);  // rounding kept the running sum at or below r
 }
 
-/// The fallback city (see the header) for a warp at `from`.
-__device__ int warp_fallback(const int32_t* list, int length, VisitedBits visited, const DistanceView& distance, int from,
-                             int n, int lane) {
+/// The fallback city of one ant (at `from`, bitmask `visited`), found by the whole warp: the
+/// first unvisited city of the sorted list, else the nearest unvisited one by exact distance
+/// (lowest index on ties); the scan skips whole words of visited cities.
+__device__ int warp_fallback_city(const int32_t* list, int length, VisitedBits visited, const DistanceView& distance,
+                                  int from, int n, int lane) {
   for (int base = 0; base < length; base += kWarpSize) {
     const int s = base + lane;
     const int city = s < length ? list[s] : -1;
@@ -86,11 +91,13 @@ __device__ int warp_fallback(const int32_t* list, int length, VisitedBits visite
     if (free_lanes) return __shfl_sync(kFullMask, city, first_lane(free_lanes));
   }
   unsigned long long best = ~0ull;
-  for (int j = lane; j < n; j += kWarpSize) {
-    if (visited.test(j)) continue;
-    const long long d = distance(from, j);
-    const unsigned long long key = (static_cast<unsigned long long>(d < 0xffffffffLL ? d : 0xffffffffLL) << 32) | j;
-    best = key < best ? key : best;
+  for (int w = lane; w * 32 < n; w += kWarpSize) {
+    for (uint32_t free_bits = unvisited_bits(visited, w, n); free_bits != 0; free_bits &= free_bits - 1) {
+      const int j = w * 32 + __ffs(free_bits) - 1;
+      const long long d = distance(from, j);
+      const unsigned long long key = (static_cast<unsigned long long>(d < 0xffffffffLL ? d : 0xffffffffLL) << 32) | j;
+      best = key < best ? key : best;
+    }
   }
 #pragma unroll
   for (int offset = 16; offset > 0; offset >>= 1) {
@@ -150,7 +157,7 @@ __device__ StepResult warp_step(const Rows& rows, const CandidateConstructionArg
     step.city = __shfl_sync(kFullMask, mine.city, slot);
     step.distance = __shfl_sync(kFullMask, mine.distance, slot);
   } else {
-    step.city = warp_fallback(a.fallback + static_cast<size_t>(current) * a.fallback_length, a.fallback_length, visited,
+    step.city = warp_fallback_city(a.fallback + static_cast<size_t>(current) * a.fallback_length, a.fallback_length, visited,
                               a.distance, current, a.n, lane);
     step.distance = a.distance(current, step.city);
     step.slot = warp_slot_of(mine.city, step.city);  // a zero-weight candidate can still be the fallback
@@ -165,63 +172,200 @@ __device__ __forceinline__ int warp_reverse_entry(const int32_t* ids, int width,
   return slot >= 0 ? to * width + slot : -1;
 }
 
-template <bool kStaged>
-__global__ void construct_warp_kernel(CandidateConstructionArgs a) {
-  extern __shared__ uint32_t shared_words[];
+/// A group of G lanes builds one ant's tour (32 / G ants per warp): lane g holds candidate slots
+/// g * S .. g * S + S - 1 of the current row (S = 32 / G). A step is one round of loads and one
+/// G-lane max: the proportional rule as an exponential race (every eligible slot s draws
+/// E_s ~ Exp(1), the largest f_s / E_s wins, which picks s with probability f_s / sum f: the same
+/// distribution as a roulette over prefix sums, without the scan), the greedy choice of the
+/// pseudo-random rule as the largest f_s; lowest slot on ties. Every group of a warp takes the same
+/// number of steps, so the reductions run with the whole warp; a group whose row has no eligible
+/// candidate gets its fallback city from the whole warp, one such group at a time.
+template <int G>
+struct AntGroup {
+  static constexpr int kSlots = kWarpSize / G;  // candidate slots per lane (width <= 32)
+  static constexpr int kAntsPerWarp = kWarpSize / G;
+  int g;          // lane within the group
+  int base;       // the group's first lane
+  unsigned mask;  // the group's lanes in a warp-wide ballot
+
+  __device__ explicit AntGroup(int lane)
+      : g(lane % G), base(lane - lane % G), mask(G == kWarpSize ? kFullMask : ((1u << G) - 1u) << (lane - lane % G)) {}
+
+  /// The largest key of the group, in every lane of it.
+  __device__ uint32_t max(uint32_t key) const {
+    if constexpr (G == kWarpSize) {
+      return __reduce_max_sync(kFullMask, key);
+    } else {
+#pragma unroll
+      for (int offset = G / 2; offset > 0; offset >>= 1) key = ::max(key, __shfl_xor_sync(kFullMask, key, offset, G));
+      return key;
+    }
+  }
+};
+
+/// An ant's random words: 64 bits per (step, lane, call) from SplitMix64 at a counter that no other
+/// step, lane or iteration of the ant uses (the ant's seed is its stream).
+struct AntRandom {
+  uint64_t seed;
+  uint32_t iteration;
+
+  __device__ uint64_t at(int step, int g, int call) const {
+    const uint64_t position = static_cast<uint64_t>(step) << 6 | static_cast<uint64_t>(g) << 1 | call;
+    return splitmix64_at(seed, static_cast<uint64_t>(iteration) << 40 ^ position);
+  }
+};
+
+/// 1 / E with E ~ Exp(1) from 32 random bits: u in (0, 1), E = -ln u.
+__device__ __forceinline__ float inverse_exponential(uint32_t word) {
+  const float u = (static_cast<float>(word >> 8) + 0.5f) * (1.0f / 16777216.0f);
+  return 1.0f / -logf(u);
+}
+
+/// One lane's share of a row: S candidate cities (-1: none) and its best race key (0: none).
+template <int S>
+struct LaneSlots {
+  int city[S];
+  uint32_t key = 0;
+  int best = 0;  // the slot index j of the key
+};
+
+/// Loads the lane's slots of `row` and runs its part of the race: key = f / E (or f when greedy).
+template <int G>
+__device__ __forceinline__ LaneSlots<AntGroup<G>::kSlots> race_slots(const int32_t* ids, const float* weight, int row,
+                                                                     int width, VisitedBits visited, bool eligible_ant,
+                                                                     bool greedy, const float (&inverse_e)[AntGroup<G>::kSlots],
+                                                                     int g) {
+  constexpr int S = AntGroup<G>::kSlots;
+  LaneSlots<S> mine;
+  const int first = row * width + g * S;
+#pragma unroll
+  for (int j = 0; j < S; ++j) {
+    mine.city[j] = g * S + j < width ? ids[first + j] : -1;
+    const float f = g * S + j < width ? weight[first + j] : 0.f;
+    const float key = greedy ? f : f * inverse_e[j];
+    const uint32_t bits = eligible_ant && mine.city[j] >= 0 && !visited.test(mine.city[j]) && f > 0.f
+                              ? ::max(__float_as_uint(key), 1u)  // positive: never 0, even if f / E underflows
+                              : 0u;
+    if (bits > mine.key) mine.key = bits, mine.best = j;
+  }
+  return mine;
+}
+
+/// The slot of `target` in `row` (the group's lanes load it), or -1; warp-uniform call.
+template <int G>
+__device__ int group_slot_of(const int32_t* ids, int row, int width, int target, const AntGroup<G>& group) {
+  constexpr int S = AntGroup<G>::kSlots;
+  int mine = -1;
+#pragma unroll
+  for (int j = S - 1; j >= 0; --j) {
+    const int s = group.g * S + j;
+    if (s < width && target >= 0 && ids[row * width + s] == target) mine = s;
+  }
+  const unsigned hit = __ballot_sync(kFullMask, mine >= 0) & group.mask;
+  const int found = __shfl_sync(kFullMask, mine, hit ? first_lane(hit) - group.base : 0, G);  // every lane shuffles
+  return hit ? found : -1;
+}
+
+/// kMixed: GACO, where some ants follow the pseudo-random rule and count their crossings.
+template <int G, bool kStaged, bool kMixed>
+__global__ void __launch_bounds__((kStaged ? kWarpsStaged : kWarpsUnstaged) * kWarpSize,
+                                  kStaged ? 1 : kUnstagedBlocksPerSm)
+    construct_group_kernel(CandidateConstructionArgs a) {
+  using Group = AntGroup<G>;
+  constexpr int S = Group::kSlots;
   constexpr int kWarps = kStaged ? kWarpsStaged : kWarpsUnstaged;
+  extern __shared__ uint32_t shared_words[];
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize, warp = static_cast<int>(threadIdx.x) / kWarpSize;
+  const Group group(lane);
   const int matrix = static_cast<int>(blockIdx.y);
   const size_t cells = static_cast<size_t>(a.n) * a.width;
-  Rows rows{a.ids + matrix * cells, a.fitness + matrix * cells, nullptr, a.distances + matrix * cells};
+  const int32_t* ids = a.ids + matrix * cells;
+  const float* weight = a.fitness + matrix * cells;
   const int words = (a.n + 31) / 32;
   if (kStaged) {
-    int32_t* ids = reinterpret_cast<int32_t*>(shared_words + kWarps * words);
-    float* weight = reinterpret_cast<float*>(ids + cells);
-    for (size_t e = threadIdx.x; e < cells; e += blockDim.x) ids[e] = rows.ids[e], weight[e] = rows.weight[e];
+    int32_t* staged_ids = reinterpret_cast<int32_t*>(shared_words + kWarps * Group::kAntsPerWarp * words);
+    float* staged_weight = reinterpret_cast<float*>(staged_ids + cells);
+    for (size_t e = threadIdx.x; e < cells; e += blockDim.x) staged_ids[e] = ids[e], staged_weight[e] = weight[e];
     __syncthreads();
-    rows.ids = ids;
-    rows.weight = weight;
+    ids = staged_ids;
+    weight = staged_weight;
   }
   const int first = a.first_ant[matrix * a.group], end = a.first_ant[(matrix + 1) * a.group];
-  const int ant = first + static_cast<int>(blockIdx.x) * kWarps + warp;
-  if (ant >= end) return;  // whole warps leave; no barrier follows
-  VisitedBits visited{shared_words + warp * words};
-  warp_clear(visited, words * 32, lane);
-  const int colony = a.ant_colony[ant];
-  const bool acs = a.colony_acs[colony] != 0;
+  const int warp_ant = first + (static_cast<int>(blockIdx.x) * kWarps + warp) * Group::kAntsPerWarp;
+  if (warp_ant >= end) return;  // whole warps leave; no barrier follows
+  const int ant = warp_ant + lane / G;
+  const bool active = ant < end;  // a group past the last ant steps along without writing
+  VisitedBits visited{shared_words + (warp * Group::kAntsPerWarp + lane / G) * words};
+  for (int w = group.g; w < words; w += G) visited.words[w] = 0;
+  const bool acs = kMixed && a.colony_acs[a.ant_colony[active ? ant : first]] != 0;
   const float q0 = acs ? a.q0 : 0.f;
-  int* crossings = acs && a.crossings != nullptr ? a.crossings + matrix * cells : nullptr;
-  WarpRandom rng{a.ant_seeds[ant], a.iteration};
-  const int start = scaled_city(rng.next(lane), a.n);
-  int32_t* tour = a.tours + static_cast<size_t>(ant) * a.n;
-  if (lane == 0) visited.set(start), tour[0] = start;
+  int* crossings = kMixed && acs && active ? a.crossings + matrix * cells : nullptr;
+  const AntRandom rng{a.ant_seeds[active ? ant : first], a.iteration};
+  const int start = active ? scaled_city(static_cast<uint32_t>(rng.at(0, 0, 0)), a.n) : 0;
+  int32_t* tour = a.tours + static_cast<size_t>(active ? ant : first) * a.n;
   __syncwarp();
-  long long length = 0;
+  if (active && group.g == 0) visited.set(start), tour[0] = start;
+  __syncwarp();
   int current = start;
   for (int p = 1; p <= a.n; ++p) {
-    StepResult step;
+    int city = start;
     if (p < a.n) {
-      step = warp_step<false>(rows, a, current, visited, q0, rng, lane);
-    } else {  // the closing edge back to the start
-      step.city = start;
-      step.distance = a.distance(current, start);
-      step.slot = warp_slot_of(lane < a.width ? rows.ids[current * a.width + lane] : -1, start);
+      // The draws do not depend on the current city: they overlap the row's loads.
+      float inverse_e[S];
+#pragma unroll
+      for (int j = 0; j < S; j += 2) {
+        const uint64_t bits = rng.at(p, group.g, j / 2);
+        inverse_e[j] = inverse_exponential(static_cast<uint32_t>(bits));
+        if (j + 1 < S) inverse_e[j + 1] = inverse_exponential(static_cast<uint32_t>(bits >> 32));
+      }
+      bool greedy = false;
+      if constexpr (kMixed) greedy = to_unit(static_cast<uint32_t>(rng.at(p, 31, 1) >> 32)) < q0;
+      const LaneSlots<S> mine = race_slots<G>(ids, weight, current, a.width, visited, active, greedy, inverse_e, group.g);
+      const uint32_t best = group.max(mine.key);
+      const unsigned winners = __ballot_sync(kFullMask, mine.key == best && best != 0u) & group.mask;
+      int chosen = mine.city[0];
+#pragma unroll
+      for (int j = 1; j < S; ++j)
+        if (mine.best == j) chosen = mine.city[j];
+      city = __shfl_sync(kFullMask, chosen, winners ? first_lane(winners) - group.base : 0, G);
+      unsigned stuck = __ballot_sync(kFullMask, active && best == 0u && group.g == 0);
+      while (stuck) {  // the fallback, one group at a time with the whole warp
+        const int leader = first_lane(stuck);
+        stuck &= stuck - 1;
+        const int from = __shfl_sync(kFullMask, current, leader);
+        const VisitedBits theirs{shared_words + (warp * Group::kAntsPerWarp + leader / G) * words};
+        const int found = warp_fallback_city(a.fallback + static_cast<size_t>(from) * a.fallback_length,
+                                             a.fallback_length, theirs, a.distance, from, a.n, lane);
+        if (group.base == leader) city = found;
+      }
+      if (!active) city = 0;  // keeps the inactive group on a valid row
     }
-    if (crossings != nullptr) {
-      const int reverse = warp_reverse_entry(rows.ids, a.width, step.city, current, lane);
-      if (lane == 0) {
-        if (step.slot >= 0) atomicAdd(crossings + current * a.width + step.slot, 1);
-        if (reverse >= 0) atomicAdd(crossings + reverse, 1);
+    if constexpr (kMixed) {
+      if (__any_sync(kFullMask, crossings != nullptr)) {  // both directions of the edge crossed
+        const int slot = group_slot_of<G>(ids, current, a.width, city, group);
+        const int reverse = group_slot_of<G>(ids, city, a.width, current, group);
+        if (crossings != nullptr && group.g == 0) {
+          if (slot >= 0) atomicAdd(crossings + current * a.width + slot, 1);
+          if (reverse >= 0) atomicAdd(crossings + city * a.width + reverse, 1);
+        }
       }
     }
-    if (lane == 0) {
-      length += step.distance;
-      if (p < a.n) visited.set(step.city), tour[p] = step.city;
-    }
+    if (active && group.g == 0 && p < a.n) visited.set(city), tour[p] = city;
     __syncwarp();
-    current = step.city;
+    current = city;
   }
-  if (lane == 0) a.lengths[ant] = length;
+}
+
+/// Exact tour lengths (a warp per ant) for the kernels that do not sum them while building.
+__global__ void tour_lengths_kernel(const int32_t* tours, int n, int ants, DistanceView distance, long long* lengths) {
+  const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
+  const int ant = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / kWarpSize);
+  if (ant >= ants) return;
+  const int32_t* tour = tours + static_cast<size_t>(ant) * n;
+  long long length = 0;
+  for (int p = lane; p < n; p += kWarpSize) length += distance(tour[p], tour[p + 1 < n ? p + 1 : 0]);
+  length = warp_sum(length);
+  if (lane == 0) lengths[ant] = length;
 }
 
 /// Li and Jin's Algorithm 1 over candidate rows: one thread per ant.
@@ -373,15 +517,49 @@ __global__ void __launch_bounds__(1024) construct_lockstep_kernel(CandidateConst
   if (lane == 0) a.lengths[ant] = length;
 }
 
-}  // namespace
-
-bool warp_construction_stages(int n, int width) {
-  return warp_construction_shared_bytes(n, width, kWarpsStaged, true) <= kStageLimit;
+template <int G, bool kStaged, bool kMixed>
+void launch_group_construction(int matrices, const CandidateConstructionArgs& args, cudaStream_t stream) {
+  constexpr int kWarps = kStaged ? kWarpsStaged : kWarpsUnstaged;
+  constexpr int kAntsPerBlock = kWarps * AntGroup<G>::kAntsPerWarp;
+  const size_t bytes = construction_shared_bytes(args.n, args.width, kWarps, G, kStaged);
+  const dim3 grid(static_cast<unsigned>((args.max_ants_per_matrix + kAntsPerBlock - 1) / kAntsPerBlock),
+                  static_cast<unsigned>(matrices));
+  CUDA_CHECK(cudaFuncSetAttribute(construct_group_kernel<G, kStaged, kMixed>,
+                                  cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  construct_group_kernel<G, kStaged, kMixed><<<grid, kWarps * kWarpSize, bytes, stream>>>(args);
+  CUDA_CHECK_LAUNCH();
 }
 
-size_t warp_construction_shared_bytes(int n, int width, int warps, bool staged) {
+template <int G>
+void launch_group_construction(int matrices, const CandidateConstructionArgs& args, cudaStream_t stream) {
+  const bool staged = construction_stages(args.n, args.width, G), mixed = args.crossings != nullptr;
+  if (staged && mixed) launch_group_construction<G, true, true>(matrices, args, stream);
+  else if (staged) launch_group_construction<G, true, false>(matrices, args, stream);
+  else if (mixed) launch_group_construction<G, false, true>(matrices, args, stream);
+  else launch_group_construction<G, false, false>(matrices, args, stream);
+}
+
+}  // namespace
+
+int construction_lanes(AntConstruction construction, int n, int width) {
+  switch (construction) {
+    case AntConstruction::WarpPerAnt: return 32;
+    case AntConstruction::HalfWarpPerAnt: return 16;
+    case AntConstruction::QuarterWarpPerAnt: return 8;
+    case AntConstruction::ThreadPerAnt: return 1;
+    case AntConstruction::Auto: break;
+  }
+  return construction_stages(n, width, kWarpSize) ? 32 : 16;
+}
+
+bool construction_stages(int n, int width, int lanes) {
+  return construction_shared_bytes(n, width, kWarpsStaged, lanes, true) <= kStageLimit;
+}
+
+size_t construction_shared_bytes(int n, int width, int warps, int lanes, bool staged) {
   const size_t words = static_cast<size_t>(n + 31) / 32;
-  return words * warps * sizeof(uint32_t) + (staged ? static_cast<size_t>(n) * width * 8 : 0);
+  const size_t ants = static_cast<size_t>(warps) * (kWarpSize / lanes);
+  return words * ants * sizeof(uint32_t) + (staged ? static_cast<size_t>(n) * width * 8 : 0);
 }
 
 void launch_candidate_construction(AntConstruction construction, bool lockstep, int matrices,
@@ -395,26 +573,20 @@ void launch_candidate_construction(AntConstruction construction, bool lockstep, 
     CUDA_CHECK_LAUNCH();
     return;
   }
-  if (construction == AntConstruction::ThreadPerAnt) {
-    const int ants = args.ants;
-    constexpr int kThreads = 128;
-    construct_thread_kernel<<<(ants + kThreads - 1) / kThreads, kThreads, 0, stream>>>(args, ants);
-    CUDA_CHECK_LAUNCH();
-    return;
+  switch (construction_lanes(construction, args.n, args.width)) {
+    case 1: {
+      constexpr int kThreads = 128;
+      construct_thread_kernel<<<(args.ants + kThreads - 1) / kThreads, kThreads, 0, stream>>>(args, args.ants);
+      CUDA_CHECK_LAUNCH();
+      return;
+    }
+    case 8: launch_group_construction<8>(matrices, args, stream); break;
+    case 16: launch_group_construction<16>(matrices, args, stream); break;
+    default: launch_group_construction<32>(matrices, args, stream); break;
   }
-  const bool staged = warp_construction_stages(args.n, args.width);
-  const int warps = staged ? kWarpsStaged : kWarpsUnstaged;
-  const size_t bytes = warp_construction_shared_bytes(args.n, args.width, warps, staged);
-  const dim3 grid(static_cast<unsigned>((args.max_ants_per_matrix + warps - 1) / warps), static_cast<unsigned>(matrices));
-  if (staged) {
-    CUDA_CHECK(cudaFuncSetAttribute(construct_warp_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(bytes)));
-    construct_warp_kernel<true><<<grid, warps * kWarpSize, bytes, stream>>>(args);
-  } else {
-    CUDA_CHECK(cudaFuncSetAttribute(construct_warp_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(bytes)));
-    construct_warp_kernel<false><<<grid, warps * kWarpSize, bytes, stream>>>(args);
-  }
+  constexpr int kThreads = 128;  // a warp per ant
+  const int blocks = static_cast<int>((static_cast<long long>(args.ants) * kWarpSize + kThreads - 1) / kThreads);
+  tour_lengths_kernel<<<blocks, kThreads, 0, stream>>>(args.tours, args.n, args.ants, args.distance, args.lengths);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -1,17 +1,21 @@
 // Tour construction over candidate rows on the GPU (the CPU reference is
 // aco/cpu/candidate_selection.h), three forms:
-//   warp per ant (MMAS, GACO): lane s holds candidate s of the current row, so a step is one round
-//     of loads, a warp scan (proportional rule) or a warp max (greedy choice of the pseudo-random
-//     rule) and a shuffle; when the matrix's rows fit in shared memory a block stages them there
-//     first, so a step never waits on L2;
+//   group of lanes per ant (MMAS, GACO): 32, 16 or 8 lanes per ant (one, two or four ants per
+//     warp), each lane holding 1, 2 or 4 candidate slots of the current row; a step is one round of
+//     loads and one max over the group: the proportional rule as an exponential race (slot s draws
+//     E_s ~ Exp(1) and the largest f_s / E_s wins, which is slot s with probability f_s / sum f,
+//     the roulette's distribution without its prefix sum), the greedy choice as the largest f_s.
+//     When the matrix's rows fit in shared memory a block stages them there first, so a step
+//     never waits on L2; the tours' lengths are summed afterwards, a warp per tour;
 //   thread per ant (MMAS, GACO): Li and Jin's Algorithm 1 over the candidate rows, one thread
 //     walks the row sequentially, visited set as a bitmask in global memory;
 //   lockstep (ACS): one block per matrix, a warp per ant, a barrier after every step; the step's
 //     local updates tau <- (1 - xi) tau + xi tau_0 are then applied once per distinct entry with
 //     the number c of ants that crossed it, in the closed form tau_0 + (1 - xi)^c (tau - tau_0):
 //     concurrent ants on one edge are counted, not raced, and the result is deterministic.
-// Random numbers: a 64-bit seed per ant generated once on the host, then Philox on the device
-// (the warp forms draw 128 numbers per refill, one Philox block per lane).
+// Random numbers: a 64-bit seed per ant generated once on the host, then on the device SplitMix64
+// at (iteration, step, lane) for the groups, Philox for lockstep (128 numbers per refill, one
+// Philox block per lane) and thread per ant.
 // Fallback when no candidate can be chosen: the first unvisited city of the sorted fallback list,
 // else the nearest unvisited city by exact distance (lowest index on ties), as on the CPU.
 #pragma once
@@ -53,11 +57,18 @@ struct CandidateConstructionArgs {
   int ants = 0;                       ///< all ants
 };
 
-/// Bytes of shared memory a warp-per-ant block uses with `warps` warps, staging the matrix or not.
-size_t warp_construction_shared_bytes(int n, int width, int warps, bool staged);
+/// Lanes that build one ant's tour for `construction` at this size: 32, 16 or 8 (a group of lanes
+/// per ant), or 1 (thread per ant). Auto: a warp per ant where the rows fit in shared memory (the
+/// step is then latency-bound and one ant per warp is as fast as any), else half a warp (two ants
+/// per warp: half the warps, so all of them stay resident on the SMs).
+int construction_lanes(AntConstruction construction, int n, int width);
 
-/// True if the warp-per-ant kernel stages the matrix's rows in shared memory for this size.
-bool warp_construction_stages(int n, int width);
+/// Bytes of shared memory a group-per-ant block uses with `warps` warps, staging the rows or not.
+size_t construction_shared_bytes(int n, int width, int warps, int lanes, bool staged);
+
+/// True if the group-per-ant kernel with `lanes` lanes per ant stages the matrix's rows in shared
+/// memory at this size.
+bool construction_stages(int n, int width, int lanes);
 
 /// Launches one iteration's construction for every ant of every matrix.
 void launch_candidate_construction(AntConstruction construction, bool lockstep, int matrices,

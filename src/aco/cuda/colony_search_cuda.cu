@@ -116,7 +116,8 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   const int width = s.set.width;
   s.cells = static_cast<size_t>(n) * width;
   FORMICA_EXPECTS(s.lockstep() || s.config.ant_construction == AntConstruction::ThreadPerAnt || width <= 32,
-                  "--ant-construction warp-per-ant holds one candidate per lane: --candidates (", s.set.k,
+                  "--ant-construction ", to_string(s.config.ant_construction),
+                  " holds at most 32 candidates per ant, one to four per lane: --candidates (", s.set.k,
                   ") plus GACO's 2 dynamic slots must be at most 32");
   FORMICA_EXPECTS(!s.lockstep() || (s.ants_per_matrix() <= 32 && width <= 32),
                   "ACS on the GPU runs every ant of a matrix in one block, one warp per ant: at most 32 ants per "
@@ -525,6 +526,16 @@ std::vector<float> ColonySearchCuda::pheromone(int matrix) const {
   const State& s = *state_;
   std::vector<float> out(s.cells);
   CUDA_CHECK(cudaMemcpyAsync(out.data(), s.tau.data() + matrix * s.cells, s.cells * sizeof(float),
+                             cudaMemcpyDeviceToHost, s.stream));
+  CUDA_CHECK(cudaStreamSynchronize(s.stream));
+  return out;
+}
+
+std::vector<int> ColonySearchCuda::crossings(int matrix) const {
+  const State& s = *state_;
+  FORMICA_EXPECTS(s.config.variant == ColonyVariant::Gaco, "crossings are counted for GACO only");
+  std::vector<int> out(s.cells);
+  CUDA_CHECK(cudaMemcpyAsync(out.data(), s.crossings.data() + matrix * s.cells, s.cells * sizeof(int),
                              cudaMemcpyDeviceToHost, s.stream));
   CUDA_CHECK(cudaStreamSynchronize(s.stream));
   return out;

@@ -51,6 +51,9 @@ class ColonySearchCuda final : public Search {
   /// Matrix `matrix`'s pheromone (n x width) and candidate ids, copied from the device.
   std::vector<float> pheromone(int matrix) const;
   std::vector<int32_t> candidate_ids(int matrix) const;
+  /// GACO: how often the ACS colonies' ants of the last step crossed each entry of matrix
+  /// `matrix` (n x width, both directions of an edge counted), copied from the device.
+  std::vector<int> crossings(int matrix) const;
   /// The interval the last update clamped `matrix` into.
   Bounds bounds(int matrix) const;
   std::vector<int64_t> group_best_lengths() const;
