@@ -173,7 +173,8 @@ __device__ __forceinline__ int warp_reverse_entry(const int32_t* ids, int width,
 }
 
 /// A group of G lanes builds one ant's tour (32 / G ants per warp): lane g holds candidate slots
-/// g * S .. g * S + S - 1 of the current row (S = 32 / G). A step is one round of loads and one
+/// g, g + G, .., g + (S - 1) G of the current row (S = 32 / G: each load of the group reads G
+/// consecutive slots). A step is one round of loads and one
 /// G-lane max: the proportional rule as an exponential race (every eligible slot s draws
 /// E_s ~ Exp(1), the largest f_s / E_s wins, which picks s with probability f_s / sum f: the same
 /// distribution as a roulette over prefix sums, without the scan), the greedy choice of the
@@ -215,38 +216,59 @@ struct AntRandom {
   }
 };
 
-/// 1 / E with E ~ Exp(1) from 32 random bits: u in (0, 1), E = -ln u.
+/// 1 / E' with E' = -log2 u = E / ln 2 for u in (0, 1) from 32 random bits, E ~ Exp(1): the race
+/// compares f / E' across slots, and one common factor (ln 2) does not change the winner. The fast
+/// log2 is exact to 2^-22.6 absolute, so E' is clamped above 0 (u within ~2^-22 of 1, where the
+/// slot wins anyway).
 __device__ __forceinline__ float inverse_exponential(uint32_t word) {
   const float u = (static_cast<float>(word >> 8) + 0.5f) * (1.0f / 16777216.0f);
-  return 1.0f / -logf(u);
+  return __fdividef(1.0f, fmaxf(-__log2f(u), 1e-7f));
 }
+
+/// The S inverse exponentials of a lane's slots at step p (one SplitMix64 call per two slots).
+template <int S>
+struct SlotDraws {
+  float inverse_e[S];
+
+  __device__ SlotDraws(const AntRandom& rng, int p, int g) {
+#pragma unroll
+    for (int j = 0; j < S; j += 2) {
+      const uint64_t bits = rng.at(p, g, j / 2);
+      inverse_e[j] = inverse_exponential(static_cast<uint32_t>(bits));
+      if (j + 1 < S) inverse_e[j + 1] = inverse_exponential(static_cast<uint32_t>(bits >> 32));
+    }
+  }
+};
 
 /// One lane's share of a row: S candidate cities (-1: none) and its best race key (0: none).
 template <int S>
 struct LaneSlots {
   int city[S];
   uint32_t key = 0;
-  int best = 0;  // the slot index j of the key
+  int best = 0;             // the slot index j of the key
+  uint32_t best_word = 0;   // the visited word that holds city[best] (its bit clear when key > 0)
 };
 
 /// Loads the lane's slots of `row` and runs its part of the race: key = f / E (or f when greedy).
 template <int G>
 __device__ __forceinline__ LaneSlots<AntGroup<G>::kSlots> race_slots(const int32_t* ids, const float* weight, int row,
                                                                      int width, VisitedBits visited, bool eligible_ant,
-                                                                     bool greedy, const float (&inverse_e)[AntGroup<G>::kSlots],
+                                                                     bool greedy, const SlotDraws<AntGroup<G>::kSlots>& draws,
                                                                      int g) {
   constexpr int S = AntGroup<G>::kSlots;
   LaneSlots<S> mine;
-  const int first = row * width + g * S;
+  const int first = row * width + g;
 #pragma unroll
   for (int j = 0; j < S; ++j) {
-    mine.city[j] = g * S + j < width ? ids[first + j] : -1;
-    const float f = g * S + j < width ? weight[first + j] : 0.f;
-    const float key = greedy ? f : f * inverse_e[j];
-    const uint32_t bits = eligible_ant && mine.city[j] >= 0 && !visited.test(mine.city[j]) && f > 0.f
+    mine.city[j] = g + j * G < width ? ids[first + j * G] : -1;
+    const float f = g + j * G < width ? weight[first + j * G] : 0.f;
+    const float key = greedy ? f : f * draws.inverse_e[j];
+    const int c = ::max(mine.city[j], 0);
+    const uint32_t word = visited.words[c >> 5];  // unconditional: no branch in the step
+    const uint32_t bits = eligible_ant && mine.city[j] >= 0 && !((word >> (c & 31)) & 1u) && f > 0.f
                               ? ::max(__float_as_uint(key), 1u)  // positive: never 0, even if f / E underflows
                               : 0u;
-    if (bits > mine.key) mine.key = bits, mine.best = j;
+    if (bits > mine.key) mine.key = bits, mine.best = j, mine.best_word = word;
   }
   return mine;
 }
@@ -258,7 +280,7 @@ __device__ int group_slot_of(const int32_t* ids, int row, int width, int target,
   int mine = -1;
 #pragma unroll
   for (int j = S - 1; j >= 0; --j) {
-    const int s = group.g * S + j;
+    const int s = group.g + j * G;
     if (s < width && target >= 0 && ids[row * width + s] == target) mine = s;
   }
   const unsigned hit = __ballot_sync(kFullMask, mine >= 0) & group.mask;
@@ -307,27 +329,36 @@ __global__ void __launch_bounds__((kStaged ? kWarpsStaged : kWarpsUnstaged) * kW
   if (active && group.g == 0) visited.set(start), tour[0] = start;
   __syncwarp();
   int current = start;
+  SlotDraws<S> draws(rng, 1, group.g);
   for (int p = 1; p <= a.n; ++p) {
     int city = start;
     if (p < a.n) {
-      // The draws do not depend on the current city: they overlap the row's loads.
-      float inverse_e[S];
-#pragma unroll
-      for (int j = 0; j < S; j += 2) {
-        const uint64_t bits = rng.at(p, group.g, j / 2);
-        inverse_e[j] = inverse_exponential(static_cast<uint32_t>(bits));
-        if (j + 1 < S) inverse_e[j + 1] = inverse_exponential(static_cast<uint32_t>(bits >> 32));
-      }
       bool greedy = false;
       if constexpr (kMixed) greedy = to_unit(static_cast<uint32_t>(rng.at(p, 31, 1) >> 32)) < q0;
-      const LaneSlots<S> mine = race_slots<G>(ids, weight, current, a.width, visited, active, greedy, inverse_e, group.g);
+      const LaneSlots<S> mine = race_slots<G>(ids, weight, current, a.width, visited, active, greedy, draws, group.g);
+      draws = SlotDraws<S>(rng, p + 1, group.g);  // independent of this step: fills its latency
       const uint32_t best = group.max(mine.key);
-      const unsigned winners = __ballot_sync(kFullMask, mine.key == best && best != 0u) & group.mask;
+      unsigned winners = __ballot_sync(kFullMask, mine.key == best && best != 0u) & group.mask;
+      if constexpr (kMixed && S > 1) {
+        // A greedy tie across lanes goes to the lowest slot, as on the CPU (lanes interleave slots).
+        if (__any_sync(kFullMask, greedy && __popc(winners) > 1)) {
+          const uint32_t slot = (winners >> lane) & 1u ? static_cast<uint32_t>(group.g + mine.best * G) : ~0u;
+          const uint32_t lowest = ~group.max(~slot);
+          const unsigned holder = __ballot_sync(kFullMask, slot == lowest) & group.mask;
+          if (greedy) winners = holder;
+        }
+      }
       int chosen = mine.city[0];
 #pragma unroll
       for (int j = 1; j < S; ++j)
         if (mine.best == j) chosen = mine.city[j];
       city = __shfl_sync(kFullMask, chosen, winners ? first_lane(winners) - group.base : 0, G);
+      __syncwarp();  // every lane's reads of the visited words come before the winner's write
+      if (active && winners != 0 && lane == first_lane(winners)) {
+        // The winning lane already holds the chosen city's visited word: no read-modify-write.
+        visited.words[chosen >> 5] = mine.best_word | 1u << (chosen & 31);
+        tour[p] = chosen;
+      }
       unsigned stuck = __ballot_sync(kFullMask, active && best == 0u && group.g == 0);
       while (stuck) {  // the fallback, one group at a time with the whole warp
         const int leader = first_lane(stuck);
@@ -337,6 +368,7 @@ __global__ void __launch_bounds__((kStaged ? kWarpsStaged : kWarpsUnstaged) * kW
         const int found = warp_fallback_city(a.fallback + static_cast<size_t>(from) * a.fallback_length,
                                              a.fallback_length, theirs, a.distance, from, a.n, lane);
         if (group.base == leader) city = found;
+        if (lane == leader) visited.set(found), tour[p] = found;
       }
       if (!active) city = 0;  // keeps the inactive group on a valid row
     }
@@ -350,8 +382,7 @@ __global__ void __launch_bounds__((kStaged ? kWarpsStaged : kWarpsUnstaged) * kW
         }
       }
     }
-    if (active && group.g == 0 && p < a.n) visited.set(city), tour[p] = city;
-    __syncwarp();
+    __syncwarp();  // this step's visited bit is seen by the next step's loads
     current = city;
   }
 }
@@ -541,7 +572,8 @@ void launch_group_construction(int matrices, const CandidateConstructionArgs& ar
 
 }  // namespace
 
-int construction_lanes(AntConstruction construction, int n, int width) {
+int construction_lanes(AntConstruction construction, int n, int width, int ants_per_matrix, int matrices,
+                       int multiprocessors) {
   switch (construction) {
     case AntConstruction::WarpPerAnt: return 32;
     case AntConstruction::HalfWarpPerAnt: return 16;
@@ -549,7 +581,12 @@ int construction_lanes(AntConstruction construction, int n, int width) {
     case AntConstruction::ThreadPerAnt: return 1;
     case AntConstruction::Auto: break;
   }
-  return construction_stages(n, width, kWarpSize) ? 32 : 16;
+  if (construction_stages(n, width, kWarpSize)) return 32;
+  // Unstaged: half a warp per ant while every ant's warp is resident at once; past one wave a
+  // warp per ant measured faster (H100: fnl4461 5.33 against 5.91 ms, usa13509 77.8 against 75.7).
+  const long long resident_warps = static_cast<long long>(multiprocessors) * kUnstagedBlocksPerSm * kWarpsUnstaged;
+  const long long half_warps = static_cast<long long>(matrices) * ((ants_per_matrix + 1) / 2);
+  return half_warps <= resident_warps ? 16 : 32;
 }
 
 bool construction_stages(int n, int width, int lanes) {
@@ -573,7 +610,10 @@ void launch_candidate_construction(AntConstruction construction, bool lockstep, 
     CUDA_CHECK_LAUNCH();
     return;
   }
-  switch (construction_lanes(construction, args.n, args.width)) {
+  int device = 0, multiprocessors = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  switch (construction_lanes(construction, args.n, args.width, args.max_ants_per_matrix, matrices, multiprocessors)) {
     case 1: {
       constexpr int kThreads = 128;
       construct_thread_kernel<<<(args.ants + kThreads - 1) / kThreads, kThreads, 0, stream>>>(args, args.ants);
