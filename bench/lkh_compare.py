@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""formica against LKH-3 at the same time budgets, on the same host (issue 20).
+
+    python3 bench/lkh_compare.py --formica BUILD/formica --instances pcb3038,fnl4461 \\
+        --budgets 1,3,10,30 --seeds 3 [--lkh-processes P] [--formica-args "..."] \\
+        [--csv OUT.csv] [--plot OUT.png] [--table OUT.md]
+
+For every instance, budget b and seed s:
+  * formica: `formica solve INSTANCE --time-limit b --seed s --json ...`, its wall time measured
+    around the process (start-up, reading and set-up included);
+  * LKH-3: the one bundled with the `elkai` package (pip install elkai), default parameters with
+    RUNS = 1 and TIME_LIMIT = b, on the TSPLIB file itself (LKH computes the distances, as
+    formica does), P processes at once with seeds s * 1000 + k, the best of the P tours kept:
+    how a user with P cores runs a single-threaded heuristic. LKH's TIME_LIMIT does not cover its
+    set-up (the subgradient ascent for the alpha-nearness candidates), so its wall time can pass
+    b: the table and the plot put every run at the wall time it took, set-up counted.
+Every tour is written as a TSPLIB .tour and checked by `formica verify` (a permutation, and the
+length printed is the exact TSPLIB length); the gap is to the optimum that `formica info` knows.
+
+Output: one CSV row per run (instance, n, solver, budget, seed, wall_s, length, gap_pct), a
+Markdown table of median gaps per instance and budget with formica's standing, and with --plot
+one panel per instance of gap against wall time (log axis), both solvers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import json
+import multiprocessing
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def tsplib_path(name: str) -> Path:
+    """A TSPLIB instance by path, or by name under $FORMICA_TSPLIB_DIR/tsp (.tsp or .tsp.gz)."""
+    path = Path(name)
+    if path.exists():
+        return path
+    root = Path(os.environ.get("FORMICA_TSPLIB_DIR", "shared/tsplib"))
+    for candidate in (root / "tsp" / f"{name}.tsp", root / "tsp" / f"{name}.tsp.gz", root / f"{name}.tsp"):
+        if candidate.exists():
+            return candidate
+    sys.exit(f"lkh_compare: no TSPLIB file for '{name}' (set FORMICA_TSPLIB_DIR)")
+
+
+def tsplib_text(path: Path) -> str:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt") as f:
+        return f.read()
+
+
+def instance_info(formica: str, instance: str) -> tuple[int, int | None]:
+    """(n, optimum or None) from `formica info`."""
+    out = subprocess.run([formica, "info", instance], capture_output=True, text=True, check=True).stdout
+    n = int(re.search(r"^n: (\d+)$", out, re.M).group(1))
+    optimum = re.search(r"^optimum: (\d+)", out, re.M)
+    return n, int(optimum.group(1)) if optimum else None
+
+
+def verify(formica: str, instance: str, tour: list[int], workdir: Path, tag: str) -> int:
+    """Writes `tour` (0-based) as a .tour file; returns the exact length `formica verify` prints."""
+    path = workdir / f"{tag}.tour"
+    path.write_text(f"NAME : {tag}\nTYPE : TOUR\nDIMENSION : {len(tour)}\nTOUR_SECTION\n"
+                    + "\n".join(str(c + 1) for c in tour) + "\n-1\nEOF\n")
+    result = subprocess.run([formica, "verify", instance, str(path)], capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"lkh_compare: {tag}: formica verify failed: {result.stderr.strip() or result.stdout.strip()}")
+    return int(re.search(r"length\D*(\d+)", result.stdout).group(1))
+
+
+def run_formica(formica: str, instance: str, budget: float, seed: int, extra: list[str], workdir: Path) -> tuple[float, list[int]]:
+    out = workdir / "formica.json"
+    start = time.perf_counter()
+    subprocess.run([formica, "solve", instance, "--time-limit", str(budget), "--seed", str(seed), "--json", str(out),
+                    "--quiet", *extra], check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    return wall, json.loads(out.read_text())["tour"]
+
+
+def lkh_once(args: tuple[str, float, int]) -> tuple[float, list[int]]:
+    """One LKH-3 run through elkai's solver entry point; returns (its wall time, 0-based tour)."""
+    problem, budget, seed = args
+    from elkai import _elkai  # the bundled LKH-3: solve_problem(parameters, problem text)
+
+    parameters = f"RUNS = 1\nTIME_LIMIT = {budget}\nSEED = {seed}\nPROBLEM_FILE = :stdin:\n"
+    start = time.perf_counter()
+    tour = _elkai.solve_problem(parameters, problem)
+    return time.perf_counter() - start, [c - 1 for c in tour]
+
+
+def run_lkh(pool, problem: str, budget: float, seed: int, processes: int) -> tuple[float, list[list[int]]]:
+    start = time.perf_counter()
+    results = pool.map(lkh_once, [(problem, budget, seed * 1000 + k) for k in range(processes)])
+    return time.perf_counter() - start, [tour for _, tour in results]
+
+
+def write_table(rows: list[dict], out) -> None:
+    by_key: dict[tuple[str, float, str], list[dict]] = {}
+    for r in rows:
+        by_key.setdefault((r["instance"], r["budget"], r["solver"]), []).append(r)
+    out.write("| instance | budget (s) | formica median gap | wall (s) | LKH-3 median gap | wall (s) | LKH-3 within the budget "
+              "| formica no worse |\n")
+    out.write("|---|---:|---:|---:|---:|---:|---|---|\n")
+    for instance, budget in sorted({(r["instance"], r["budget"]) for r in rows}, key=lambda k: (k[0], k[1])):
+        f, l = by_key.get((instance, budget, "formica"), []), by_key.get((instance, budget, "lkh3"), [])
+        if not f or not l:
+            continue
+        fg, lg = statistics.median(r["gap_pct"] for r in f), statistics.median(r["gap_pct"] for r in l)
+        fw, lw = statistics.median(r["wall_s"] for r in f), statistics.median(r["wall_s"] for r in l)
+        on_time = "yes" if lw <= max(1.05 * budget, budget + 0.05) else "no (set-up)"
+        out.write(f"| {instance} | {budget:g} | {fg:.3f} % | {fw:.2f} | {lg:.3f} % | {lw:.2f} | {on_time} "
+                  f"| {'yes' if fg <= lg else 'NO'} |\n")
+
+
+def plot(rows: list[dict], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    instances = sorted({r["instance"] for r in rows})
+    fig, axes = plt.subplots(1, len(instances), figsize=(5 * len(instances), 4), squeeze=False)
+    for ax, instance in zip(axes[0], instances):
+        for solver, style in (("formica", "o-"), ("lkh3", "s--")):
+            mine = [r for r in rows if r["instance"] == instance and r["solver"] == solver]
+            budgets = sorted({r["budget"] for r in mine})
+            xs = [statistics.median(r["wall_s"] for r in mine if r["budget"] == b) for b in budgets]
+            ys = [statistics.median(r["gap_pct"] for r in mine if r["budget"] == b) for b in budgets]
+            ax.plot(xs, ys, style, label="formica" if solver == "formica" else "LKH-3 (elkai)")
+            ax.scatter([r["wall_s"] for r in mine], [r["gap_pct"] for r in mine], s=8, alpha=0.4)
+        ax.set_xscale("log")
+        ax.set_xlabel("wall time (s), set-up included")
+        ax.set_ylabel("gap to optimum (%)")
+        ax.set_title(instance)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--formica", required=True, help="the formica binary")
+    parser.add_argument("--instances", required=True, help="comma-separated TSPLIB names or paths")
+    parser.add_argument("--budgets", default="1,3,10,30", help="comma-separated seconds")
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--lkh-processes", type=int, default=os.cpu_count() or 1,
+                        help="LKH-3 processes per run (best tour kept); default: every core")
+    parser.add_argument("--formica-args", default="", help="extra arguments for formica solve")
+    parser.add_argument("--solvers", default="formica,lkh3", help="which to run (formica, lkh3)")
+    parser.add_argument("--csv", help="write every run as a CSV row")
+    parser.add_argument("--table", help="write the Markdown table here as well as to stdout")
+    parser.add_argument("--plot", help="gap against wall time, one panel per instance (PNG)")
+    args = parser.parse_args()
+
+    budgets = [float(b) for b in args.budgets.split(",")]
+    solvers = set(args.solvers.split(","))
+    rows: list[dict] = []
+    writer = None
+    csv_file = open(args.csv, "w", newline="") if args.csv else None
+    fields = ["instance", "n", "solver", "budget", "seed", "wall_s", "length", "gap_pct", "processes"]
+    if csv_file:
+        writer = csv.DictWriter(csv_file, fieldnames=fields)
+        writer.writeheader()
+    with tempfile.TemporaryDirectory() as tmp, multiprocessing.Pool(args.lkh_processes) as pool:
+        workdir = Path(tmp)
+        for name in args.instances.split(","):
+            path = tsplib_path(name)
+            n, optimum = instance_info(args.formica, str(path))
+            if optimum is None:
+                sys.exit(f"lkh_compare: {name}: no known optimum, so no gap")
+            problem = tsplib_text(path)
+            for budget in budgets:
+                for seed in range(1, args.seeds + 1):
+                    runs = []
+                    if "formica" in solvers:
+                        wall, tour = run_formica(args.formica, str(path), budget, seed, args.formica_args.split(), workdir)
+                        runs.append(("formica", wall, verify(args.formica, str(path), tour, workdir, "formica"), 1))
+                    if "lkh3" in solvers:
+                        wall, tours = run_lkh(pool, problem, budget, seed, args.lkh_processes)
+                        best = min(verify(args.formica, str(path), t, workdir, f"lkh{k}") for k, t in enumerate(tours))
+                        runs.append(("lkh3", wall, best, args.lkh_processes))
+                    for solver, wall, length, processes in runs:
+                        row = {"instance": name, "n": n, "solver": solver, "budget": budget, "seed": seed,
+                               "wall_s": round(wall, 3), "length": length,
+                               "gap_pct": round(100.0 * (length - optimum) / optimum, 4), "processes": processes}
+                        rows.append(row)
+                        print(",".join(str(row[f]) for f in fields), flush=True)
+                        if writer:
+                            writer.writerow(row)
+                            csv_file.flush()
+    if csv_file:
+        csv_file.close()
+    write_table(rows, sys.stdout)
+    if args.table:
+        with open(args.table, "w") as f:
+            write_table(rows, f)
+    if args.plot:
+        plot(rows, args.plot)
+
+
+if __name__ == "__main__":
+    main()
