@@ -174,13 +174,13 @@ __device__ __forceinline__ int warp_reverse_entry(const int32_t* ids, int width,
 
 /// A group of G lanes builds one ant's tour (32 / G ants per warp): lane g holds candidate slots
 /// g, g + G, .., g + (S - 1) G of the current row (S = 32 / G: each load of the group reads G
-/// consecutive slots). A step is one round of loads and one
-/// G-lane max: the proportional rule as an exponential race (every eligible slot s draws
-/// E_s ~ Exp(1), the largest f_s / E_s wins, which picks s with probability f_s / sum f: the same
-/// distribution as a roulette over prefix sums, without the scan), the greedy choice of the
-/// pseudo-random rule as the largest f_s; lowest slot on ties. Every group of a warp takes the same
-/// number of steps, so the reductions run with the whole warp; a group whose row has no eligible
-/// candidate gets its fallback city from the whole warp, one such group at a time.
+/// consecutive slots). A step is one round of loads and one G-lane max: the proportional rule as
+/// an exponential race (every eligible slot s draws E_s ~ Exp(1), the largest f_s / E_s wins,
+/// which picks s with probability f_s / sum f: the same distribution as a roulette over prefix
+/// sums, without the scan), the greedy choice of the pseudo-random rule as the largest f_s, lowest
+/// slot on ties. Every group of a warp takes the same number of steps, so the reductions run with
+/// the whole warp; a group whose row has no eligible candidate gets its fallback city from the
+/// whole warp, one such group at a time.
 template <int G>
 struct AntGroup {
   static constexpr int kSlots = kWarpSize / G;  // candidate slots per lane (width <= 32)
