@@ -1,8 +1,9 @@
 // The GPU colony variants: valid tours with exact lengths for every variant and construction at
 // n = 3, 4, 33 and 300 (more cities than a block has threads), the same result for the same
 // seed, bounds after every update, the first step of each decision rule against its exact
-// distribution (chi-square) or its argmax, GACO's crossing counts against the tours, and one MMAS
-// and one ACS iteration (local updates included) replayed on the host from the GPU's own tours.
+// distribution (chi-square) or its argmax, GACO's crossing counts against the tours, one MMAS and
+// one ACS iteration (local updates included) replayed on the host from the GPU's own tours, and
+// the lanes per ant that auto picks (host logic, run by CUDA builds without a GPU too).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 
 #if FORMICA_HAVE_CUDA
 #include "aco/cuda/colony_search_cuda.h"
+#include "aco/cuda/construction_lanes.h"
 #endif
 
 namespace formica::aco {
@@ -278,6 +280,26 @@ TEST(GpuColonyUpdate, AcsLocalAndGlobalUpdatesMatchTheHostReplay) {
       EXPECT_NEAR(after[e], expected, 1e-5 * expected) << "n = " << n << " entry " << e;
     }
   }
+}
+
+// The lanes per ant that auto picks (host logic: runs in a CUDA build without a GPU). An H100 has
+// 132 SMs, which hold 132 x 8 x 4 = 4,224 warps of the unstaged kernel at once.
+TEST(GroupConstruction, AutoPicksTheMeasuredLanesPerAnt) {
+  EXPECT_TRUE(cuda::construction_stages(1002, 20, 32));  // pr1002's rows fit in shared memory
+  EXPECT_TRUE(cuda::construction_stages(1002, 20, 16));
+  EXPECT_FALSE(cuda::construction_stages(4461, 20, 32));
+  EXPECT_EQ(cuda::construction_lanes(AntConstruction::Auto, 1002, 20, 1002, 1, 132), 32);
+  EXPECT_EQ(cuda::construction_lanes(AntConstruction::Auto, 4461, 20, 4461, 1, 132), 16);   // 2,231 warps: one wave
+  EXPECT_EQ(cuda::construction_lanes(AntConstruction::Auto, 13509, 20, 13509, 1, 132), 32);  // 6,755: more
+  EXPECT_EQ(cuda::construction_lanes(AntConstruction::Auto, 13509, 20, 100, 1, 132), 16);
+  EXPECT_EQ(cuda::construction_lanes(AntConstruction::Auto, 4461, 20, 4461, 4, 132), 32);  // four matrices
+  EXPECT_EQ(cuda::construction_lanes(AntConstruction::WarpPerAnt, 4461, 20, 4461, 1, 132), 32);
+  EXPECT_EQ(cuda::construction_lanes(AntConstruction::HalfWarpPerAnt, 1002, 20, 1002, 1, 132), 16);
+  EXPECT_EQ(cuda::construction_lanes(AntConstruction::QuarterWarpPerAnt, 1002, 20, 1002, 1, 132), 8);
+  EXPECT_EQ(cuda::construction_lanes(AntConstruction::ThreadPerAnt, 1002, 20, 1002, 1, 132), 1);
+  // The staged block: 8 warps' visited bits plus the rows (ids and weights, 8 bytes a slot).
+  EXPECT_EQ(cuda::construction_shared_bytes(1002, 20, 8, 32, true), 32u * 8 * 4 + 1002u * 20 * 8);
+  EXPECT_EQ(cuda::construction_shared_bytes(1002, 20, 4, 8, false), 32u * 16 * 4);
 }
 
 #else

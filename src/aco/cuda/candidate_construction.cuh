@@ -27,6 +27,7 @@
 
 #include "aco/colony_config.h"
 #include "aco/colony_rules.h"
+#include "aco/cuda/construction_lanes.h"
 #include "cuda/device_distance.cuh"
 
 namespace formica::aco::cuda {
@@ -56,21 +57,6 @@ struct CandidateConstructionArgs {
   int max_ants_per_matrix = 0;        ///< ants of each matrix (the same for every matrix)
   int ants = 0;                       ///< all ants
 };
-
-/// Lanes that build one ant's tour for `construction` at this size: 32, 16 or 8 (a group of lanes
-/// per ant), or 1 (thread per ant). Auto (measured on an H100, MMAS with m = n): a warp per ant
-/// where the rows fit in shared memory (the step is then latency-bound: pr1002 0.38 ms against
-/// 0.61 with half a warp); else half a warp (two ants per warp) while all the ants' warps are
-/// resident on the `multiprocessors` SMs at once, a warp per ant beyond.
-int construction_lanes(AntConstruction construction, int n, int width, int ants_per_matrix, int matrices,
-                       int multiprocessors);
-
-/// Bytes of shared memory a group-per-ant block uses with `warps` warps, staging the rows or not.
-size_t construction_shared_bytes(int n, int width, int warps, int lanes, bool staged);
-
-/// True if the group-per-ant kernel with `lanes` lanes per ant stages the matrix's rows in shared
-/// memory at this size.
-bool construction_stages(int n, int width, int lanes);
 
 /// Launches one iteration's construction for every ant of every matrix.
 void launch_candidate_construction(AntConstruction construction, bool lockstep, int matrices,
