@@ -30,15 +30,6 @@ FORMICA_HD inline PhiloxBlock philox4x32_10(PhiloxBlock counter, uint64_t key) {
   return counter;
 }
 
-/// SplitMix64's output function at position `counter` of the stream `seed` (Steele et al., OOPSLA
-/// 2014): 64 random bits for a few multiplies, for kernels that need one draw per lane per step.
-FORMICA_HD inline uint64_t splitmix64_at(uint64_t seed, uint64_t counter) {
-  uint64_t z = seed + (counter + 1) * 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 /// A reproducible stream of random numbers: block b of (seed, stream, substream) is
 /// philox(counter = {b, substream, stream_lo, stream_hi}, key = seed).
 class RandomStream {
@@ -86,8 +77,10 @@ class RandomStream {
   int used_ = 4;
 };
 
-/// Mixes a user seed with a purpose tag so different uses of one seed draw unrelated streams.
-constexpr uint64_t derive_seed(uint64_t seed, uint64_t tag) {
+/// Mixes a user seed with a purpose tag so different uses of one seed draw unrelated streams:
+/// SplitMix64's output at position `tag` of the stream `seed` (Steele et al., OOPSLA 2014), which
+/// is also how the GPU's group construction draws 64 random bits per (ant, step, lane).
+FORMICA_HD constexpr uint64_t derive_seed(uint64_t seed, uint64_t tag) {
   uint64_t z = seed + 0x9E3779B97F4A7C15ull * (tag + 1);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;

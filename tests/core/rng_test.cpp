@@ -1,5 +1,5 @@
-// Philox4x32-10 against the Random123 known-answer vectors, SplitMix64 against its reference
-// sequence, and stream independence.
+// Philox4x32-10 against the Random123 known-answer vectors, derive_seed (SplitMix64) against
+// its reference sequence, and stream independence.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -22,13 +22,13 @@ TEST(Philox, MatchesRandom123KnownAnswers) {
   EXPECT_EQ(ones.v[3], 0x6d5451fdu);
 }
 
-TEST(SplitMix64, MatchesTheReferenceSequence) {
+TEST(DeriveSeed, IsSplitMix64AndMatchesTheReferenceSequence) {
   // Vigna's splitmix64.c from state 0: the first outputs of next().
-  EXPECT_EQ(splitmix64_at(0, 0), 0xE220A8397B1DCDAFull);
-  EXPECT_EQ(splitmix64_at(0, 1), 0x6E789E6AA1B965F4ull);
-  EXPECT_EQ(splitmix64_at(0, 2), 0x06C45D188009454Full);
+  EXPECT_EQ(derive_seed(0, 0), 0xE220A8397B1DCDAFull);
+  EXPECT_EQ(derive_seed(0, 1), 0x6E789E6AA1B965F4ull);
+  EXPECT_EQ(derive_seed(0, 2), 0x06C45D188009454Full);
   // Position c of stream s is the output after s + c * gamma: streams are offsets of one sequence.
-  EXPECT_EQ(splitmix64_at(0x9E3779B97F4A7C15ull, 1), splitmix64_at(0, 2));
+  EXPECT_EQ(derive_seed(0x9E3779B97F4A7C15ull, 1), derive_seed(0, 2));
 }
 
 TEST(RandomStream, SameSeedSameSequence) {

@@ -204,15 +204,15 @@ struct AntGroup {
   }
 };
 
-/// An ant's random words: 64 bits per (step, lane, call) from SplitMix64 at a counter that no other
-/// step, lane or iteration of the ant uses (the ant's seed is its stream).
+/// An ant's random words: 64 bits per (step, lane, call), derive_seed (SplitMix64) at a position that
+/// no other step, lane or iteration of the ant uses (the ant's seed is its stream).
 struct AntRandom {
   uint64_t seed;
   uint32_t iteration;
 
   __device__ uint64_t at(int step, int g, int call) const {
     const uint64_t position = static_cast<uint64_t>(step) << 6 | static_cast<uint64_t>(g) << 1 | call;
-    return splitmix64_at(seed, static_cast<uint64_t>(iteration) << 40 ^ position);
+    return derive_seed(seed, static_cast<uint64_t>(iteration) << 40 ^ position);
   }
 };
 
@@ -225,7 +225,7 @@ __device__ __forceinline__ float inverse_exponential(uint32_t word) {
   return __fdividef(1.0f, fmaxf(-__log2f(u), 1e-7f));
 }
 
-/// The S inverse exponentials of a lane's slots at step p (one SplitMix64 call per two slots).
+/// The S inverse exponentials of a lane's slots at step p (one 64-bit draw per two slots).
 template <int S>
 struct SlotDraws {
   float inverse_e[S];
