@@ -599,8 +599,8 @@ size_t construction_shared_bytes(int n, int width, int warps, int lanes, bool st
   return words * ants * sizeof(uint32_t) + (staged ? static_cast<size_t>(n) * width * 8 : 0);
 }
 
-void launch_candidate_construction(AntConstruction construction, bool lockstep, int matrices,
-                                   const CandidateConstructionArgs& args, cudaStream_t stream) {
+void launch_candidate_construction(int lanes, bool lockstep, int matrices, const CandidateConstructionArgs& args,
+                                   cudaStream_t stream) {
   if (lockstep) {
     const int warps = args.max_ants_per_matrix;
     const size_t bytes = static_cast<size_t>((args.n + 31) / 32) * warps * sizeof(uint32_t) + 2 * warps * sizeof(int);
@@ -610,10 +610,7 @@ void launch_candidate_construction(AntConstruction construction, bool lockstep, 
     CUDA_CHECK_LAUNCH();
     return;
   }
-  int device = 0, multiprocessors = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  switch (construction_lanes(construction, args.n, args.width, args.max_ants_per_matrix, matrices, multiprocessors)) {
+  switch (lanes) {
     case 1: {
       constexpr int kThreads = 128;
       construct_thread_kernel<<<(args.ants + kThreads - 1) / kThreads, kThreads, 0, stream>>>(args, args.ants);

@@ -58,8 +58,9 @@ struct CandidateConstructionArgs {
   int ants = 0;                       ///< all ants
 };
 
-/// Launches one iteration's construction for every ant of every matrix.
-void launch_candidate_construction(AntConstruction construction, bool lockstep, int matrices,
-                                   const CandidateConstructionArgs& args, cudaStream_t stream);
+/// Launches one iteration's construction for every ant of every matrix: lockstep, else `lanes` (32,
+/// 16 or 8: a group per ant; 1: a thread per ant) as construction_lanes chose once at set-up.
+void launch_candidate_construction(int lanes, bool lockstep, int matrices, const CandidateConstructionArgs& args,
+                                   cudaStream_t stream);
 
 }  // namespace formica::aco::cuda

@@ -51,6 +51,7 @@ struct ColonySearchCuda::State {
   CandidateSet set;
   int n = 0;
   size_t cells = 0;  // entries per matrix
+  int lanes = 32;     // lanes per ant of the candidate construction (1: thread per ant), set once
   cudaStream_t stream{};
   std::optional<formica::cuda::DeviceDistances> distances_view;  // after the host preparation
 
@@ -182,8 +183,11 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   s.restart_tours = DeviceBuffer<int32_t>(static_cast<size_t>(colonies) * n);
   s.next = DeviceBuffer<int32_t>(static_cast<size_t>(colonies) * n);
   s.previous = DeviceBuffer<int32_t>(static_cast<size_t>(colonies) * n);
-  if (config.ant_construction == AntConstruction::ThreadPerAnt && !s.lockstep())
-    s.visited = DeviceBuffer<uint32_t>(static_cast<size_t>(ants) * words);
+  int device = 0, multiprocessors = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  s.lanes = cuda::construction_lanes(config.ant_construction, n, width, s.ants_per_matrix(), matrices, multiprocessors);
+  if (s.lanes == 1 && !s.lockstep()) s.visited = DeviceBuffer<uint32_t>(static_cast<size_t>(ants) * words);
   s.records.assign(static_cast<size_t>(colonies), fresh_colony_record());
   s.records_d = DeviceBuffer<ColonyRecord>(std::span<const ColonyRecord>(s.records));
   std::vector<Bounds> bounds;
@@ -291,7 +295,7 @@ bool ColonySearchCuda::step(const StopFlag& stop) {
     f.lengths = s.lengths.data();
     cuda::launch_focused_walks(f, s.distances_view->view(), s.stream);
   } else {
-    cuda::launch_candidate_construction(s.config.ant_construction, s.lockstep(), matrices, c, s.stream);
+    cuda::launch_candidate_construction(s.lanes, s.lockstep(), matrices, c, s.stream);
   }
   CUDA_CHECK(cudaEventRecord(s.constructed.event, s.stream));
   if (s.local_search) {
