@@ -113,16 +113,15 @@ __device__ __forceinline__ int warp_slot_of(int lane_city, int target) {
   return hit ? first_lane(hit) : -1;
 }
 
-/// Where the ant's matrix lives for one kernel: rows of ids and weights (fitness, or tau and
-/// eta^beta computed on the fly for lockstep), exact distances.
+/// Where a lockstep ant's matrix lives: rows of ids, tau and eta^beta (the weight is computed from
+/// them as the step reads them, since tau changes every step), exact distances.
 struct Rows {
   const int32_t* ids;
-  const float* weight;    // fitness, or tau (on the fly)
-  const float* eta_beta;  // on the fly only
+  const float* tau;
+  const float* eta_beta;
   const int32_t* distances;
 };
 
-template <bool kOnTheFly>
 __device__ __forceinline__ Lane load_lane(const Rows& rows, int row, int width, VisitedBits visited, float alpha,
                                           int lane) {
   Lane mine{-1, 0.f, 0};
@@ -130,29 +129,27 @@ __device__ __forceinline__ Lane load_lane(const Rows& rows, int row, int width, 
     const int e = row * width + lane;
     mine.city = rows.ids[e];
     mine.distance = rows.distances[e];
-    const float w = kOnTheFly ? entry_fitness(rows.weight[e], rows.eta_beta[e], alpha) : rows.weight[e];
+    const float w = entry_fitness(rows.tau[e], rows.eta_beta[e], alpha);
     if (mine.city >= 0 && !visited.test(mine.city)) mine.weight = w;
   }
   return mine;
 }
 
-/// One step of a warp-built tour from `current`: the next city, its slot in the row (-1 after a
+/// One step of a lockstep ant from `current`: the next city, its slot in the row (-1 after a
 /// fallback) and the distance, in every lane.
 struct StepResult {
   int city;
   int slot;
   long long distance;
-  int lane_city;  // this lane's candidate city in the row of `current`
 };
 
-template <bool kOnTheFly>
 __device__ StepResult warp_step(const Rows& rows, const CandidateConstructionArgs& a, int current, VisitedBits visited,
                                 float q0, WarpRandom& rng, int lane) {
-  const Lane mine = load_lane<kOnTheFly>(rows, current, a.width, visited, a.alpha, lane);
+  const Lane mine = load_lane(rows, current, a.width, visited, a.alpha, lane);
   const float u_greedy = q0 > 0.f ? to_unit(rng.next(lane)) : 1.f;
   const float u_pick = to_unit(rng.next(lane));
   const int slot = warp_rule(mine, q0, u_greedy, u_pick, lane);
-  StepResult step{-1, slot, 0, mine.city};
+  StepResult step{-1, slot, 0};
   if (slot >= 0) {
     step.city = __shfl_sync(kFullMask, mine.city, slot);
     step.distance = __shfl_sync(kFullMask, mine.distance, slot);
@@ -516,7 +513,7 @@ __global__ void __launch_bounds__(1024) construct_lockstep_kernel(CandidateConst
   for (int p = 1; p <= a.n; ++p) {
     StepResult step;
     if (p < a.n) {
-      step = warp_step<true>(rows, a, current, visited, q0, rng, lane);
+      step = warp_step(rows, a, current, visited, q0, rng, lane);
     } else {
       step.city = start;
       step.distance = a.distance(current, start);

@@ -35,7 +35,7 @@ namespace formica::aco::cuda {
 struct CandidateConstructionArgs {
   int n = 0, width = 0, fallback_length = 0, group = 1;
   const int32_t* ids = nullptr;        ///< matrices x n x width candidate cities (-1: empty slot)
-  const float* fitness = nullptr;      ///< matrices x n x width, f = tau^alpha eta^beta (warp, thread)
+  const float* fitness = nullptr;      ///< matrices x n x width, f = tau^alpha eta^beta (group, thread)
   float* tau = nullptr;                ///< matrices x n x width (lockstep reads and updates it)
   const float* eta_beta = nullptr;     ///< matrices x n x width (lockstep)
   const int32_t* distances = nullptr;  ///< matrices x n x width exact distances of the entries
