@@ -4,6 +4,7 @@
 // MMAS update checked by hand, and MMAS quality against Stutzle and Hoos (2000).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -95,6 +96,46 @@ TEST(CandidateSelection, ProportionalRuleSamplesTheExactDistribution) {
     ++counts[c.slot];
   }
   EXPECT_GT(test::chi_square_test(counts, p), 1e-4);
+}
+
+TEST(CandidateSelection, ProportionalRuleOverRowsLongerThanAWarp) {
+  // 45 candidates: two blocks of the warp-order scan, the second one partial.
+  const Instance instance = io::generate_instance(60, io::InstanceKind::Uniform, 8);
+  const CandidateSet set = build_candidate_set(instance, 45, 0, 2.0, 1);
+  ASSERT_EQ(set.width, 45);
+  AntPath path(60);
+  const int from = 9;
+  path.reset(from);
+  for (const int s : {0, 17, 33, 40}) path.visit(set.row(from)[s]);
+  std::vector<float> f(set.eta_beta.begin() + from * set.width, set.eta_beta.begin() + (from + 1) * set.width);
+  f[38] *= 40.0f;  // much of the mass in the second block
+  std::vector<double> p(45, 0.0);
+  double total = 0;
+  for (int s = 0; s < 45; ++s)
+    if (!path.visited(set.row(from)[s])) total += f[s];
+  for (int s = 0; s < 45; ++s)
+    if (!path.visited(set.row(from)[s])) p[s] = f[s] / total;
+  std::vector<long> counts(45, 0);
+  RandomStream rng(12, 0);
+  for (int draw = 0; draw < 200000; ++draw) {
+    const CandidateChoice c = select_proportional(set.row(from), f, path, rng.next_double());
+    ASSERT_GE(c.slot, 0);
+    ASSERT_FALSE(path.visited(c.city));
+    ++counts[c.slot];
+  }
+  EXPECT_GT(test::chi_square_test(counts, p), 1e-4);
+}
+
+TEST(CandidateSelection, WarpOrderPrefixIsThePrefixSumInAWarpScansGrouping) {
+  std::array<double, 32> values{};
+  for (int s = 0; s < 32; ++s) values[s] = s + 1;  // integers: exact in any order
+  const std::array<double, 32> prefix = warp_order_prefix(values);
+  for (int s = 0; s < 32; ++s) EXPECT_EQ(prefix[s], (s + 1) * (s + 2) / 2.0) << s;
+  // Where rounding shows, the grouping is the scan's: lane 3 = (v0 + v1) + (v2 + v3), not ((v0 + v1) + v2) + v3.
+  values.fill(0.0);
+  values[0] = 1.0, values[1] = 1e-16, values[2] = 1e-16, values[3] = 1e-16;
+  EXPECT_EQ(warp_order_prefix(values)[3], (1.0 + 1e-16) + (1e-16 + 1e-16));
+  EXPECT_NE(warp_order_prefix(values)[3], ((1.0 + 1e-16) + 1e-16) + 1e-16);
 }
 
 TEST(CandidateSelection, GreedyTakesTheLargestUnvisitedWeight) {

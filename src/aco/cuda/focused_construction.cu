@@ -28,40 +28,37 @@ __device__ __forceinline__ bool test_bit(const uint32_t* bits, int city) {
 
 /// The next city of the walk at a row whose slot s lane s holds (`free`: a candidate the walk has
 /// not passed): aco::select_greedy when u_greedy < q0, else aco::select_proportional, step for step
-/// as on the CPU (sums in double, in slot order). -1 when nothing can be chosen. Every lane gets it.
-__device__ int walk_choice(int width, int my_city, float my_f, bool my_free, double q0, double u_greedy,
-                           double u_pick) {
-  int choice = -1;
-  if (u_greedy < q0) {
-    float best_f = 0.f;
-    for (int s = 0; s < width; ++s) {
-      const int city = __shfl_sync(kFullMask, my_city, s);
-      const float f = __shfl_sync(kFullMask, my_f, s);
-      const bool free = __shfl_sync(kFullMask, my_free ? 1 : 0, s) != 0;
-      if (free && f > best_f) best_f = f, choice = city;
+/// as on the CPU: the running sums in double in a warp scan's order (aco::warp_order_prefix, the
+/// CPU's order too), so 5 shuffles replace a walk along the row. -1 when nothing can be chosen.
+/// Every lane gets it; warp-uniform call.
+__device__ int walk_choice(int my_city, float my_f, bool my_free, double q0, double u_greedy, double u_pick,
+                           int lane) {
+  const bool eligible = my_free && my_f > 0.0f;
+  if (u_greedy < q0) {  // the largest weight, lowest slot on ties (u_greedy is the same in every lane)
+    unsigned long long key =
+        eligible ? (static_cast<unsigned long long>(__float_as_uint(my_f)) << 32) | (31u - lane) : 0ull;
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1) {
+      const unsigned long long other = __shfl_xor_sync(kFullMask, key, offset);
+      key = other > key ? other : key;
     }
-    return choice;
+    return key == 0 ? -1 : __shfl_sync(kFullMask, my_city, 31 - static_cast<int>(key & 0xffffffffu));
   }
-  double total = 0.0;
-  for (int s = 0; s < width; ++s) {
-    const float f = __shfl_sync(kFullMask, my_f, s);
-    if (__shfl_sync(kFullMask, my_free ? 1 : 0, s) != 0) total += f;
+  double prefix = eligible ? static_cast<double>(my_f) : 0.0;
+#pragma unroll
+  for (int offset = 1; offset < 32; offset <<= 1) {
+    const double other = __shfl_up_sync(kFullMask, prefix, offset);
+    if (lane >= offset) prefix += other;
   }
+  const double total = __shfl_sync(kFullMask, prefix, 31);
   if (!(total > 0.0)) return -1;
   double r = u_pick * total;
   if (r >= total) r = nextafter(total, 0.0);
-  double q = 0.0;
-  bool found = false;
-  for (int s = 0; s < width; ++s) {
-    const int city = __shfl_sync(kFullMask, my_city, s);
-    const float f = __shfl_sync(kFullMask, my_f, s);
-    const bool free = __shfl_sync(kFullMask, my_free ? 1 : 0, s) != 0;
-    if (found || !free || !(f > 0.0f)) continue;
-    q += f;
-    choice = city;
-    found = r < q;
-  }
-  return choice;
+  const unsigned passed = __ballot_sync(kFullMask, eligible && r < prefix);
+  const unsigned any = __ballot_sync(kFullMask, eligible);
+  // Rounding can leave every running sum at or below r: the last slot with weight, as on the CPU.
+  const int slot = passed ? __ffs(passed) - 1 : 31 - __clz(any);
+  return __shfl_sync(kFullMask, my_city, slot);
 }
 
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
@@ -101,7 +98,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
     const bool my_free = my_city >= 0 && !test_bit(walked, my_city);
     const double u_greedy = q0 > 0.0 ? rng.next_double() : 1.0;
     const double u_pick = rng.next_double();
-    const int choice = walk_choice(a.width, my_city, my_f, my_free, q0, u_greedy, u_pick);
+    const int choice = walk_choice(my_city, my_f, my_free, q0, u_greedy, u_pick, lane);
     const int next = choice < 0 ? ahead : choice;
     if (next != succ && next != pred) {
       const int z = ahead == succ ? t.succ(next) : t.pred(next);

@@ -3,8 +3,9 @@
 // then walks it, re-deciding at most `edges` edges by 2-opt moves (localsearch/cuda/warp_tour.cuh),
 // and queues the cities of the changed edges for the local search. The walk draws exactly the
 // numbers the CPU draws (RandomStream(seed, 0, iteration), every lane holding the same stream) and
-// chooses exactly as the CPU's select_proportional / select_greedy (sums in double, in slot
-// order), so one source, one fitness matrix and one seed give the same tour on both.
+// chooses exactly as the CPU's select_proportional / select_greedy (sums in double, in a warp
+// scan's order: aco::warp_order_prefix), so one source, one fitness matrix and one seed give the
+// same tour on both.
 //
 // Also: the sources of the next iteration (each colony's depositor tour, its positions and length),
 // set on the device from the colony records.
