@@ -101,9 +101,10 @@ int run(int argc, char** argv) {
     const Instance instance = load(spec);
     const auto optimum = known_optimum(instance.name(), instance.n());
     for (const BenchConfig& bench : benches) {
-      const SolverConfig& config = bench.config;
+      const Backend backend = resolve_backend(bench.config.algorithm, bench.config.backend);
+      // algorithm=auto times what `formica solve` runs: the portfolio's choice for this n.
+      const SolverConfig config = resolve_config(bench.config, instance.n(), backend);
       config.validate();
-      const Backend backend = resolve_backend(config.algorithm, config.backend);
       const int threads = config.threads > 0 ? config.threads : hardware_threads();
       const std::string device_name = backend == Backend::Cuda ? device->name : concat("CPU ", threads, "t");
       Row row;
