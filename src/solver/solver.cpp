@@ -308,7 +308,9 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     result.gpus = islands->gpus();
     result.transport = options.ranks->transport();
   }
+  const double before_setup = clock.seconds();
   std::unique_ptr<Search> search = make_search(instance, searched, backend, threads, options.initial_tour, &stop);
+  result.phase_seconds.setup = clock.seconds() - before_setup;
   // A search that starts from a tour (focused colonies) has one to return before its first
   // iteration, which then obeys the time limit too; other searches finish their first iteration,
   // so that every run returns a tour.
@@ -363,6 +365,8 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     while (advance()) {
     }
   }
+  const double searched_until = clock.seconds();
+  result.phase_seconds.search = searched_until - before_setup - result.phase_seconds.setup;
   // A failed search may not answer any more: its rank sends no tour and takes rank 0's word.
   std::vector<int32_t> tour;
   int64_t length = 0;
@@ -390,6 +394,8 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
       length = tour_length(instance, tour);
     }
   }
+  const double finished_at = clock.seconds();
+  result.phase_seconds.finish = finished_at - searched_until;
   // Without the time to build its lists before the limit, the polish would only overrun it (200,000
   // cities, 2 cores, a 2-s limit: by 0.12 s).
   const bool polish_in_time =
@@ -407,6 +413,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     throw std::logic_error(concat("the search and the polish reported length ", length,
                                   " but the tour measures ", result.tour.length()));
   result.seconds = clock.seconds();
+  result.phase_seconds.polish = result.seconds - finished_at;
   if (result.iterations > 0) {
     const double k = 1.0 / static_cast<double>(result.iterations);
     result.mean_step_times = {sum.total_ms * k, sum.construction_ms * k, sum.pheromone_ms * k,

@@ -134,6 +134,13 @@ struct Result {
   std::string device;              ///< "CPU, 16 threads" or the GPU's name
   std::string stop_reason;         ///< "iterations", "time limit", "target", "interrupted", "finished"
   StepTimes mean_step_times;       ///< average over completed iterations
+  /// Where the run's seconds went, each phase since the previous ended (their sum is `seconds`
+  /// less the time before solve() was called): set-up of the search (lists, start tour, GPU
+  /// buffers, host threads), the iterations, finish (host threads joined, their tours merged, the
+  /// ranks' bests gathered), the final polish.
+  struct Phases {
+    double setup = 0.0, search = 0.0, finish = 0.0, polish = 0.0;
+  } phase_seconds;
   /// The route solved (solver/route_solver.h): a closed tour unless `ends` say a path; `asymmetric`
   /// when the tour is a directed tour of an ATSP matrix.
   PathEnds ends;

@@ -272,6 +272,29 @@ TEST(Solver, TimeLimitSpentBeforeTheSearchStartsReturnsTheStartTour) {
   EXPECT_LT(solve(instance, config).tour.length(), late.tour.length());
 }
 
+/// The phases of a run (set-up, iterations, finish, polish) follow each other and together take
+/// nearly all of its seconds; the JSON report carries them.
+TEST(Solver, PhaseSecondsAddUpToTheRun) {
+  const Instance instance = io::generate_instance(3000, io::InstanceKind::Uniform, 5);
+  SolverConfig config;
+  config.backend = Backend::Cpu;
+  config.iterations = 3;
+  const Result result = solve(instance, config);
+  const Result::Phases& p = result.phase_seconds;
+  EXPECT_GT(p.setup, 0.0);   // lists and the climbed start tour
+  EXPECT_GT(p.search, 0.0);  // three iterations
+  EXPECT_GE(p.finish, 0.0);
+  EXPECT_GT(p.polish, 0.0);  // the polish builds its lists
+  const double sum = p.setup + p.search + p.finish + p.polish;
+  EXPECT_LE(sum, result.seconds + 1e-9);
+  EXPECT_GE(sum, 0.9 * result.seconds - 0.01);
+  const auto report = nlohmann::json::parse(result_json(instance, result, std::nullopt));
+  EXPECT_DOUBLE_EQ(report["phase_seconds"]["setup"].get<double>(), p.setup);
+  EXPECT_DOUBLE_EQ(report["phase_seconds"]["search"].get<double>(), p.search);
+  EXPECT_DOUBLE_EQ(report["phase_seconds"]["finish"].get<double>(), p.finish);
+  EXPECT_DOUBLE_EQ(report["phase_seconds"]["polish"].get<double>(), p.polish);
+}
+
 TEST(Solver, AutoGivesTheSameRunAsItsResolvedConfig) {
   const Instance instance = io::generate_instance(60, io::InstanceKind::Clustered, 2);
   SolverConfig automatic;
