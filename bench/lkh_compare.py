@@ -163,6 +163,7 @@ def main() -> None:
     parser.add_argument("--instances", required=True, help="comma-separated TSPLIB names or paths")
     parser.add_argument("--budgets", default="1,3,10,30", help="comma-separated seconds")
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--first-seed", type=int, default=1, help="seeds first-seed .. first-seed + seeds - 1")
     parser.add_argument("--lkh-processes", type=int, default=os.cpu_count() or 1,
                         help="LKH-3 processes per run (best tour kept); default: every core")
     parser.add_argument("--formica-args", default="", help="extra arguments for formica solve")
@@ -193,14 +194,14 @@ def main() -> None:
             problem = tsplib_text(path)
             anytime: dict[int, tuple[float, dict]] = {}
             if "formica" in solvers and args.formica_anytime:
-                for seed in range(1, args.seeds + 1):
+                for seed in range(args.first_seed, args.first_seed + args.seeds):
                     wall, report = run_formica(args.formica, str(path), max(budgets), seed, args.formica_args.split(), workdir)
                     final = verify(args.formica, str(path), report["tour"], workdir, "formica")
                     if final != report["best_length"]:
                         sys.exit(f"lkh_compare: formica reported {report['best_length']}, its tour measures {final}")
                     anytime[seed] = (wall, report)
             for budget in budgets:
-                for seed in range(1, args.seeds + 1):
+                for seed in range(args.first_seed, args.first_seed + args.seeds):
                     runs = []
                     if "formica" in solvers and args.formica_anytime:
                         wall, report = anytime[seed]
