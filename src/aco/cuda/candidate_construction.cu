@@ -170,8 +170,8 @@ __device__ __forceinline__ int warp_reverse_entry(const int32_t* ids, int width,
 }
 
 /// A group of G lanes builds one ant's tour (32 / G ants per warp): lane g holds candidate slots
-/// g, g + G, .., g + (S - 1) G of the current row (S = 32 / G: each load of the group reads G
-/// consecutive slots). A step is one round of loads and one G-lane max: the proportional rule as
+/// g S .. g S + S - 1 of the current row (S = 32 / G; lower lanes hold lower slots, so the lowest
+/// winning lane holds the lowest winning slot). A step is one round of loads and one G-lane max: the proportional rule as
 /// an exponential race (every eligible slot s draws E_s ~ Exp(1), the largest f_s / E_s wins,
 /// which picks s with probability f_s / sum f: the same distribution as a roulette over prefix
 /// sums, without the scan), the greedy choice of the pseudo-random rule as the largest f_s, lowest
@@ -254,11 +254,11 @@ __device__ __forceinline__ LaneSlots<AntGroup<G>::kSlots> race_slots(const int32
                                                                      int g) {
   constexpr int S = AntGroup<G>::kSlots;
   LaneSlots<S> mine;
-  const int first = row * width + g;
+  const int first = row * width + g * S;
 #pragma unroll
   for (int j = 0; j < S; ++j) {
-    mine.city[j] = g + j * G < width ? ids[first + j * G] : -1;
-    const float f = g + j * G < width ? weight[first + j * G] : 0.f;
+    mine.city[j] = g * S + j < width ? ids[first + j] : -1;
+    const float f = g * S + j < width ? weight[first + j] : 0.f;
     const float key = greedy ? f : f * draws.inverse_e[j];
     const int c = ::max(mine.city[j], 0);
     const uint32_t word = visited.words[c >> 5];  // unconditional: no branch in the step
@@ -277,7 +277,7 @@ __device__ int group_slot_of(const int32_t* ids, int row, int width, int target,
   int mine = -1;
 #pragma unroll
   for (int j = S - 1; j >= 0; --j) {
-    const int s = group.g + j * G;
+    const int s = group.g * S + j;
     if (s < width && target >= 0 && ids[row * width + s] == target) mine = s;
   }
   const unsigned hit = __ballot_sync(kFullMask, mine >= 0) & group.mask;
@@ -335,16 +335,9 @@ __global__ void __launch_bounds__((kStaged ? kWarpsStaged : kWarpsUnstaged) * kW
       const LaneSlots<S> mine = race_slots<G>(ids, weight, current, a.width, visited, active, greedy, draws, group.g);
       draws = SlotDraws<S>(rng, p + 1, group.g);  // independent of this step: fills its latency
       const uint32_t best = group.max(mine.key);
-      unsigned winners = __ballot_sync(kFullMask, mine.key == best && best != 0u) & group.mask;
-      if constexpr (kMixed && S > 1) {
-        // A greedy tie across lanes goes to the lowest slot, as on the CPU (lanes interleave slots).
-        if (__any_sync(kFullMask, greedy && __popc(winners) > 1)) {
-          const uint32_t slot = (winners >> lane) & 1u ? static_cast<uint32_t>(group.g + mine.best * G) : ~0u;
-          const uint32_t lowest = ~group.max(~slot);
-          const unsigned holder = __ballot_sync(kFullMask, slot == lowest) & group.mask;
-          if (greedy) winners = holder;
-        }
-      }
+      // A tie (a greedy step's equal weights) goes to the lowest slot, as on the CPU: the first
+      // winning lane, whose first best slot race_slots kept.
+      const unsigned winners = __ballot_sync(kFullMask, mine.key == best && best != 0u) & group.mask;
       int chosen = mine.city[0];
 #pragma unroll
       for (int j = 1; j < S; ++j)
