@@ -4,6 +4,7 @@
 // The start is what the focused colonies start from (aco/cpu/focused_construction.h), or with
 // --nearest a nearest-neighbour tour climbed whole with 2-opt + Or-opt + 3-opt over 10 neighbours. Prints the length every --every seconds for each.
 //   large_tour_bench --cities 1000000 --seconds 60 [--threads 0] [--stretch 1000] [--kicks 0]
+//   large_tour_bench --instance pcb3038 --seconds 20 --threads 1 --whole-only   (a TSPLIB instance)
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <thread>
 
+#include "bench_support.h"
 #include "aco/colony_config.h"
 #include "aco/cpu/focused_construction.h"
 #include "core/candidates.h"
@@ -37,7 +39,8 @@ int main(int argc, char** argv) {
   int cities = 200000, threads = 0, stretch = localsearch::cpu::kDefaultStretchCities, kicks = 0;
   double seconds = 30, every = 5;
   uint64_t seed = 1;
-  bool stretches_only = false, nearest = false, seconds_only_start = false;
+  bool stretches_only = false, whole_only = false, nearest = false, seconds_only_start = false;
+  std::string instance_spec;
   app.add_option("--cities", cities, "uniform instance size")->check(CLI::Range(2000, 10000000));
   app.add_option("--seed", seed, "instance seed (and the threads')");
   app.add_option("--seconds", seconds, "wall time of each")->check(CLI::Range(0.1, 3600.0));
@@ -45,14 +48,17 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "Lin-Kernighan threads, 0 for all hardware threads");
   app.add_option("--stretch", stretch, "cities per stretch")->check(CLI::Range(8, 100000));
   app.add_option("--kicks", kicks, "kicks per stretch and round, 0 for as many as it has cities");
+  app.add_option("--instance", instance_spec, "a TSPLIB name or path (or uniform:N[:seed]) instead of --cities");
   app.add_flag("--stretches-only", stretches_only, "leave out the whole-tour threads");
+  app.add_flag("--whole-only", whole_only, "leave out the stretch threads");
   app.add_flag("--nearest", nearest, "start from the nearest-neighbour tour climbed whole (the colonies' start below 500,000 cities)");
   app.add_flag("--start-only", seconds_only_start, "only build the start tour");
   CLI11_PARSE(app, argc, argv);
   if (threads <= 0) threads = hardware_threads();
 
   auto start = std::chrono::steady_clock::now();
-  const Instance instance = io::generate_instance(cities, io::InstanceKind::Uniform, seed);
+  const Instance instance =
+      instance_spec.empty() ? io::generate_instance(cities, io::InstanceKind::Uniform, seed) : bench::load(instance_spec);
   const CandidateLists lists = build_candidate_lists(instance, 10, threads);
   const double setup = seconds_since(start);
   start = std::chrono::steady_clock::now();
@@ -69,9 +75,9 @@ int main(int argc, char** argv) {
     tour = aco::focused_start_tour(instance, config, &lists);
   }
   const int64_t length = tour_length(instance, tour);
-  std::printf("uniform %d cities, seed %llu (instance and lists %.1f s): start tour (%s) %lld in %.1f s; %d threads, "
+  std::printf("%s, %d cities, seed %llu (instance and lists %.1f s): start tour (%s) %lld in %.1f s; %d threads, "
               "%.0f s each\n",
-              cities, static_cast<unsigned long long>(seed), setup,
+              instance.name().c_str(), instance.n(), static_cast<unsigned long long>(seed), setup,
               nearest ? "nearest neighbour, 3-opt" : "the colonies' focused_start_tour", static_cast<long long>(length),
               seconds_since(start), threads, seconds);
   if (seconds_only_start) return 0;
@@ -99,6 +105,7 @@ int main(int argc, char** argv) {
     localsearch::cpu::IteratedLinKernighan whole(instance, lists, threads, seed);
     run("whole tour", whole);
   }
+  if (whole_only) return 0;
   localsearch::cpu::StretchLinKernighan stretches(instance, threads, seed, stretch, kicks);
   char name[64];
   std::snprintf(name, sizeof name, "stretches of %d, %d kicks", stretch, kicks > 0 ? kicks : stretch);
