@@ -96,6 +96,10 @@ class Result:
             length has no closing edge, and it runs from start_city to end_city.
         start_city, end_city: the fixed ends of the path (0-based), None when free.
         asymmetric: True when the problem was an asymmetric matrix: the tour is directed.
+        phase_seconds: where formica.solve's seconds went, each phase since the previous ended:
+            {"setup", "search", "finish", "polish"} (the search's lists, start tour and buffers;
+            the iterations; host threads joined and tours merged; the final polish). None for
+            solve_batch's results.
     """
 
     tour: np.ndarray
@@ -115,6 +119,7 @@ class Result:
     start_city: Optional[int] = None
     end_city: Optional[int] = None
     asymmetric: bool = False
+    phase_seconds: Optional[dict[str, float]] = None
 
     def plot(self, path: Union[str, os.PathLike[str], None] = None, ax: Optional[Axes] = None) -> Optional[Axes]:
         """Draws the tour over the cities, titled with instance, length and gap.
@@ -218,6 +223,7 @@ def _make_result(
         start_city=route.start_city,
         end_city=route.end_city,
         asymmetric=route.asymmetric is not None,
+        phase_seconds=raw.get("phase_seconds"),
     )
 
 

@@ -42,6 +42,12 @@ nb::dict to_dict(const Result& result) {
   out["backend"] = std::string(to_string(result.backend));
   out["device"] = result.device;
   out["stop_reason"] = result.stop_reason;
+  nb::dict phases;
+  phases["setup"] = result.phase_seconds.setup;
+  phases["search"] = result.phase_seconds.search;
+  phases["finish"] = result.phase_seconds.finish;
+  phases["polish"] = result.phase_seconds.polish;
+  out["phase_seconds"] = phases;
   return out;
 }
 

@@ -27,6 +27,11 @@ def test_result_fields(points: np.ndarray) -> None:
     assert result.iterations == 12 and result.stop_reason == "iterations"
     assert result.seconds > 0 and result.gap is None and result.instance == "points50"
     assert result.backend in ("cpu", "cuda") and result.device
+    # phase_seconds: set-up, iterations, finish and polish follow each other within the run
+    assert set(result.phase_seconds) == {"setup", "search", "finish", "polish"}
+    assert all(v >= 0 for v in result.phase_seconds.values())
+    assert result.phase_seconds["search"] > 0
+    assert sum(result.phase_seconds.values()) <= result.seconds + 1e-9
     # history: improvements in order, the last one the returned length
     assert [h.iteration for h in result.history] == sorted({h.iteration for h in result.history})
     assert all(a.length > b.length for a, b in zip(result.history, result.history[1:]))
