@@ -68,20 +68,26 @@ void IteratedLinKernighan::work(int worker) {
   stop.interrupt = &stop_;
   KickedTour walk;
   std::vector<int32_t> adopted;
+  int64_t walk_best = -1, since_best = 0;  // the walk's shortest tour, kicks since it got shorter
   while (!stop_.load(std::memory_order_relaxed)) {
-    if (walk.length() < 0 || (!independent_ && best_length_.load(std::memory_order_acquire) < walk.length())) {
+    if (walk.length() < 0 || (!independent_ && best_length_.load(std::memory_order_acquire) < walk_best)) {
       const int64_t length = best(adopted);  // adopt
       walk.reset(adopted, length);
+      walk_best = length, since_best = 0;
     }
-    const bool shorter = walk.kick(instance_, lk, random, &stop, kMaxKickSegment);
+    walk.kick(instance_, lk, random, &stop, kMaxKickSegment);
     kicks_.fetch_add(1, std::memory_order_relaxed);
-    if (shorter) {
+    if (walk.length() < walk_best) {
+      walk_best = walk.length(), since_best = 0;
       publish(walk.tour(), walk.length());
       if (independent_) {
         const std::lock_guard lock(mutex_);
         walks_[worker].length = walk.length();
         walks_[worker].tour.assign(walk.tour().begin(), walk.tour().end());
       }
+    } else if (++since_best >= kStallKicks) {  // stuck in a basin: leave it, keeping walk_best
+      walk.perturb(instance_, lk, random, &stop, kMaxKickSegment, kEscapeBridges);
+      since_best = 0;
     }
   }
 }

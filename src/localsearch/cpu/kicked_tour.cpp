@@ -1,7 +1,6 @@
 // One kick of iterated Lin-Kernighan (see kicked_tour.h).
 #include "localsearch/cpu/kicked_tour.h"
 
-#include "localsearch/double_bridge.h"
 
 namespace formica::localsearch::cpu {
 
@@ -13,19 +12,39 @@ void KickedTour::reset(std::span<const int32_t> tour, int64_t length) {
   length_ = length;
 }
 
+DoubleBridge KickedTour::bridge(const Instance& instance, RandomStream& random, int max_segment, int32_t (&ends)[8],
+                                int64_t& delta) {
+  const int n = static_cast<int>(tour_.size());
+  const auto at = [n](int p) { return p % n; };
+  // The kick, a double bridge: x, A, B, C, y -> x, C, B, A, y (saved_ holds the tour before it).
+  const DoubleBridge bridge = draw_double_bridge(random, n, max_segment);
+  const int p0 = bridge.p0, m = bridge.moved();
+  double_bridge_ends(bridge, [&](int p) { return tour_[at(p)]; }, ends);
+  delta = double_bridge_delta(ends, [&](int a, int b) { return instance.distance(a, b); });
+  for (int i = 0; i < m; ++i) tour_[at(p0 + 1 + i)] = saved_[at(double_bridge_source(bridge, i))];
+  for (int i = 1; i <= m; ++i) pos_[tour_[at(p0 + i)]] = at(p0 + i);
+  return bridge;
+}
+
+void KickedTour::perturb(const Instance& instance, LinKernighan& lk, RandomStream& random, const StopFlag* stop,
+                         int max_segment, int bridges) {
+  for (int b = 0; b < bridges; ++b) {
+    int32_t ends[8];
+    int64_t delta = 0;
+    bridge(instance, random, max_segment, ends, delta);
+    length_ += delta - lk.improve(tour_, pos_, ends, stop).gain;
+    saved_ = tour_;
+  }
+}
+
 bool KickedTour::kick(const Instance& instance, LinKernighan& lk, RandomStream& random, const StopFlag* stop,
                       int max_segment) {
   const int n = static_cast<int>(tour_.size());
-  const auto distance = [&](int a, int b) { return instance.distance(a, b); };
   const auto at = [n](int p) { return p % n; };
-  // The kick, a double bridge: x, A, B, C, y -> x, C, B, A, y.
-  const DoubleBridge bridge = draw_double_bridge(random, n, max_segment);
-  const int p0 = bridge.p0, m = bridge.moved();
   int32_t ends[8];
-  double_bridge_ends(bridge, [&](int p) { return tour_[at(p)]; }, ends);
-  const int64_t kick = double_bridge_delta(ends, distance);
-  for (int i = 0; i < m; ++i) tour_[at(p0 + 1 + i)] = saved_[at(double_bridge_source(bridge, i))];
-  for (int i = 1; i <= m; ++i) pos_[tour_[at(p0 + i)]] = at(p0 + i);
+  int64_t kick = 0;
+  const DoubleBridge bridge = this->bridge(instance, random, max_segment, ends, kick);
+  const int p0 = bridge.p0, m = bridge.moved();
   const NeighbourClimbCounts repair = lk.improve(tour_, pos_, ends, stop);
   const int64_t next = length_ + kick - repair.gain;
   if (next <= length_) {  // keep it (equal lengths too: plateaus)

@@ -13,6 +13,7 @@
 #include "core/rng.h"
 #include "core/search.h"
 #include "localsearch/cpu/lin_kernighan.h"
+#include "localsearch/double_bridge.h"
 
 namespace formica::localsearch::cpu {
 
@@ -27,11 +28,21 @@ class KickedTour {
   bool kick(const Instance& instance, LinKernighan& lk, RandomStream& random, const StopFlag* stop,
             int max_segment);
 
+  /// Leaves the walk's basin: `bridges` double bridges in a row, each repaired by `lk` and kept
+  /// whatever its length (the tour may get longer).
+  void perturb(const Instance& instance, LinKernighan& lk, RandomStream& random, const StopFlag* stop,
+               int max_segment, int bridges);
+
   /// The walk's tour (the one kept) and its exact length; -1 before reset().
   std::span<const int32_t> tour() const { return saved_; }
   int64_t length() const { return length_; }
 
  private:
+  /// Applies a double bridge drawn from `random` to tour_ (from saved_): its eight ends and the
+  /// length it adds.
+  DoubleBridge bridge(const Instance& instance, RandomStream& random, int max_segment, int32_t (&ends)[8],
+                      int64_t& delta);
+
   std::vector<int32_t> tour_, saved_, pos_;  // tour_ equals saved_ between kicks
   int64_t length_ = -1;
 };
