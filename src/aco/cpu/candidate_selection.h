@@ -46,23 +46,24 @@ template <class Visited>
 CandidateChoice select_proportional(std::span<const int32_t> ids, std::span<const float> f,
                                     const Visited& path, double u) {
   const auto eligible = [&](size_t s) { return ids[s] >= 0 && !path.visited(ids[s]) && f[s] > 0.0f; };
-  double total = 0.0;
-  for (size_t block = 0; block < ids.size(); block += 32) {
+  // The running sums of the 32 slots from `block` (the ineligible ones weigh 0).
+  const auto block_prefix = [&](size_t block) {
     std::array<double, 32> values{};
     for (size_t s = block; s < std::min(ids.size(), block + 32); ++s) values[s - block] = eligible(s) ? f[s] : 0.0;
-    total += warp_order_prefix(values)[31];
-  }
+    return warp_order_prefix(values);
+  };
+  // The first block's sums serve both passes: a row of up to 32 candidates is scanned once.
+  const std::array<double, 32> first = block_prefix(0);
+  double total = first[31];
+  for (size_t block = 32; block < ids.size(); block += 32) total += block_prefix(block)[31];
   if (!(total > 0.0)) return {-1, -1};
   double r = u * total;
   if (r >= total) r = std::nextafter(total, 0.0);
   double carry = 0.0;
   CandidateChoice last{-1, -1};
   for (size_t block = 0; block < ids.size(); block += 32) {
-    std::array<double, 32> values{};
-    const size_t end = std::min(ids.size(), block + 32);
-    for (size_t s = block; s < end; ++s) values[s - block] = eligible(s) ? f[s] : 0.0;
-    const std::array<double, 32> prefix = warp_order_prefix(values);
-    for (size_t s = block; s < end; ++s) {
+    const std::array<double, 32> prefix = block == 0 ? first : block_prefix(block);
+    for (size_t s = block; s < std::min(ids.size(), block + 32); ++s) {
       if (!eligible(s)) continue;
       last = {ids[s], static_cast<int>(s)};
       if (r < carry + prefix[s - block]) return last;
