@@ -310,7 +310,8 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   }
   const double before_setup = clock.seconds();
   std::unique_ptr<Search> search = make_search(instance, searched, backend, threads, options.initial_tour, &stop);
-  result.phase_seconds.setup = clock.seconds() - before_setup;
+  const double set_up_at = clock.seconds();
+  result.phase_seconds.setup = set_up_at - before_setup;
   // A search that starts from a tour (focused colonies) has one to return before its first
   // iteration, which then obeys the time limit too; other searches finish their first iteration,
   // so that every run returns a tour.
@@ -366,7 +367,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     }
   }
   const double searched_until = clock.seconds();
-  result.phase_seconds.search = searched_until - before_setup - result.phase_seconds.setup;
+  result.phase_seconds.search = searched_until - set_up_at;
   // A failed search may not answer any more: its rank sends no tour and takes rank 0's word.
   std::vector<int32_t> tour;
   int64_t length = 0;

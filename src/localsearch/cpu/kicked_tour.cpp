@@ -37,7 +37,7 @@ void KickedTour::perturb(const Instance& instance, LinKernighan& lk, RandomStrea
   }
 }
 
-bool KickedTour::kick(const Instance& instance, LinKernighan& lk, RandomStream& random, const StopFlag* stop,
+void KickedTour::kick(const Instance& instance, LinKernighan& lk, RandomStream& random, const StopFlag* stop,
                       int max_segment) {
   const int n = static_cast<int>(tour_.size());
   const auto at = [n](int p) { return p % n; };
@@ -52,9 +52,8 @@ bool KickedTour::kick(const Instance& instance, LinKernighan& lk, RandomStream& 
       for (int i = 1; i <= m; ++i) saved_[at(p0 + i)] = tour_[at(p0 + i)];
     else
       saved_ = tour_;
-    const bool shorter = next < length_;
     length_ = next;
-    return shorter;
+    return;
   }
   if (repair.moves == 0) {  // undo the kick only
     for (int i = 1; i <= m; ++i) tour_[at(p0 + i)] = saved_[at(p0 + i)], pos_[tour_[at(p0 + i)]] = at(p0 + i);
@@ -62,7 +61,6 @@ bool KickedTour::kick(const Instance& instance, LinKernighan& lk, RandomStream& 
     tour_ = saved_;
     for (int p = 0; p < n; ++p) pos_[tour_[p]] = p;
   }
-  return false;
 }
 
 }  // namespace formica::localsearch::cpu

@@ -23,9 +23,9 @@ class KickedTour {
   void reset(std::span<const int32_t> tour, int64_t length);
 
   /// One kick (a double bridge drawn from `random`, stretches of at most `max_segment` cities),
-  /// repaired by `lk` and kept or undone as the file comment says. Returns true when the tour got
-  /// shorter. The tour must have at least kMinKickCities cities.
-  bool kick(const Instance& instance, LinKernighan& lk, RandomStream& random, const StopFlag* stop,
+  /// repaired by `lk` and kept or undone as the file comment says (length() tells whether the
+  /// tour got shorter). The tour must have at least kMinKickCities cities.
+  void kick(const Instance& instance, LinKernighan& lk, RandomStream& random, const StopFlag* stop,
             int max_segment);
 
   /// Leaves the walk's basin: `bridges` double bridges in a row, each repaired by `lk` and kept
