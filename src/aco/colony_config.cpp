@@ -112,7 +112,7 @@ std::string ColonyConfig::describe() const {
   return text +
          (focused() ? concat(" focused-edges=", focused_edges) : std::string(" construction=whole-tours")) +
          (merge_tours ? " merge-tours=true" : "") +
-         (lk_threads > 0 ? concat(" lk-threads=", lk_threads) : "") +
+         (lk_threads > 0 ? concat(" lk-threads=", lk_threads, " lk-step=", localsearch::to_string(lk_step)) : "") +
          (lk_independent ? " lk-independent=true" : "") + (lk_stretch > 0 ? concat(" lk-stretch=", lk_stretch) : "");
 }
 

@@ -121,6 +121,8 @@ struct ColonyConfig {
   /// the decomposition for very large tours); 0: the whole tour. Tours of fewer than two stretches
   /// are walked whole. Needs lk_threads, and shared walks.
   int lk_stretch = 0;
+  /// What one step of the Lin-Kernighan threads' chains is (localsearch/cpu/lin_kernighan.h).
+  localsearch::LinKernighanStep lk_step = localsearch::LinKernighanStep::TwoOpt;
   int threads = 1;                ///< CPU worker threads (the result does not depend on it)
   uint64_t seed = 1;
 

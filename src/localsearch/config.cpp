@@ -8,12 +8,14 @@
 namespace formica::localsearch {
 namespace {
 
-struct StartEntry {
-  StartKind value;
+/// One named value of an enum's table.
+template <typename Value>
+struct Entry {
+  Value value;
   NamedChoice name;
 };
 
-constexpr StartEntry kStarts[] = {
+constexpr Entry<StartKind> kStarts[] = {
     {StartKind::Random, {"random", "a seeded random permutation per restart (Robinson et al. 2.2)"}},
     {StartKind::NearestNeighbour,
      {"nearest-neighbour", "the greedy tour from city 0, then from a random city per restart"}},
@@ -21,12 +23,34 @@ constexpr StartEntry kStarts[] = {
      {"space-filling-curve", "the Hilbert-curve tour, then shifted and mirrored curves per restart"}},
 };
 
-struct LocalSearchEntry {
-  LocalSearchKind value;
-  NamedChoice name;
+constexpr Entry<LinKernighanStep> kLkSteps[] = {
+    {LinKernighanStep::TwoOpt, {"2opt", "a 2-opt move, applied as it is tried (Johnson and McGeoch's LK)"}},
+    {LinKernighanStep::ThreeOpt,
+     {"3opt", "a sequential 3-opt move, the best of all evaluated before one is applied (LKH's MOVE_TYPE = 3)"}},
 };
 
-constexpr LocalSearchEntry kLocalSearches[] = {
+template <typename Table, typename Value>
+std::string_view name_in(const Table& table, Value value) {
+  for (const auto& entry : table)
+    if (entry.value == value) return entry.name.name;
+  return "?";
+}
+
+template <typename Value, typename Table>
+std::optional<Value> value_in(const Table& table, std::string_view text) {
+  for (const auto& entry : table)
+    if (entry.name.name == text) return entry.value;
+  return std::nullopt;
+}
+
+template <typename Table>
+std::vector<NamedChoice> names_in(const Table& table) {
+  std::vector<NamedChoice> names;
+  for (const auto& entry : table) names.push_back(entry.name);
+  return names;
+}
+
+constexpr Entry<LocalSearchKind> kLocalSearches[] = {
     {LocalSearchKind::None, {"none", "the tours as the ants built them"}},
     {LocalSearchKind::TwoOpt, {"two-opt", "2-opt over neighbour lists with don't-look bits"}},
     {LocalSearchKind::OrOpt,
@@ -42,41 +66,21 @@ bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
 }  // namespace
 
-std::string_view to_string(StartKind start) {
-  for (const auto& entry : kStarts)
-    if (entry.value == start) return entry.name.name;
-  return "?";
-}
+std::string_view to_string(StartKind start) { return name_in(kStarts, start); }
+std::optional<StartKind> parse_start(std::string_view text) { return value_in<StartKind>(kStarts, text); }
+std::vector<NamedChoice> start_names() { return names_in(kStarts); }
 
-std::optional<StartKind> parse_start(std::string_view text) {
-  for (const auto& entry : kStarts)
-    if (entry.name.name == text) return entry.value;
-  return std::nullopt;
-}
-
-std::vector<NamedChoice> start_names() {
-  std::vector<NamedChoice> names;
-  for (const auto& entry : kStarts) names.push_back(entry.name);
-  return names;
-}
-
-std::string_view to_string(LocalSearchKind kind) {
-  for (const auto& entry : kLocalSearches)
-    if (entry.value == kind) return entry.name.name;
-  return "?";
-}
-
+std::string_view to_string(LocalSearchKind kind) { return name_in(kLocalSearches, kind); }
 std::optional<LocalSearchKind> parse_local_search(std::string_view text) {
-  for (const auto& entry : kLocalSearches)
-    if (entry.name.name == text) return entry.value;
-  return std::nullopt;
+  return value_in<LocalSearchKind>(kLocalSearches, text);
 }
+std::vector<NamedChoice> local_search_names() { return names_in(kLocalSearches); }
 
-std::vector<NamedChoice> local_search_names() {
-  std::vector<NamedChoice> names;
-  for (const auto& entry : kLocalSearches) names.push_back(entry.name);
-  return names;
+std::string_view to_string(LinKernighanStep step) { return name_in(kLkSteps, step); }
+std::optional<LinKernighanStep> parse_lk_step(std::string_view text) {
+  return value_in<LinKernighanStep>(kLkSteps, text);
 }
+std::vector<NamedChoice> lk_step_names() { return names_in(kLkSteps); }
 
 std::string_view to_string(Layout layout) {
   for (const auto& [value, name] : kLayouts)

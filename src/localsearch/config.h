@@ -43,6 +43,16 @@ constexpr bool searches_or_opt(LocalSearchKind kind) {
 }
 constexpr bool searches_three_opt(LocalSearchKind kind) { return kind == LocalSearchKind::ThreeOpt; }
 
+/// What one step of a Lin-Kernighan chain is (cpu/lin_kernighan.h).
+enum class LinKernighanStep {
+  TwoOpt,    // a 2-opt move, applied as it is tried (Johnson and McGeoch's LK)
+  ThreeOpt,  // a sequential 3-opt move, all of them evaluated first (LKH's MOVE_TYPE = 3)
+};
+
+std::string_view to_string(LinKernighanStep step);
+std::optional<LinKernighanStep> parse_lk_step(std::string_view text);
+std::vector<NamedChoice> lk_step_names();
+
 std::string_view to_string(LocalSearchKind kind);
 std::optional<LocalSearchKind> parse_local_search(std::string_view text);
 std::vector<NamedChoice> local_search_names();

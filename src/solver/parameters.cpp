@@ -142,6 +142,10 @@ void add_colony_parameters(std::vector<Parameter>& p) {
       "less than 0.01 %, then the whole tour: the decomposition for very large tours (auto from "
       "200,000 cities); 0: the whole tour from the start",
       [](auto& c) -> auto& { return c.lk_stretch; }));
+  p.push_back(named_parameter<localsearch::LinKernighanStep>(
+      "lk-step", "MMAS / ACS / GACO with --lk-threads: one step of the Lin-Kernighan threads' chains:",
+      localsearch::lk_step_names, localsearch::parse_lk_step, localsearch::to_string,
+      [](auto& c) -> auto& { return c.colony.lk_step; }));
   p.push_back(
       {"lk-independent",
        "MMAS / ACS / GACO with --lk-threads: true lets every Lin-Kernighan thread walk on alone from "

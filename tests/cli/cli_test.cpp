@@ -529,6 +529,23 @@ TEST(Cli, AlphaCandidatesRunTheDefaultSolver) {
   EXPECT_NE(bad.err.find("valid: neighbours, alpha"), std::string::npos) << bad.err;
 }
 
+TEST(Cli, LkStepPicksTheLinKernighanThreadsStep) {
+  const fs::path json = temp("lk_step.json");
+  for (const std::string step : {"2opt", "3opt"}) {
+    const Outcome run = formica("solve --backend cpu --iterations 30 --merge-tours true --lk-threads 1 --lk-step " +
+                                step + " --quiet --json " + json.string());
+    ASSERT_EQ(run.code, 0) << run.err;
+    const auto doc = nlohmann::json::parse(slurp(json));
+    EXPECT_EQ(doc["parameters"]["lk_step"], step);
+    EXPECT_EQ(doc["parameters"]["lk_threads"], 1);
+  }
+  fs::remove(json);
+  const Outcome bad = formica("solve --iterations 1 --lk-step 5opt");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  EXPECT_NE(bad.err.find("valid: 2opt, 3opt"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, TimeLimitStopsTheRun) {
   const auto start = std::chrono::steady_clock::now();
   const Outcome run = formica("solve " + data("square.tsp") + " --time-limit 1.5 --backend cpu --quiet");

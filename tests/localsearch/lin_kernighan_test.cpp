@@ -38,12 +38,15 @@ std::vector<int32_t> three_opt_tour(const Instance& instance, const CandidateLis
   return tour;
 }
 
+constexpr LinKernighanStep kSteps[] = {LinKernighanStep::TwoOpt, LinKernighanStep::ThreeOpt};
+
 TEST(LinKernighan, GainsAreExactAndToursStayPermutations) {
+  for (const LinKernighanStep step : kSteps)
   for (const auto kind : {io::InstanceKind::Uniform, io::InstanceKind::Clustered})
     for (const int n : {8, 9, 60, 700}) {
       const Instance instance = io::generate_instance(n, kind, 5);
       const CandidateLists lists = build_candidate_lists(instance, std::min(10, n - 1));
-      LinKernighan lk(instance, lists);
+      LinKernighan lk(instance, lists, LinKernighanOptions{.step = step});
       for (const uint64_t seed : {1, 2, 3}) {
         std::vector<int32_t> tour = random_tour(n, seed);
         const int64_t before = tour_length(instance, tour);
@@ -70,6 +73,25 @@ TEST(LinKernighan, ImprovesTheThreeOptLocalOptimum) {
   const NeighbourClimbCounts short_chains =
       LinKernighan(instance, lists, LinKernighanOptions{.max_depth = 3}).improve(shallow);
   EXPECT_LT(short_chains.gain, counts.gain);
+}
+
+TEST(LinKernighan, ThreeOptStepsImproveTheThreeOptLocalOptimum) {
+  const Instance instance = io::generate_instance(3000, io::InstanceKind::Uniform, 4);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  std::vector<int32_t> tour = three_opt_tour(instance, lists);
+  const int64_t three_opt = tour_length(instance, tour);
+  LinKernighan lk(instance, lists, LinKernighanOptions{.step = LinKernighanStep::ThreeOpt});
+  const NeighbourClimbCounts counts = lk.improve(tour);
+  validate_permutation(tour, instance.n());
+  EXPECT_GT(counts.moves, 0);
+  EXPECT_EQ(three_opt - counts.gain, tour_length(instance, tour));
+  EXPECT_LT(tour_length(instance, tour), three_opt);
+  // And deep chains find more than single steps.
+  std::vector<int32_t> shallow = three_opt_tour(instance, lists);
+  const NeighbourClimbCounts one_step =
+      LinKernighan(instance, lists, LinKernighanOptions{.max_depth = 1, .step = LinKernighanStep::ThreeOpt})
+          .improve(shallow);
+  EXPECT_LT(one_step.gain, counts.gain);
 }
 
 TEST(LinKernighan, StartsOnlyFromTheActiveCities) {

@@ -12,8 +12,8 @@
 namespace formica::localsearch::cpu {
 
 IteratedLinKernighan::IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads,
-                                           uint64_t seed, bool independent)
-    : instance_(instance), lists_(std::move(lists)), seed_(seed), independent_(independent) {
+                                           uint64_t seed, bool independent, LinKernighanOptions lk)
+    : instance_(instance), lists_(std::move(lists)), seed_(seed), independent_(independent), lk_options_(lk) {
   if (independent_) walks_.resize(static_cast<size_t>(std::max(threads, 1)));
   for (int w = 0; w < std::max(threads, 1); ++w) workers_.emplace_back([this, w] { work(w); });
 }
@@ -62,7 +62,7 @@ void IteratedLinKernighan::work(int worker) {
     offered_.wait(lock, [&] { return stop_.load() || best_length_.load() >= 0; });
   }
   if (stop_.load() || n < kMinKickCities) return;
-  LinKernighan lk(instance_, lists_);
+  LinKernighan lk(instance_, lists_, lk_options_);
   RandomStream random(seed_, 0x11CC0000u + static_cast<uint64_t>(worker));
   StopFlag stop;
   stop.interrupt = &stop_;

@@ -37,6 +37,7 @@
 
 #include "core/candidates.h"
 #include "core/instance.h"
+#include "localsearch/cpu/lin_kernighan.h"
 #include "localsearch/cpu/tour_companion.h"
 #include "localsearch/double_bridge.h"
 
@@ -58,7 +59,7 @@ class IteratedLinKernighan final : public TourCompanion {
   /// chains choosing among `lists`, idle until the first offer(); worker w draws its kicks from
   /// seed and w.
   IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads, uint64_t seed,
-                       bool independent = false);
+                       bool independent = false, LinKernighanOptions lk = {});
   /// Stops and joins the workers.
   ~IteratedLinKernighan() override { stop(); }
   IteratedLinKernighan(const IteratedLinKernighan&) = delete;
@@ -83,6 +84,7 @@ class IteratedLinKernighan final : public TourCompanion {
   const CandidateLists lists_;
   const uint64_t seed_;
   const bool independent_;
+  const LinKernighanOptions lk_options_;
   mutable std::mutex mutex_;
   std::condition_variable offered_;
   std::vector<int32_t> best_;  // guarded by mutex_

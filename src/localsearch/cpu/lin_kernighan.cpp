@@ -4,10 +4,42 @@
 #include <algorithm>
 
 #include "localsearch/cpu/array_tour.h"
+#include "localsearch/cpu/sequential_three_opt.h"
 
 namespace formica::localsearch::cpu {
 namespace {
 constexpr int kMaxBreadth = 8;
+
+int breadth_at(const LinKernighanOptions& options, int depth) {
+  return std::clamp(depth < static_cast<int>(options.breadth.size()) ? options.breadth[depth] : 1, 1,
+                    kMaxBreadth);
+}
+
+/// Chains from every city of `queue` (each tries t2 = succ, then pred, and keeps the first chain
+/// that gains), the cities of a kept chain's changed edges queued again, until the queue is empty
+/// or `stop`.
+template <class C>
+NeighbourClimbCounts run_chains(C& chain, const ArrayTour& t, CityQueue& queue, const StopFlag* stop) {
+  NeighbourClimbCounts counts;
+  while (!queue.empty()) {
+    if ((++counts.evaluated & 255) == 0 && stop != nullptr && stop->requested()) {
+      counts.completed = false;
+      break;
+    }
+    const int t1 = queue.pop();
+    for (const int t2 : {t.succ(t1), t.pred(t1)}) {
+      if (!chain.run(t1, t2)) continue;
+      ++counts.moves;
+      counts.gain += chain.best_gain();
+      queue.push(t1);
+      queue.push(t2);
+      chain.push_changed(queue);
+      break;
+    }
+  }
+  queue.clear();
+  return counts;
+}
 }  // namespace
 
 /// One chain from t1: the steps applied so far (the tour is edited in place), the edges the chain
@@ -35,8 +67,10 @@ class LinKernighan::Chain {
   }
 
   int64_t best_gain() const { return best_gain_; }
-  /// The steps of the kept chain.
-  std::span<const Step> kept() const { return {steps_.data(), steps_.size()}; }
+  /// Queues the cities of the kept chain's changed edges (t1 and the first t2 aside).
+  void push_changed(CityQueue& queue) const {
+    for (const Step& s : steps_) queue.push(s.t3), queue.push(s.t4);
+  }
 
  private:
   struct Choice {
@@ -62,8 +96,7 @@ class LinKernighan::Chain {
     const int depth = static_cast<int>(steps_.size());
     if (depth >= options_.max_depth) return;
     const bool forward = t_.succ(t1_) == t2;  // t2 follows t1: t4 precedes t3
-    const int width = std::clamp(
-        depth < static_cast<int>(options_.breadth.size()) ? options_.breadth[depth] : 1, 1, kMaxBreadth);
+    const int width = breadth_at(options_, depth);
     Choice choices[kMaxBreadth];
     int count = 0;
     for (const int32_t t3 : lists_.of(t2)) {
@@ -125,6 +158,80 @@ class LinKernighan::Chain {
   int best_depth_ = 0;
 };
 
+/// One chain of 3-opt steps from t1 (LinKernighanStep::ThreeOpt): the moves applied so far (the tour
+/// is edited in place, each move logged as its 2-opt exchanges), the edges added and removed.
+class LinKernighan::ThreeOptChain {
+ public:
+  ThreeOptChain(const Instance& instance, const CandidateLists& lists, const LinKernighanOptions& options,
+                ArrayTour& tour)
+      : instance_(instance), lists_(lists), options_(options), t_(tour) {}
+
+  /// Searches the chains from t1 with t2 its tour neighbour. Leaves the tour improved by
+  /// best_gain() > 0 and returns true, or leaves it as it was and returns false.
+  bool run(int t1, int t2) {
+    t1_ = t1;
+    edges_.clear();
+    log_.clear();
+    path_.clear();
+    best_gain_ = 0;
+    edges_.remove(t1, t2);
+    descend(t2, instance_.distance(t1, t2), 0);
+    return best_gain_ > 0;
+  }
+
+  int64_t best_gain() const { return best_gain_; }
+  void push_changed(CityQueue& queue) const {
+    for (const SequentialMove& m : path_)
+      for (const int c : {m.t3, m.t4, m.t5, m.t6})
+        if (c >= 0) queue.push(c);
+  }
+
+ private:
+  /// Extends the chain whose open end is t2 with gain g. Returns with the tour improved (best_gain_
+  /// > 0) or as it was on entry.
+  void descend(int t2, int64_t g, int depth) {
+    if (depth >= options_.max_depth) return;
+    const auto level = static_cast<size_t>(depth);
+    if (open_.size() <= level) open_.resize(level + 1);  // deeper levels may resize: index, never hold
+    SequentialMove closing;
+    if (search_sequential_three_opt(t_, instance_, lists_, edges_, t1_, t2, g, breadth_at(options_, depth),
+                                    closing, open_[level])) {
+      take(closing);
+      best_gain_ = closing.gain;
+      return;
+    }
+    const size_t log_mark = log_.size(), added_mark = edges_.added_count(), removed_mark = edges_.size();
+    for (size_t i = 0; i < open_[level].size(); ++i) {
+      const SequentialMove m = open_[level][i];
+      take(m);
+      descend(m.last(), m.gain, depth + 1);
+      if (best_gain_ > 0) return;
+      undo_exchanges(t_, log_, log_mark);
+      edges_.truncate(added_mark, removed_mark);
+      path_.pop_back();
+    }
+  }
+
+  void take(const SequentialMove& m) {
+    apply_sequential_three_opt(t_, m, log_);
+    path_.push_back(m);
+    edges_.add(m.t2, m.t3);
+    edges_.remove(m.t3, m.t4);
+    if (m.t5 >= 0) edges_.add(m.t4, m.t5), edges_.remove(m.t5, m.t6);
+  }
+
+  const Instance& instance_;
+  const CandidateLists& lists_;
+  const LinKernighanOptions& options_;
+  ArrayTour& t_;
+  int t1_ = 0;
+  ChainEdges edges_;
+  std::vector<Exchange> log_;
+  std::vector<SequentialMove> path_;
+  std::vector<std::vector<SequentialMove>> open_;  // per depth
+  int64_t best_gain_ = 0;
+};
+
 LinKernighan::LinKernighan(const Instance& instance, const CandidateLists& lists, LinKernighanOptions options)
     : instance_(instance),
       lists_(lists),
@@ -140,31 +247,16 @@ NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, const StopFl
 
 NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, std::span<int32_t> pos,
                                            std::span<const int32_t> active, const StopFlag* stop) {
-  NeighbourClimbCounts counts;
-  const int n = static_cast<int>(tour.size());
-  if (n < kThreeOptMinCities) return counts;
+  if (static_cast<int>(tour.size()) < kThreeOptMinCities) return {};
   ArrayTour t(tour, pos);
-  Chain chain(instance_, lists_, options_, t);
   queue_.clear();
   for (const int32_t city : active) queue_.push(city);
-  while (!queue_.empty()) {
-    if ((++counts.evaluated & 255) == 0 && stop != nullptr && stop->requested()) {
-      counts.completed = false;
-      break;
-    }
-    const int t1 = queue_.pop();
-    for (const int t2 : {t.succ(t1), t.pred(t1)}) {
-      if (!chain.run(t1, t2)) continue;
-      ++counts.moves;
-      counts.gain += chain.best_gain();
-      queue_.push(t1);
-      queue_.push(t2);
-      for (const Step& s : chain.kept()) queue_.push(s.t3), queue_.push(s.t4);
-      break;
-    }
+  if (options_.step == LinKernighanStep::ThreeOpt) {
+    ThreeOptChain chain(instance_, lists_, options_, t);
+    return run_chains(chain, t, queue_, stop);
   }
-  queue_.clear();
-  return counts;
+  Chain chain(instance_, lists_, options_, t);
+  return run_chains(chain, t, queue_, stop);
 }
 
 }  // namespace formica::localsearch::cpu

@@ -10,6 +10,11 @@
 // no removed edge added again. Gains are exact TSPLIB integers, and a chain is kept only when its
 // best closed gain is at least 1.
 //
+// With LinKernighanStep::ThreeOpt a step is a sequential 3-opt move instead, searched whole before
+// one is applied (sequential_three_opt.h; LKH's MOVE_TYPE = 3): the chain takes the first move that
+// closes a shorter tour, else applies the move of largest open gain and goes on from t1 and its t6,
+// trying the next-best moves at the first levels (breadth) when a chain finds nothing below.
+//
 // Where 3-opt stops: the chain follows steps that gain nothing (on instances with many equal
 // distances, such as drilling grids, most improving moves are long chains of such steps) as long as
 // the total gain G stays positive, to depths of dozens of exchanges.
@@ -23,13 +28,19 @@
 #include "core/candidates.h"
 #include "core/instance.h"
 #include "core/search.h"
+#include "localsearch/config.h"
 #include "localsearch/cpu/city_queue.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 
 namespace formica::localsearch::cpu {
 
+/// What one step of a chain is: a 2-opt move (applied as it is tried), or a sequential 3-opt move
+/// (evaluated first, among all of them; includes the pure segment moves no 2-opt chain reaches).
+using localsearch::LinKernighanStep;
+
 struct LinKernighanOptions {
-  int max_depth = 50;                   ///< 2-opt steps of one chain at most
+  int max_depth = 50;                   ///< steps of one chain at most
+  LinKernighanStep step = LinKernighanStep::TwoOpt;
   std::array<int, 3> breadth{5, 3, 1};  ///< alternatives tried at the first levels; 1 below them
 };
 
@@ -51,6 +62,7 @@ class LinKernighan {
     int t2, t3, t4;
   };
   class Chain;
+  class ThreeOptChain;
 
   const Instance& instance_;
   const CandidateLists& lists_;

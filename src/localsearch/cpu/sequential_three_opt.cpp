@@ -1,0 +1,119 @@
+// The 3-opt step of Lin-Kernighan: its search and how a move is applied (see sequential_three_opt.h).
+#include "localsearch/cpu/sequential_three_opt.h"
+
+#include <utility>
+
+namespace formica::localsearch::cpu {
+namespace {
+
+/// The tour seen going from t1 to t2: succ, pred and between in that direction.
+struct Oriented {
+  const ArrayTour& t;
+  bool forward;
+  int suc(int c) const { return forward ? t.succ(c) : t.pred(c); }
+  int pre(int c) const { return forward ? t.pred(c) : t.succ(c); }
+  /// b lies on the way from a to c (both included).
+  bool between(int a, int b, int c) const {
+    if (!forward) std::swap(a, c);
+    const int pa = t.pos(a), pb = t.pos(b), pc = t.pos(c);
+    return pa <= pc ? pa <= pb && pb <= pc : pb >= pa || pb <= pc;
+  }
+};
+
+/// Keeps `m` among the `width` largest open gains of `open`, largest first (ties: found first).
+void keep_best(std::vector<SequentialMove>& open, const SequentialMove& m, int width) {
+  if (static_cast<int>(open.size()) == width) {
+    if (m.gain <= open.back().gain) return;
+    open.pop_back();
+  }
+  auto at = open.end();
+  while (at != open.begin() && (at - 1)->gain < m.gain) --at;
+  open.insert(at, m);
+}
+
+void logged_exchange(ArrayTour& t, std::vector<Exchange>& log, int u1, int u2, int v1, int v2) {
+  t.exchange(u1, u2, v1, v2);
+  log.push_back({u1, u2, v1, v2});
+}
+
+}  // namespace
+
+bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, const CandidateLists& lists,
+                                 const ChainEdges& edges, int t1, int t2, int64_t g, int width,
+                                 SequentialMove& closing, std::vector<SequentialMove>& open) {
+  open.clear();
+  const Oriented o{t, t.succ(t1) == t2};
+  const auto d = [&](int a, int b) { return instance.distance(a, b); };
+  for (const int32_t t3 : lists.of(t2)) {
+    const int64_t g1 = g - d(t2, t3);
+    if (g1 <= 0) break;  // nearest first: g1 only falls
+    if (t3 == t1 || t3 == o.suc(t2) || !edges.may_add(t2, t3)) continue;
+    for (const bool before : {true, false}) {  // t4 before t3 (a 2-opt move closes) or after it
+      const int t4 = before ? o.pre(t3) : o.suc(t3);
+      if (!edges.may_remove(t3, t4)) continue;
+      const int64_t g2 = g1 + d(t3, t4);
+      if (before && edges.may_add(t4, t1) && g2 - d(t4, t1) > 0) {
+        closing = {t1, t2, t3, t4, -1, -1, g2 - d(t4, t1)};
+        return true;
+      }
+      for (const int32_t t5 : lists.of(t4)) {
+        const int64_t g3 = g2 - d(t4, t5);
+        if (g3 <= 0) break;
+        if (t5 == o.suc(t4) || t5 == o.pre(t4) || t5 == t1 || !edges.may_add(t4, t5)) continue;
+        // The t6 that close a tour: after the 2-opt step the tour is the path t4 .. t2 t3 .. t1,
+        // and t6 is t5's neighbour on it towards t4; otherwise (t2 .. t3 a cycle) t5 must be on
+        // that cycle, and either neighbour there will do.
+        int t6s[2], count = 0;
+        if (before) {
+          t6s[count++] = o.between(t2, t5, t4) ? o.suc(t5) : o.pre(t5);
+        } else {
+          if (!o.between(t2, t5, t3)) continue;
+          if (t5 != t3) t6s[count++] = o.suc(t5);
+          if (t5 != t2) t6s[count++] = o.pre(t5);
+        }
+        for (int i = 0; i < count; ++i) {
+          const int t6 = t6s[i];
+          if (!edges.may_remove(t5, t6) || !edges.may_add(t6, t1)) continue;
+          const int64_t g4 = g3 + d(t5, t6);
+          if (g4 - d(t6, t1) > 0) {
+            closing = {t1, t2, t3, t4, t5, t6, g4 - d(t6, t1)};
+            return true;
+          }
+          keep_best(open, {t1, t2, t3, t4, t5, t6, g4}, width);
+        }
+      }
+    }
+  }
+  return false;
+}
+
+void apply_sequential_three_opt(ArrayTour& t, const SequentialMove& m, std::vector<Exchange>& log) {
+  const Oriented o{t, t.succ(m.t1) == m.t2};
+  if (m.t5 < 0 || o.pre(m.t3) == m.t4) {
+    // t4 before t3: the 2-opt move, then (t4, t1), (t5, t6) replaced by (t4, t5), (t6, t1).
+    logged_exchange(t, log, m.t2, m.t1, m.t3, m.t4);
+    if (m.t5 >= 0) logged_exchange(t, log, m.t1, m.t4, m.t6, m.t5);
+    return;
+  }
+  if (o.suc(m.t5) == m.t6) {
+    // t1 [t2 .. t5 t6 .. t3] t4 becomes t1 [t6 .. t3] [t2 .. t5] t4: both stretches kept in
+    // direction, by reversing the whole and then each stretch.
+    logged_exchange(t, log, m.t1, m.t2, m.t3, m.t4);  // t1 t3 .. t6 t5 .. t2 t4
+    logged_exchange(t, log, m.t1, m.t3, m.t6, m.t5);  // t1 t6 .. t3 t5 .. t2 t4
+    logged_exchange(t, log, m.t3, m.t5, m.t2, m.t4);  // t1 t6 .. t3 t2 .. t5 t4
+    return;
+  }
+  // t1 [t2 .. t6 t5 .. t3] t4 becomes t1 [t6 .. t2] [t3 .. t5] t4: each stretch reversed in place.
+  logged_exchange(t, log, m.t1, m.t2, m.t6, m.t5);  // t1 t6 .. t2 t5 .. t3 t4
+  logged_exchange(t, log, m.t2, m.t5, m.t3, m.t4);  // t1 t6 .. t2 t3 .. t5 t4
+}
+
+void undo_exchanges(ArrayTour& t, std::vector<Exchange>& log, size_t keep) {
+  while (log.size() > keep) {
+    const Exchange e = log.back();
+    t.exchange(e.u1, e.v1, e.u2, e.v2);  // removes (u1, v1), (u2, v2): what the exchange added
+    log.pop_back();
+  }
+}
+
+}  // namespace formica::localsearch::cpu
