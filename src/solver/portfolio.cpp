@@ -195,7 +195,7 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       c.lk_threads > 0 ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread",
                                 c.lk_threads > 1 ? "s" : "", " (", localsearch::to_string(c.lk_step), " steps",
                                 c.lk_independent ? ", independent walks)" : ")",
-                                c.lk_stretch > 0 ? concat(" over stretches of ", c.lk_stretch, " cities, then the whole tour") : "")
+                                c.lk_stretch > 0 ? concat(" over stretches of ", c.lk_stretch, " cities (2opt steps), then the whole tour") : "")
                        : std::string(),
       ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours, " ",
       c.ls_candidates == aco::LsCandidates::Alpha ? std::string_view("alpha-nearest") : to_string(lists),

@@ -143,7 +143,7 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   const SolverConfig huge = resolve_config(SolverConfig{}, 200000, Backend::Cuda);
   EXPECT_EQ(huge.colony.lk_stretch, 1000);
   EXPECT_NE(portfolio_summary(huge, 200000, EdgeWeightType::Euc2D, Backend::Cuda)
-                .find("over stretches of 1000 cities, then the whole tour"),
+                .find("over stretches of 1000 cities (2opt steps), then the whole tour"),
             std::string::npos);
   EXPECT_EQ(resolve_config(SolverConfig{}, 200000, Backend::Cpu).colony.lk_stretch, 0);  // no threads there
   SolverConfig whole;
