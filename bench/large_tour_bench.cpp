@@ -53,12 +53,14 @@ int main(int argc, char** argv) {
   app.add_flag("--whole-only", whole_only, "leave out the stretch threads");
   app.add_flag("--nearest", nearest, "start from the nearest-neighbour tour climbed whole (the colonies' start below 500,000 cities)");
   std::string step = "2opt";
-  app.add_option("--lk-step", step, "the Lin-Kernighan chains' step: 2opt (2-opt moves) or 3opt (sequential 3-opt moves)")
-      ->check(CLI::IsMember({"2opt", "3opt"}));
-  std::vector<int> breadth{5, 3, 1};
+  app.add_option("--lk-step", step, "the Lin-Kernighan chains' step: 2opt, 3opt or 5opt (sequential moves)")
+      ->check(CLI::IsMember({"2opt", "3opt", "5opt"}));
+  std::vector<int> breadth;
   app.add_option("--lk-breadth", breadth, "alternatives the chains try at their first three levels")
       ->expected(3)
-      ->check(CLI::Range(1, 8));
+      ->check(CLI::Range(1, 8));  // default: the step's (localsearch::cpu::lin_kernighan_options)
+  int depth = 50;
+  app.add_option("--lk-depth", depth, "steps of one chain at most")->check(CLI::Range(1, 1000));
   app.add_flag("--start-only", seconds_only_start, "only build the start tour");
   CLI11_PARSE(app, argc, argv);
   if (threads <= 0) threads = hardware_threads();
@@ -109,9 +111,9 @@ int main(int argc, char** argv) {
     }
   };
   if (!stretches_only) {
-    localsearch::cpu::LinKernighanOptions lk;
-    if (step == "3opt") lk.step = localsearch::cpu::LinKernighanStep::ThreeOpt;
-    lk.breadth = {breadth[0], breadth[1], breadth[2]};
+    localsearch::cpu::LinKernighanOptions lk = localsearch::cpu::lin_kernighan_options(*localsearch::parse_lk_step(step));
+    if (!breadth.empty()) lk.breadth = {breadth[0], breadth[1], breadth[2]};
+    lk.max_depth = depth;
     localsearch::cpu::IteratedLinKernighan whole(instance, lists, threads, seed, false, lk);
     run("whole tour", whole);
   }

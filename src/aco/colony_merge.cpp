@@ -43,7 +43,7 @@ ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
         given ? *given
               : build_candidate_lists(instance, std::min(kMergerNeighbours, instance.n() - 1), config.threads,
                                       config.neighbour_lists),
-        config.lk_threads, config.seed, config.lk_independent, localsearch::cpu::LinKernighanOptions{.step = config.lk_step});
+        config.lk_threads, config.seed, config.lk_independent, localsearch::cpu::lin_kernighan_options(config.lk_step));
   };
   if (config.lk_stretch > 0 && instance.n() >= 2 * config.lk_stretch) {
     companion_ = std::make_unique<localsearch::cpu::StretchHandOver>(

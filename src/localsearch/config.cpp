@@ -27,6 +27,9 @@ constexpr Entry<LinKernighanStep> kLkSteps[] = {
     {LinKernighanStep::TwoOpt, {"2opt", "a 2-opt move, applied as it is tried (Johnson and McGeoch's LK)"}},
     {LinKernighanStep::ThreeOpt,
      {"3opt", "a sequential 3-opt move, the best of all evaluated before one is applied (LKH's MOVE_TYPE = 3)"}},
+    {LinKernighanStep::FiveOpt,
+     {"5opt", "a sequential 5-opt move over the 5 first neighbours, the best of all evaluated before one is "
+              "applied (LKH's default move)"}},
 };
 
 template <typename Table, typename Value>

@@ -47,6 +47,7 @@ constexpr bool searches_three_opt(LocalSearchKind kind) { return kind == LocalSe
 enum class LinKernighanStep {
   TwoOpt,    // a 2-opt move, applied as it is tried (Johnson and McGeoch's LK)
   ThreeOpt,  // a sequential 3-opt move, all of them evaluated first (LKH's MOVE_TYPE = 3)
+  FiveOpt,   // a sequential 5-opt move over 5 candidates, all of them evaluated first (LKH's default)
 };
 
 std::string_view to_string(LinKernighanStep step);

@@ -531,7 +531,7 @@ TEST(Cli, AlphaCandidatesRunTheDefaultSolver) {
 
 TEST(Cli, LkStepPicksTheLinKernighanThreadsStep) {
   const fs::path json = temp("lk_step.json");
-  for (const std::string step : {"2opt", "3opt"}) {
+  for (const std::string step : {"2opt", "3opt", "5opt"}) {
     const Outcome run = formica("solve --backend cpu --iterations 30 --merge-tours true --lk-threads 1 --lk-step " +
                                 step + " --quiet --json " + json.string());
     ASSERT_EQ(run.code, 0) << run.err;
@@ -540,10 +540,10 @@ TEST(Cli, LkStepPicksTheLinKernighanThreadsStep) {
     EXPECT_EQ(doc["parameters"]["lk_threads"], 1);
   }
   fs::remove(json);
-  const Outcome bad = formica("solve --iterations 1 --lk-step 5opt");
+  const Outcome bad = formica("solve --iterations 1 --lk-step 4opt");
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
-  EXPECT_NE(bad.err.find("valid: 2opt, 3opt"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("valid: 2opt, 3opt, 5opt"), std::string::npos) << bad.err;
 }
 
 TEST(Cli, TimeLimitStopsTheRun) {

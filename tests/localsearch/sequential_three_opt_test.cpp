@@ -16,33 +16,12 @@
 #include "io/generator.h"
 #include "localsearch/cpu/array_tour.h"
 #include "localsearch/cpu/sequential_three_opt.h"
+#include "localsearch/edge_set_check.h"
 
 namespace formica::localsearch::cpu {
 namespace {
 
-using EdgeSet = std::multiset<std::pair<int, int>>;
-
-std::pair<int, int> edge(int a, int b) { return {std::min(a, b), std::max(a, b)}; }
-
-EdgeSet tour_edges(const std::vector<int32_t>& tour) {
-  EdgeSet edges;
-  for (size_t p = 0; p < tour.size(); ++p) edges.insert(edge(tour[p], tour[(p + 1) % tour.size()]));
-  return edges;
-}
-
-/// True when `edges` (n of them, on cities 0..n-1) form one Hamiltonian cycle.
-bool hamiltonian(const EdgeSet& edges, int n) {
-  std::vector<std::vector<int>> adjacent(static_cast<size_t>(n));
-  for (const auto& [a, b] : edges) adjacent[a].push_back(b), adjacent[b].push_back(a);
-  for (const auto& a : adjacent)
-    if (a.size() != 2) return false;
-  int previous = -1, city = 0, seen = 0;
-  do {
-    const int next = adjacent[city][0] != previous ? adjacent[city][0] : adjacent[city][1];
-    previous = city, city = next, ++seen;
-  } while (city != 0 && seen <= n);
-  return seen == n;
-}
+using test_edges::EdgeSet, test_edges::edge, test_edges::hamiltonian, test_edges::tour_edges;
 
 struct Fixture {
   Instance instance;

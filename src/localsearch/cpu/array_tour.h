@@ -43,6 +43,13 @@ class ArrayTour {
     return two_opt(pos_[u2], pos_[v2]);
   }
 
+  /// Puts `city` at position p, for moves that rewrite whole stretches (k_opt_move.h); the caller
+  /// leaves the array a permutation again.
+  void place(int p, int city) {
+    tour_[p] = city;
+    pos_[city] = p;
+  }
+
   /// Or-opt: the segment x..y between the adjacent cities c and d, x next to c (see
   /// localsearch/neighbour_moves.h, apply_or_opt).
   void or_opt(int x, int y, int c, int d) { apply_or_opt(*this, x, y, c, d); }

@@ -2,8 +2,10 @@
 #include "localsearch/cpu/lin_kernighan.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "localsearch/cpu/array_tour.h"
+#include "localsearch/cpu/k_opt_move.h"
 #include "localsearch/cpu/sequential_three_opt.h"
 
 namespace formica::localsearch::cpu {
@@ -158,20 +160,92 @@ class LinKernighan::Chain {
   int best_depth_ = 0;
 };
 
-/// One chain of 3-opt steps from t1 (LinKernighanStep::ThreeOpt): the moves applied so far (the tour
-/// is edited in place, each move logged as its 2-opt exchanges), the edges added and removed.
-class LinKernighan::ThreeOptChain {
+namespace {
+
+/// The 3-opt step (sequential_three_opt.h): moves applied as logged 2-opt exchanges.
+class ThreeOptSteps {
  public:
-  ThreeOptChain(const Instance& instance, const CandidateLists& lists, const LinKernighanOptions& options,
-                ArrayTour& tour)
-      : instance_(instance), lists_(lists), options_(options), t_(tour) {}
+  using Move = SequentialMove;
+  bool search(const ArrayTour& t, const Instance& instance, const CandidateLists& lists, const ChainEdges& edges,
+              int t1, int t2, int64_t g, int width, Move& closing, std::vector<Move>& open) const {
+    return search_sequential_three_opt(t, instance, lists, edges, t1, t2, g, width, closing, open);
+  }
+  void apply(ArrayTour& t, const Move& m) { apply_sequential_three_opt(t, m, log_); }
+  size_t mark() const { return log_.size(); }
+  void undo(ArrayTour& t, size_t mark) { undo_exchanges(t, log_, mark); }
+  /// Keeps what was applied: the log starts again.
+  void forget() { log_.clear(); }
+  static void record(ChainEdges& edges, const Move& m) {
+    edges.add(m.t2, m.t3);
+    edges.remove(m.t3, m.t4);
+    if (m.t5 >= 0) edges.add(m.t4, m.t5), edges.remove(m.t5, m.t6);
+  }
+  static void push_changed(CityQueue& queue, const Move& m) {
+    for (const int c : {m.t3, m.t4, m.t5, m.t6})
+      if (c >= 0) queue.push(c);
+  }
+
+ private:
+  std::vector<Exchange> log_;
+};
+
+/// The k-opt step (k_opt_move.h): moves applied by rewriting stretches, undone by their inverses.
+class KOptSteps {
+ public:
+  using Move = KOptMove;
+  KOptSteps(int k, int neighbours) : k_(k), neighbours_(neighbours) {}
+  bool search(const ArrayTour& t, const Instance& instance, const CandidateLists& lists, const ChainEdges& edges,
+              int t1, int t2, int64_t g, int width, Move& closing, std::vector<Move>& open) const {
+    return search_sequential_k_opt(t, instance, lists, neighbours_, k_, edges, t1, t2, g, width, closing, open);
+  }
+  void apply(ArrayTour& t, const Move& m) {
+    apply_k_opt(t, m.cities(), scratch_);
+    log_.push_back(m);
+  }
+  size_t mark() const { return log_.size(); }
+  void forget() { log_.clear(); }
+  void undo(ArrayTour& t, size_t mark) {
+    while (log_.size() > mark) {
+      // The inverse move: the same cities from t[1] on, t[0] last, removes what the move added.
+      const Move& m = log_.back();
+      int32_t inverse[2 * kMaxKOpt];
+      std::rotate_copy(m.t, m.t + 1, m.t + m.size, inverse);
+      apply_k_opt(t, {inverse, static_cast<size_t>(m.size)}, scratch_);
+      log_.pop_back();
+    }
+  }
+  static void record(ChainEdges& edges, const Move& m) {
+    for (int i = 0; i < m.size; i += 2) edges.remove(m.t[i], m.t[i + 1]);
+    for (int i = 1; i + 1 < m.size; i += 2) edges.add(m.t[i], m.t[i + 1]);
+  }
+  static void push_changed(CityQueue& queue, const Move& m) {
+    for (int i = 2; i < m.size; ++i) queue.push(m.t[i]);
+  }
+
+ private:
+  int k_, neighbours_;
+  std::vector<Move> log_;
+  std::vector<int32_t> scratch_;
+};
+
+}  // namespace
+
+/// One chain of searched steps from t1 (LinKernighanStep::ThreeOpt and FiveOpt): the moves applied
+/// so far (the tour is edited in place), the edges added and removed.
+template <class Steps>
+class LinKernighan::StepChain {
+ public:
+  using Move = typename Steps::Move;
+  StepChain(const Instance& instance, const CandidateLists& lists, const LinKernighanOptions& options,
+            ArrayTour& tour, Steps steps)
+      : instance_(instance), lists_(lists), options_(options), t_(tour), steps_(std::move(steps)) {}
 
   /// Searches the chains from t1 with t2 its tour neighbour. Leaves the tour improved by
   /// best_gain() > 0 and returns true, or leaves it as it was and returns false.
   bool run(int t1, int t2) {
     t1_ = t1;
     edges_.clear();
-    log_.clear();
+    steps_.forget();
     path_.clear();
     best_gain_ = 0;
     edges_.remove(t1, t2);
@@ -181,9 +255,7 @@ class LinKernighan::ThreeOptChain {
 
   int64_t best_gain() const { return best_gain_; }
   void push_changed(CityQueue& queue) const {
-    for (const SequentialMove& m : path_)
-      for (const int c : {m.t3, m.t4, m.t5, m.t6})
-        if (c >= 0) queue.push(c);
+    for (const Move& m : path_) Steps::push_changed(queue, m);
   }
 
  private:
@@ -193,42 +265,40 @@ class LinKernighan::ThreeOptChain {
     if (depth >= options_.max_depth) return;
     const auto level = static_cast<size_t>(depth);
     if (open_.size() <= level) open_.resize(level + 1);  // deeper levels may resize: index, never hold
-    SequentialMove closing;
-    if (search_sequential_three_opt(t_, instance_, lists_, edges_, t1_, t2, g, breadth_at(options_, depth),
-                                    closing, open_[level])) {
+    Move closing;
+    if (steps_.search(t_, instance_, lists_, edges_, t1_, t2, g, breadth_at(options_, depth), closing,
+                      open_[level])) {
       take(closing);
       best_gain_ = closing.gain;
       return;
     }
-    const size_t log_mark = log_.size(), added_mark = edges_.added_count(), removed_mark = edges_.size();
+    const size_t mark = steps_.mark(), added_mark = edges_.added_count(), removed_mark = edges_.size();
     for (size_t i = 0; i < open_[level].size(); ++i) {
-      const SequentialMove m = open_[level][i];
+      const Move m = open_[level][i];
       take(m);
       descend(m.last(), m.gain, depth + 1);
       if (best_gain_ > 0) return;
-      undo_exchanges(t_, log_, log_mark);
+      steps_.undo(t_, mark);
       edges_.truncate(added_mark, removed_mark);
       path_.pop_back();
     }
   }
 
-  void take(const SequentialMove& m) {
-    apply_sequential_three_opt(t_, m, log_);
+  void take(const Move& m) {
+    steps_.apply(t_, m);
     path_.push_back(m);
-    edges_.add(m.t2, m.t3);
-    edges_.remove(m.t3, m.t4);
-    if (m.t5 >= 0) edges_.add(m.t4, m.t5), edges_.remove(m.t5, m.t6);
+    Steps::record(edges_, m);
   }
 
   const Instance& instance_;
   const CandidateLists& lists_;
   const LinKernighanOptions& options_;
   ArrayTour& t_;
+  Steps steps_;
   int t1_ = 0;
   ChainEdges edges_;
-  std::vector<Exchange> log_;
-  std::vector<SequentialMove> path_;
-  std::vector<std::vector<SequentialMove>> open_;  // per depth
+  std::vector<Move> path_;
+  std::vector<std::vector<Move>> open_;  // per depth
   int64_t best_gain_ = 0;
 };
 
@@ -252,7 +322,11 @@ NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, std::span<in
   queue_.clear();
   for (const int32_t city : active) queue_.push(city);
   if (options_.step == LinKernighanStep::ThreeOpt) {
-    ThreeOptChain chain(instance_, lists_, options_, t);
+    StepChain<ThreeOptSteps> chain(instance_, lists_, options_, t, ThreeOptSteps{});
+    return run_chains(chain, t, queue_, stop);
+  }
+  if (options_.step == LinKernighanStep::FiveOpt) {
+    StepChain<KOptSteps> chain(instance_, lists_, options_, t, KOptSteps(5, options_.step_neighbours));
     return run_chains(chain, t, queue_, stop);
   }
   Chain chain(instance_, lists_, options_, t);

@@ -41,8 +41,18 @@ using localsearch::LinKernighanStep;
 struct LinKernighanOptions {
   int max_depth = 50;                   ///< steps of one chain at most
   LinKernighanStep step = LinKernighanStep::TwoOpt;
+  int step_neighbours = 5;  ///< FiveOpt: the first this many cities of each list (LKH: 5 candidates)
   std::array<int, 3> breadth{5, 3, 1};  ///< alternatives tried at the first levels; 1 below them
 };
+
+/// The options a step is run with by default: 5-opt steps search widely enough without
+/// backtracking (breadth 1, as LKH), the others try alternatives at the first levels.
+inline LinKernighanOptions lin_kernighan_options(LinKernighanStep step) {
+  LinKernighanOptions options;
+  options.step = step;
+  if (step == LinKernighanStep::FiveOpt) options.breadth = {1, 1, 1};
+  return options;
+}
 
 class LinKernighan {
  public:
@@ -62,7 +72,8 @@ class LinKernighan {
     int t2, t3, t4;
   };
   class Chain;
-  class ThreeOptChain;
+  template <class Steps>
+  class StepChain;
 
   const Instance& instance_;
   const CandidateLists& lists_;
