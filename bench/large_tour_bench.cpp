@@ -16,6 +16,7 @@
 #include "aco/colony_config.h"
 #include "aco/cpu/focused_construction.h"
 #include "core/candidates.h"
+#include "bounds/alpha_nearness.h"
 #include "core/nearest_neighbour.h"
 #include "core/tour.h"
 #include "io/generator.h"
@@ -59,7 +60,12 @@ int main(int argc, char** argv) {
   app.add_option("--lk-breadth", breadth, "alternatives the chains try at their first three levels")
       ->expected(3)
       ->check(CLI::Range(1, 8));  // default: the step's (localsearch::cpu::lin_kernighan_options)
-  int depth = 50;
+  int depth = 50, step_neighbours = 5, alpha = 0;
+  app.add_option("--alpha", alpha, "the Lin-Kernighan threads' lists: the K alpha-nearest of a Held-Karp ascent "
+                                   "(its time counted in the set-up) instead of the 10 nearest")
+      ->check(CLI::Range(0, 10));
+  app.add_option("--lk-neighbours", step_neighbours, "5opt: the first this many neighbours of each list")
+      ->check(CLI::Range(1, 10));
   app.add_option("--lk-depth", depth, "steps of one chain at most")->check(CLI::Range(1, 1000));
   app.add_flag("--start-only", seconds_only_start, "only build the start tour");
   CLI11_PARSE(app, argc, argv);
@@ -68,7 +74,9 @@ int main(int argc, char** argv) {
   auto start = std::chrono::steady_clock::now();
   const Instance instance =
       instance_spec.empty() ? io::generate_instance(cities, io::InstanceKind::Uniform, seed) : bench::load(instance_spec);
-  const CandidateLists lists = build_candidate_lists(instance, 10, threads);
+  const CandidateLists lists =
+      alpha > 0 ? bounds::alpha_candidate_lists(instance, alpha, bounds::BoundOptions{.threads = threads})
+                : build_candidate_lists(instance, 10, threads);
   const double setup = seconds_since(start);
   start = std::chrono::steady_clock::now();
   std::vector<int32_t> tour;
@@ -114,6 +122,7 @@ int main(int argc, char** argv) {
     localsearch::cpu::LinKernighanOptions lk = localsearch::cpu::lin_kernighan_options(*localsearch::parse_lk_step(step));
     if (!breadth.empty()) lk.breadth = {breadth[0], breadth[1], breadth[2]};
     lk.max_depth = depth;
+    lk.step_neighbours = step_neighbours;
     localsearch::cpu::IteratedLinKernighan whole(instance, lists, threads, seed, false, lk);
     run("whole tour", whole);
   }

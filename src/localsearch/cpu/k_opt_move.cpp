@@ -116,7 +116,7 @@ bool search_sequential_k_opt(const ArrayTour& tour, const Instance& instance, co
     const int from = move.t[2 * pairs - 1];
     for (const int32_t a : lists.of(from).first(static_cast<size_t>(row))) {
       const int64_t g1 = gain - d(from, a);
-      if (g1 <= 0) break;  // nearest first: g1 only falls
+      if (g1 <= 0) continue;  // lists need not be nearest first (alpha-nearest)
       if (a == t1 || a == tour.succ(from) || a == tour.pred(from) || !edges.may_add(from, a) ||
           adds(pairs, from, a))
         continue;

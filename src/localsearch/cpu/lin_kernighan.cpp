@@ -237,8 +237,8 @@ class LinKernighan::StepChain {
  public:
   using Move = typename Steps::Move;
   StepChain(const Instance& instance, const CandidateLists& lists, const LinKernighanOptions& options,
-            ArrayTour& tour, Steps steps)
-      : instance_(instance), lists_(lists), options_(options), t_(tour), steps_(std::move(steps)) {}
+            ArrayTour& tour, ChainEdges& edges, Steps steps)
+      : instance_(instance), lists_(lists), options_(options), t_(tour), edges_(edges), steps_(std::move(steps)) {}
 
   /// Searches the chains from t1 with t2 its tour neighbour. Leaves the tour improved by
   /// best_gain() > 0 and returns true, or leaves it as it was and returns false.
@@ -294,9 +294,9 @@ class LinKernighan::StepChain {
   const CandidateLists& lists_;
   const LinKernighanOptions& options_;
   ArrayTour& t_;
+  ChainEdges& edges_;
   Steps steps_;
   int t1_ = 0;
-  ChainEdges edges_;
   std::vector<Move> path_;
   std::vector<std::vector<Move>> open_;  // per depth
   int64_t best_gain_ = 0;
@@ -307,7 +307,8 @@ LinKernighan::LinKernighan(const Instance& instance, const CandidateLists& lists
       lists_(lists),
       options_(options),
       pos_(static_cast<size_t>(instance.n())),
-      queue_(instance.n()) {}
+      queue_(instance.n()),
+      edges_(instance.n()) {}
 
 NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, const StopFlag* stop) {
   const int n = static_cast<int>(tour.size());
@@ -322,11 +323,11 @@ NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, std::span<in
   queue_.clear();
   for (const int32_t city : active) queue_.push(city);
   if (options_.step == LinKernighanStep::ThreeOpt) {
-    StepChain<ThreeOptSteps> chain(instance_, lists_, options_, t, ThreeOptSteps{});
+    StepChain<ThreeOptSteps> chain(instance_, lists_, options_, t, edges_, ThreeOptSteps{});
     return run_chains(chain, t, queue_, stop);
   }
   if (options_.step == LinKernighanStep::FiveOpt) {
-    StepChain<KOptSteps> chain(instance_, lists_, options_, t, KOptSteps(5, options_.step_neighbours));
+    StepChain<KOptSteps> chain(instance_, lists_, options_, t, edges_, KOptSteps(5, options_.step_neighbours));
     return run_chains(chain, t, queue_, stop);
   }
   Chain chain(instance_, lists_, options_, t);

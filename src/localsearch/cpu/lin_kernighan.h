@@ -31,6 +31,7 @@
 #include "localsearch/config.h"
 #include "localsearch/cpu/city_queue.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
+#include "localsearch/cpu/sequential_three_opt.h"
 
 namespace formica::localsearch::cpu {
 
@@ -80,6 +81,7 @@ class LinKernighan {
   LinKernighanOptions options_;
   std::vector<int32_t> pos_;
   CityQueue queue_;
+  ChainEdges edges_;  // the step chains' (3-opt, 5-opt)
 };
 
 }  // namespace formica::localsearch::cpu

@@ -46,7 +46,7 @@ bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, c
   const auto d = [&](int a, int b) { return instance.distance(a, b); };
   for (const int32_t t3 : lists.of(t2)) {
     const int64_t g1 = g - d(t2, t3);
-    if (g1 <= 0) break;  // nearest first: g1 only falls
+    if (g1 <= 0) continue;  // lists need not be nearest first (alpha-nearest)
     if (t3 == t1 || t3 == o.suc(t2) || !edges.may_add(t2, t3)) continue;
     for (const bool before : {true, false}) {  // t4 before t3 (a 2-opt move closes) or after it
       const int t4 = before ? o.pre(t3) : o.suc(t3);
@@ -58,7 +58,7 @@ bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, c
       }
       for (const int32_t t5 : lists.of(t4)) {
         const int64_t g3 = g2 - d(t4, t5);
-        if (g3 <= 0) break;
+        if (g3 <= 0) continue;
         if (t5 == o.suc(t4) || t5 == o.pre(t4) || t5 == t1 || !edges.may_add(t4, t5)) continue;
         // The t6 that close a tour: after the 2-opt step the tour is the path t4 .. t2 t3 .. t1,
         // and t6 is t5's neighbour on it towards t4; otherwise (t2 .. t3 a cycle) t5 must be on

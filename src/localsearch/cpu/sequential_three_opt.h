@@ -38,16 +38,24 @@ struct SequentialMove {
   int last() const { return t5 < 0 ? t4 : t6; }
 };
 
-/// The edges one chain has added and removed (few: a linear search is fastest).
+/// The edges one chain has added and removed: few, so a linear search finds them, and with a
+/// stamp per city (the constructor with n) a query about a city no chain edge touches answers at
+/// once.
 class ChainEdges {
  public:
-  void clear() { added_.clear(), removed_.clear(); }
-  void add(int a, int b) { added_.push_back(key(a, b)); }
-  void remove(int a, int b) { removed_.push_back(key(a, b)); }
+  ChainEdges() = default;
+  explicit ChainEdges(int n) : touched_(static_cast<size_t>(n), 0) {}
+  void clear() {
+    added_.clear(), removed_.clear();
+    if (++stamp_ == 0) std::fill(touched_.begin(), touched_.end(), 0), stamp_ = 1;
+  }
+  void add(int a, int b) { added_.push_back(key(a, b)), touch(a, b); }
+  void remove(int a, int b) { removed_.push_back(key(a, b)), touch(a, b); }
   /// The chain may remove (a, b) unless it added it, and add (a, b) unless it removed it.
-  bool may_remove(int a, int b) const { return !contains(added_, key(a, b)); }
-  bool may_add(int a, int b) const { return !contains(removed_, key(a, b)); }
+  bool may_remove(int a, int b) const { return !touches(a, b) || !contains(added_, key(a, b)); }
+  bool may_add(int a, int b) const { return !touches(a, b) || !contains(removed_, key(a, b)); }
   size_t size() const { return removed_.size(); }
+  /// Back to the first `added` and `removed` edges (the stamps stay: queries stay exact).
   void truncate(size_t added, size_t removed) { added_.resize(added), removed_.resize(removed); }
   size_t added_count() const { return added_.size(); }
 
@@ -59,7 +67,15 @@ class ChainEdges {
   static bool contains(const std::vector<uint64_t>& edges, uint64_t e) {
     return std::find(edges.begin(), edges.end(), e) != edges.end();
   }
+  void touch(int a, int b) {
+    if (!touched_.empty()) touched_[a] = touched_[b] = stamp_;
+  }
+  bool touches(int a, int b) const {
+    return touched_.empty() || (touched_[a] == stamp_ && touched_[b] == stamp_);
+  }
   std::vector<uint64_t> added_, removed_;
+  std::vector<uint32_t> touched_;
+  uint32_t stamp_ = 1;
 };
 
 /// A 2-opt move on an ArrayTour, named as ArrayTour::exchange names it, kept so it can be undone.
