@@ -38,7 +38,7 @@ std::vector<int32_t> three_opt_tour(const Instance& instance, const CandidateLis
   return tour;
 }
 
-constexpr LinKernighanStep kSteps[] = {LinKernighanStep::TwoOpt, LinKernighanStep::ThreeOpt};
+constexpr LinKernighanStep kSteps[] = {LinKernighanStep::TwoOpt, LinKernighanStep::ThreeOpt, LinKernighanStep::FiveOpt};
 
 TEST(LinKernighan, GainsAreExactAndToursStayPermutations) {
   for (const LinKernighanStep step : kSteps)
@@ -46,7 +46,7 @@ TEST(LinKernighan, GainsAreExactAndToursStayPermutations) {
     for (const int n : {8, 9, 60, 700}) {
       const Instance instance = io::generate_instance(n, kind, 5);
       const CandidateLists lists = build_candidate_lists(instance, std::min(10, n - 1));
-      LinKernighan lk(instance, lists, LinKernighanOptions{.step = step});
+      LinKernighan lk(instance, lists, lin_kernighan_options(step));
       for (const uint64_t seed : {1, 2, 3}) {
         std::vector<int32_t> tour = random_tour(n, seed);
         const int64_t before = tour_length(instance, tour);
