@@ -140,10 +140,7 @@ bool search_sequential_k_opt(const ArrayTour& tour, const Instance& instance, co
             }
             KOptMove m = move;
             m.gain = g2;
-            if (static_cast<int>(open.size()) == width) open.pop_back();
-            auto at = open.end();
-            while (at != open.begin() && (at - 1)->gain < g2) --at;
-            open.insert(at, m);
+            keep_best(open, m, width);
           }
         }
         if (pairs + 1 < k && self(self, pairs + 1, g2)) return true;

@@ -20,17 +20,6 @@ struct Oriented {
   }
 };
 
-/// Keeps `m` among the `width` largest open gains of `open`, largest first (ties: found first).
-void keep_best(std::vector<SequentialMove>& open, const SequentialMove& m, int width) {
-  if (static_cast<int>(open.size()) == width) {
-    if (m.gain <= open.back().gain) return;
-    open.pop_back();
-  }
-  auto at = open.end();
-  while (at != open.begin() && (at - 1)->gain < m.gain) --at;
-  open.insert(at, m);
-}
-
 void logged_exchange(ArrayTour& t, std::vector<Exchange>& log, int u1, int u2, int v1, int v2) {
   t.exchange(u1, u2, v1, v2);
   log.push_back({u1, u2, v1, v2});
@@ -79,7 +68,7 @@ bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, c
             closing = {t1, t2, t3, t4, t5, t6, g4 - d(t6, t1)};
             return true;
           }
-          keep_best(open, {t1, t2, t3, t4, t5, t6, g4}, width);
+          keep_best(open, SequentialMove{t1, t2, t3, t4, t5, t6, g4}, width);
         }
       }
     }

@@ -78,6 +78,18 @@ class ChainEdges {
   uint32_t stamp_ = 1;
 };
 
+/// Keeps `m` among the `width` moves of largest gain in `open`, largest first (ties: found first).
+template <class Move>
+void keep_best(std::vector<Move>& open, const Move& m, int width) {
+  if (static_cast<int>(open.size()) == width) {
+    if (m.gain <= open.back().gain) return;
+    open.pop_back();
+  }
+  auto at = open.end();
+  while (at != open.begin() && (at - 1)->gain < m.gain) --at;
+  open.insert(at, m);
+}
+
 /// A 2-opt move on an ArrayTour, named as ArrayTour::exchange names it, kept so it can be undone.
 struct Exchange {
   int u1, u2, v1, v2;
