@@ -200,3 +200,15 @@ def test_ctrl_c_raises_keyboard_interrupt_with_the_best_result() -> None:
     assert result.stop_reason == "interrupted" and result.iterations >= 1
     assert sorted(result.tour.tolist()) == list(range(200))
     assert result.length == formica.tour_length(instance, result.tour)
+
+
+def test_islands_in_one_process_exchange_and_return_one_valid_tour() -> None:
+    points = np.random.default_rng(11).uniform(0, 1000, size=(300, 2))
+    result = formica.solve(points, backend="cpu", islands=3, threads=1, time_limit=1.5, island_interval=0.25)
+    assert sorted(result.tour.tolist()) == list(range(300))
+    assert result.length == formica.tour_length(points, result.tour)
+    assert result.config["islands"] == 3 and result.config["threads"] == 1 and result.config["gpus"] == 0
+    with pytest.raises(ValueError, match="--gpus 2: the run is on the CPU"):
+        formica.solve(points, backend="cpu", gpus=2, iterations=1)
+    with pytest.raises(ValueError, match="--islands must be in"):
+        formica.solve(points, backend="cpu", islands=0, iterations=1)

@@ -176,12 +176,19 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
     }
     const std::string memory = memory_plan(instance, config, backend);
     if (!memory.empty()) std::cerr << "formica: memory " << memory << "\n";
+    const double interval =
+        config.island_interval > 0 ? config.island_interval : default_island_interval(instance.n(), config.time_limit);
     if (ranks->size() > 1)
       std::cerr << "formica: " << ranks->size() << " ranks (islands, seeds " << config.seed << " to "
-                << config.seed + ranks->size() - 1 << "), best tours exchanged every "
-                << (config.island_interval > 0 ? config.island_interval
-                                               : default_island_interval(instance.n(), config.time_limit))
-                << " s through " << transport << "\n";
+                << config.seed + ranks->size() - 1 << "), best tours exchanged every " << interval << " s through "
+                << transport << "\n";
+    else if (config.islands > 1)
+      std::cerr << "formica: " << config.islands << " islands in this process (seeds " << config.seed << " to "
+                << config.seed + config.islands - 1 << ", "
+                << (config.gpus > 0 ? concat("on ", config.gpus, config.gpus == 1 ? " GPU" : " GPUs")
+                                    : concat(threads_per_island(config),
+                                             threads_per_island(config) == 1 ? " CPU thread each" : " CPU threads each"))
+                << "), best tours exchanged every " << interval << " s through host memory\n";
     std::cerr << "formica: stops after "
               << (config.iterations ? std::to_string(*config.iterations) + " iterations" : std::string())
               << (config.iterations && config.time_limit ? " or " : "")
@@ -217,9 +224,9 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
       std::cerr << line << format_gap(p.best_length, optimum) << "\n";
     };
   }
-  // Under mpirun the best closed tour so far goes to --tour-out at every exchange that shortened it
+  // With islands (mpirun, --islands, --gpus) the best closed tour so far goes to --tour-out at every exchange that shortened it
   // (written atomically): a run that mpirun aborts, a rank killed, still leaves it.
-  if (!o.tour_out.empty() && ranks->size() > 1 && symmetric && !ends.any())
+  if (!o.tour_out.empty() && (ranks->size() > 1 || config.islands > 1) && symmetric && !ends.any())
     options.on_checkpoint = [&](std::span<const int32_t> tour, int64_t) {
       io::write_tour(o.tour_out, problem.name(), Tour(instance, std::vector<int32_t>(tour.begin(), tour.end())));
     };
@@ -251,7 +258,10 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   write_pictures(o, problem, symmetric, result, optimum);
 
   const std::string on_ranks =
-      result.ranks > 1 ? concat(" x ", result.ranks, " ranks (", result.exchanges, " exchanges)") : std::string();
+      result.ranks > 1 ? concat(" x ", result.ranks, ranks->size() > 1 ? " ranks" : " islands",
+                                result.gpus > 1 ? concat(" on ", result.gpus, " GPUs") : std::string(), " (",
+                                result.exchanges, " exchanges)")
+                       : std::string();
   std::printf("%s: best %lld%s after %lld iterations in %.2f s, %s on %s (%s%s, stopped by %s)\n",
               problem.name().c_str(), static_cast<long long>(result.tour.length()),
               format_gap(result.tour.length(), optimum).c_str(),

@@ -1,6 +1,8 @@
 // Device discovery and context start-up for the CUDA backend.
 #include <future>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 
 #include "cuda/check.cuh"
 #include "cuda/device.h"
@@ -43,6 +45,21 @@ std::optional<DeviceInfo> find_device() {
     s.device = info;
   });
   return s.device;
+}
+
+int device_count() {
+  if (!find_device()) return 0;
+  int count = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&count));
+  return count;
+}
+
+void use_device(int index) {
+  const int count = device_count();
+  if (index < 0 || index >= count)
+    throw std::runtime_error("GPU " + std::to_string(index) + " asked for, but this process sees " +
+                             std::to_string(count) + (count == 1 ? " GPU" : " GPUs"));
+  CUDA_CHECK(cudaSetDevice(index));
 }
 
 std::optional<size_t> device_memory_in_use() {

@@ -23,6 +23,15 @@ bool built_with_cuda();
 /// driver once per process; it creates no CUDA context.
 std::optional<DeviceInfo> find_device();
 
+/// CUDA devices this process may use (0 without a driver or in a CPU-only build): the host's GPUs,
+/// or those CUDA_VISIBLE_DEVICES names.
+int device_count();
+
+/// Makes device `index` (0 <= index < device_count()) the calling thread's: every later runtime
+/// call of the thread, and every search it builds, runs there (an island of --gpus). Throws
+/// std::runtime_error for an index out of range.
+void use_device(int index);
+
 /// Bytes of the device's memory in use (total minus free, every process's and every context's), or
 /// nullopt without a device. Creates device 0's context if none exists yet. For leak checks: a
 /// soak reads it before and after many solves on a device it has to itself.

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "distributed/start_ranks.h"
+
 namespace formica::distributed {
 
 void expect_gather_sizes(size_t mine, size_t all, int size, const char* operation) {
@@ -12,5 +14,7 @@ void expect_gather_sizes(size_t mine, size_t all, int size, const char* operatio
                                 std::to_string(mine) + " values need " + std::to_string(mine * size) +
                                 ", got room for " + std::to_string(all));
 }
+
+int Communicator::local_gpus() const { return host_gpus(); }
 
 }  // namespace formica::distributed

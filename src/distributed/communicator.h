@@ -25,6 +25,9 @@ class Communicator {
   /// This rank's index among the ranks on its host, and how many ranks share the host.
   virtual int local_rank() const = 0;
   virtual int local_size() const = 0;
+  /// GPUs the ranks of this host share out (rank r takes GPU r mod local_gpus()): the host's GPUs
+  /// that start_ranks() saw (host_gpus()), unless the ranks say otherwise (a ThreadTeam).
+  virtual int local_gpus() const;
   /// What carries the data: "single rank", "MPI (host buffers)", "NCCL (device buffers)".
   virtual std::string transport() const = 0;
 

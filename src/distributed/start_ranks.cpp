@@ -114,7 +114,7 @@ std::unique_ptr<Communicator> choose_transport(std::unique_ptr<Communicator> ran
 
 int count_gpus(Communicator& ranks, bool gpu) {
   // A host's ranks use min(ranks there, its GPUs) GPUs: each counts 1 when its local rank is below that.
-  const int64_t mine = gpu && ranks.local_rank() < std::max(1, host_gpus()) ? 1 : 0;
+  const int64_t mine = gpu && ranks.local_rank() < std::max(1, ranks.local_gpus()) ? 1 : 0;
   std::vector<int64_t> all(static_cast<size_t>(ranks.size()));
   ranks.allgather(std::span<const int64_t>(&mine, 1), all);
   int64_t total = 0;

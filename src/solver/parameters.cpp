@@ -243,11 +243,21 @@ std::vector<Parameter> make_parameters() {
                [](SolverConfig& c, std::string_view v) { c.polish = parse_bool("polish", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.polish); }});
   p.push_back({"island-interval",
-               "seconds between the ranks' exchanges of best tours when run as several MPI ranks (mpirun); 0: 1 s "
+               "seconds between the islands' exchanges of best tours (--islands, --gpus, or MPI ranks under mpirun); 0: 1 s "
                "up to 2,000 cities, then n / 2000 s, at most 10 s and a fifth of the time limit",
                [](SolverConfig& c, std::string_view v) { c.island_interval = parse_value<double>("island-interval", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.island_interval); }});
-  p.push_back({"threads", "CPU threads, 0 for all",
+  p.push_back({"islands",
+               "searches in this process (threads), each with its own seed (seed + island), CPU threads and, with "
+               "--gpus, GPU; they exchange best tours every --island-interval and merge them at the end; with "
+               "--gpus N, N unless given",
+               [](SolverConfig& c, std::string_view v) { c.islands = parse_value<int>("islands", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.islands); }});
+  p.push_back({"gpus",
+               "GPUs of this host to use, one island or more on each (--islands), or 'all' (CUDA backend; 0 on the CPU)",
+               [](SolverConfig& c, std::string_view v) { c.gpus = v == "all" ? SolverConfig::kAllGpus : parse_value<int>("gpus", v); },
+               [](const SolverConfig& c) { return c.gpus == SolverConfig::kAllGpus ? nlohmann::json("all") : nlohmann::json(c.gpus); }});
+  p.push_back({"threads", "CPU threads (of each island), 0 for all (with --islands N: an N-th of them each)",
                [](SolverConfig& c, std::string_view v) { c.threads = parse_value<int>("threads", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.threads); }});
   p.push_back({"ants", "number of ants (per colony), 0 for the default: one per city (ACS: 10)",

@@ -112,9 +112,10 @@ int portfolio_ls_neighbours(int n, Backend backend) {
 /// (u1432 0.1000 -> 0.073 %, u1817 0.157 -> 0.091 %), the medians' times to get there summed over the 98
 /// rows 62.0 / 27.7 s (section 17). The price: a run below 2,000 cities, like one above, is no longer
 /// repeatable from its seed alone.
-int portfolio_lk_threads(int n, Backend backend) {
+/// With several islands in the process (--islands, --gpus) each takes its share of the threads.
+int portfolio_lk_threads(int n, Backend backend, int islands) {
   if (backend != Backend::Cuda || n < localsearch::cpu::kMinKickCities) return 0;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 2);
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / islands - 2);
 }
 
 /// Edges a focused ant re-decides: about n / 8, from 16 up to 128 (bench/quality_time.sh, two CPU
@@ -158,7 +159,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   }
   if (unset("lk-threads", c.lk_threads, defaults.colony.lk_threads) &&
       !(config.was_named("merge-tours") && !c.merge_tours))
-    c.lk_threads = portfolio_lk_threads(n, backend);
+    c.lk_threads = portfolio_lk_threads(n, backend, config.islands);
   // Independent walks below kOrOptBelow: H200, 3 seeds, 10 s, stop at 0.1 %, shared / independent:
   // u2152 0.107 / 0.068 %, pr2392 0.107 / 0.060 % (median); at the reference times fnl4461 0.134 /
   // 0.209 %, usa13509 0.218 / 0.260 %, pla85900 0.372 / 0.751 %: where one walk has more to improve

@@ -18,6 +18,7 @@
 #include "cuda/device.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/cpu/two_opt_cpu.h"
+#include "distributed/thread_team.h"
 #include "solver/islands.h"
 #include "solver/portfolio.h"
 #if FORMICA_HAVE_CUDA
@@ -62,6 +63,21 @@ Algorithm resolve_algorithm(Algorithm algorithm) {
 
 SolverConfig resolve_config(SolverConfig config, int n, Backend backend) {
   if (!config.iterations && !config.time_limit) config.time_limit = default_time_limit(n);
+  if (backend == Backend::Cuda) {
+    const int visible = cuda::device_count();
+    if (config.gpus == SolverConfig::kAllGpus) config.gpus = std::max(1, visible);
+    FORMICA_EXPECTS(config.gpus >= 1, "--gpus 0: the run is on the GPU (--backend cpu runs without one)");
+    FORMICA_EXPECTS(config.gpus <= std::max(1, visible), "--gpus ", config.gpus, ": this process sees ", visible,
+                    visible == 1 ? " GPU" : " GPUs", " (CUDA_VISIBLE_DEVICES narrows them)");
+  } else {
+    FORMICA_EXPECTS(config.gpus <= 1, "--gpus ", config.gpus, ": the run is on the CPU (",
+                    cuda::built_with_cuda() ? "no GPU found, or --backend cpu" : "this build has no CUDA backend",
+                    "); --islands N runs N islands on the CPU");
+    config.gpus = 0;
+  }
+  if (!config.was_named("islands")) config.islands = std::max(1, config.gpus);
+  FORMICA_EXPECTS(config.islands >= config.gpus, "--islands ", config.islands, " with --gpus ", config.gpus,
+                  ": every GPU needs an island of its own");
   return apply_portfolio(config, n, backend);
 }
 
@@ -96,6 +112,10 @@ aco::ColonyConfig colony_config(const SolverConfig& config, int threads) {
 
 int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
+int threads_per_island(const SolverConfig& config) {
+  return config.threads > 0 ? config.threads : std::max(1, hardware_threads() / std::max(1, config.islands));
+}
+
 bool SolverConfig::was_named(std::string_view name) const {
   return std::find(named.begin(), named.end(), name) != named.end();
 }
@@ -108,6 +128,8 @@ void SolverConfig::validate() const {
   FORMICA_EXPECTS(threads >= 0, "--threads must be at least 1, got ", threads);
   FORMICA_EXPECTS(island_interval >= 0 && island_interval <= 1e7,
                   "--island-interval must be a non-negative number of seconds, got ", island_interval);
+  FORMICA_EXPECTS(islands >= 1 && islands <= 1024, "--islands must be in [1, 1024], got ", islands);
+  FORMICA_EXPECTS(gpus == kAllGpus || (gpus >= 0 && gpus <= 1024), "--gpus must be 'all' or in [0, 1024], got ", gpus);
   ant_system.validate();
   const Algorithm resolved = resolve_algorithm(algorithm);
   if (resolved != Algorithm::AntSystem) {
@@ -256,6 +278,55 @@ std::chrono::steady_clock::time_point after(std::chrono::steady_clock::time_poin
                      std::chrono::duration<double>(seconds));
 }
 
+/// --islands N (N > 1) in a process of one rank: N threads, each solve()s as one member of a
+/// ThreadTeam (the island model of solver/islands.h over host memory), on GPU member mod gpus when
+/// the run is on the GPU, with its share of the CPU threads. Returns island 0's result, which holds
+/// every island's best merged. A member that fails before it takes part in the exchanges breaks the
+/// team, so nobody waits for it, and its error is the run's.
+Result solve_as_team(const Instance& instance, const SolverConfig& request, const SolverConfig& config,
+                     const SolveOptions& options) {
+  const int islands = config.islands;
+  distributed::ThreadTeam team(islands, config.gpus);
+  SolverConfig each = request;
+  each.threads = threads_per_island(config);
+  std::vector<std::optional<Result>> results(static_cast<size_t>(islands));
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(islands));
+  {
+    std::vector<std::jthread> members;
+    members.reserve(static_cast<size_t>(islands));
+    for (int r = 0; r < islands; ++r)
+      members.emplace_back([&, r] {
+        distributed::TeamMember member(team, r);
+        SolveOptions mine = options;
+        mine.ranks = &member;
+        if (r != 0) {  // island 0 speaks for the run
+          mine.on_progress = nullptr;
+          mine.on_checkpoint = nullptr;
+        }
+        try {
+          if (config.gpus > 0) cuda::use_device(r % config.gpus);
+          results[static_cast<size_t>(r)] = solve(instance, each, mine);
+        } catch (...) {
+          errors[static_cast<size_t>(r)] = std::current_exception();
+          team.break_team();
+        }
+      });
+  }
+  // The first error that is not another island's TeamBroken is the cause.
+  for (const std::exception_ptr& error : errors) {
+    if (!error) continue;
+    try {
+      std::rethrow_exception(error);
+    } catch (const distributed::TeamBroken&) {
+    } catch (...) {
+      throw;
+    }
+  }
+  for (const std::exception_ptr& error : errors)
+    if (error) std::rethrow_exception(error);
+  return std::move(*results.front());
+}
+
 }  // namespace
 
 Result solve(const Instance& instance, const SolverConfig& request, const SolveOptions& options) {
@@ -263,6 +334,11 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   const Backend backend = resolve_backend(request.algorithm, request.backend);
   const SolverConfig config = resolve_config(request, instance.n(), backend);
   config.validate();
+  const bool several_ranks = options.ranks != nullptr && options.ranks->size() > 1;
+  if (config.islands > 1 && !several_ranks) return solve_as_team(instance, request, config, options);
+  FORMICA_EXPECTS(config.islands == 1 || dynamic_cast<const distributed::TeamMember*>(options.ranks) != nullptr,
+                  "--islands ", config.islands, " in a run of ", options.ranks->size(),
+                  " MPI ranks: start one rank per GPU (or per group of cores) instead");
   if (!options.initial_tour.empty()) check_initial_tour(instance, config, options.initial_tour, "--initial-tour");
   // A fresh process creates its CUDA context while the search prepares on the host.
   if (backend == Backend::Cuda) cuda::start_context();

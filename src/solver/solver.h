@@ -56,6 +56,15 @@ struct SolverConfig {
   /// Seconds between the ranks' exchanges of best tours in a run of several ranks (mpirun,
   /// solver/islands.h); 0 for default_island_interval(n, time limit).
   double island_interval = 0.0;
+  /// Islands in this process (solve() runs them as threads exchanging through host memory,
+  /// distributed/thread_team.h): each its own search with seed + island, its own CPU threads
+  /// (`threads` each) and, on the GPU, GPU island mod gpus. resolve_config() makes it `gpus` unless named.
+  int islands = 1;
+  /// GPUs of this host that the islands share (the CUDA backend); kAllGpus for every GPU the process
+  /// sees. resolve_config() replaces kAllGpus by the count, makes it 0 on the CPU and refuses more
+  /// than there are.
+  int gpus = 1;
+  static constexpr int kAllGpus = -1;
   /// Parameters given by name (set_parameter: the command line, Python, bench configs), so that
   /// `--algorithm auto` keeps them even where the value given equals the default.
   std::vector<std::string> named;
@@ -79,6 +88,10 @@ Algorithm resolve_algorithm(Algorithm algorithm);
 /// default time limit for n (default_time_limit; a target alone does not count: it may never be
 /// reached).
 SolverConfig resolve_config(SolverConfig config, int n, Backend backend);
+
+/// CPU threads each island of `config` runs with: config.threads, or an islands-th of the
+/// hardware threads when that is 0.
+int threads_per_island(const SolverConfig& config);
 
 struct HistoryPoint {
   int64_t iteration;

@@ -546,6 +546,32 @@ TEST(Cli, LkStepPicksTheLinKernighanThreadsStep) {
   EXPECT_NE(bad.err.find("valid: 2opt, 3opt, 5opt"), std::string::npos) << bad.err;
 }
 
+TEST(Cli, IslandsInOneProcessExchangeAndWriteOneTour) {
+  const fs::path json = temp("islands.json"), tour = temp("islands.tour");
+  const Outcome run = formica("solve " + data("square.tsp") + " --backend cpu --islands 2 --threads 1 --time-limit 2 " +
+                              "--island-interval 0.3 --json " + json.string() + " --tour-out " + tour.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.err.find("2 islands in this process (seeds 1 to 2, 1 CPU thread each)"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("exchange "), std::string::npos) << run.err;
+  EXPECT_NE(run.out.find(" x 2 islands ("), std::string::npos) << run.out;
+  const auto doc = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(doc["ranks"], 2);
+  EXPECT_EQ(doc["gpus"], 0);
+  EXPECT_EQ(doc["transport"], "threads (host memory)");
+  EXPECT_GE(doc["exchanges"].get<int>(), 2);
+  EXPECT_EQ(doc["parameters"]["islands"], 2);
+  const Outcome verified = formica("verify " + data("square.tsp") + " " + tour.string());
+  EXPECT_EQ(verified.code, 0) << verified.err;
+  EXPECT_NE(verified.out.find("length " + std::to_string(doc["best_length"].get<int64_t>())), std::string::npos)
+      << verified.out;
+  fs::remove(json);
+  fs::remove(tour);
+  const Outcome gpus = formica("solve --backend cpu --gpus 2 --iterations 1");
+  EXPECT_EQ(gpus.code, 2);
+  EXPECT_EQ(std::count(gpus.err.begin(), gpus.err.end(), '\n'), 1) << gpus.err;
+  EXPECT_NE(gpus.err.find("--gpus 2: the run is on the CPU"), std::string::npos) << gpus.err;
+}
+
 TEST(Cli, TimeLimitStopsTheRun) {
   const auto start = std::chrono::steady_clock::now();
   const Outcome run = formica("solve " + data("square.tsp") + " --time-limit 1.5 --backend cpu --quiet");
