@@ -10,12 +10,15 @@
 namespace formica {
 namespace {
 
+// islands = 0: not named, so the solver runs one island per GPU.
 SolverConfig gpu_islands(int gpus, int islands) {
   SolverConfig config;
   config.backend = Backend::Cuda;
   config.gpus = gpus;
-  config.islands = islands;
-  if (islands > 0) config.named.push_back("islands");
+  if (islands > 0) {
+    config.islands = islands;
+    config.named.push_back("islands");
+  }
   config.time_limit = 3;
   config.island_interval = 0.5;
   return config;
