@@ -89,6 +89,8 @@ void ColonyConfig::validate() const {
       "--lk-independent: there are no Lin-Kernighan threads to walk independently; add --lk-threads N");
   FORMICA_EXPECTS(lk_stretch == 0 || (lk_stretch >= 8 && lk_stretch <= 100000),
                   "--lk-stretch must be 0 (the whole tour) or in [8, 100000], got ", lk_stretch);
+  FORMICA_EXPECTS(lk_regions >= 1 && lk_region >= 0 && lk_region < lk_regions,
+                  "the island's region must be in [0, ", lk_regions, "), got ", lk_region);
   FORMICA_EXPECTS(lk_stretch == 0 || !lk_independent,
                   "--lk-stretch: the stretch threads share one walk; leave out --lk-independent");
   FORMICA_EXPECTS(
@@ -113,7 +115,10 @@ std::string ColonyConfig::describe() const {
          (focused() ? concat(" focused-edges=", focused_edges) : std::string(" construction=whole-tours")) +
          (merge_tours ? " merge-tours=true" : "") +
          (lk_threads > 0 ? concat(" lk-threads=", lk_threads, " lk-step=", localsearch::to_string(lk_step)) : "") +
-         (lk_independent ? " lk-independent=true" : "") + (lk_stretch > 0 ? concat(" lk-stretch=", lk_stretch) : "");
+         (lk_independent ? " lk-independent=true" : "") + (lk_stretch > 0 ? concat(" lk-stretch=", lk_stretch) : "") +
+         (lk_stretch > 0 && lk_regions > 1
+              ? (lk_split ? concat(" lk-split=region-", lk_region, "-of-", lk_regions) : std::string(" lk-split=false"))
+              : "");
 }
 
 }  // namespace formica::aco

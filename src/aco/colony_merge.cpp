@@ -23,10 +23,18 @@ int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors, s
     if (!base) base.emplace(instance, current, length);
     base->difference(donors[d].second, added, removed);
     localsearch::MergedTour result = base->merge(base->improving_exchanges(added, removed));
-    if (result.tour.empty()) continue;
-    current = std::move(result.tour);
-    length = result.length;
-    base.reset();
+    if (!result.tour.empty()) {
+      current = std::move(result.tour);
+      length = result.length;
+      base.reset();
+    }
+    // What the partition merge left: the donor's shorter pieces that hold the same cities.
+    result = localsearch::segment_merge(instance, current, length, donors[d].second);
+    if (!result.tour.empty()) {
+      current = std::move(result.tour);
+      length = result.length;
+      base.reset();
+    }
   }
   return length;
 }
@@ -47,7 +55,9 @@ ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
   };
   if (config.lk_stretch > 0 && instance.n() >= 2 * config.lk_stretch) {
     companion_ = std::make_unique<localsearch::cpu::StretchHandOver>(
-        instance, config.lk_threads, config.seed, config.lk_stretch, localsearch::cpu::kStretchStallGain, whole_tour);
+        instance, config.lk_threads, config.seed, config.lk_stretch, localsearch::cpu::kStretchStallGain, whole_tour,
+        config.lk_split ? localsearch::cpu::StretchRegion{config.lk_region, config.lk_regions}
+                        : localsearch::cpu::StretchRegion{});
     return;
   }
   companion_ = whole_tour();

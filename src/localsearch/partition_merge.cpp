@@ -305,4 +305,61 @@ MergedTour MergeBase::merge(std::vector<Exchange> candidates) const {
   return merged;
 }
 
+MergedTour segment_merge(const Instance& instance, std::span<const int32_t> base, int64_t base_length,
+                         std::span<const int32_t> other) {
+  const int n = static_cast<int>(base.size());
+  FORMICA_EXPECTS(n >= 5 && other.size() == base.size(), "segment_merge: two tours of the same n >= 5 cities");
+  std::vector<int32_t> pos(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) pos[other[i]] = i;
+  const auto step = [n](int from, int to) { return ((to - from) % n + n) % n; };  // positions from -> to
+  // The anchor: base position p whose two edges are edges of the other tour, in the same direction.
+  int p = -1, direction = 1;
+  for (int i = 0; i < n && p < 0; ++i) {
+    const int here = pos[base[i]], ahead = pos[base[(i + 1) % n]], behind = pos[base[(i + n - 1) % n]];
+    if (step(here, ahead) == 1 && step(behind, here) == 1) p = i, direction = 1;
+    else if (step(ahead, here) == 1 && step(here, behind) == 1) p = i, direction = -1;
+  }
+  MergedTour merged;
+  if (p < 0) return merged;
+  const int origin = pos[base[p]];
+  // rel: a city's place in the other tour counted from the anchor, in the base's direction.
+  const auto rel = [&](int32_t city) { return direction > 0 ? step(origin, pos[city]) : step(pos[city], origin); };
+  const auto in_other = [&](int r) { return other[((origin + direction * r) % n + n) % n]; };
+  std::vector<int32_t> tour(static_cast<size_t>(n));
+  for (int k = 0; k < n; ++k) tour[k] = base[(p + k) % n];
+  const std::vector<int32_t> rotated = tour;
+  int64_t gain = 0;
+  std::vector<int32_t> piece;
+  for (int i = 1; i < n;) {  // position 0, the anchor, is a piece of its own
+    int j = i, low = rel(rotated[i]), high = low;
+    while (low != i || high != j) {
+      ++j;
+      low = std::min(low, rel(rotated[j]));
+      high = std::max(high, rel(rotated[j]));
+    }
+    if (j > i) {
+      // Positions i..j hold the cities the other tour has at i..j from the anchor: its order there.
+      piece.clear();
+      for (int r = i; r <= j; ++r) piece.push_back(in_other(r));
+      const int32_t left = tour[i - 1], right = rotated[(j + 1) % n];
+      int64_t before = instance.distance(left, rotated[i]) + instance.distance(rotated[j], right);
+      int64_t after = instance.distance(left, piece.front()) + instance.distance(piece.back(), right);
+      for (int k = i; k < j; ++k) {
+        before += instance.distance(rotated[k], rotated[k + 1]);
+        after += instance.distance(piece[k - i], piece[k - i + 1]);
+      }
+      if (after < before) {
+        std::copy(piece.begin(), piece.end(), tour.begin() + i);
+        gain += before - after;
+        ++merged.exchanges;
+      }
+    }
+    i = j + 1;
+  }
+  if (merged.exchanges == 0) return merged;
+  merged.tour = std::move(tour);
+  merged.length = base_length - gain;
+  return merged;
+}
+
 }  // namespace formica::localsearch

@@ -92,4 +92,18 @@ class MergeBase {
   int64_t length_;
 };
 
+/// Segment merge: the stretches of `base` that `other` visits as the same set of cities, in an
+/// order of its own, between the same neighbours outside them. Both tours are read from a city
+/// where they agree (two common edges in a row); from there the base is cut into the shortest
+/// pieces that hold the same cities as the same stretch of positions of the other tour, and each
+/// piece is replaced by the other's order where that is shorter (its two edges to the rest
+/// counted, left to right, so the gains add up exactly). Unlike an exchange of the partition merge
+/// a piece always leaves one tour, however its edges fall into components: this is what puts
+/// together tours that differ in disjoint stretches (the islands' split of the stretch
+/// decomposition, localsearch/cpu/stretch_lin_kernighan.h), whose components rarely close alone.
+/// O(n). Returns an empty tour when no piece is shorter, or when the tours share no two edges in a
+/// row.
+MergedTour segment_merge(const Instance& instance, std::span<const int32_t> base, int64_t base_length,
+                         std::span<const int32_t> other);
+
 }  // namespace formica::localsearch

@@ -142,6 +142,13 @@ void add_colony_parameters(std::vector<Parameter>& p) {
       "less than 0.01 %, then the whole tour: the decomposition for very large tours (auto from "
       "200,000 cities); 0: the whole tour from the start",
       [](auto& c) -> auto& { return c.lk_stretch; }));
+  p.push_back(
+      {"lk-split",
+       "MMAS / ACS / GACO with --lk-stretch and several islands (--islands, --gpus, mpirun): true "
+       "gives each island a region of the plane, whose stretches only its threads walk (the "
+       "decomposition split between islands); false: every island walks every stretch",
+       [](SolverConfig& c, std::string_view v) { c.colony.lk_split = parse_bool("lk-split", v); },
+       [](const SolverConfig& c) { return nlohmann::json(c.colony.lk_split); }});
   p.push_back(named_parameter<localsearch::LinKernighanStep>(
       "lk-step", "MMAS / ACS / GACO with --lk-threads: one step of the Lin-Kernighan threads' chains:",
       localsearch::lk_step_names, localsearch::parse_lk_step, localsearch::to_string,

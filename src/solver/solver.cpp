@@ -368,6 +368,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
                                         : instance.n();
   }
   result.backend = backend;
+  result.gpus = backend == Backend::Cuda ? 1 : 0;  // several ranks: counted below
   if (backend == Backend::Cuda) result.device = cuda::find_device()->name;
   else result.device = concat("CPU, ", threads, threads == 1 ? " thread" : " threads");
 
@@ -376,6 +377,9 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   SolverConfig searched = config;
   if (options.ranks != nullptr && options.ranks->size() > 1) {
     searched.seed = config.seed + static_cast<uint64_t>(options.ranks->rank());
+    searched.colony.lk_region = options.ranks->rank();
+    searched.colony.lk_regions = options.ranks->size();
+    result.config.colony.lk_regions = searched.colony.lk_regions;  // what the islands split (rank 0's region)
     islands.emplace(*options.ranks, instance,
                     config.island_interval > 0 ? config.island_interval
                                                : default_island_interval(instance.n(), config.time_limit),

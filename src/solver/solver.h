@@ -159,7 +159,8 @@ struct Result {
   PathEnds ends;
   bool asymmetric = false;
   /// Ranks of the run, the GPUs they used together (0 on the CPU), what carried their tours and
-  /// how many exchanges they made (solver/islands.h); 1, 0, "" and 0 for a run of one rank.
+  /// how many exchanges they made (solver/islands.h); 1, 1 on the GPU (0 on the CPU), "" and 0 for
+  /// a run of one rank.
   int ranks = 1;
   int gpus = 0;
   std::string transport;

@@ -135,6 +135,29 @@ TEST(IslandsInOneProcess, ExchangeTheirBestAndReturnTheMergedTour) {
   EXPECT_EQ(result.tour.order().size(), 300u);
 }
 
+TEST(IslandsInOneProcess, SplitTheStretchesOfAVeryLargeTourByRegion) {
+  // Stretch threads on two islands: each walks the stretches of its region of the plane
+  // (localsearch/cpu/stretch_lin_kernighan.h), the exchange merges the two.
+  const Instance instance = io::generate_instance(4000, io::InstanceKind::Uniform, 3);
+  for (const bool split : {true, false}) {
+    SolverConfig config = islands_config(2);
+    config.time_limit = 2.5;
+    config.island_interval = 0.4;
+    config.colony.merge_tours = true;
+    config.colony.lk_threads = 1;
+    config.colony.lk_stretch = 400;
+    config.colony.lk_split = split;
+    const Result result = solve(instance, config);
+    EXPECT_EQ(result.ranks, 2);
+    EXPECT_GE(result.exchanges, 2);
+    EXPECT_EQ(result.config.colony.lk_regions, 2);
+    EXPECT_EQ(result.config.colony.lk_split, split);
+    EXPECT_EQ(result.tour.order().size(), 4000u);
+    EXPECT_EQ(result.tour.length(), tour_length(instance, result.tour.order()));
+    EXPECT_LT(result.tour.length(), tour_length(instance, nearest_neighbour_tour(instance, 0)));
+  }
+}
+
 TEST(IslandsInOneProcess, StopTogetherWhenOneReachesTheTarget) {
   const Instance instance = io::generate_instance(200, io::InstanceKind::Uniform, 8);
   SolverConfig config = islands_config(2);

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/candidates.h"
+#include "core/error.h"
 #include "core/rng.h"
 #include "core/tour.h"
 #include "io/generator.h"
@@ -285,6 +286,64 @@ TEST(PartitionMerge, RejectsEdgesThatAreNotTheBases) {
   EXPECT_FALSE(merge_base.exchange_is_a_tour(std::vector<Edge>{{1, 3}, {5, 6}}, added));
   EXPECT_FALSE(merge_base.exchange_is_a_tour(removed, std::vector<Edge>{{1, 5}}));
   EXPECT_FALSE(merge_base.exchange_is_a_tour({}, {}));
+}
+
+/// `tour` with positions first..last climbed by first-improvement 2-opt inside them (both ends
+/// stay): a shorter path through the same cities.
+void climb_inside(const Instance& instance, std::vector<int32_t>& tour, int first, int last) {
+  for (bool better = true; better;) {
+    better = false;
+    for (int i = first; i < last; ++i)
+      for (int j = i + 2; j < last; ++j) {
+        const int64_t delta = instance.distance(tour[i], tour[j]) + instance.distance(tour[i + 1], tour[j + 1]) -
+                              instance.distance(tour[i], tour[i + 1]) - instance.distance(tour[j], tour[j + 1]);
+        if (delta < 0) {
+          std::reverse(tour.begin() + i + 1, tour.begin() + j + 1);
+          better = true;
+        }
+      }
+  }
+}
+
+TEST(SegmentMerge, TakesEveryShorterStretchOfTheOtherTourAndStaysExact) {
+  const Instance instance = io::generate_instance(400, io::InstanceKind::Uniform, 12);
+  std::vector<int32_t> base(400);
+  std::iota(base.begin(), base.end(), 0);
+  RandomStream rng(3, 0);
+  for (int i = 399; i > 1; --i) std::swap(base[i], base[1 + rng.below(static_cast<uint32_t>(i))]);
+  const int64_t base_length = tour_length(instance, base);
+  // Two tours that each improved their own stretches: together they are shorter than either.
+  std::vector<int32_t> left = base, right = base;
+  climb_inside(instance, left, 20, 120);
+  climb_inside(instance, right, 200, 330);
+  climb_inside(instance, right, 340, 399);
+  const int64_t left_length = tour_length(instance, left), right_length = tour_length(instance, right);
+  ASSERT_LT(left_length, base_length);
+  ASSERT_LT(right_length, base_length);
+  const MergedTour merged = segment_merge(instance, left, left_length, right);
+  ASSERT_FALSE(merged.tour.empty());
+  validate_permutation(merged.tour, 400);
+  EXPECT_EQ(merged.length, tour_length(instance, merged.tour));
+  // At least both gains: a piece of the other's stretch that is longer in its order is left out.
+  EXPECT_LE(merged.length, base_length - (base_length - left_length) - (base_length - right_length));
+  EXPECT_GE(merged.exchanges, 2);
+  // From a tour that holds no shorter piece of the other: nothing.
+  EXPECT_TRUE(segment_merge(instance, merged.tour, merged.length, base).tour.empty());
+}
+
+TEST(SegmentMerge, TheSameTourRotatedOrReversedAndToursWithoutACommonPathGiveNothing) {
+  const Instance instance = io::generate_instance(10, io::InstanceKind::Uniform, 1);
+  std::vector<int32_t> base(10);
+  std::iota(base.begin(), base.end(), 0);
+  const int64_t length = tour_length(instance, base);
+  std::vector<int32_t> turned = base;
+  std::rotate(turned.begin(), turned.begin() + 4, turned.end());
+  std::reverse(turned.begin(), turned.end());
+  EXPECT_TRUE(segment_merge(instance, base, length, turned).tour.empty());
+  // No city has both its base edges in the other tour: no place to read the two from.
+  const std::vector<int32_t> apart{0, 2, 4, 6, 8, 1, 3, 5, 7, 9};
+  EXPECT_TRUE(segment_merge(instance, base, length, apart).tour.empty());
+  EXPECT_THROW(segment_merge(instance, base, length, std::vector<int32_t>(9)), InputError);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <numeric>
 #include <thread>
 
+#include "aco/colony_merge.h"
 #include "core/candidates.h"
 #include "core/error.h"
 #include "core/rng.h"
@@ -176,9 +177,85 @@ TEST(StretchHandOver, NoHandOverWhileTheStretchesGainAndAStopBeforeOneMakesNoWho
   EXPECT_EQ(length, tour_length(instance, best));
 }
 
-TEST(StretchLinKernighan, NeedsTwoStretches) {
+TEST(StretchLinKernighan, NeedsTwoStretchesAndARegionThatIsThere) {
   const Instance instance = io::generate_instance(150, io::InstanceKind::Uniform, 1);
   EXPECT_THROW(StretchLinKernighan(instance, 1, 1, 100), InputError);
+  const Instance larger = io::generate_instance(300, io::InstanceKind::Uniform, 1);
+  EXPECT_THROW(StretchLinKernighan(larger, 1, 1, 100, 0, 0, {2, 2}), InputError);
+  EXPECT_THROW(StretchLinKernighan(larger, 1, 1, 100, 0, 0, {0, 0}), InputError);
+}
+
+TEST(CityRegions, HalvesThePlaneIntoRegionsOfEqualSize) {
+  const Instance instance = io::generate_instance(1001, io::InstanceKind::Clustered, 2);
+  for (const int parts : {1, 2, 3, 4, 7}) {
+    const std::vector<int32_t> region = city_regions(instance, parts);
+    EXPECT_EQ(region, city_regions(instance, parts)) << "the same on every rank";
+    std::vector<int> size(static_cast<size_t>(parts));
+    for (const int32_t r : region) {
+      ASSERT_GE(r, 0);
+      ASSERT_LT(r, parts);
+      ++size[r];
+    }
+    for (const int s : size) EXPECT_LE(std::abs(s * parts - 1001), parts) << parts << " regions";
+  }
+  // Two regions: one side of a line through the median of the longer side.
+  const Instance wide("wide", EdgeWeightType::Euc2D, {0, 10, 20, 30, 40, 50}, {0, 1, 0, 1, 0, 1});
+  EXPECT_EQ(city_regions(wide, 2), (std::vector<int32_t>{0, 0, 0, 1, 1, 1}));
+  const Instance tall("tall", EdgeWeightType::Euc2D, {0, 1, 0, 1}, {30, 20, 10, 0});
+  EXPECT_EQ(city_regions(tall, 2), (std::vector<int32_t>{1, 1, 0, 0}));
+  // Without coordinates, by index.
+  EXPECT_EQ(city_regions(matrix_instance(6, 1), 3), (std::vector<int32_t>{0, 0, 1, 1, 2, 2}));
+}
+
+TEST(StretchLinKernighan, IslandsWalkTheStretchesOfTheirOwnRegionsOnly) {
+  // Two islands from the same tour, one round each (a stall gain of the whole tour stalls it):
+  // each walks the stretches that start in its region, so together they walk every stretch once,
+  // their tours differ from the start in disjoint stretches, and both changes together are a tour
+  // shorter by both gains.
+  const Instance instance = io::generate_instance(3000, io::InstanceKind::Uniform, 8);
+  const std::vector<int32_t> start = space_filling_curve_tour(instance);
+  const int64_t start_length = tour_length(instance, start);
+  const std::vector<int32_t> region = city_regions(instance, 2);
+  constexpr int kStretch = 250;
+  std::vector<int32_t> tours[2];
+  int64_t walked = 0;
+  for (int part = 0; part < 2; ++part) {
+    StretchLinKernighan island(instance, 2, 40 + part, kStretch, 20, 1.0, {part, 2});
+    island.offer(start, start_length);
+    ASSERT_TRUE(island.wait_until_stalled());
+    EXPECT_EQ(island.rounds(), 1);
+    walked += island.stretches_walked();
+    EXPECT_LT(island.stretches_walked(), 3000 / kStretch);
+    const int64_t length = island.best(tours[part]);
+    EXPECT_EQ(length, tour_length(instance, tours[part]));
+    EXPECT_LT(island.best_length(), start_length);
+    // Every position it changed lies in a stretch (cut from 0 in the first round) whose first city
+    // is in its region.
+    for (int i = 0; i < 3000; ++i)
+      if (tours[part][i] != start[i]) {
+        const int first = std::min(i / kStretch, 3000 / kStretch - 1) * kStretch;
+        ASSERT_EQ(region[start[first]], part) << "position " << i;
+      }
+  }
+  EXPECT_EQ(walked, 3000 / kStretch) << "every stretch walked once, by one island";
+  std::vector<int32_t> both = start;
+  for (int i = 0; i < 3000; ++i) {
+    ASSERT_FALSE(tours[0][i] != start[i] && tours[1][i] != start[i]) << "position " << i << " changed twice";
+    if (tours[0][i] != start[i]) both[i] = tours[0][i];
+    if (tours[1][i] != start[i]) both[i] = tours[1][i];
+  }
+  validate_permutation(both, 3000);
+  const int64_t both_length = tour_length(instance, both);
+  EXPECT_EQ(both_length, start_length - (start_length - tour_length(instance, tours[0])) -
+                             (start_length - tour_length(instance, tours[1])));
+  // The islands' exchange (partition merge, then segment merge) puts the two together: within 1 %
+  // of both gains (the partition merge's first choices can cost a little of them).
+  std::vector<aco::LengthTour> donors{{tour_length(instance, tours[0]), tours[0]},
+                                      {tour_length(instance, tours[1]), tours[1]}};
+  std::vector<int32_t> merged;
+  const int64_t merged_length = aco::merge_tours(instance, donors, merged);
+  EXPECT_EQ(merged_length, tour_length(instance, merged));
+  EXPECT_LE(merged_length, both_length + (start_length - both_length) / 100);
 }
 
 }  // namespace

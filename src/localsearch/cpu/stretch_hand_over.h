@@ -40,9 +40,10 @@ class StretchHandOver final : public TourCompanion {
   using WholeTour = std::function<std::unique_ptr<TourCompanion>()>;
 
   /// Starts the stretch threads (StretchLinKernighan's arguments, kicks as many as a stretch has
-  /// cities) and a thread that waits for them to stall and then starts `whole_tour`'s.
+  /// cities, the island's region of them) and a thread that waits for them to stall and then
+  /// starts `whole_tour`'s.
   StretchHandOver(const Instance& instance, int threads, uint64_t seed, int stretch, double stall_gain,
-                  WholeTour whole_tour);
+                  WholeTour whole_tour, StretchRegion region = {});
   ~StretchHandOver() override { stop(); }
   StretchHandOver(const StretchHandOver&) = delete;
   StretchHandOver& operator=(const StretchHandOver&) = delete;

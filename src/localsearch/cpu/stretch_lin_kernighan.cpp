@@ -105,7 +105,43 @@ int64_t walk_stretch(const Instance& instance, std::span<int32_t> tour, StretchC
   return gain;
 }
 
+/// city_regions' halving: `cities` become regions first .. first + parts - 1.
+void halve(const Instance& instance, std::span<int32_t> cities, int first, int parts, std::vector<int32_t>& region) {
+  if (parts == 1) {
+    for (const int32_t c : cities) region[c] = first;
+    return;
+  }
+  const auto [x_low, x_high] = std::minmax_element(cities.begin(), cities.end(), [&](int32_t a, int32_t b) {
+    return instance.x()[a] < instance.x()[b];
+  });
+  const auto [y_low, y_high] = std::minmax_element(cities.begin(), cities.end(), [&](int32_t a, int32_t b) {
+    return instance.y()[a] < instance.y()[b];
+  });
+  const bool wide = instance.x()[*x_high] - instance.x()[*x_low] >= instance.y()[*y_high] - instance.y()[*y_low];
+  const std::span<const double> key = wide ? instance.x() : instance.y();
+  const int left = parts / 2;
+  const size_t cut = cities.size() * static_cast<size_t>(left) / static_cast<size_t>(parts);
+  std::nth_element(cities.begin(), cities.begin() + static_cast<std::ptrdiff_t>(cut), cities.end(),
+                   [&](int32_t a, int32_t b) { return key[a] < key[b] || (key[a] == key[b] && a < b); });
+  halve(instance, cities.first(cut), first, left, region);
+  halve(instance, cities.subspan(cut), first + left, parts - left, region);
+}
+
 }  // namespace
+
+std::vector<int32_t> city_regions(const Instance& instance, int parts) {
+  FORMICA_EXPECTS(parts >= 1, "city_regions: at least one region, got ", parts);
+  const int n = instance.n();
+  std::vector<int32_t> region(static_cast<size_t>(n));
+  if (!instance.has_coordinates()) {
+    for (int c = 0; c < n; ++c) region[c] = static_cast<int32_t>(static_cast<int64_t>(c) * parts / n);
+    return region;
+  }
+  std::vector<int32_t> cities(static_cast<size_t>(n));
+  std::iota(cities.begin(), cities.end(), 0);
+  halve(instance, cities, 0, parts, region);
+  return region;
+}
 
 int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int stretch, int offset, int kicks,
                        int threads, uint64_t seed, const StopFlag* stop) {
@@ -133,15 +169,19 @@ int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int st
 }
 
 StretchLinKernighan::StretchLinKernighan(const Instance& instance, int threads, uint64_t seed, int stretch, int kicks,
-                                         double stall_gain)
+                                         double stall_gain, StretchRegion region)
     : instance_(instance),
       seed_(seed),
       stretch_(std::max(stretch, kMinKickCities)),
       kicks_per_stretch_(kicks > 0 ? kicks : stretch_),
       count_(instance.n() / stretch_),
-      stall_gain_(stall_gain) {
+      stall_gain_(stall_gain),
+      region_(region),
+      regions_(region.parts > 1 ? city_regions(instance, region.parts) : std::vector<int32_t>{}) {
   FORMICA_EXPECTS(count_ >= 2, "the stretch Lin-Kernighan threads need at least 2 stretches of ", stretch_,
                   " cities, the instance has ", instance.n());
+  FORMICA_EXPECTS(region.parts >= 1 && region.part >= 0 && region.part < region.parts,
+                  "the stretch threads' region must be in [0, ", region.parts, "), got ", region.part);
   for (int w = 0; w < std::max(threads, 1); ++w) workers_.emplace_back([this] { work(); });
 }
 
@@ -153,6 +193,7 @@ void StretchLinKernighan::offer(std::span<const int32_t> tour, int64_t length) {
       best_ = tour_;
       length_ = length;
       best_length_.store(length, std::memory_order_release);
+      start_round();
     } else if (length < best_length_.load(std::memory_order_relaxed) &&
                (offered_length_ < 0 || length < offered_length_)) {
       offered_.assign(tour.begin(), tour.end());
@@ -195,8 +236,23 @@ void StretchLinKernighan::stop() {
   }
 }
 
+void StretchLinKernighan::start_round() {
+  const int n = instance_.n();
+  round_stretches_.clear();
+  for (int s = 0; s < count_; ++s)
+    if (regions_.empty() || regions_[tour_[stretch_cut(n, stretch_, offset_, s).first % n]] == region_.part)
+      round_stretches_.push_back(s);
+  // A region that starts no stretch this round (tiny instances, many islands) walks them all.
+  if (round_stretches_.empty())
+    for (int s = 0; s < count_; ++s) round_stretches_.push_back(s);
+  next_ = 0;
+  returned_ = 0;
+}
+
 void StretchLinKernighan::end_round() {
-  const bool stalled = static_cast<double>(round_gain_) < stall_gain_ * static_cast<double>(length_);
+  // The stall gain is the whole tour's; a round of a region's stretches is held to its share.
+  const double share = static_cast<double>(round_stretches_.size()) / count_;
+  const bool stalled = static_cast<double>(round_gain_) < stall_gain_ * share * static_cast<double>(length_);
   length_ -= round_gain_;
   round_gain_ = 0;
   if (length_ < best_length_.load(std::memory_order_relaxed)) {
@@ -217,8 +273,7 @@ void StretchLinKernighan::end_round() {
   }
   RandomStream random(seed_, kOffsetStreams + static_cast<uint64_t>(round));
   offset_ = static_cast<int>(random.below(static_cast<uint32_t>(stretch_)));
-  next_ = 0;
-  returned_ = 0;
+  start_round();
   changed_.notify_all();
 }
 
@@ -229,9 +284,11 @@ void StretchLinKernighan::work() {
   std::vector<int32_t> cities;
   std::unique_lock lock(mutex_);
   for (;;) {
-    changed_.wait(lock, [&] { return stop_.load() || stalled_.load() || (length_ >= 0 && next_ < count_); });
+    changed_.wait(lock, [&] {
+      return stop_.load() || stalled_.load() || (length_ >= 0 && next_ < static_cast<int>(round_stretches_.size()));
+    });
     if (stop_.load() || stalled_.load()) return;
-    const int s = next_++;
+    const int s = round_stretches_[next_++];
     const StretchCut cut = stretch_cut(n, stretch_, offset_, s);
     const uint64_t round = static_cast<uint64_t>(rounds_.load(std::memory_order_relaxed));
     lock.unlock();
@@ -240,7 +297,8 @@ void StretchLinKernighan::work() {
     const int64_t gain = walk_stretch(instance_, tour_, cut, kicks_per_stretch_, random, stop, kicks_, cities);
     lock.lock();
     round_gain_ += gain;
-    if (++returned_ == count_) end_round();
+    walked_.fetch_add(1, std::memory_order_relaxed);
+    if (++returned_ == static_cast<int>(round_stretches_.size())) end_round();
   }
 }
 

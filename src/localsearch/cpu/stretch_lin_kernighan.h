@@ -17,6 +17,13 @@
 //
 // A round's result does not depend on the number of threads (each stretch draws its kicks from the
 // seed, the round and the stretch), but offers arrive when the merger sends them.
+//
+// Several islands of one run (ranks, or --gpus) split the decomposition between them: the plane is
+// cut into one region per island (city_regions), and an island's threads walk only the stretches
+// whose first city lies in its region. Stretches still cross the regions' borders (the cuts move
+// every round), so no seam stays; the islands' tours differ in disjoint stretches, which the
+// exchange's partition merge puts together. Without that split every island walks every stretch,
+// and k islands on a host do the work of one with a k-th of its threads.
 #pragma once
 
 #include <atomic>
@@ -37,6 +44,17 @@ namespace formica::localsearch::cpu {
 /// kicks take milliseconds, large enough that the seams are a small part of the tour.
 inline constexpr int kDefaultStretchCities = 1000;
 
+/// The island's share of the stretches (see the file comment): region `part` of `parts`.
+struct StretchRegion {
+  int part = 0;
+  int parts = 1;
+};
+
+/// The region (0 .. parts - 1) of every city: the plane halved at the median of its longer side
+/// until there are `parts` regions of (almost) equal numbers of cities; cities by their index
+/// where the instance has no coordinates. The same on every rank for the same instance.
+std::vector<int32_t> city_regions(const Instance& instance, int parts);
+
 /// One round of the file comment's, on the calling thread and `threads` - 1 more: `tour`'s
 /// stretches of `stretch` cities cut from position `offset` (the last one takes the remainder),
 /// each walked with Lin-Kernighan and then `kicks` kicks (0: Lin-Kernighan alone); stretch s draws
@@ -50,9 +68,10 @@ class StretchLinKernighan final : public TourCompanion {
   /// Starts `threads` workers (at least 1) on `instance` (which must outlive this object, and have
   /// at least 2 x stretch cities), idle until the first offer(). Each stretch gets `kicks` kicks a
   /// round (0: as many as it has cities). With `stall_gain` > 0 the rounds end for good after the
-  /// first round that shortened the tour by less than that fraction of its length (stalled()).
+  /// first round that shortened the tour by less than that fraction of its length (its share of
+  /// it, when `region` leaves the threads a share of the stretches) (stalled()).
   StretchLinKernighan(const Instance& instance, int threads, uint64_t seed, int stretch = kDefaultStretchCities,
-                      int kicks = 0, double stall_gain = 0);
+                      int kicks = 0, double stall_gain = 0, StretchRegion region = {});
   ~StretchLinKernighan() override { stop(); }
   StretchLinKernighan(const StretchLinKernighan&) = delete;
   StretchLinKernighan& operator=(const StretchLinKernighan&) = delete;
@@ -68,6 +87,8 @@ class StretchLinKernighan final : public TourCompanion {
   int64_t kicks() const override { return kicks_.load(std::memory_order_relaxed); }
   /// Rounds completed so far.
   int64_t rounds() const { return rounds_.load(std::memory_order_relaxed); }
+  /// Stretches walked so far, all rounds together.
+  int64_t stretches_walked() const { return walked_.load(std::memory_order_relaxed); }
   /// True once a round gained less than the stall gain: the workers have ended, best() is final.
   bool stalled() const { return stalled_.load(std::memory_order_acquire); }
   /// Waits until the rounds stall (true) or stop() is called (false).
@@ -78,18 +99,23 @@ class StretchLinKernighan final : public TourCompanion {
   /// Under mutex_, when the last stretch of a round is back: the round's tour published, an
   /// offered shorter tour adopted, the next round's cuts drawn.
   void end_round();
+  /// Under mutex_: this round's stretches (those starting in the region) from offset_ and tour_.
+  void start_round();
 
   const Instance& instance_;
   const uint64_t seed_;
   const int stretch_, kicks_per_stretch_, count_;  // count_: stretches a round
   const double stall_gain_;
+  const StretchRegion region_;
+  const std::vector<int32_t> regions_;  // every city's region; empty with one region
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   // Guarded by mutex_, except tour_'s positions, which the thread holding a stretch reads and writes.
   std::vector<int32_t> tour_, best_, offered_;
   int64_t length_ = -1, offered_length_ = -1, round_gain_ = 0;
+  std::vector<int> round_stretches_;  // this round's stretches, in the order they are handed out
   int offset_ = 0, next_ = 0, returned_ = 0;
-  std::atomic<int64_t> best_length_{-1}, kicks_{0}, rounds_{0};
+  std::atomic<int64_t> best_length_{-1}, kicks_{0}, rounds_{0}, walked_{0};
   std::atomic<bool> stop_{false}, stalled_{false};
   std::vector<std::thread> workers_;
 };
