@@ -10,10 +10,11 @@ tests).
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 import pytest
 
@@ -63,3 +64,15 @@ def command_line(request: pytest.FixtureRequest) -> Callable[..., subprocess.Com
     """Each front end that prints formica's error lines: the C++ command line (skips when it was not
     built, as `cli` does) and python -m formica."""
     return request.getfixturevalue("cli" if request.param == "formica" else "module")
+
+
+@pytest.fixture
+def ctrl_c() -> Iterator[None]:
+    """Python's own Ctrl-C handler for the test. A process started in the background by a shell
+    without job control (`cmd &` in a script) inherits SIGINT ignored, and Python then installs no
+    handler: a test that sends itself SIGINT would wait for its whole time limit instead."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -206,7 +206,7 @@ def test_an_exception_in_the_progress_callable_stops_the_batch_with_its_results(
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
-def test_ctrl_c_returns_what_is_done() -> None:
+def test_ctrl_c_returns_what_is_done(ctrl_c: None) -> None:
     points = _points(3, 300, 6)
     timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
     start = time.monotonic()

@@ -184,7 +184,7 @@ def test_the_gil_is_released_while_solving() -> None:
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
-def test_ctrl_c_raises_keyboard_interrupt_with_the_best_result() -> None:
+def test_ctrl_c_raises_keyboard_interrupt_with_the_best_result(ctrl_c: None) -> None:
     instance = formica.generate(200, "uniform", 4)
     timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
     start = time.monotonic()
