@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "core/tour.h"
+#include "io/generator.h"
+#include "solver/solver.h"
 #include "distributed/single_rank.h"
 #include "distributed/start_ranks.h"
 #include "solver/islands.h"
@@ -165,6 +167,30 @@ TEST(Islands, RanksExchangeTheirBestToursAndRankZeroGathersTheShortest) {
   islands.gather_best(false, tour, length);
   EXPECT_EQ(length, tour_length(instance, tour));
   EXPECT_LE(length, tour_length(instance, good));
+}
+
+TEST(Islands, RanksSplitTheStretchesOfAVeryLargeTourByRegion) {
+  // The whole solver under mpirun: each rank's stretch threads walk the stretches that start in its
+  // region of the plane (localsearch/cpu/stretch_lin_kernighan.h), the exchange merges the two.
+  FORMICA_REQUIRE_RANKS(2);
+  const Instance instance = io::generate_instance(4000, io::InstanceKind::Uniform, 3);
+  SolverConfig config;
+  config.backend = Backend::Cpu;
+  config.threads = 1;
+  config.time_limit = 2.5;
+  config.island_interval = 0.4;
+  config.colony.merge_tours = true;
+  config.colony.lk_threads = 1;
+  config.colony.lk_stretch = 400;
+  SolveOptions options;
+  options.ranks = world;
+  const Result result = solve(instance, config, options);
+  EXPECT_EQ(result.ranks, 2);
+  EXPECT_EQ(result.transport, world->transport());
+  EXPECT_GE(result.exchanges, 2);
+  EXPECT_EQ(result.config.colony.lk_regions, 2);
+  EXPECT_EQ(result.tour.order().size(), 4000u);
+  EXPECT_EQ(result.tour.length(), tour_length(instance, result.tour.order()));
 }
 
 TEST(Islands, ARankThatFailsStopsEveryRankAndRankZeroStillHasTheBestTour) {
