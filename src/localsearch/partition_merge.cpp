@@ -325,27 +325,28 @@ MergedTour segment_merge(const Instance& instance, std::span<const int32_t> base
   // rel: a city's place in the other tour counted from the anchor, in the base's direction.
   const auto rel = [&](int32_t city) { return direction > 0 ? step(origin, pos[city]) : step(pos[city], origin); };
   const auto in_other = [&](int r) { return other[((origin + direction * r) % n + n) % n]; };
+  // The base from the anchor on; pieces are swapped in left to right, so from position i on it is
+  // still the base when piece i..j is read.
   std::vector<int32_t> tour(static_cast<size_t>(n));
   for (int k = 0; k < n; ++k) tour[k] = base[(p + k) % n];
-  const std::vector<int32_t> rotated = tour;
   int64_t gain = 0;
   std::vector<int32_t> piece;
   for (int i = 1; i < n;) {  // position 0, the anchor, is a piece of its own
-    int j = i, low = rel(rotated[i]), high = low;
+    int j = i, low = rel(tour[i]), high = low;
     while (low != i || high != j) {
       ++j;
-      low = std::min(low, rel(rotated[j]));
-      high = std::max(high, rel(rotated[j]));
+      low = std::min(low, rel(tour[j]));
+      high = std::max(high, rel(tour[j]));
     }
     if (j > i) {
       // Positions i..j hold the cities the other tour has at i..j from the anchor: its order there.
       piece.clear();
       for (int r = i; r <= j; ++r) piece.push_back(in_other(r));
-      const int32_t left = tour[i - 1], right = rotated[(j + 1) % n];
-      int64_t before = instance.distance(left, rotated[i]) + instance.distance(rotated[j], right);
+      const int32_t left = tour[i - 1], right = tour[(j + 1) % n];
+      int64_t before = instance.distance(left, tour[i]) + instance.distance(tour[j], right);
       int64_t after = instance.distance(left, piece.front()) + instance.distance(piece.back(), right);
       for (int k = i; k < j; ++k) {
-        before += instance.distance(rotated[k], rotated[k + 1]);
+        before += instance.distance(tour[k], tour[k + 1]);
         after += instance.distance(piece[k - i], piece[k - i + 1]);
       }
       if (after < before) {

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "core/tour.h"
-#include "io/generator.h"
-#include "solver/solver.h"
 #include "distributed/single_rank.h"
 #include "distributed/start_ranks.h"
+#include "io/generator.h"
 #include "solver/islands.h"
+#include "solver/solver.h"
 #include "test_support.h"
 
 namespace formica::distributed {

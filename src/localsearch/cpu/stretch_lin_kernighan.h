@@ -22,7 +22,7 @@
 // cut into one region per island (city_regions), and an island's threads walk only the stretches
 // whose first city lies in its region. Stretches still cross the regions' borders (the cuts move
 // every round), so no seam stays; the islands' tours differ in disjoint stretches, which the
-// exchange's partition merge puts together. Without that split every island walks every stretch,
+// exchange's segment merge (localsearch/partition_merge.h) puts together. Without that split every island walks every stretch,
 // and k islands on a host do the work of one with a k-th of its threads.
 #pragma once
 
