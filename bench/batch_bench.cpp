@@ -105,7 +105,7 @@ int run(int argc, char** argv) {
   std::printf("batch_bench: %d instances of %d cities (uniform, seeds %llu..), %s (%s), %d walks each\n", count,
               cities, static_cast<unsigned long long>(seed), std::string(to_string(last.backend)).c_str(),
               last.device.c_str(), last.walks);
-  std::printf("config: %s\n", config.to_json().dump().c_str());
+  std::printf("layout: %s\nconfig: %s\n", last.layout.c_str(), config.to_json().dump().c_str());
   std::printf("%-10s %-10s %-12s %-14s %-16s %-12s\n", "instances", "cities", "median s", "instances/s",
               "mean length", "kicks/s");
   std::printf("%-10d %-10d %-12.3f %-14.1f %-16.1f %-12.3g\n", count, cities, median, count / median, total / count,

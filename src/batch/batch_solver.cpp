@@ -196,9 +196,12 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
   std::vector<WalkOutcome> outcomes;
   if (!walked.empty()) {
 #if FORMICA_HAVE_CUDA
-    if (batch.backend == Backend::Cuda) outcomes = cuda::run_walks(walked, plan);
+    if (batch.backend == Backend::Cuda) outcomes = cuda::run_walks(walked, plan, &batch.layout);
 #endif
-    if (batch.backend == Backend::Cpu) outcomes = cpu::run_walks(walked, plan);
+    if (batch.backend == Backend::Cpu) {
+      outcomes = cpu::run_walks(walked, plan);
+      batch.layout = "a thread a walk";
+    }
   }
   for (size_t j = 0; j < walked.size(); ++j) {
     const std::span<WalkOutcome> walks(outcomes.data() + j * static_cast<size_t>(batch.walks),

@@ -102,6 +102,7 @@ struct Batch {
   std::vector<BatchResult> results;  ///< one per instance, in order
   Backend backend = Backend::Cpu;
   std::string device;                ///< "CPU, 16 threads" or the GPU's name
+  std::string layout;                ///< how the GPU kept the walks (cuda::run_walks); "a thread a walk" on the CPU
   int walks = 0;                     ///< walks per instance
   double seconds = 0.0;
 };

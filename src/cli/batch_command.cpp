@@ -77,6 +77,7 @@ std::string summary_json(const std::vector<Row>& rows, const batch::Batch& batch
   doc["backend"] = std::string(to_string(batch.backend));
   doc["device"] = batch.device;
   doc["walks"] = batch.walks;
+  doc["layout"] = batch.layout;
   doc["seconds"] = batch.seconds;
   doc["parameters"] = config.to_json();
   doc["instances"] = nlohmann::json::array();

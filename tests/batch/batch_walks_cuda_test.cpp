@@ -12,7 +12,8 @@ namespace {
 using test::matrix_instance;
 using test::uniform_batch;
 
-void expect_same_on_both(const std::vector<Instance>& instances, BatchConfig config) {
+/// The GPU batch, after checking that it matched the CPU's tour for tour.
+Batch expect_same_on_both(const std::vector<Instance>& instances, BatchConfig config) {
   config.backend = Backend::Cpu;
   const Batch cpu = solve_batch(instances, config);
   config.backend = Backend::Cuda;
@@ -23,6 +24,7 @@ void expect_same_on_both(const std::vector<Instance>& instances, BatchConfig con
     EXPECT_TRUE(std::ranges::equal(gpu.results[i].tour.order(), cpu.results[i].tour.order())) << "instance " << i;
     EXPECT_EQ(gpu.results[i].kicks, cpu.results[i].kicks) << "instance " << i;
   }
+  return gpu;
 }
 
 TEST(BatchWalksCuda, JaggedBatchMatchesTheCpuKickForKick) {
@@ -42,6 +44,24 @@ TEST(BatchWalksCuda, SmallInstancesClimbOnADistanceMatrixInSharedMemoryAndMatchT
   config.kicks = 400;
   config.walks = 3;
   expect_same_on_both(instances, config);
+}
+
+TEST(BatchWalksCuda, BlocksShareEachInstancesMatrixAmongItsWalksAndMatchTheCpu) {
+  FORMICA_REQUIRE_CUDA();
+  // Several walks per instance: a block computes each of its instances' matrices once, for all of
+  // their walks (blocks that straddle instances with 3 and 5 walks, aligned ones with 4), which
+  // keeps more walks resident than a matrix per walk.
+  std::vector<int> sizes;
+  for (int i = 0; i < 120; ++i) sizes.push_back(8 + (i * 7) % 43);  // 8..50 cities
+  std::vector<Instance> instances = uniform_batch(sizes, 5);
+  instances.push_back(matrix_instance(40, 3));
+  for (const int walks : {3, 4, 5}) {
+    BatchConfig config;
+    config.kicks = 150;
+    config.walks = walks;
+    const Batch gpu = expect_same_on_both(instances, config);
+    EXPECT_NE(gpu.layout.find("shared by each block's walks"), std::string::npos) << walks << " walks: " << gpu.layout;
+  }
 }
 
 TEST(BatchWalksCuda, EveryMoveSetAndMatricesMatchTheCpu) {

@@ -684,6 +684,7 @@ TEST(CliBatch, NpyAndNpzInputsWithAJsonSummary) {
   const auto doc = nlohmann::json::parse(slurp(json));
   EXPECT_EQ(doc["backend"], "cpu");
   EXPECT_EQ(doc["walks"], 2);
+  EXPECT_EQ(doc["layout"], "a thread a walk");
   EXPECT_EQ(doc["parameters"]["ls_neighbours"], 8);
   EXPECT_EQ(doc["parameters"]["seed"], 5);
   ASSERT_EQ(doc["instances"].size(), 3u);

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -78,7 +79,15 @@ struct SharedLayout {
   /// True: the walk's whole distance matrix (cities x cities) is computed into shared memory and
   /// the climb looks distances up instead of computing them from coordinates (small instances).
   bool matrix = false;
+  /// Above 0: the matrices (and lists) are the block's, one per instance whose walks the block
+  /// runs (at most this many), computed once by the whole block and shared by those walks, so that
+  /// a walk's own share holds only its tours, positions and queue; 0: each walk has its own.
+  int block_instances = 0;
   int bytes_per_walk = 0;
+
+  /// Ints of one instance's part of the block's share: its matrix, then its lists.
+  __host__ __device__ int instance_ints() const { return cities * cities + list_ints; }
+  __host__ __device__ int instance_bytes() const { return block_instances * instance_ints() * 4; }
 };
 
 /// A walk as one warp sees it; `distance` and `lists` may point into shared memory.
@@ -120,10 +129,59 @@ __device__ void copy_array(const T* from, T* to, int count, const WarpTour& t) {
   for (int p = t.lane; p < count; p += t.width) to[p] = from[p];
 }
 
+/// The slot of this thread's walk, and the walk's part of shared memory (after the block's
+/// instances, SharedLayout::block_instances).
+__device__ int walk_slot(const WalkArgs& a) {
+  const int groups = 32 / a.lanes;
+  return (static_cast<int>(blockIdx.x) * kWarpsPerBlock + static_cast<int>(threadIdx.x >> 5)) * groups +
+         (static_cast<int>(threadIdx.x) & 31) / a.lanes;
+}
+__device__ unsigned char* block_shared() {
+  extern __shared__ __align__(16) unsigned char shared[];
+  return shared;
+}
+__device__ unsigned char* walk_shared(const WalkArgs& a, const SharedLayout& layout) {
+  return block_shared() + layout.instance_bytes() + static_cast<size_t>(threadIdx.x / a.lanes) * layout.bytes_per_walk;
+}
+
+/// The block's share of its `index`-th instance (SharedLayout::block_instances).
+__device__ int32_t* instance_share(const SharedLayout& layout, int index) {
+  return reinterpret_cast<int32_t*>(block_shared()) + static_cast<size_t>(index) * layout.instance_ints();
+}
+/// The instance of the block's first walk: its walks' instances are this one and the next few.
+__device__ int first_instance_of_block(const WalkArgs& a) {
+  return static_cast<int>(blockIdx.x) * kWarpsPerBlock * (32 / a.lanes) / a.walks;
+}
+
+/// With SharedLayout::block_instances, the whole block computes the distance matrix of every
+/// instance its walks belong to (exactly as the metric computes each distance) and copies its
+/// lists, before any walk starts; instances already done are skipped when `skip_done`. Every
+/// thread of the block takes part, so this runs before any of them leaves.
+__device__ void stage_instances(const WalkArgs& a, const SharedLayout& layout, bool skip_done) {
+  if (layout.block_instances == 0) return;
+  const int walks_per_block = kWarpsPerBlock * (32 / a.lanes);
+  const int first_slot = static_cast<int>(blockIdx.x) * walks_per_block;
+  const int last_slot = min(first_slot + walks_per_block, a.slots) - 1;
+  const int first = first_slot / a.walks, last = last_slot / a.walks;
+  const int stride = static_cast<int>(blockDim.x);
+  for (int i = first; i <= last; ++i) {
+    // One answer for the whole block: the flag may be set by another block meanwhile.
+    if (__syncthreads_or(skip_done && *static_cast<const volatile int*>(a.done + i))) continue;
+    int32_t* matrix = instance_share(layout, i - first);
+    const int n = a.n[i], k = a.k[i];
+    const DistanceView distance = a.views[i];
+    for (int at = static_cast<int>(threadIdx.x); at < n * n; at += stride)
+      matrix[at] = static_cast<int32_t>(distance(at / n, at % n));
+    const int32_t* lists = a.lists + a.list_offset[i];
+    for (int at = static_cast<int>(threadIdx.x); at < n * k; at += stride) matrix[layout.cities * layout.cities + at] = lists[at];
+  }
+  __syncthreads();
+}
+
 /// Moves the walk into its part of shared memory (layout.bytes_per_walk from `base`):
 /// tour, positions, kept tour, queue and its bits, and as the layout says the coordinates and the
 /// lists. Returns the global walk, to which stage_out writes back.
-__device__ Walk stage_in(Walk& w, const SharedLayout& layout, unsigned char* base) {
+__device__ Walk stage_in(const WalkArgs& a, Walk& w, const SharedLayout& layout, unsigned char* base) {
   const Walk global = w;
   const int n = w.t.n(), cities = layout.cities;
   double* coordinates = reinterpret_cast<double*>(base);
@@ -134,6 +192,12 @@ __device__ Walk stage_in(Walk& w, const SharedLayout& layout, unsigned char* bas
   copy_array(global.t.pos_, w.t.pos_, n, w.t);
   copy_array(global.kept, w.kept, n, w.t);
   copy_array(global.bits, w.bits, (n + 31) / 32, w.t);
+  if (layout.block_instances > 0) {  // the block's copy of the instance (stage_instances)
+    w.matrix = instance_share(layout, w.instance - first_instance_of_block(a));
+    w.lists = w.matrix + cities * cities;
+    __syncwarp(w.t.mask);
+    return global;
+  }
   int32_t* next = reinterpret_cast<int32_t*>(w.bits + (cities + 31) / 32);
   if (layout.list_ints > 0) {
     copy_array(global.lists, next, n * w.k, w.t);
@@ -178,16 +242,6 @@ __device__ void copy_tour(const int32_t* from, int32_t* to, int32_t* pos, const 
   __syncwarp(t.mask);
 }
 
-/// The slot of this thread's walk, and the walk's part of shared memory.
-__device__ int walk_slot(const WalkArgs& a) {
-  const int groups = 32 / a.lanes;
-  return (static_cast<int>(blockIdx.x) * kWarpsPerBlock + static_cast<int>(threadIdx.x >> 5)) * groups +
-         (static_cast<int>(threadIdx.x) & 31) / a.lanes;
-}
-__device__ unsigned char* walk_shared(const WalkArgs& a, const SharedLayout& layout) {
-  extern __shared__ __align__(16) unsigned char shared[];
-  return shared + static_cast<size_t>(threadIdx.x / a.lanes) * layout.bytes_per_walk;
-}
 
 /// EUC_2D distances without DistanceView's switch over the metric: fewer registers and
 /// instructions in the climb, which every batch of EUC_2D instances (the common case) runs.
@@ -223,11 +277,12 @@ __device__ auto metric_of(const Walk& w) {
 /// Climbs every walk's start tour with every city active and keeps it.
 template <bool kOrOpt, bool kThreeOpt, Metric kMetric>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocks) climb_starts_kernel(WalkArgs a, SharedLayout layout) {
+  stage_instances(a, layout, false);
   const WarpTour group = group_of(a);
   const int slot = walk_slot(a);
   if (slot >= a.slots) return;  // whole groups leave
   Walk w = walk_of(a, slot, group);
-  const Walk global = layout.cities > 0 ? stage_in(w, layout, walk_shared(a, layout)) : w;
+  const Walk global = layout.cities > 0 ? stage_in(a, w, layout, walk_shared(a, layout)) : w;
   const auto distance = metric_of<kMetric>(w);
   const int count = localsearch::cuda::warp_queue_all(w.t, w.ring, w.bits);
   const long long gain =
@@ -243,6 +298,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocks) climb_starts_
 /// Up to `kicks` kicks on every walk whose instance is not done.
 template <bool kOrOpt, bool kThreeOpt, Metric kMetric>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocks) kick_kernel(WalkArgs a, SharedLayout layout, int kicks) {
+  stage_instances(a, layout, true);
   const WarpTour group = group_of(a);
   const int slot = walk_slot(a), lane = group.lane;
   if (slot >= a.slots) return;
@@ -250,7 +306,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocks) kick_kernel(W
   const volatile int* done = a.done + w.instance;
   const int n = w.t.n();
   if (*done || n < localsearch::kMinKickCities) return;
-  const Walk global = layout.cities > 0 ? stage_in(w, layout, walk_shared(a, layout)) : w;
+  const Walk global = layout.cities > 0 ? stage_in(a, w, layout, walk_shared(a, layout)) : w;
   const auto distance = metric_of<kMetric>(w);
   const long long budget = a.budget[w.instance], target = a.target[w.instance];
   long long length = a.lengths[slot], kicked = a.kicks[slot];
@@ -318,8 +374,8 @@ Kernels kernels_for(Metric metric, localsearch::LocalSearchKind moves) {
   return kernels_for<Metric::Any>(moves);
 }
 
-/// The shared memory a block's walks may take together: the 48 KiB a launch gets without opting
-/// in, 12 KiB a walk with a warp each, 6 KiB with half a warp each.
+/// The shared memory a block's walks may take together when each walk stages its own data: the
+/// 48 KiB a launch gets without opting in, 12 KiB a walk with a warp each, 6 KiB with half a warp.
 constexpr int kSharedPerBlock = 48 * 1024;
 
 /// What to stage for instances of at most `cities` cities and lists of at most `list_ints`
@@ -333,11 +389,95 @@ SharedLayout shared_layout(int cities, int list_ints, int coordinates, int budge
   // Small instances: the distance matrix instead of the coordinates (a lookup instead of a square
   // root per distance).
   for (const int lists : {list_ints, 0})
-    if (bytes(lists, 0, true) <= budget) return {cities, lists, 0, true, bytes(lists, 0, true)};
+    if (bytes(lists, 0, true) <= budget) return {cities, lists, 0, true, 0, bytes(lists, 0, true)};
   for (const int lists : {list_ints, 0})
     if (bytes(lists, coordinates, false) <= budget)
-      return {cities, lists, coordinates, false, bytes(lists, coordinates, false)};
+      return {cities, lists, coordinates, false, 0, bytes(lists, coordinates, false)};
   return {};
+}
+
+/// The most instances whose walks one block of `walks_per_block` walks runs (slot s is walk
+/// s % walks of instance s / walks).
+int most_instances_per_block(int slots, int walks, int walks_per_block) {
+  int most = 0;
+  for (int first = 0; first < slots; first += walks_per_block)
+    most = std::max(most, (std::min(first + walks_per_block, slots) - 1) / walks - first / walks + 1);
+  return most;
+}
+
+/// The matrices and lists as the block's (SharedLayout::block_instances): each walk's own share
+/// is then its tours, positions and queue; `max_bytes` is what a block may opt in to.
+SharedLayout block_layout(int cities, int list_ints, int instances_per_block, int walks_per_block, int max_bytes) {
+  SharedLayout layout{cities, list_ints, 0, true, instances_per_block, 0};
+  layout.bytes_per_walk = (4 * (4 * cities + (cities + 31) / 32) + 15) / 16 * 16;
+  const long long bytes =
+      4LL * instances_per_block * layout.instance_ints() + static_cast<long long>(walks_per_block) * layout.bytes_per_walk;
+  return bytes <= max_bytes ? layout : SharedLayout{};
+}
+
+/// How a launch keeps its walks: the layout, lanes per walk, and the kernels.
+struct Launch {
+  SharedLayout layout;
+  int lanes = 32;
+  Kernels kernels{};
+  int walks_per_sm = 0;  ///< resident walks per SM, from the occupancy calculator
+
+  int walks_per_block() const { return kWarpsPerBlock * (32 / lanes); }
+  size_t shared_bytes() const {
+    return static_cast<size_t>(layout.instance_bytes()) + static_cast<size_t>(layout.bytes_per_walk) * walks_per_block();
+  }
+  std::string describe() const {
+    const char* where = layout.cities == 0 ? "walks in global memory"
+                        : layout.block_instances > 0 ? "distance matrices and lists shared by each block's walks"
+                        : layout.matrix ? "a distance matrix per walk in shared memory"
+                                        : "walks staged in shared memory";
+    return concat(lanes, " lanes a walk, ", where, ", ", walks_per_sm, " walks per SM");
+  }
+};
+
+/// Picks the launch for a batch: each walk staging its own data in its share of 48 KiB (half a
+/// warp per walk where every list fits in 16 lanes and the walk still fits half a share: the climb
+/// is a chain of dependent reads, and more walks hide more of it; H100, 10,000 x 100 cities: 8.31
+/// -> 7.15 s; small instances whose distance matrix fits a warp's share keep a warp and their
+/// matrix; walks left in global memory keep a warp too: 1,000 x 1,000 cities, 60 s, 5.16 million
+/// kicks a second with a warp, 4.81 with half), or the block sharing each instance's matrix among
+/// its walks, where that keeps more walks resident per SM (the occupancy calculator's count).
+Launch choose_launch(int cities, int list_ints, int coordinates, int max_k, bool euc_2d, localsearch::LocalSearchKind moves,
+                     int slots, int walks) {
+  const auto resident = [](Launch& launch) {
+    int blocks = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, launch.kernels.kick, kWarpsPerBlock * 32,
+                                                             launch.shared_bytes()));
+    launch.walks_per_sm = blocks * launch.walks_per_block();
+  };
+  int device = 0, max_bytes = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&max_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+
+  Launch own;
+  own.layout = shared_layout(cities, list_ints, coordinates, kSharedPerBlock / kWarpsPerBlock);
+  if (const SharedLayout half = shared_layout(cities, list_ints, coordinates, kSharedPerBlock / (2 * kWarpsPerBlock));
+      max_k <= 16 && !own.layout.matrix && half.cities > 0) {
+    own.lanes = 16;
+    own.layout = half;
+  }
+  own.kernels = kernels_for(own.layout.matrix ? Metric::Matrix : euc_2d ? Metric::Euc2D : Metric::Any, moves);
+  resident(own);
+  Launch best = own;
+  for (const int lanes : {32, 16}) {
+    if (lanes == 16 && max_k > 16) continue;
+    Launch shared;
+    shared.lanes = lanes;
+    shared.layout = block_layout(cities, list_ints, most_instances_per_block(slots, walks, shared.walks_per_block()),
+                                 shared.walks_per_block(), max_bytes);
+    if (shared.layout.cities == 0) continue;
+    shared.kernels = kernels_for(Metric::Matrix, moves);
+    for (auto* kernel : {reinterpret_cast<const void*>(shared.kernels.climb), reinterpret_cast<const void*>(shared.kernels.kick)})
+      CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, max_bytes));
+    resident(shared);
+    if (shared.walks_per_sm > best.walks_per_sm) best = shared;
+  }
+  return best;
 }
 
 /// Packed host copies of the batch's instances and walks. Each instance's distances are its
@@ -400,7 +540,8 @@ size_t walks_bytes(std::span<const PlannedInstance> instances, int walks) {
   return bytes;
 }
 
-std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, const WalkPlan& plan) {
+std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, const WalkPlan& plan,
+                                   std::string* layout_note) {
   const int count = static_cast<int>(instances.size()), walks = plan.walks, slots = count * walks;
   size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -514,25 +655,14 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
     list_ints = std::max(list_ints, b.n[i] * b.k[i]);
     if (instances[i].instance->type() == EdgeWeightType::Euc3D) coordinates = 3;
   }
-  // Half a warp per walk doubles the walks in flight (the climb is a chain of dependent reads: more
-  // walks hide more of it) where every list fits in 16 lanes and the walk still fits its half share
-  // of shared memory. H100, 10,000 x 100 cities: 8.31 -> 7.15 s (3 walks, 2,000 kicks). Small
-  // instances whose distance matrix fits a warp's share keep a warp and their matrix; walks left in
-  // global memory keep a warp too (1,000 x 1,000 cities, 60 s: 5.16 million kicks a second with a
-  // warp, 4.81 with half).
   const int max_k = *std::max_element(b.k.begin(), b.k.end());
-  SharedLayout layout = shared_layout(cities, list_ints, coordinates, kSharedPerBlock / kWarpsPerBlock);
-  args.lanes = 32;
-  if (const SharedLayout half = shared_layout(cities, list_ints, coordinates, kSharedPerBlock / (2 * kWarpsPerBlock));
-      max_k <= 16 && !layout.matrix && half.cities > 0) {
-    args.lanes = 16;
-    layout = half;
-  }
-  const Kernels kernels =
-      kernels_for(layout.matrix ? Metric::Matrix : euc_2d ? Metric::Euc2D : Metric::Any, plan.moves);
-  const int walks_per_block = kWarpsPerBlock * (32 / args.lanes);
-  const int blocks = (slots + walks_per_block - 1) / walks_per_block;
-  const size_t shared_bytes = static_cast<size_t>(layout.bytes_per_walk) * walks_per_block;
+  const Launch launch = choose_launch(cities, list_ints, coordinates, max_k, euc_2d, plan.moves, slots, walks);
+  if (layout_note != nullptr) *layout_note = launch.describe();
+  const SharedLayout& layout = launch.layout;
+  const Kernels& kernels = launch.kernels;
+  args.lanes = launch.lanes;
+  const int blocks = (slots + launch.walks_per_block() - 1) / launch.walks_per_block();
+  const size_t shared_bytes = launch.shared_bytes();
   kernels.climb<<<blocks, kWarpsPerBlock * 32, shared_bytes>>>(args, layout);
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaDeviceSynchronize());
