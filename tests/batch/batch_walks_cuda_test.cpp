@@ -64,6 +64,23 @@ TEST(BatchWalksCuda, BlocksShareEachInstancesMatrixAmongItsWalksAndMatchTheCpu) 
   }
 }
 
+TEST(BatchWalksCuda, AnInstanceWhoseMatrixWouldOverflowAnIntStaysInGlobalMemory) {
+  FORMICA_REQUIRE_CUDA();
+  // 46,500^2 distances pass INT_MAX: the layout's sizes are 64-bit, so this instance's walk keeps
+  // its data in global memory beside the small instances of the same launch.
+  const std::vector<Instance> instances = uniform_batch({12, 46500, 30}, 9);
+  BatchConfig config;
+  config.backend = Backend::Cuda;
+  config.kicks = 2;
+  config.walks = 1;
+  const Batch batch = solve_batch(instances, config);
+  EXPECT_NE(batch.layout.find("global memory"), std::string::npos) << batch.layout;
+  for (size_t i = 0; i < instances.size(); ++i) {
+    validate_permutation(batch.results[i].tour.order(), instances[i].n());
+    EXPECT_EQ(batch.results[i].tour.length(), tour_length(instances[i], batch.results[i].tour.order()));
+  }
+}
+
 TEST(BatchWalksCuda, EveryMoveSetAndMatricesMatchTheCpu) {
   FORMICA_REQUIRE_CUDA();
   std::vector<Instance> instances = uniform_batch({40, 90, 150});

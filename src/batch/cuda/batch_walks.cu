@@ -12,6 +12,7 @@
 // limit is kept to within about one launch.
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -382,9 +383,10 @@ constexpr int kSharedPerBlock = 48 * 1024;
 /// entries, each walk given `budget` bytes: the distance matrix (with the lists if they fit too),
 /// else the coordinates (with the lists if they fit too), else nothing.
 SharedLayout shared_layout(int cities, int list_ints, int coordinates, int budget) {
-  const auto bytes = [&](int lists, int coordinate_arrays, bool matrix) {
-    const int ints = 4 * cities + (cities + 31) / 32 + lists + (matrix ? cities * cities : 0);
-    return (static_cast<int>(sizeof(double)) * coordinate_arrays * cities + 4 * ints + 15) / 16 * 16;
+  const auto bytes = [&](int lists, int coordinate_arrays, bool matrix) {  // 64-bit: cities^2 of large instances
+    const long long n = cities;
+    const long long ints = 4 * n + (n + 31) / 32 + lists + (matrix ? n * n : 0);
+    return static_cast<int>(std::min<long long>((8 * coordinate_arrays * n + 4 * ints + 15) / 16 * 16, INT_MAX));
   };
   // Small instances: the distance matrix instead of the coordinates (a lookup instead of a square
   // root per distance).
@@ -408,6 +410,7 @@ int most_instances_per_block(int slots, int walks, int walks_per_block) {
 /// The matrices and lists as the block's (SharedLayout::block_instances): each walk's own share
 /// is then its tours, positions and queue; `max_bytes` is what a block may opt in to.
 SharedLayout block_layout(int cities, int list_ints, int instances_per_block, int walks_per_block, int max_bytes) {
+  if (4LL * (static_cast<long long>(cities) * cities + list_ints) > max_bytes) return {};  // not even one matrix
   SharedLayout layout{cities, list_ints, 0, true, instances_per_block, 0};
   layout.bytes_per_walk = (4 * (4 * cities + (cities + 31) / 32) + 15) / 16 * 16;
   const long long bytes =
