@@ -81,7 +81,7 @@ struct TwoOptConfig {
   Layout layout = Layout::Auto;
   int threads_per_block = 0;    ///< T (sections 5.2.1-5.2.6): 32..1024, a power of two; 0 = chosen per n
   int tile = 0;                 ///< S: shared-memory elements (x, y, cost) per block; 0 = chosen per n
-  int neighbours = 10;          ///< candidate-list size of the neighbour-list pre-climb on large tours; 0 = off
+  int neighbours = 10;          ///< candidate-list size of the neighbour-list pre-climb; 0 = off (the paper's climb)
   int threads = 1;              ///< CPU threads (the result does not depend on it)
   uint64_t seed = 1;
 
@@ -100,5 +100,10 @@ std::optional<int> parse_k_swap(std::string_view text);
 /// neighbour lists (O(n k) per pass) before the full O(n^2) passes that certify the 2-opt local
 /// optimum: always on the CPU, and on the GPU when the whole grid climbs one tour.
 inline constexpr int kNeighbourListMinCities = 10'000;
+
+/// With TwoOptConfig::neighbours > 0, the GPU's block-per-tour climber (many restarts, one tour per
+/// block) runs the neighbour-list pre-climb on tours of at least this many cities: from a random
+/// start it replaces hundreds of O(n^2) passes (issue 23).
+inline constexpr int kBlockNeighbourListMinCities = 1'000;
 
 }  // namespace formica::localsearch

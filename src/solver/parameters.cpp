@@ -203,7 +203,9 @@ void add_two_opt_parameters(std::vector<Parameter>& p) {
   p.push_back({"tile", "two-opt on the GPU: shared-memory elements (x, y, cost) per block; 0 chooses per n",
                [](SolverConfig& c, std::string_view v) { c.two_opt.tile = parse_value<int>("tile", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.two_opt.tile); }});
-  p.push_back({"neighbours", "two-opt: nearest neighbours per city in the pre-climb of large tours; 0 turns it off",
+  p.push_back({"neighbours",
+               "two-opt: nearest neighbours per city in the neighbour-list pre-climb (GPU from 1,000 cities, CPU "
+               "from 10,000); 0 turns it off",
                [](SolverConfig& c, std::string_view v) { c.two_opt.neighbours = parse_value<int>("neighbours", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.two_opt.neighbours); }});
 }

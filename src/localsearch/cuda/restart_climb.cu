@@ -5,7 +5,9 @@
 // exact double passes until none improves, so the result is a 2-opt local optimum of the exact
 // TSPLIB metric), record its exact length, keep the block's best tour. A pass is: the tour's points
 // rebuilt, the search of two_opt_pass.cuh, every thread's best move as a candidate, then k-swap
-// (k_swap.cuh) and the parallel reversal.
+// (k_swap.cuh) and the parallel reversal. With neighbour lists, the climb first runs the
+// neighbour-list passes of neighbour_list_pass.cuh (O(n k) each) until no listed move improves, and
+// the full passes only finish and certify the local optimum.
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -18,6 +20,7 @@
 #include "cuda/check.cuh"
 #include "localsearch/cuda/device_instance.cuh"
 #include "localsearch/cuda/k_swap.cuh"
+#include "localsearch/cuda/neighbour_list_pass.cuh"
 #include "localsearch/cuda/random_start.cuh"
 #include "localsearch/cuda/restart_climb.h"
 #include "localsearch/cuda/two_opt_pass.cuh"
@@ -53,13 +56,20 @@ struct ClimbParams {
   int64_t* block_best = nullptr;         // blocks x (length, restart)
   const volatile int* stop = nullptr;    // host-mapped; set by the host to stop early
   int* aborted = nullptr;
+  // The neighbour-list pre-climb; off when neighbours is null.
+  const int32_t* neighbours = nullptr;   // n x k_neighbours, nearest first
+  int k_neighbours = 0;
+  int32_t* positions = nullptr;          // blocks x n: city -> position in the block's tour
+  uint8_t* active = nullptr;             // blocks x n: don't-look bits (0: skip the city)
+  int64_t* neighbour_passes = nullptr;   // count
 };
 
 /// What a block keeps between passes and restarts. It lives in shared memory, written by thread 0
 /// between barriers, so that the search loop has every register to itself.
 struct BlockState {
   int64_t best_length, best_restart;  // the block's best restart so far
-  int64_t passes, moves;              // of the current climb
+  int64_t passes, moves;              // of the current climb (passes: full passes)
+  int64_t neighbour_passes;           // of the current climb
   long long last_poll;                // clock64() at the last look at the stop flag
   int next_static;                    // the next restart of this block without a queue
   int first, end;                     // restarts taken from the queue
@@ -156,23 +166,109 @@ __device__ int64_t exact_length(const typename Exact::Point* points, int n, unsi
   return length;
 }
 
-/// Climbs the block's tour to a 2-opt local optimum of the exact metric. On return, sh.state holds
-/// the climb's passes and moves and sh.state->abort says whether the host asked to stop; thread 0
-/// gets the exact length.
+/// Thread 0 looks at the host's stop flag (at most every kPollCycles); the block reads st.abort
+/// after the next barrier.
+__device__ inline void poll_stop(const ClimbParams& p, BlockState& st) {
+  if (threadIdx.x != 0) return;
+  st.abort = 0;
+  if (p.stop != nullptr && clock64() - st.last_poll > kPollCycles) {
+    st.last_poll = clock64();
+    if (*p.stop != 0) st.abort = 1;
+  }
+}
+
+/// Keeps and applies the pass's moves: every thread's candidate is in sh.keys / sh.moves (its own
+/// `key` too), m of them improving. k = 1 takes the best by a reduction, else the keys are sorted
+/// and the k-swap selection keeps the best disjoint ones; on_keep(move) runs for each kept move
+/// before the tour changes. Then the kept moves' segments are reversed (`pos` kept up to date when
+/// given). Returns the number of moves kept; the caller puts a barrier before the tour is read.
+template <class OnKeep>
+__device__ int apply_pass(const ClimbParams& p, unsigned long long key, int m, int32_t* tour, int32_t* pos,
+                          const Shared& sh, OnKeep on_keep) {
+  const int tid = threadIdx.x;
+  if (p.k_swap == 1) {  // the original algorithm: the one best move (a reduction, no sort)
+    const unsigned long long top = block_max(key, sh.scratch64);
+    if (tid == 0) {
+      const int2 best = sh.moves[candidate_id(top)];
+      on_keep(best);
+      sh.kept[0] = best;
+      sh.prefix[0] = 0;
+      sh.prefix[1] = sh.ints[kKeptSwaps] = (best.y - best.x) / 2;
+      sh.ints[kKeptCount] = 1;
+    }
+    formica::cuda::block_barrier();
+  } else {
+    bitonic_sort_descending(sh.keys);
+    const unsigned long long* keys = sh.keys;
+    const int2* moves = sh.moves;
+    select_disjoint([keys, moves](int c) { return moves[candidate_id(keys[c])]; }, m, p.k_swap, p.n, sh.select,
+                    sh.kept, sh.prefix, on_keep);
+  }
+  const int kept = sh.ints[kKeptCount], swaps = sh.ints[kKeptSwaps];
+  reverse_segments(tour, pos, sh.kept, sh.prefix, kept, swaps, tid, static_cast<int>(blockDim.x));
+  return kept;
+}
+
+/// The neighbour-list pre-climb (neighbour_list_pass.cuh: Bentley's lists with the gain criterion
+/// and don't-look bits) in the fast metric: every active city offers its best improving listed
+/// move, each thread its best offer, and the pass keeps and applies them as a full pass does. A
+/// pass costs O(n k) instead of O(n^2), and from a random start these passes make most of the
+/// climb. Returns true when no city offers a move (every kept move lowers the float length, so that
+/// comes), false when the host asked to stop. Ends after a barrier with no read of the block state
+/// after it, so the caller may write that state at once.
+template <class Fast>
+__device__ bool neighbour_climb(const ClimbParams& p, const Fast& fast, int32_t* tour, const Shared& sh) {
+  using Value = typename Fast::Value;
+  const int tid = threadIdx.x, threads = static_cast<int>(blockDim.x), n = p.n;
+  int32_t* pos = p.positions + static_cast<size_t>(blockIdx.x) * n;
+  uint8_t* active = p.active + static_cast<size_t>(blockIdx.x) * n;
+  BlockState& st = *sh.state;
+  for (int q = tid; q < n; q += threads) pos[tour[q]] = q, active[q] = 1;
+  for (;;) {
+    poll_stop(p, st);
+    formica::cuda::block_barrier();
+    if (st.abort != 0) return false;
+    unsigned long long key = 0;
+    int2 move = make_int2(-1, -1);
+    for (int a = tid; a < n; a += threads) {
+      if (active[a] == 0) continue;
+      Value gain;
+      int2 offer;
+      best_neighbour_move(fast, p.cities, tour, pos, p.neighbours, p.k_neighbours, n, a, gain, offer);
+      if (offer.x < 0) {
+        active[a] = 0;  // don't look at a again until a kept move touches it
+        continue;
+      }
+      const unsigned long long offered = candidate_key(gain, static_cast<unsigned>(tid));
+      if (offered > key) key = offered, move = offer;
+    }
+    sh.keys[tid] = key;
+    sh.moves[tid] = move;
+    const int m = formica::cuda::block_barrier_count(key != 0ull);
+    if (m == 0) return true;
+    const int kept = apply_pass(p, key, m, tour, pos, sh, [tour, active, n](int2 kept_move) {
+      active[tour[kept_move.x]] = 1;  // the four cities whose tour edges change
+      active[tour[kept_move.x + 1]] = 1;
+      active[tour[kept_move.y]] = 1;
+      active[tour[kept_move.y + 1 == n ? 0 : kept_move.y + 1]] = 1;
+    });
+    if (tid == 0) ++st.neighbour_passes, st.moves += kept;
+    formica::cuda::block_barrier();
+  }
+}
+
+/// Climbs the block's tour to a 2-opt local optimum of the exact metric (the neighbour-list
+/// pre-climb first when the params have lists). On return, sh.state holds the climb's passes and
+/// moves and sh.state->abort says whether the host asked to stop; thread 0 gets the exact length.
 template <class Fast, class Exact>
 __device__ int64_t climb_tour(const ClimbParams& p, const Fast& fast, const Exact& exact, int32_t* tour,
                               unsigned char* points, const Shared& sh) {
   const int tid = threadIdx.x;
   BlockState& st = *sh.state;
-  if (tid == 0) st.passes = st.moves = 0, st.exact_phase = st.fast_passes = 0;
+  if (tid == 0) st.passes = st.moves = st.neighbour_passes = 0, st.exact_phase = st.fast_passes = 0;
+  if (p.neighbours != nullptr && !neighbour_climb(p, fast, tour, sh)) return 0;  // st.abort is set
   for (;;) {
-    if (tid == 0) {
-      st.abort = 0;
-      if (p.stop != nullptr && clock64() - st.last_poll > kPollCycles) {
-        st.last_poll = clock64();
-        if (*p.stop != 0) st.abort = 1;
-      }
-    }
+    poll_stop(p, st);
     formica::cuda::block_barrier();
     if (st.abort != 0) return 0;
     unsigned long long key = 0;
@@ -192,25 +288,7 @@ __device__ int64_t climb_tour(const ClimbParams& p, const Fast& fast, const Exac
       }
       return exact_length<Exact>(reinterpret_cast<const typename Exact::Point*>(points), p.n, sh.scratch64);
     }
-    if (p.k_swap == 1) {  // the original algorithm: the one best move (a reduction, no sort)
-      const unsigned long long top = block_max(key, sh.scratch64);
-      if (tid == 0) {
-        const int2 best = sh.moves[candidate_id(top)];
-        sh.kept[0] = best;
-        sh.prefix[0] = 0;
-        sh.prefix[1] = sh.ints[kKeptSwaps] = (best.y - best.x) / 2;
-        sh.ints[kKeptCount] = 1;
-      }
-      formica::cuda::block_barrier();
-    } else {
-      bitonic_sort_descending(sh.keys);
-      const unsigned long long* keys = sh.keys;
-      const int2* moves = sh.moves;
-      select_disjoint([keys, moves](int c) { return moves[candidate_id(keys[c])]; }, m, p.k_swap, p.n, sh.select,
-                      sh.kept, sh.prefix, [](int2) {});
-    }
-    const int kept = sh.ints[kKeptCount], swaps = sh.ints[kKeptSwaps];
-    reverse_segments(tour, nullptr, sh.kept, sh.prefix, kept, swaps, tid, static_cast<int>(blockDim.x));
+    const int kept = apply_pass(p, key, m, tour, nullptr, sh, [](int2) {});
     if (tid == 0) {
       st.moves += kept;
       // A safety net that never triggers: every fast pass lowers the float length by at least 1.
@@ -266,6 +344,7 @@ __global__ void __launch_bounds__(1024) restart_climb_kernel(ClimbParams p, Fast
         p.lengths[r] = length;
         p.passes[r] = st.passes;
         p.moves[r] = st.moves;
+        if (p.neighbour_passes != nullptr) p.neighbour_passes[r] = st.neighbour_passes;
         const int64_t restart = p.first_restart + r;
         const bool better = length < st.best_length || (length == st.best_length && restart < st.best_restart);
         if (better) st.best_length = length, st.best_restart = restart;
@@ -346,8 +425,11 @@ struct BlockPerTourClimber::State {
   DeviceBuffer<unsigned char> points;
   DeviceBuffer<int64_t> block_best;
   DeviceBuffer<int> counters;  // queue counter, aborted
-  DeviceBuffer<int64_t> lengths, passes, moves;
+  DeviceBuffer<int64_t> lengths, passes, moves, neighbour_passes;
   DeviceBuffer<int32_t> start_tours;
+  DeviceBuffer<int32_t> neighbours, positions;  // the pre-climb's lists and every block's positions
+  DeviceBuffer<uint8_t> active;                 // every block's don't-look bits
+  int k_neighbours = 0;
   int* stop_host = nullptr;  // pinned, mapped
 
   State(const DeviceInstance& c, const TwoOptConfig& cfg, BlockShape s) : cities(c), config(cfg), shape(s) {}
@@ -356,10 +438,16 @@ struct BlockPerTourClimber::State {
   }
 };
 
-BlockPerTourClimber::BlockPerTourClimber(const DeviceInstance& cities, const TwoOptConfig& config, BlockShape shape)
+BlockPerTourClimber::BlockPerTourClimber(const DeviceInstance& cities, const TwoOptConfig& config, BlockShape shape,
+                                         std::span<const int32_t> neighbour_lists, int neighbours_per_city)
     : state_(std::make_unique<State>(cities, config, shape)) {
   State& s = *state_;
   const int n = cities.n();
+  const bool lists = !neighbour_lists.empty();
+  FORMICA_EXPECTS(!lists || (neighbours_per_city > 0 && neighbour_lists.size() == static_cast<size_t>(n) *
+                                                                                  static_cast<size_t>(neighbours_per_city)),
+                  "neighbour lists must be n x k cities, got ", neighbour_lists.size(), " for n = ", n, ", k = ",
+                  neighbours_per_city);
   FORMICA_EXPECTS(shape.threads >= 32 && shape.threads <= 1024 && (shape.threads & (shape.threads - 1)) == 0,
                   "threads per block must be a power of two in [32, 1024], got ", shape.threads);
   int device = 0, sms = 0, max_shared = 0;
@@ -376,7 +464,8 @@ BlockPerTourClimber::BlockPerTourClimber(const DeviceInstance& cities, const Two
   // free memory, with fewer blocks if need be.
   size_t free_bytes = 0, total = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-  const size_t per_block = 2 * static_cast<size_t>(n) * sizeof(int32_t) + point_stride(n);
+  const size_t per_block = 2 * static_cast<size_t>(n) * sizeof(int32_t) + point_stride(n) +
+                           (lists ? static_cast<size_t>(n) * (sizeof(int32_t) + sizeof(uint8_t)) : 0);
   const size_t affordable = free_bytes / 2 / per_block;
   if (affordable == 0)
     throw OutOfMemoryError(concat("one 2-opt block needs ", per_block >> 20, " MiB and only ", free_bytes >> 20,
@@ -386,6 +475,12 @@ BlockPerTourClimber::BlockPerTourClimber(const DeviceInstance& cities, const Two
   s.best_tours = DeviceBuffer<int32_t>(static_cast<size_t>(s.blocks) * n);
   s.points = DeviceBuffer<unsigned char>(static_cast<size_t>(s.blocks) * point_stride(n));
   s.block_best = DeviceBuffer<int64_t>(2 * static_cast<size_t>(s.blocks));
+  if (lists) {
+    s.neighbours = DeviceBuffer<int32_t>(neighbour_lists);
+    s.k_neighbours = neighbours_per_city;
+    s.positions = DeviceBuffer<int32_t>(static_cast<size_t>(s.blocks) * n);
+    s.active = DeviceBuffer<uint8_t>(static_cast<size_t>(s.blocks) * n);
+  }
   s.counters = DeviceBuffer<int>(2);
   CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&s.stop_host), sizeof(int), cudaHostAllocMapped));
   *s.stop_host = 0;
@@ -405,6 +500,7 @@ bool BlockPerTourClimber::climb(int64_t first, int64_t count, std::span<const in
     s.lengths = DeviceBuffer<int64_t>(static_cast<size_t>(count));
     s.passes = DeviceBuffer<int64_t>(static_cast<size_t>(count));
     s.moves = DeviceBuffer<int64_t>(static_cast<size_t>(count));
+    s.neighbour_passes = DeviceBuffer<int64_t>(static_cast<size_t>(count));
   }
   const bool given_starts = !start_tours.empty();
   if (given_starts) {
@@ -439,6 +535,13 @@ bool BlockPerTourClimber::climb(int64_t first, int64_t count, std::span<const in
   p.moves = s.moves.data();
   p.block_best = s.block_best.data();
   p.stop = stop_device;
+  if (s.k_neighbours > 0) {
+    p.neighbours = s.neighbours.data();
+    p.k_neighbours = s.k_neighbours;
+    p.positions = s.positions.data();
+    p.active = s.active.data();
+  }
+  p.neighbour_passes = s.neighbour_passes.data();
   const int grid = static_cast<int>(std::min<int64_t>(s.blocks, count));
 
   cudaEvent_t started, finished;
@@ -475,15 +578,19 @@ bool BlockPerTourClimber::climb(int64_t first, int64_t count, std::span<const in
   out = RestartBatchResult{};
   out.kernel_ms = ms;
   out.lengths.resize(static_cast<size_t>(count));
-  std::vector<int64_t> passes(static_cast<size_t>(count)), moves(static_cast<size_t>(count));
+  std::vector<int64_t> passes(static_cast<size_t>(count)), moves(static_cast<size_t>(count)),
+      neighbour_passes(static_cast<size_t>(count));
   CUDA_CHECK(cudaMemcpy(out.lengths.data(), s.lengths.data(), count * sizeof(int64_t), cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(passes.data(), s.passes.data(), count * sizeof(int64_t), cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(moves.data(), s.moves.data(), count * sizeof(int64_t), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(neighbour_passes.data(), s.neighbour_passes.data(), count * sizeof(int64_t),
+                        cudaMemcpyDeviceToHost));
   int64_t best = 0;
   for (int64_t r = 0; r < count; ++r) {
     if (out.lengths[r] < out.lengths[best]) best = r;
     out.passes += passes[r];
     out.moves += moves[r];
+    out.neighbour_passes += neighbour_passes[r];
   }
   out.best_restart = first + best;
   out.best_length = out.lengths[best];

@@ -31,13 +31,17 @@ struct RestartBatchResult {
   std::vector<int64_t> lengths;  ///< exact length of each restart of the batch
   int64_t passes = 0;            ///< full passes, summed over the batch's restarts
   int64_t moves = 0;             ///< moves applied, summed
+  int64_t neighbour_passes = 0;  ///< neighbour-list passes of the pre-climb, summed
   double kernel_ms = 0.0;        ///< CUDA events around the kernel
 };
 
 class BlockPerTourClimber {
  public:
-  /// Sizes the grid with the occupancy API and allocates every block's memory once.
-  BlockPerTourClimber(const DeviceInstance& cities, const TwoOptConfig& config, BlockShape shape);
+  /// Sizes the grid with the occupancy API and allocates every block's memory once. With
+  /// neighbour lists (n x k cities, nearest first), every climb starts with the neighbour-list
+  /// pre-climb (O(n k) per pass) before the full passes; without, it is the paper's climb.
+  BlockPerTourClimber(const DeviceInstance& cities, const TwoOptConfig& config, BlockShape shape,
+                      std::span<const int32_t> neighbour_lists = {}, int neighbours_per_city = 0);
   ~BlockPerTourClimber();
   BlockPerTourClimber(const BlockPerTourClimber&) = delete;
   BlockPerTourClimber& operator=(const BlockPerTourClimber&) = delete;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/candidates.h"
 #include "core/error.h"
 #include "cuda/device.h"
 #include "localsearch/cuda/device_instance.h"
@@ -52,7 +53,8 @@ class TwoOptCuda final : public TwoOptSearch {
     std::string text;
     if (blocks_)
       text += concat("block per tour: T=", shape_.threads, " S=", shape_.tile, ", ", blocks_->blocks(),
-                     " blocks, queue ", config_.queue == 0 ? std::string("off") : std::to_string(config_.queue));
+                     " blocks, queue ", config_.queue == 0 ? std::string("off") : std::to_string(config_.queue),
+                     use_block_lists() ? concat(", neighbour lists k=", config_.neighbours) : std::string());
     if (grid_)
       text += concat(text.empty() ? "" : "; ", "grid per tour: ", grid_->blocks(), " blocks x 256 threads",
                      use_lists() ? concat(", neighbour lists k=", config_.neighbours) : std::string());
@@ -61,6 +63,20 @@ class TwoOptCuda final : public TwoOptSearch {
 
  private:
   bool use_lists() const { return config_.neighbours > 0 && instance_.n() >= kNeighbourListMinCities; }
+  bool use_block_lists() const { return config_.neighbours > 0 && instance_.n() >= kBlockNeighbourListMinCities; }
+
+  /// The block-per-tour climber, made on first use (with neighbour lists when they pay).
+  BlockPerTourClimber& blocks() {
+    if (!blocks_) {
+      if (use_block_lists()) {
+        const CandidateLists lists = build_candidate_lists(instance_, config_.neighbours, config_.threads);
+        blocks_ = std::make_unique<BlockPerTourClimber>(device_, config_, shape_, lists.data(), lists.k());
+      } else {
+        blocks_ = std::make_unique<BlockPerTourClimber>(device_, config_, shape_);
+      }
+    }
+    return *blocks_;
+  }
 
   Layout layout_for(int64_t first) const {
     return choose_layout(instance_.n(), config_.restarts - first, multiprocessors_, config_);
@@ -68,8 +84,7 @@ class TwoOptCuda final : public TwoOptSearch {
 
   int64_t batch_size(int64_t remaining) override {
     if (layout_for(config_.restarts - remaining) == Layout::GridPerTour) return 1;
-    if (!blocks_) blocks_ = std::make_unique<BlockPerTourClimber>(device_, config_, shape_);
-    const int64_t wave = static_cast<int64_t>(blocks_->blocks()) * std::max(1, config_.queue);
+    const int64_t wave = static_cast<int64_t>(blocks().blocks()) * std::max(1, config_.queue);
     if (!seconds_per_restart_) return wave;  // the first batch measures the climbs
     // Later batches: as many waves as fit in about a second.
     const double per_block = *seconds_per_restart_ * std::max(1, config_.queue);
@@ -78,13 +93,13 @@ class TwoOptCuda final : public TwoOptSearch {
 
   bool climb_batch(int64_t first, int64_t count, const StopFlag& stop, Batch& out) override {
     if (layout_for(first) == Layout::GridPerTour) return climb_on_grid(first, count, stop, out);
-    if (!blocks_) blocks_ = std::make_unique<BlockPerTourClimber>(device_, config_, shape_);
+    BlockPerTourClimber& climber = blocks();
     const std::vector<int32_t> starts =
         config_.start == StartKind::Random
             ? std::vector<int32_t>{}
             : start_tours(instance_, config_.start, config_.seed, first, count, config_.threads);
     RestartBatchResult result;
-    if (!blocks_->climb(first, count, starts, stop, result)) return false;
+    if (!climber.climb(first, count, starts, stop, result)) return false;
     out.best_restart = result.best_restart;
     out.best_length = result.best_length;
     out.best_tour = std::move(result.best_tour);
@@ -92,9 +107,10 @@ class TwoOptCuda final : public TwoOptSearch {
     out.stats.passes = result.passes;
     out.stats.evaluations = result.passes * moves_per_pass(instance_.n());
     out.stats.moves = result.moves;
+    out.stats.neighbour_passes = result.neighbour_passes;
     out.stats.climb_ms = result.kernel_ms;
     // Time of one restart on one block, for the next batch's size.
-    const double waves = std::ceil(static_cast<double>(count) / blocks_->blocks());
+    const double waves = std::ceil(static_cast<double>(count) / climber.blocks());
     seconds_per_restart_ = result.kernel_ms / 1e3 / std::max(1.0, waves);
     return true;
   }
