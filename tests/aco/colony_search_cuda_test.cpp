@@ -3,21 +3,27 @@
 // seed, bounds after every update, the first step of each decision rule against its exact
 // distribution (chi-square) or its argmax, GACO's crossing counts against the tours, one MMAS and
 // one ACS iteration (local updates included) replayed on the host from the GPU's own tours, and
-// the lanes per ant that auto picks (host logic, run by CUDA builds without a GPU too).
+// the lanes per ant that auto picks (host logic, run by CUDA builds without a GPU too), and the
+// kernels' fallback city against the CPU's on every metric.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <random>
 
 #include "aco/candidate_set.h"
 #include "aco/colony_rules.h"
 #include "core/tour.h"
 #include "cuda_support.h"
+#include "aco/cpu/ant_path.h"
+#include "aco/cpu/candidate_selection.h"
 #include "io/generator.h"
+#include "localsearch/two_opt_check.h"  // test::metric_instance
 #include "test_support.h"
 
 #if FORMICA_HAVE_CUDA
+#include "aco/cuda/candidate_fallback.h"
 #include "aco/cuda/colony_search_cuda.h"
 #include "aco/cuda/construction_lanes.h"
 #endif
@@ -279,6 +285,51 @@ TEST(GpuColonyUpdate, AcsLocalAndGlobalUpdatesMatchTheHostReplay) {
       if (on_tour[e]) expected = (1 - config.acs_rho) * expected + config.acs_rho / static_cast<double>(lengths[best]);
       EXPECT_NEAR(after[e], expected, 1e-5 * expected) << "n = " << n << " entry " << e;
     }
+  }
+}
+
+// The fallback when no candidate can be taken, on the device as on the CPU: the first unvisited
+// city of the list, and past the list the nearest unvisited city by exact distance with the
+// lowest index on ties (integer coordinates in a 40 x 40 square: many equal distances, and at
+// 2,100 cities many cities on one point; more than 1,024 cities: the scan takes several rounds).
+TEST(GpuFallback, TakesTheCpusCityOnEveryMetric) {
+  FORMICA_REQUIRE_CUDA();
+  for (const auto& [type, n] : [] {
+         std::vector<std::pair<EdgeWeightType, int>> cases;
+         for (EdgeWeightType type : test::all_metrics()) cases.emplace_back(type, 300);
+         cases.emplace_back(EdgeWeightType::Euc2D, 2100);
+         cases.emplace_back(EdgeWeightType::Att, 2100);
+         return cases;
+       }()) {
+    const Instance instance = test::metric_instance(type, n, 21, 40);
+    const CandidateSet set = build_candidate_set(instance, 10, 0, 2.0, 1);
+    std::mt19937 rng(5);
+    std::vector<int32_t> from, expected;
+    std::vector<uint8_t> flags;
+    int past_the_list = 0;
+    for (int q = 0; q < 96; ++q) {
+      const int at = static_cast<int>(rng() % n);
+      AntPath path(n);
+      path.reset(at);
+      const int32_t* list = set.fallback.data() + static_cast<size_t>(at) * set.fallback_length;
+      // Every third ant has visited its whole list, the others a prefix of it; all of them a share
+      // of the other cities too (none, 30 %, 90 %).
+      const int prefix = q % 3 == 0 ? set.fallback_length : static_cast<int>(rng() % set.fallback_length);
+      for (int s = 0; s < prefix; ++s)
+        if (list[s] != at) path.visit(list[s]);
+      const double share = (q / 3) % 3 == 0 ? 0.0 : (q / 3) % 3 == 1 ? 0.3 : 0.9;
+      for (int c = 0; c < n; ++c)
+        if (!path.visited(c) && std::uniform_real_distribution<double>(0, 1)(rng) < share) path.visit(c);
+      if (path.visited_count() == n) continue;  // nothing left to fall back to
+      from.push_back(at);
+      for (int c = 0; c < n; ++c) flags.push_back(path.visited(c) ? 1 : 0);
+      expected.push_back(select_fallback(instance, set, at, path));
+      bool listed = false;
+      for (int s = 0; s < set.fallback_length; ++s) listed = listed || !path.visited(list[s]);
+      past_the_list += listed ? 0 : 1;
+    }
+    ASSERT_GT(past_the_list, 10) << to_string(type) << " n = " << n;
+    EXPECT_EQ(cuda::device_fallback_cities(instance, set, from, flags), expected) << to_string(type) << " n = " << n;
   }
 }
 

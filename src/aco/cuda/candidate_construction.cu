@@ -1,9 +1,12 @@
 // Candidate-list tour construction: warp per ant, thread per ant and ACS lockstep (see
 // candidate_construction.cuh).
 #include "aco/cuda/candidate_construction.cuh"
+#include "aco/cuda/candidate_fallback.h"
 #include "aco/cuda/warp_scan.cuh"
 #include "aco/cuda/warp_selection.cuh"  // VisitedBits, warp_clear
 #include "core/rng.h"
+#include "core/error.h"
+#include "cuda/buffer.cuh"
 #include "cuda/check.cuh"
 
 namespace formica::aco::cuda {
@@ -79,9 +82,46 @@ __device__ int warp_rule(const Lane& mine, float q0, float u_greedy, float u_pic
   return past ? first_lane(past) : last_lane(eligible);  // rounding kept the running sum at or below r
 }
 
+/// This lane's share of the nearest unvisited city, as a key (exact distance, capped at 2^32 - 1,
+/// then index): `distance_to(j)` is the distance from the ant's city. The warp takes 32 words
+/// (1,024 cities) at a time and deals their unvisited cities out evenly, lane t the t-th of each
+/// 32 (a scan of the words' counts, then the owning word by a binary search over the lanes), so a
+/// lane computes ceil(free / 32) distances even when the free cities crowd into a few words.
+/// Call from every lane; reduce the keys with a warp min.
+template <class DistanceTo>
+__device__ __forceinline__ unsigned long long lane_nearest_unvisited(VisitedBits visited, int n, int lane,
+                                                                     DistanceTo distance_to) {
+  unsigned long long best = ~0ull;
+  for (int first_word = 0; first_word * 32 < n; first_word += kWarpSize) {
+    const uint32_t bits = unvisited_bits(visited, first_word + lane, n);  // 0 past the last word
+    const int inclusive = warp_inclusive_sum(__popc(bits), lane);
+    const int total = __shfl_sync(kFullMask, inclusive, kWarpSize - 1);
+    for (int round = 0; round < total; round += kWarpSize) {
+      const int t = round + lane;  // this lane's city: the t-th unvisited one of these words
+      int owner = 0;               // the first lane whose inclusive count exceeds t
+#pragma unroll
+      for (int step = 16; step > 0; step >>= 1) {
+        const int probe = __shfl_sync(kFullMask, inclusive, owner + step - 1);
+        if (probe <= t) owner += step;
+      }
+      const uint32_t owner_bits = __shfl_sync(kFullMask, bits, owner & (kWarpSize - 1));
+      const int owner_before = __shfl_sync(kFullMask, inclusive - __popc(bits), owner & (kWarpSize - 1));
+      if (t < total) {
+        const int j = (first_word + owner) * 32 + static_cast<int>(__fns(owner_bits, 0, t - owner_before + 1));
+        const long long d = distance_to(j);
+        const unsigned long long key = (static_cast<unsigned long long>(d < 0xffffffffLL ? d : 0xffffffffLL) << 32) | j;
+        best = key < best ? key : best;
+      }
+    }
+  }
+  return best;
+}
+
 /// The fallback city of one ant (at `from`, bitmask `visited`), found by the whole warp: the
 /// first unvisited city of the sorted list, else the nearest unvisited one by exact distance
-/// (lowest index on ties); the scan skips whole words of visited cities.
+/// (lowest index on ties); the scan skips whole words of visited cities. EUC_2D, the common
+/// case, has its own scan with the ant's coordinates loaded once (the same arithmetic as
+/// DistanceView, so the same distances), not a branch on the metric per city.
 __device__ int warp_fallback_city(const int32_t* list, int length, VisitedBits visited, const DistanceView& distance,
                                   int from, int n, int lane) {
   for (int base = 0; base < length; base += kWarpSize) {
@@ -90,14 +130,14 @@ __device__ int warp_fallback_city(const int32_t* list, int length, VisitedBits v
     const unsigned free_lanes = __ballot_sync(kFullMask, city >= 0 && !visited.test(city));
     if (free_lanes) return __shfl_sync(kFullMask, city, first_lane(free_lanes));
   }
-  unsigned long long best = ~0ull;
-  for (int w = lane; w * 32 < n; w += kWarpSize) {
-    for (uint32_t free_bits = unvisited_bits(visited, w, n); free_bits != 0; free_bits &= free_bits - 1) {
-      const int j = w * 32 + __ffs(free_bits) - 1;
-      const long long d = distance(from, j);
-      const unsigned long long key = (static_cast<unsigned long long>(d < 0xffffffffLL ? d : 0xffffffffLL) << 32) | j;
-      best = key < best ? key : best;
-    }
+  unsigned long long best;
+  if (distance.type == EdgeWeightType::Euc2D) {
+    const double x = distance.x[from], y = distance.y[from];
+    const double* __restrict__ xs = distance.x;
+    const double* __restrict__ ys = distance.y;
+    best = lane_nearest_unvisited(visited, n, lane, [=](int j) { return tsplib::euc_2d(x - xs[j], y - ys[j]); });
+  } else {
+    best = lane_nearest_unvisited(visited, n, lane, [&](int j) { return distance(from, j); });
   }
 #pragma unroll
   for (int offset = 16; offset > 0; offset >>= 1) {
@@ -217,9 +257,14 @@ struct AntRandom {
 /// compares f / E' across slots, and one common factor (ln 2) does not change the winner. The fast
 /// log2 is exact to 2^-22.6 absolute, so E' is clamped above 0 (u within ~2^-22 of 1, where the
 /// slot wins anyway).
+/// u >= 2^-25 and the clamped E' are normal floats, so the .ftz forms give the same bits as
+/// __log2f and __fdividef without their subnormal fix-ups.
 __device__ __forceinline__ float inverse_exponential(uint32_t word) {
   const float u = (static_cast<float>(word >> 8) + 0.5f) * (1.0f / 16777216.0f);
-  return __fdividef(1.0f, fmaxf(-__log2f(u), 1e-7f));
+  float log2_u, inverse;
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(log2_u) : "f"(u));
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(inverse) : "f"(fmaxf(-log2_u, 1e-7f)));
+  return inverse;
 }
 
 /// The S inverse exponentials of a lane's slots at step p (one 64-bit draw per two slots).
@@ -242,8 +287,8 @@ template <int S>
 struct LaneSlots {
   int city[S];
   uint32_t key = 0;
-  int best = 0;             // the slot index j of the key
-  uint32_t best_word = 0;   // the visited word that holds city[best] (its bit clear when key > 0)
+  int best_city = -1;       // the city of the key (-1 while key is 0)
+  uint32_t best_word = 0;   // the visited word that holds best_city (its bit clear when key > 0)
 };
 
 /// Loads the lane's slots of `row` and runs its part of the race: key = f / E (or f when greedy).
@@ -265,7 +310,7 @@ __device__ __forceinline__ LaneSlots<AntGroup<G>::kSlots> race_slots(const int32
     const uint32_t bits = eligible_ant && mine.city[j] >= 0 && !((word >> (c & 31)) & 1u) && f > 0.f
                               ? ::max(__float_as_uint(key), 1u)  // positive: never 0, even if f / E underflows
                               : 0u;
-    if (bits > mine.key) mine.key = bits, mine.best = j, mine.best_word = word;
+    if (bits > mine.key) mine.key = bits, mine.best_city = mine.city[j], mine.best_word = word;
   }
   return mine;
 }
@@ -338,10 +383,7 @@ __global__ void __launch_bounds__((kStaged ? kWarpsStaged : kWarpsUnstaged) * kW
       // A tie (a greedy step's equal weights) goes to the lowest slot, as on the CPU: the first
       // winning lane, whose first best slot race_slots kept.
       const unsigned winners = __ballot_sync(kFullMask, mine.key == best && best != 0u) & group.mask;
-      int chosen = mine.city[0];
-#pragma unroll
-      for (int j = 1; j < S; ++j)
-        if (mine.best == j) chosen = mine.city[j];
+      const int chosen = mine.best_city;
       city = __shfl_sync(kFullMask, chosen, winners ? first_lane(winners) - group.base : 0, G);
       __syncwarp();  // every lane's reads of the visited words come before the winner's write
       if (active && winners != 0 && lane == first_lane(winners)) {
@@ -375,6 +417,18 @@ __global__ void __launch_bounds__((kStaged ? kWarpsStaged : kWarpsUnstaged) * kW
     __syncwarp();  // this step's visited bit is seen by the next step's loads
     current = city;
   }
+}
+
+/// device_fallback_cities: a warp per query.
+__global__ void fallback_cities_kernel(const int32_t* list, int length, DistanceView distance, int n,
+                                       const int32_t* from, uint32_t* words, int queries, int32_t* out) {
+  const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
+  const int q = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / kWarpSize);
+  if (q >= queries) return;
+  const VisitedBits visited{words + static_cast<size_t>(q) * ((n + 31) / 32)};
+  const int city = warp_fallback_city(list + static_cast<size_t>(from[q]) * length, length, visited, distance, from[q],
+                                      n, lane);
+  if (lane == 0) out[q] = city;
 }
 
 /// Exact tour lengths (a warp per ant) for the kernels that do not sum them while building.
@@ -587,6 +641,28 @@ size_t construction_shared_bytes(int n, int width, int warps, int lanes, bool st
   const size_t words = static_cast<size_t>(n + 31) / 32;
   const size_t ants = static_cast<size_t>(warps) * (kWarpSize / lanes);
   return words * ants * sizeof(uint32_t) + (staged ? static_cast<size_t>(n) * width * 8 : 0);
+}
+
+std::vector<int32_t> device_fallback_cities(const Instance& instance, const CandidateSet& set,
+                                            std::span<const int32_t> from, std::span<const uint8_t> visited) {
+  const int n = instance.n(), words = (n + 31) / 32;
+  const size_t queries = from.size();
+  FORMICA_EXPECTS(visited.size() == queries * static_cast<size_t>(n), "visited flags must be queries x n");
+  std::vector<uint32_t> bits(queries * static_cast<size_t>(words), 0u);
+  for (size_t q = 0; q < queries; ++q)
+    for (int c = 0; c < n; ++c)
+      if (visited[q * n + c] != 0) bits[q * words + c / 32] |= 1u << (c % 32);
+  if (queries == 0) return {};
+  const formica::cuda::DeviceDistances distances(instance);
+  const formica::cuda::DeviceBuffer<int32_t> list{std::span<const int32_t>(set.fallback)}, starts{from};
+  formica::cuda::DeviceBuffer<int32_t> out(queries);
+  formica::cuda::DeviceBuffer<uint32_t> masks{std::span<const uint32_t>(bits)};
+  constexpr int kThreads = 128;
+  const int blocks = static_cast<int>((queries * kWarpSize + kThreads - 1) / kThreads);
+  fallback_cities_kernel<<<blocks, kThreads>>>(list.data(), set.fallback_length, distances.view(), n, starts.data(),
+                                               masks.data(), static_cast<int>(queries), out.data());
+  CUDA_CHECK_LAUNCH();
+  return out.download();
 }
 
 void launch_candidate_construction(int lanes, bool lockstep, int matrices, const CandidateConstructionArgs& args,
