@@ -5,7 +5,7 @@
 // and tour ratio against the first k of the list: Robinson et al.'s Figure 6 with k = 1 first.
 //
 //   two_opt_bench --instances fl417@1000,fl1400@1000,fnl4461@132 --k 1,2,4,8,16,32,64,128,256,inf
-//                 --set backend=cuda --set neighbours=0 --csv figure6.csv
+//                 --set backend=cuda --set block-neighbours=0 --csv figure6.csv
 //   two_opt_bench --instances fnl4461@132 --k 1024 --set backend=cuda            (throughput)
 //   two_opt_bench --instances pla85900@1 --k inf --set backend=cuda --set start=space-filling-curve
 #include <cstdio>

@@ -118,6 +118,8 @@ void TwoOptConfig::validate() const {
   FORMICA_EXPECTS(tile == 0 || (tile >= 32 && tile <= 65536),
                   "--tile must be 0 (automatic) or in [32, 65536] shared-memory elements, got ", tile);
   FORMICA_EXPECTS(neighbours >= 0 && neighbours <= 64, "--neighbours must be in [0, 64], got ", neighbours);
+  FORMICA_EXPECTS(block_neighbours >= 0 && block_neighbours <= 64, "--block-neighbours must be in [0, 64], got ",
+                  block_neighbours);
   FORMICA_EXPECTS(threads >= 1, "--threads must be at least 1, got ", threads);
 }
 
@@ -125,7 +127,8 @@ std::string TwoOptConfig::describe() const {
   return concat("restarts=", restarts, " k-swap=", k_swap_text(k_swap), " queue=", queue,
                 " start=", to_string(start), " layout=", to_string(layout), " threads-per-block=",
                 threads_per_block == 0 ? std::string("auto") : std::to_string(threads_per_block),
-                " tile=", tile == 0 ? std::string("auto") : std::to_string(tile), " neighbours=", neighbours);
+                " tile=", tile == 0 ? std::string("auto") : std::to_string(tile), " neighbours=", neighbours,
+                " block-neighbours=", block_neighbours);
 }
 
 }  // namespace formica::localsearch

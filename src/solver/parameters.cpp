@@ -204,10 +204,17 @@ void add_two_opt_parameters(std::vector<Parameter>& p) {
                [](SolverConfig& c, std::string_view v) { c.two_opt.tile = parse_value<int>("tile", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.two_opt.tile); }});
   p.push_back({"neighbours",
-               "two-opt: nearest neighbours per city in the neighbour-list pre-climb (GPU from 1,000 cities, CPU "
-               "from 10,000); 0 turns it off",
+               "two-opt: nearest neighbours per city in the pre-climb of one large tour (from 10,000 cities: the "
+               "GPU's grid per tour, the CPU); 0 turns it off",
                [](SolverConfig& c, std::string_view v) { c.two_opt.neighbours = parse_value<int>("neighbours", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.two_opt.neighbours); }});
+  p.push_back({"block-neighbours",
+               "two-opt: nearest neighbours per city in the pre-climb of the GPU's block per tour (many restarts, "
+               "from 1,000 cities); 0 is the paper's full-pass climb",
+               [](SolverConfig& c, std::string_view v) {
+                 c.two_opt.block_neighbours = parse_value<int>("block-neighbours", v);
+               },
+               [](const SolverConfig& c) { return nlohmann::json(c.two_opt.block_neighbours); }});
 }
 
 std::vector<Parameter> make_parameters() {

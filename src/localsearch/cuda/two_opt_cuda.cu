@@ -54,7 +54,7 @@ class TwoOptCuda final : public TwoOptSearch {
     if (blocks_)
       text += concat("block per tour: T=", shape_.threads, " S=", shape_.tile, ", ", blocks_->blocks(),
                      " blocks, queue ", config_.queue == 0 ? std::string("off") : std::to_string(config_.queue),
-                     use_block_lists() ? concat(", neighbour lists k=", config_.neighbours) : std::string());
+                     use_block_lists() ? concat(", neighbour lists k=", config_.block_neighbours) : std::string());
     if (grid_)
       text += concat(text.empty() ? "" : "; ", "grid per tour: ", grid_->blocks(), " blocks x 256 threads",
                      use_lists() ? concat(", neighbour lists k=", config_.neighbours) : std::string());
@@ -63,13 +63,15 @@ class TwoOptCuda final : public TwoOptSearch {
 
  private:
   bool use_lists() const { return config_.neighbours > 0 && instance_.n() >= kNeighbourListMinCities; }
-  bool use_block_lists() const { return config_.neighbours > 0 && instance_.n() >= kBlockNeighbourListMinCities; }
+  bool use_block_lists() const {
+    return config_.block_neighbours > 0 && instance_.n() >= kBlockNeighbourListMinCities;
+  }
 
   /// The block-per-tour climber, made on first use (with neighbour lists when they pay).
   BlockPerTourClimber& blocks() {
     if (!blocks_) {
       if (use_block_lists()) {
-        const CandidateLists lists = build_candidate_lists(instance_, config_.neighbours, config_.threads);
+        const CandidateLists lists = build_candidate_lists(instance_, config_.block_neighbours, config_.threads);
         blocks_ = std::make_unique<BlockPerTourClimber>(device_, config_, shape_, lists.data(), lists.k());
       } else {
         blocks_ = std::make_unique<BlockPerTourClimber>(device_, config_, shape_);

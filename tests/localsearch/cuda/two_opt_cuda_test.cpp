@@ -268,10 +268,10 @@ TEST(TwoOptCudaClimb, NeighbourListPreClimbLeavesFewFullPasses) {
   const Instance instance = io::generate_instance(1500, io::InstanceKind::Uniform, 13);
   TwoOptConfig with_lists = cuda_config(8, kUnlimitedSwaps, 1, StartKind::Random, Layout::BlockPerTour);
   TwoOptConfig paper = with_lists;
-  paper.neighbours = 0;
+  paper.block_neighbours = 0;
   const auto pre = run_cuda(instance, with_lists);
   const auto full = run_cuda(instance, paper);
-  EXPECT_NE(pre->describe_launch().find("neighbour lists k=10"), std::string::npos) << pre->describe_launch();
+  EXPECT_NE(pre->describe_launch().find("neighbour lists k=5"), std::string::npos) << pre->describe_launch();
   EXPECT_EQ(full->describe_launch().find("neighbour lists"), std::string::npos) << full->describe_launch();
   EXPECT_GT(pre->stats().neighbour_passes, 0);
   EXPECT_EQ(full->stats().neighbour_passes, 0);
@@ -336,7 +336,7 @@ TEST(TwoOptCudaClimb, InfinitySwapNeedsFewerPassesThanOneSwap) {
   FORMICA_REQUIRE_CUDA();
   const Instance instance = io::generate_instance(1000, io::InstanceKind::Uniform, 7);
   TwoOptConfig one_swap = cuda_config(4, 1, 1, StartKind::Random, Layout::BlockPerTour);
-  one_swap.neighbours = 0;  // the paper's climb: full passes only
+  one_swap.block_neighbours = 0;  // the paper's climb: full passes only
   TwoOptConfig infinity_swap = one_swap;
   infinity_swap.k_swap = kUnlimitedSwaps;
   const auto one = run_cuda(instance, one_swap);
