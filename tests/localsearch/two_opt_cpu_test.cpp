@@ -119,6 +119,12 @@ TEST(TwoOptSolver, RestartsEndTheRunAndParametersParse) {
   EXPECT_THROW(set_parameter(config, "start", "greedy"), InputError);
   config.two_opt.threads_per_block = 100;
   EXPECT_THROW(config.validate(), InputError);
+  config.two_opt.threads_per_block = 0;
+  set_parameter(config, "block-neighbours", "8");  // the GPU block climber's pre-climb lists
+  EXPECT_EQ(config.two_opt.block_neighbours, 8);
+  EXPECT_EQ(parameters_json(config)["block_neighbours"], 8);
+  config.two_opt.block_neighbours = 65;
+  EXPECT_THROW(config.validate(), InputError);
 }
 
 TEST(TwoOptSolver, SpaceFillingCurveStartNeedsCoordinates) {
