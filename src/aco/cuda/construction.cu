@@ -16,6 +16,9 @@ namespace formica::aco::cuda {
 namespace {
 
 constexpr int kWarpsPerBlock = 4;
+/// Rows too long for registers (kG = 0, n > 2048) come with n > 2048 ants, a warp each: at most
+/// 80 registers a thread keep up to 3,168 of them (24 warps per SM on 132 SMs) in one wave.
+constexpr int kLongRowBlocksPerSm = 6;
 
 /// Uniform in [0, 1): cuRAND's curand_uniform is in (0, 1].
 __device__ __forceinline__ float uniform01(curandStatePhilox4_32_10_t& state) {
@@ -48,7 +51,7 @@ struct OrderWriter {
 };
 
 template <Selection kMethod, int kG>
-__global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize) construct_warp_per_ant(ConstructionArgs a, RowSource src) {
+__global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kG == 0 ? kLongRowBlocksPerSm : 0) construct_warp_per_ant(ConstructionArgs a, RowSource src) {
   extern __shared__ uint32_t warp_shared[];
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
   const int warp = static_cast<int>(threadIdx.x) / kWarpSize;

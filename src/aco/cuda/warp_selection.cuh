@@ -47,27 +47,82 @@ struct Walk {
   __device__ int result() const { return done ? city : last_positive; }
 };
 
+/// Float4 group g of a row of `group_count` groups, zero past the row: a predicated load, so no
+/// branch separates it from the loads after it.
+__device__ __forceinline__ float4 load_group(const float4* groups, int g, int group_count) {
+  return g < group_count ? __ldg(groups + g) : make_float4(0.f, 0.f, 0.f, 0.f);
+}
+/// f with the visited cities of group g zeroed (the bitmask read from a clamped index, unguarded).
+__device__ __forceinline__ float4 mask_group_at(float4 f, VisitedBits visited, int g, int group_count) {
+  return mask_group(f, visited.group_bits(min(g, group_count - 1)));
+}
+__device__ __forceinline__ float group_sum(float4 f) { return (f.x + f.y) + (f.z + f.w); }
+
+/// A running sum from `acc` over non-negative weights added in order, watching where it crosses
+/// r: the first positive weight that takes it past r or, when rounding keeps it at or below r to
+/// the end, the last positive one. Conditional moves only, no branch: the owner of a roulette
+/// threshold runs it on values that are already in its registers.
+struct Crossing {
+  float acc;
+  float r;
+  int first = -1;
+  float first_from = 0.f;
+  int last = -1;
+  float last_from = 0.f;
+
+  __device__ __forceinline__ void add(float w, int index) {
+    const float before = acc;
+    acc += w;
+    const bool positive = w > 0.f;
+    last = positive ? index : last;
+    last_from = positive ? before : last_from;
+    const bool crosses = positive && acc > r && first < 0;
+    first = crosses ? index : first;
+    first_from = crosses ? before : first_from;
+  }
+  /// The chosen index (-1 if no weight was positive) and the sum before it.
+  __device__ __forceinline__ int index() const { return first >= 0 ? first : last; }
+  __device__ __forceinline__ float from() const { return first >= 0 ? first_from : last_from; }
+};
+
+/// The city of `g4` (float4 group `group` of the row) at which a running sum from `from` crosses r.
+__device__ __forceinline__ int city_in_group(float4 g4, int group, float from, float r) {
+  Crossing c{from, r};
+  c.add(g4.x, 0);
+  c.add(g4.y, 1);
+  c.add(g4.z, 2);
+  c.add(g4.w, 3);
+  return 4 * group + c.index();
+}
+
+/// f[t] for a t known only at run time, by conditional moves (no local-memory array).
+template <int kCount>
+__device__ __forceinline__ float4 pick(const float4 (&f)[kCount], int t) {
+  float4 g = f[0];
+#pragma unroll
+  for (int k = 1; k < kCount; ++k) g = k == t ? f[k] : g;
+  return g;
+}
+
 /// SelectWithoutCompression (Uchida 4.2.1) for a warp: roulette over the whole row, visited
 /// cities weighted 0. Lane l holds float4 groups l, l + 32, ... (kG of them) in registers: one
-/// coalesced round of loads, a warp scan of the lane sums, and the lane owning the threshold finds
-/// the city in its own registers. `row` is 16-byte aligned with `ld` <= 128 * kG entries, zero
-/// past n; `u` in [0, 1) is the same in every lane.
+/// round of kG loads issued back to back (no branch between them, so the step waits for one L2
+/// round trip, not one per group), a warp scan of the lane sums, and the lane owning the
+/// threshold finds the group and then the city in its own registers with comparisons, not a
+/// branchy walk. `row` is 16-byte aligned with `ld` <= 128 * kG entries, zero past n; `u` in
+/// [0, 1) is the same in every lane.
 template <int kG>
 __device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits visited, float u, int lane) {
   const float4* groups = reinterpret_cast<const float4*>(row);
   const int group_count = ld / 4;
   float4 f[kG];
 #pragma unroll
-  for (int t = 0; t < kG; ++t) {
-    const int g = lane + kWarpSize * t;
-    f[t] = g < group_count ? __ldg(groups + g) : make_float4(0.f, 0.f, 0.f, 0.f);
-  }
+  for (int t = 0; t < kG; ++t) f[t] = load_group(groups, lane + kWarpSize * t, group_count);
   float lane_sum = 0.f;
 #pragma unroll
   for (int t = 0; t < kG; ++t) {
-    const int g = lane + kWarpSize * t;
-    f[t] = mask_group(f[t], g < group_count ? visited.group_bits(g) : 0xfu);
-    lane_sum += (f[t].x + f[t].y) + (f[t].z + f[t].w);
+    f[t] = mask_group_at(f[t], visited, lane + kWarpSize * t, group_count);
+    lane_sum += group_sum(f[t]);
   }
   const float inclusive = warp_inclusive_sum(lane_sum, lane);
   const float total = __shfl_sync(kFullMask, inclusive, 31);
@@ -75,48 +130,36 @@ __device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits
   const unsigned past = __ballot_sync(kFullMask, inclusive > r && lane_sum > 0.f);
   if (past == 0) return warp_first_unvisited(visited, n, lane);  // every remaining fitness is zero
   const int owner = first_lane(past);
-  int city = -1;
-  if (lane == owner) {
-    // Two levels inside the owner's registers: the group that crosses r, then the city in it.
-    float acc = inclusive - lane_sum;
-    int group = -1, last_group = -1;
+  // Every lane runs the owner's search on its own registers (no divergence); the owner's counts.
+  Crossing c{inclusive - lane_sum, r};
 #pragma unroll
-    for (int t = 0; t < kG; ++t) {
-      const float s = (f[t].x + f[t].y) + (f[t].z + f[t].w);
-      if (group < 0 && s > 0.f) {
-        last_group = t;
-        if (acc + s > r) group = t;
-        else acc += s;
-      }
-    }
-    if (group < 0) group = last_group;  // rounding kept the sum at or below r
-    float4 g4 = f[0];
-#pragma unroll
-    for (int t = 1; t < kG; ++t)
-      if (t == group) g4 = f[t];
-    Walk walk{acc, r};
-    const int base = 4 * (lane + kWarpSize * group);
-    walk.take(g4.x, base);
-    walk.take(g4.y, base + 1);
-    walk.take(g4.z, base + 2);
-    walk.take(g4.w, base + 3);
-    city = walk.result();
-  }
+  for (int t = 0; t < kG; ++t) c.add(group_sum(f[t]), t);
+  const int t = max(c.index(), 0);
+  const int city = city_in_group(pick(f, t), lane + kWarpSize * t, c.from(), r);
   return __shfl_sync(kFullMask, city, owner);
 }
 
-/// warp_roulette for rows of any length: two passes over the row in loops.
+/// warp_roulette for rows of any length: the row in batches of kBatch groups per lane (each batch's
+/// loads issued together), then the owner reads its batches again until one crosses the
+/// threshold, so a step costs a few round trips rather than one per group.
 template <>
 __device__ inline int warp_roulette<0>(const float* row, int n, int ld, VisitedBits visited, float u, int lane) {
+  constexpr int kBatch = 8;
   const float4* groups = reinterpret_cast<const float4*>(row);
   const int group_count = ld / 4;
-  const auto masked_sum = [&](int g) {
-    const float4 f = mask_group(__ldg(groups + g), visited.group_bits(g));
-    return (f.x + f.y) + (f.z + f.w);
+  const auto load_batch = [&](int first, float4 (&f)[kBatch]) {
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) f[b] = load_group(groups, first + kWarpSize * b, group_count);
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) f[b] = mask_group_at(f[b], visited, first + kWarpSize * b, group_count);
   };
   float lane_sum = 0.f;
-#pragma unroll 8
-  for (int g = lane; g < group_count; g += kWarpSize) lane_sum += masked_sum(g);
+  for (int first = lane; first < group_count; first += kWarpSize * kBatch) {
+    float4 f[kBatch];
+    load_batch(first, f);
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) lane_sum += group_sum(f[b]);
+  }
   const float inclusive = warp_inclusive_sum(lane_sum, lane);
   const float total = __shfl_sync(kFullMask, inclusive, 31);
   const float r = threshold_below(u, total);
@@ -125,15 +168,18 @@ __device__ inline int warp_roulette<0>(const float* row, int n, int ld, VisitedB
   const int owner = first_lane(past);
   int city = -1;
   if (lane == owner) {
-    Walk walk{inclusive - lane_sum, r};
-    for (int g = lane; g < group_count && !walk.done; g += kWarpSize) {
-      const float4 f = mask_group(__ldg(groups + g), visited.group_bits(g));
-      walk.take(f.x, 4 * g);
-      walk.take(f.y, 4 * g + 1);
-      walk.take(f.z, 4 * g + 2);
-      walk.take(f.w, 4 * g + 3);
+    Crossing c{inclusive - lane_sum, r};
+    float4 g4{};
+    for (int first = lane; first < group_count && c.first < 0; first += kWarpSize * kBatch) {
+      float4 f[kBatch];
+      load_batch(first, f);
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) c.add(group_sum(f[b]), first + kWarpSize * b);
+      if (c.first >= 0) g4 = pick(f, (c.first - first) / kWarpSize);
     }
-    city = walk.result();
+    // Rounding kept the sum at or below r to the end (rare): the last positive group, read again.
+    if (c.first < 0) g4 = mask_group_at(load_group(groups, c.last, group_count), visited, c.last, group_count);
+    city = city_in_group(g4, c.index(), c.from(), r);
   }
   return __shfl_sync(kFullMask, city, owner);
 }
@@ -286,13 +332,15 @@ __device__ inline int warp_stochastic_trial_lanes(const float* prefix, float4 mi
   int j = n;
   if (lane < trials) {
     const float4* q = reinterpret_cast<const float4*>(prefix + 32 * segment);
-    int count[8];
+    float4 x[8];
 #pragma unroll
-    for (int v = 0; v < 8; ++v) {
-      const float4 x = __ldg(q + v);
-      count[v] = ((x.x <= r) + (x.y <= r)) + ((x.z <= r) + (x.w <= r));
-    }
-    j = 32 * segment + (((count[0] + count[1]) + (count[2] + count[3])) + ((count[4] + count[5]) + (count[6] + count[7])));
+    for (int v = 0; v < 8; ++v) x[v] = __ldg(q + v);
+    // q' is non-decreasing: count the float4s that end at or below r, then the entries of the next.
+    int whole = 0;
+#pragma unroll
+    for (int v = 0; v < 8; ++v) whole += x[v].w <= r ? 1 : 0;
+    const float4 part = pick(x, whole);
+    j = 32 * segment + 4 * whole + (whole < 8 ? (part.x <= r ? 1 : 0) + (part.y <= r ? 1 : 0) + (part.z <= r ? 1 : 0) : 0);
   }
   if (next != nullptr) {
     const int likely = __shfl_sync(kFullMask, j, 0);
