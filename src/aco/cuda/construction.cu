@@ -16,9 +16,13 @@ namespace formica::aco::cuda {
 namespace {
 
 constexpr int kWarpsPerBlock = 4;
-/// Rows too long for registers (kG = 0, n > 2048) come with n > 2048 ants, a warp each: at most
-/// 80 registers a thread keep up to 3,168 of them (24 warps per SM on 132 SMs) in one wave.
-constexpr int kLongRowBlocksPerSm = 6;
+/// Blocks per SM that the register allocation must allow for rows of kG float4 groups per lane
+/// (0: the compiler's choice). Rows of ld <= 1024 entries come with at most 1,024 ants, a warp
+/// each, which 2 blocks per SM hold in one wave on 132 SMs (H100, H200): saying so lets the
+/// compiler keep all of a step's loads in flight instead of splitting them into rounds to save
+/// registers. Rows too long for registers (kG = 0) get 6 blocks (80 registers), which hold up to
+/// 3,168 ants in one wave; kG = 16 keeps the compiler's choice (128 registers would spill).
+constexpr int min_blocks_per_sm(int kG) { return kG == 0 ? 6 : kG == 16 ? 0 : (128 * kG + 527) / 528; }
 
 /// Uniform in [0, 1): cuRAND's curand_uniform is in (0, 1].
 __device__ __forceinline__ float uniform01(curandStatePhilox4_32_10_t& state) {
@@ -51,7 +55,7 @@ struct OrderWriter {
 };
 
 template <Selection kMethod, int kG>
-__global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kG == 0 ? kLongRowBlocksPerSm : 0) construct_warp_per_ant(ConstructionArgs a, RowSource src) {
+__global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, min_blocks_per_sm(kG)) construct_warp_per_ant(ConstructionArgs a, RowSource src) {
   extern __shared__ uint32_t warp_shared[];
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
   const int warp = static_cast<int>(threadIdx.x) / kWarpSize;
@@ -70,6 +74,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kG == 0 ? kLongRow
   const int start = random_city(__shfl_sync(kFullMask, curand(&rng), 0), n);
   if (lane == 0) visited.set(start);
   __syncwarp();
+  LaneVisited<kG> mine = LaneVisited<kG>::empty(a.ld, lane);  // the roulette's copy of this lane's bits
+  if constexpr (kG > 0) mine.set(start, lane);
 
   OrderWriter order{a.tours + static_cast<size_t>(ant) * n};
   order.record(0, start, lane);
@@ -82,10 +88,11 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, kG == 0 ? kLongRow
     if (p == switch_step) remaining = warp_collect_unvisited(visited, n, unvisited, lane);
     const float u = uniform01(rng);  // lane t's uniform serves trial t
     const StepRandom rnd{key, static_cast<uint32_t>(ant), static_cast<uint32_t>(p)};  // I-Roulette's numbers
-    const Choice choice = warp_select_next<kMethod, kG>(src, current, p < switch_step, visited, unvisited, remaining,
-                                                        u, rnd, lane, &prefetch);
+    const Choice choice = warp_select_next<kMethod, kG>(src, current, p < switch_step, visited, mine, unvisited,
+                                                        remaining, u, rnd, lane, &prefetch);
     if (p >= switch_step) remaining = warp_remove_slot(unvisited, remaining, choice.slot, lane);
     if (lane == 0) visited.set(choice.city);
+    if constexpr (kG > 0) mine.set(choice.city, lane);
     __syncwarp();
     order.record(p, choice.city, lane);
     current = choice.city;

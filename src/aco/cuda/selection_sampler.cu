@@ -46,12 +46,14 @@ __global__ void sample_warp(RowSource src, const uint8_t* flags, bool trial_phas
   __syncwarp();
   int32_t* unvisited = scratch + static_cast<size_t>(global_warp) * src.n;
   const int remaining = warp_collect_unvisited(visited, src.n, unvisited, lane);
+  const auto mine = LaneVisited<kG>::from(visited, src.ld, lane);
   curandStatePhilox4_32_10_t rng;
   curand_init(seed, static_cast<unsigned long long>(global_warp) * kWarpSize + lane, 0, &rng);
   for (long d = 0; d < draws_per_warp; ++d) {
     const float u = 1.0f - curand_uniform(&rng);
     const StepRandom rnd{key, static_cast<uint32_t>(global_warp), static_cast<uint32_t>(d)};
-    const Choice c = warp_select_next<kMethod, kG>(src, 0, trial_phase, visited, unvisited, remaining, u, rnd, lane);
+    const Choice c = warp_select_next<kMethod, kG>(src, 0, trial_phase, visited, mine, unvisited, remaining, u, rnd,
+                                                   lane);
     if (lane == 0) atomicAdd(counts + c.city, 1ull);
   }
 }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "aco/config.h"
 #include "aco/cuda/i_roulette.cuh"
@@ -58,6 +59,51 @@ __device__ __forceinline__ float4 mask_group_at(float4 f, VisitedBits visited, i
 }
 __device__ __forceinline__ float group_sum(float4 f) { return (f.x + f.y) + (f.z + f.w); }
 
+/// The visited flags of the float4 groups that lane `lane` holds in warp_roulette<kG> (groups
+/// lane + 32 t, t < kG) in one register, bit 4 t + c for city 4 (lane + 32 t) + c. Kept beside the
+/// shared bitmask, so that the roulette masks its values with no shared-memory read and no index
+/// arithmetic; the ant updates both when it moves.
+template <int kG>
+struct LaneVisited {
+  using Word = std::conditional_t<(4 * kG > 32), uint64_t, uint32_t>;
+  Word bits = 0;
+
+  /// Marks `city` (every lane calls it; the lane that holds the city keeps the bit).
+  __device__ __forceinline__ void set(int city, int lane) {
+    const int g = city >> 2;
+    if ((g & 31) == lane) bits |= Word{1} << (4 * (g >> 5) + (city & 3));
+  }
+  __device__ __forceinline__ uint32_t group(int t) const { return static_cast<uint32_t>(bits >> (4 * t)) & 0xfu; }
+  /// The register of `lane` for a row of `ld` entries with nothing visited: the groups past the
+  /// row count as visited, so that the roulette may load them from a clamped address unguarded.
+  __device__ static LaneVisited empty(int ld, int lane) {
+    LaneVisited v;
+    for (int t = 0; t < kG; ++t)
+      if (lane + kWarpSize * t >= ld / 4) v.bits |= Word{0xf} << (4 * t);
+    return v;
+  }
+  /// The register of `lane` read from a shared bitmask of `ld` bits.
+  __device__ static LaneVisited from(VisitedBits visited, int ld, int lane) {
+    LaneVisited v = empty(ld, lane);
+    for (int t = 0; t < kG; ++t) {
+      const int g = lane + kWarpSize * t;
+      if (g < ld / 4) v.bits |= static_cast<Word>(visited.group_bits(g)) << (4 * t);
+    }
+    return v;
+  }
+};
+
+/// The city of `g4` (float4 group `group` of a row) at which a running sum from `from` passes r;
+/// if rounding keeps it at or below r, the group's last positive city. The group must hold a
+/// positive weight and r must be at least `from`, so that the first prefix above r is a city's
+/// own positive weight. Comparisons and selects only.
+__device__ __forceinline__ int city_in_group(float4 g4, int group, float from, float r) {
+  const float p0 = from + g4.x, p1 = p0 + g4.y, p2 = p1 + g4.z;
+  int k = (p0 <= r ? 1 : 0) + (p1 <= r ? 1 : 0) + (p2 <= r ? 1 : 0);
+  if (k == 3 && !(g4.w > 0.f)) k = g4.z > 0.f ? 2 : g4.y > 0.f ? 1 : 0;
+  return 4 * group + k;
+}
+
 /// A running sum from `acc` over non-negative weights added in order, watching where it crosses
 /// r: the first positive weight that takes it past r or, when rounding keeps it at or below r to
 /// the end, the last positive one. Conditional moves only, no branch: the owner of a roulette
@@ -85,16 +131,6 @@ struct Crossing {
   __device__ __forceinline__ float from() const { return first >= 0 ? first_from : last_from; }
 };
 
-/// The city of `g4` (float4 group `group` of the row) at which a running sum from `from` crosses r.
-__device__ __forceinline__ int city_in_group(float4 g4, int group, float from, float r) {
-  Crossing c{from, r};
-  c.add(g4.x, 0);
-  c.add(g4.y, 1);
-  c.add(g4.z, 2);
-  c.add(g4.w, 3);
-  return 4 * group + c.index();
-}
-
 /// f[t] for a t known only at run time, by conditional moves (no local-memory array).
 template <int kCount>
 __device__ __forceinline__ float4 pick(const float4 (&f)[kCount], int t) {
@@ -106,23 +142,36 @@ __device__ __forceinline__ float4 pick(const float4 (&f)[kCount], int t) {
 
 /// SelectWithoutCompression (Uchida 4.2.1) for a warp: roulette over the whole row, visited
 /// cities weighted 0. Lane l holds float4 groups l, l + 32, ... (kG of them) in registers: one
-/// round of kG loads issued back to back (no branch between them, so the step waits for one L2
-/// round trip, not one per group), a warp scan of the lane sums, and the lane owning the
-/// threshold finds the group and then the city in its own registers with comparisons, not a
-/// branchy walk. `row` is 16-byte aligned with `ld` <= 128 * kG entries, zero past n; `u` in
-/// [0, 1) is the same in every lane.
+/// round of kG loads issued back to back (no branch or predicate between them, so the step waits
+/// for one L2 round trip), masked by the lane's own visited register, a warp scan of the lane
+/// sums, and the lane owning the threshold finds the group and then the city in its registers by
+/// counting prefixes, with no branch. `row` is 16-byte aligned with `ld` <= 128 * kG entries,
+/// zero past n; `u` in [0, 1) is the same in every lane.
 template <int kG>
-__device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits visited, float u, int lane) {
+__device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits visited, LaneVisited<kG> mine,
+                                    float u, int lane) {
   const float4* groups = reinterpret_cast<const float4*>(row);
-  const int group_count = ld / 4;
+  const int last_group = ld / 4 - 1;
   float4 f[kG];
+  // Unguarded loads from clamped addresses: a predicate per load would compete with the masking
+  // for the seven predicate registers and split the loads into rounds. Groups past the row are
+  // visited in `mine`, so the masking zeroes them.
 #pragma unroll
-  for (int t = 0; t < kG; ++t) f[t] = load_group(groups, lane + kWarpSize * t, group_count);
+  for (int t = 0; t < kG; ++t) f[t] = __ldg(groups + min(lane + kWarpSize * t, last_group));
+  // The masking waits for every load (a fitness is never NaN, so this adds no bit): without the
+  // dependency the compiler starts masking the first groups before issuing the last loads, and a
+  // step waits for two round trips.
+  float probe = 0.f;
+#pragma unroll
+  for (int t = 0; t < kG; ++t) probe += f[t].x;
+  const LaneVisited<kG> masks{mine.bits | (probe != probe ? 1u : 0u)};
+  float s[kG];
   float lane_sum = 0.f;
 #pragma unroll
   for (int t = 0; t < kG; ++t) {
-    f[t] = mask_group_at(f[t], visited, lane + kWarpSize * t, group_count);
-    lane_sum += group_sum(f[t]);
+    f[t] = mask_group(f[t], masks.group(t));
+    s[t] = group_sum(f[t]);
+    lane_sum += s[t];
   }
   const float inclusive = warp_inclusive_sum(lane_sum, lane);
   const float total = __shfl_sync(kFullMask, inclusive, 31);
@@ -131,11 +180,26 @@ __device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits
   if (past == 0) return warp_first_unvisited(visited, n, lane);  // every remaining fitness is zero
   const int owner = first_lane(past);
   // Every lane runs the owner's search on its own registers (no divergence); the owner's counts.
-  Crossing c{inclusive - lane_sum, r};
+  // Prefix sums of non-negative weights never decrease, so the group that takes the sum past r is
+  // the number of prefixes at or below r. r is raised to the sum before the lane where rounding
+  // put that above it, so a zero-weight group is never the one chosen.
+  const float before = inclusive - lane_sum;
+  float r_in = fmaxf(r, before);
+  float from = before, acc = before;
+  int t = 0;
 #pragma unroll
-  for (int t = 0; t < kG; ++t) c.add(group_sum(f[t]), t);
-  const int t = max(c.index(), 0);
-  const int city = city_in_group(pick(f, t), lane + kWarpSize * t, c.from(), r);
+  for (int k = 0; k + 1 < kG; ++k) {
+    acc += s[k];
+    const bool below = acc <= r_in;
+    t += below ? 1 : 0;
+    from = below ? acc : from;
+  }
+  if (t == kG - 1 && !(s[kG - 1] > 0.f)) {  // rounding kept the sum at or below r: the last positive group
+#pragma unroll
+    for (int k = 0; k + 1 < kG; ++k) t = s[k] > 0.f ? k : t;
+    r_in = __int_as_float(0x7f800000);
+  }
+  const int city = city_in_group(pick(f, t), lane + kWarpSize * t, from, r_in);
   return __shfl_sync(kFullMask, city, owner);
 }
 
@@ -143,7 +207,8 @@ __device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits
 /// loads issued together), then the owner reads its batches again until one crosses the
 /// threshold, so a step costs a few round trips rather than one per group.
 template <>
-__device__ inline int warp_roulette<0>(const float* row, int n, int ld, VisitedBits visited, float u, int lane) {
+__device__ inline int warp_roulette<0>(const float* row, int n, int ld, VisitedBits visited, LaneVisited<0>, float u,
+                                       int lane) {
   constexpr int kBatch = 8;
   const float4* groups = reinterpret_cast<const float4*>(row);
   const int group_count = ld / 4;
@@ -179,7 +244,7 @@ __device__ inline int warp_roulette<0>(const float* row, int n, int ld, VisitedB
     }
     // Rounding kept the sum at or below r to the end (rare): the last positive group, read again.
     if (c.first < 0) g4 = mask_group_at(load_group(groups, c.last, group_count), visited, c.last, group_count);
-    city = city_in_group(g4, c.index(), c.from(), r);
+    city = city_in_group(g4, c.index(), c.from(), c.first >= 0 ? fmaxf(r, c.from()) : __int_as_float(0x7f800000));
   }
   return __shfl_sync(kFullMask, city, owner);
 }
@@ -364,16 +429,17 @@ struct RowSource {
 /// One selection step of method kMethod from city `current`, without changing the ant's state
 /// (the caller commits the choice). `trial_phase` is true for stochastic trial and for hybrid
 /// before its switch point; compression reads unvisited[0, remaining). `u` differs per lane;
-/// I-Roulette draws its per-city numbers from `rnd` instead. `prefetch` (may be null) carries the
+/// I-Roulette draws its per-city numbers from `rnd` instead; `mine` is the lane's visited register
+/// (warp_roulette). `prefetch` (may be null) carries the
 /// summary row prefetched by the previous step.
 template <Selection kMethod, int kG>
 __device__ inline Choice warp_select_next(const RowSource& src, int current, bool trial_phase, VisitedBits visited,
-                                          const int32_t* unvisited, int remaining, float u, const StepRandom& rnd,
-                                          int lane, SummaryPrefetch* prefetch = nullptr) {
+                                          LaneVisited<kG> mine, const int32_t* unvisited, int remaining, float u,
+                                          const StepRandom& rnd, int lane, SummaryPrefetch* prefetch = nullptr) {
   const float* row = src.fitness + static_cast<size_t>(current) * src.ld;
   if (kMethod == Selection::IRoulette) return {warp_i_roulette<kG>(row, src.n, src.ld, visited, rnd, lane), -1};
   if (kMethod == Selection::Roulette)
-    return {warp_roulette<kG>(row, src.n, src.ld, visited, __shfl_sync(kFullMask, u, 0), lane), -1};
+    return {warp_roulette<kG>(row, src.n, src.ld, visited, mine, __shfl_sync(kFullMask, u, 0), lane), -1};
   if (kMethod == Selection::StochasticTrial || (kMethod == Selection::Hybrid && trial_phase)) {
     const float* prefix_row = src.prefix + static_cast<size_t>(current) * src.ld;
     int j;
@@ -386,7 +452,7 @@ __device__ inline Choice warp_select_next(const RowSource& src, int current, boo
     } else {
       j = warp_stochastic_trial(prefix_row, src.n, src.top, visited, u, src.trials, lane);
     }
-    if (j < 0) j = warp_roulette<kG>(row, src.n, src.ld, visited, __shfl_sync(kFullMask, u, src.trials), lane);
+    if (j < 0) j = warp_roulette<kG>(row, src.n, src.ld, visited, mine, __shfl_sync(kFullMask, u, src.trials), lane);
     return {j, -1};
   }
   return warp_compression(row, unvisited, remaining, __shfl_sync(kFullMask, u, 0), lane);
