@@ -163,7 +163,7 @@ __device__ void stage_instances(const WalkArgs& a, const SharedLayout& layout, b
   const int walks_per_block = kWarpsPerBlock * (32 / a.lanes);
   const int first_slot = static_cast<int>(blockIdx.x) * walks_per_block;
   const int last_slot = min(first_slot + walks_per_block, a.slots) - 1;
-  const int first = first_slot / a.walks, last = last_slot / a.walks;
+  const int first = first_instance_of_block(a), last = last_slot / a.walks;
   const int stride = static_cast<int>(blockDim.x);
   for (int i = first; i <= last; ++i) {
     // One answer for the whole block: the flag may be set by another block meanwhile.

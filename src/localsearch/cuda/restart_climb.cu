@@ -344,7 +344,7 @@ __global__ void __launch_bounds__(1024) restart_climb_kernel(ClimbParams p, Fast
         p.lengths[r] = length;
         p.passes[r] = st.passes;
         p.moves[r] = st.moves;
-        if (p.neighbour_passes != nullptr) p.neighbour_passes[r] = st.neighbour_passes;
+        p.neighbour_passes[r] = st.neighbour_passes;
         const int64_t restart = p.first_restart + r;
         const bool better = length < st.best_length || (length == st.best_length && restart < st.best_restart);
         if (better) st.best_length = length, st.best_restart = restart;
