@@ -3,7 +3,7 @@
 // neighbours (Li and Jin 3.2, Eq. 5-6: the successor and the predecessor of i on the last
 // iteration's best tour when they are not static candidates; -1 when empty). Pheromone and
 // fitness are stored per entry (n x width floats), so memory and time per step do not grow with n.
-// A longer sorted list per city (kFallbackListLength) serves the fallback when no candidate is
+// A longer sorted list per city (fallback_list_length) serves the fallback when no candidate is
 // unvisited.
 #pragma once
 

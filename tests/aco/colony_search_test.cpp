@@ -152,19 +152,27 @@ TEST(CandidateSelection, GreedyTakesTheLargestUnvisitedWeight) {
   EXPECT_EQ(select_greedy(set.row(2), f, path).slot, 6);
 }
 
+TEST(CandidateSelection, FallbackListLengthFollowsTheSize) {
+  EXPECT_EQ(fallback_list_length(600, 10), kFallbackListLength);
+  EXPECT_EQ(fallback_list_length(200, 10), 199);  // never past the other cities
+  EXPECT_EQ(fallback_list_length(kLongFallbackMaxCities + 1, 10), kShortFallbackListLength);
+  EXPECT_EQ(fallback_list_length(kLongFallbackMaxCities + 1, 100), 100);  // never below k
+  EXPECT_EQ(fallback_list_length(1000, 300), 300);
+}
+
 TEST(CandidateSelection, FallbackTakesTheNearestUnvisitedCity) {
-  const Instance instance = io::generate_instance(200, io::InstanceKind::Uniform, 5);
+  const Instance instance = io::generate_instance(600, io::InstanceKind::Uniform, 5);
   const CandidateSet set = build_candidate_set(instance, 10, 0, 2.0, 1);
   ASSERT_EQ(set.fallback_length, kFallbackListLength);
   const int32_t* list = set.fallback.data() + 7 * set.fallback_length;
-  AntPath path(200);
+  AntPath path(600);
   path.reset(list[0]);
   for (int s = 1; s < 20; ++s) path.visit(list[s]);
   EXPECT_EQ(select_fallback(instance, set, 7, path), list[20]);  // first unvisited of the list
   for (int s = 20; s < set.fallback_length; ++s) path.visit(list[s]);
   path.visit(7);  // the ant stands at 7 with its whole list visited
   int nearest = -1;  // beyond the list: a scan by exact distance
-  for (int j = 0; j < 200; ++j)
+  for (int j = 0; j < 600; ++j)
     if (!path.visited(j) && (nearest < 0 || instance.distance(7, j) < instance.distance(7, nearest))) nearest = j;
   EXPECT_EQ(select_fallback(instance, set, 7, path), nearest);
   // select_candidate falls back when every candidate is visited
