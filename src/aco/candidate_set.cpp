@@ -14,7 +14,7 @@
 namespace formica::aco {
 
 CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, double beta, int threads,
-                                 NeighbourShape shape) {
+                                 NeighbourShape shape, bool long_fallback) {
   FORMICA_EXPECTS(k >= 1, "--candidates must be at least 1, got ", k);
   const int n = instance.n();
   CandidateSet set;
@@ -22,7 +22,7 @@ CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, d
   set.k = std::min(k, n - 1);
   set.dynamic = dynamic;
   set.width = set.k + dynamic;
-  set.fallback_length = fallback_list_length(n, set.k);
+  set.fallback_length = fallback_list_length(n, set.k, long_fallback);
   const CandidateLists lists = build_candidate_lists(instance, set.fallback_length, threads);
   set.fallback.assign(lists.data().begin(), lists.data().end());
   // Nearest rows are the first k of the fallback lists; other shapes get lists of their own.

@@ -38,8 +38,9 @@ struct CandidateSet {
 /// k static candidates (clamped to n - 1) of the given shape plus `dynamic` empty slots per city;
 /// eta^beta as in aco::heuristic. The fallback lists are the nearest cities whatever the shape.
 /// Throws InputError for k < 1.
+/// `long_fallback`: the GPU colonies' longer fallback lists (fallback_list_length).
 CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, double beta, int threads,
-                                 NeighbourShape shape = NeighbourShape::Nearest);
+                                 NeighbourShape shape = NeighbourShape::Nearest, bool long_fallback = false);
 
 struct ColonyConfig;
 

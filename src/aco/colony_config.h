@@ -64,17 +64,19 @@ std::vector<NamedValue> ls_candidates_names();
 std::vector<NamedValue> ant_construction_names();
 
 /// Length of the sorted neighbour list searched before the whole instance when no candidate is
-/// unvisited (the fallback; see select_fallback in aco/cpu/candidate_selection.h): 256 entries up
-/// to kLongFallbackMaxCities cities, so that an ant rarely scans the whole instance (the scan was
-/// a quarter of the GPU construction's time at fnl4461 with 64), and 64 beyond, where n x 256
-/// entries would cost too much memory. The first unvisited city of the list is a nearest
-/// unvisited one at any length (the list orders equal TSPLIB distances by the exact Euclidean
-/// distance, the scan beyond it by index, so a longer list can settle such a tie differently).
-constexpr int kFallbackListLength = 256;
-constexpr int kShortFallbackListLength = 64;
+/// unvisited (the fallback; see select_fallback in aco/cpu/candidate_selection.h): 64 entries, and
+/// 256 (`long_list`) for the GPU's colonies that build whole tours from candidate lists, up to
+/// kLongFallbackMaxCities cities: there the whole-instance scan of the few ants whose 64 nearest
+/// cities are all visited was a third of the construction's time at fnl4461. The CPU keeps 64,
+/// since the longer lists cost set-up time its scan does not win back. The first unvisited city of
+/// the list is a nearest unvisited one at any length (the list orders equal TSPLIB distances by
+/// the exact Euclidean distance, the scan beyond it by index, so a longer list can settle such a
+/// tie differently).
+constexpr int kFallbackListLength = 64;
+constexpr int kLongFallbackListLength = 256;
 constexpr int kLongFallbackMaxCities = 50'000;
-constexpr int fallback_list_length(int n, int candidates) {
-  const int length = n <= kLongFallbackMaxCities ? kFallbackListLength : kShortFallbackListLength;
+constexpr int fallback_list_length(int n, int candidates, bool long_list = false) {
+  const int length = long_list && n <= kLongFallbackMaxCities ? kLongFallbackListLength : kFallbackListLength;
   return std::min(std::max(length, candidates), n - 1);
 }
 

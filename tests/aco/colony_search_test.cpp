@@ -154,10 +154,14 @@ TEST(CandidateSelection, GreedyTakesTheLargestUnvisitedWeight) {
 
 TEST(CandidateSelection, FallbackListLengthFollowsTheSize) {
   EXPECT_EQ(fallback_list_length(600, 10), kFallbackListLength);
-  EXPECT_EQ(fallback_list_length(200, 10), 199);  // never past the other cities
-  EXPECT_EQ(fallback_list_length(kLongFallbackMaxCities + 1, 10), kShortFallbackListLength);
-  EXPECT_EQ(fallback_list_length(kLongFallbackMaxCities + 1, 100), 100);  // never below k
+  EXPECT_EQ(fallback_list_length(600, 10, true), kLongFallbackListLength);
+  EXPECT_EQ(fallback_list_length(200, 10, true), 199);  // never past the other cities
+  EXPECT_EQ(fallback_list_length(kLongFallbackMaxCities + 1, 10, true), kFallbackListLength);
+  EXPECT_EQ(fallback_list_length(kLongFallbackMaxCities + 1, 100, true), 100);  // never below k
   EXPECT_EQ(fallback_list_length(1000, 300), 300);
+  const Instance instance = io::generate_instance(600, io::InstanceKind::Uniform, 5);
+  EXPECT_EQ(build_candidate_set(instance, 10, 0, 2.0, 1, NeighbourShape::Nearest, true).fallback_length,
+            kLongFallbackListLength);
 }
 
 TEST(CandidateSelection, FallbackTakesTheNearestUnvisitedCity) {
