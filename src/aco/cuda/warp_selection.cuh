@@ -106,8 +106,9 @@ __device__ __forceinline__ int city_in_group(float4 g4, int group, float from, f
 
 /// A running sum from `acc` over non-negative weights added in order, watching where it crosses
 /// r: the first positive weight that takes it past r or, when rounding keeps it at or below r to
-/// the end, the last positive one. Conditional moves only, no branch: the owner of a roulette
-/// threshold runs it on values that are already in its registers.
+/// the end, the last positive one. Conditional moves only, no branch, so a batch of weights in
+/// registers is searched without a per-weight exit (warp_roulette<0>'s owner; Walk, which stops at
+/// the crossing, serves the compression selection's loop).
 struct Crossing {
   float acc;
   float r;
