@@ -6,10 +6,13 @@
 // Selection is a block-wide routine. Candidates arrive best first in chunks of blockDim.x; every
 // thread tests its candidate's two end edges against the bitmap of edges already taken (a move with
 // a taken end edge overlaps a kept move, whatever else happens), the survivors are compacted in
-// order, and warp 0 then takes them one by one, checking the whole interval against the bitmap 32
-// words at a time. Kept moves are disjoint, so the bitmap never holds more than n bits set and the
-// marking costs O(n / 32) words per pass in all. The result is exactly the sequential greedy
-// (tests/localsearch/cuda compare it with the host's select_disjoint).
+// order, and warp 0 then takes them 32 at a time: each lane checks its survivor's whole interval
+// against the bitmap (the end words directly, the words between through a summary bitmap with one
+// bit per word, so a few loads even for the longest interval), the lanes still free are resolved among themselves
+// in order by ballots (the first free lane is kept and every later lane it overlaps drops out), and
+// the warp marks the kept intervals. Kept moves are disjoint, so the bitmap never holds more than n
+// bits set and the marking costs O(n / 32) words per pass in all. The result is exactly the
+// sequential greedy (tests/localsearch/cuda compare it with the host's select_disjoint).
 //
 // The hand-written block sort and scan are here because the block size is a run-time parameter
 // (the paper's T, section 5.2), which CUB's block primitives take as a template argument.
@@ -88,38 +91,84 @@ __device__ inline int block_rank(bool flag, int* counts, int& total) {
   return rank;
 }
 
+/// 32-bit words of select_disjoint's bitmap over n edges: one bit per edge, then the summary, one
+/// bit per edge word (set once a bit of that word is).
+__host__ __device__ constexpr int select_bitmap_words(int n) {
+  const int words = (n >> 5) + 1;
+  return words + (words >> 5) + 1;
+}
+
 namespace detail {
 
 __device__ __forceinline__ bool edge_taken(const uint32_t* bitmap, int e) { return (bitmap[e >> 5] >> (e & 31)) & 1u; }
 
-/// The bits of word w that lie in the edge interval [move.x, move.y].
-__device__ __forceinline__ uint32_t interval_bits(int w, int2 move) {
-  const int lo = w == (move.x >> 5) ? (move.x & 31) : 0;
-  const int hi = w == (move.y >> 5) ? (move.y & 31) : 31;
-  return (0xFFFFFFFFu >> (31 - hi)) & (0xFFFFFFFFu << lo);
+/// Bits lo..hi (0 <= lo <= hi <= 31) of a word.
+__device__ __forceinline__ uint32_t bit_range(int lo, int hi) { return (0xFFFFFFFFu >> (31 - hi)) & (0xFFFFFFFFu << lo); }
+
+/// The bits of word w that lie in the index interval [lo, hi].
+__device__ __forceinline__ uint32_t interval_bits(int w, int lo, int hi) {
+  return bit_range(w == (lo >> 5) ? (lo & 31) : 0, w == (hi >> 5) ? (hi & 31) : 31);
 }
 
-/// Warp 0: takes the `count` survivors in order while fewer than k (0: no limit) are kept.
+/// Whether no edge of [move.x, move.y] is taken: its end words directly, the words between through
+/// their summary bits.
+__device__ __forceinline__ bool interval_free(const uint32_t* bitmap, const uint32_t* summary, int2 move) {
+  const int first = move.x >> 5, last = move.y >> 5;
+  uint32_t hit = bitmap[first] & interval_bits(first, move.x, move.y);
+  if (last > first) hit |= bitmap[last] & interval_bits(last, move.x, move.y);
+  if (last > first + 1)
+    for (int s = (first + 1) >> 5; s <= (last - 1) >> 5; ++s) hit |= summary[s] & interval_bits(s, first + 1, last - 1);
+  return hit == 0u;
+}
+
+/// Warp 0: takes the `count` survivors in order while fewer than k (0: no limit) are kept, 32 at a
+/// time (see the note at the top).
 template <class OnKeep>
-__device__ void keep_survivors(const int2* survivors, int count, int k, uint32_t* bitmap, int2* kept,
-                               int* prefix, int* kept_count, int* kept_swaps, OnKeep on_keep) {
+__device__ void keep_survivors(const int2* survivors, int count, int k, uint32_t* bitmap, uint32_t* summary,
+                               int2* kept, int* prefix, int* kept_count, int* kept_swaps, OnKeep on_keep) {
+  constexpr unsigned kAll = 0xFFFFFFFFu;
   const int lane = threadIdx.x & 31;
+  const unsigned below = (1u << lane) - 1u;
   int taken = *kept_count, swaps = *kept_swaps;
-  for (int s = 0; s < count && (k == 0 || taken < k); ++s) {
-    const int2 move = survivors[s];
-    const int first = move.x >> 5, last = move.y >> 5;
-    bool hit = false;
-    for (int w = first + lane; w <= last; w += 32) hit |= (bitmap[w] & interval_bits(w, move)) != 0u;
-    if (__any_sync(0xFFFFFFFFu, hit)) continue;
-    for (int w = first + lane; w <= last; w += 32) bitmap[w] |= interval_bits(w, move);
-    if (lane == 0) {
-      kept[taken] = move;
-      prefix[taken] = swaps;
+  for (int base = 0; base < count && (k == 0 || taken < k); base += 32) {
+    const int s = base + lane;
+    const int2 move = s < count ? survivors[s] : make_int2(0, 0);
+    unsigned open = __ballot_sync(kAll, s < count && interval_free(bitmap, summary, move));
+    // The free lanes in order: the first is kept, and the later ones it overlaps drop out.
+    const int room = k == 0 ? 32 : min(32, k - taken);
+    unsigned keep = 0u;
+    int kept_here = 0;
+    while (open != 0u && kept_here < room) {
+      const int t = __ffs(static_cast<int>(open)) - 1;
+      keep |= 1u << t;
+      ++kept_here;
+      const int tx = __shfl_sync(kAll, move.x, t), ty = __shfl_sync(kAll, move.y, t);
+      open &= ~__ballot_sync(kAll, move.x <= ty && tx <= move.y);  // lane t overlaps itself
+    }
+    const bool mine = (keep >> lane) & 1u;
+    const int own_swaps = mine ? (move.y - move.x) / 2 : 0;  // positions i+1..j: (j - i) / 2 swaps
+    int inclusive = own_swaps;
+    for (int offset = 1; offset < 32; offset <<= 1) {
+      const int up = __shfl_up_sync(kAll, inclusive, offset);
+      if (lane >= offset) inclusive += up;
+    }
+    if (mine) {
+      const int slot = taken + __popc(keep & below);
+      kept[slot] = move;
+      prefix[slot] = swaps + inclusive - own_swaps;
       on_keep(move);
     }
-    swaps += (move.y - move.x) / 2;  // positions i+1..j: (j - i) / 2 swaps, at least one
-    ++taken;
-    __syncwarp();
+    // Mark the kept intervals, one at a time by the whole warp (neighbours may share a word).
+    for (unsigned rest = keep; rest != 0u; rest &= rest - 1u) {
+      const int t = __ffs(static_cast<int>(rest)) - 1;
+      const int tx = __shfl_sync(kAll, move.x, t), ty = __shfl_sync(kAll, move.y, t);
+      const int first = tx >> 5, last = ty >> 5;
+      for (int w = first + lane; w <= last; w += 32) bitmap[w] |= interval_bits(w, tx, ty);
+      for (int w = (first >> 5) + lane; w <= (last >> 5); w += 32) summary[w] |= interval_bits(w, first, last);
+      __syncwarp();
+    }
+    taken += kept_here;
+    swaps += __shfl_sync(kAll, inclusive, 31);
   }
   if (lane == 0) {
     *kept_count = taken;
@@ -129,7 +178,7 @@ __device__ void keep_survivors(const int2* survivors, int count, int k, uint32_t
 
 }  // namespace detail
 
-/// Shared-memory scratch of select_disjoint: a bitmap of ceil(n / 32) + 1 words, blockDim.x
+/// Shared-memory scratch of select_disjoint: a bitmap of select_bitmap_words(n) words, blockDim.x
 /// survivors, 33 counters, and the two results.
 struct SelectScratch {
   uint32_t* bitmap;
@@ -146,7 +195,7 @@ struct SelectScratch {
 template <class MoveAt, class OnKeep>
 __device__ void select_disjoint(MoveAt move_at, int m, int k, int n, const SelectScratch& scratch, int2* kept,
                                 int* prefix, OnKeep on_keep) {
-  const int words = (n >> 5) + 1;
+  const int words = select_bitmap_words(n);
   for (int w = threadIdx.x; w < words; w += blockDim.x) scratch.bitmap[w] = 0u;
   if (threadIdx.x == 0) *scratch.kept_count = *scratch.kept_swaps = 0;
   formica::cuda::block_barrier();
@@ -164,8 +213,8 @@ __device__ void select_disjoint(MoveAt move_at, int m, int k, int n, const Selec
     if (alive) scratch.survivors[rank] = move;
     formica::cuda::block_barrier();
     if (threadIdx.x < 32)
-      detail::keep_survivors(scratch.survivors, survivors, k, scratch.bitmap, kept, prefix, scratch.kept_count,
-                             scratch.kept_swaps, on_keep);
+      detail::keep_survivors(scratch.survivors, survivors, k, scratch.bitmap, scratch.bitmap + ((n >> 5) + 1), kept,
+                             prefix, scratch.kept_count, scratch.kept_swaps, on_keep);
     formica::cuda::block_barrier();
   }
   if (threadIdx.x == 0) prefix[*scratch.kept_count] = *scratch.kept_swaps;

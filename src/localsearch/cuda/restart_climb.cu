@@ -98,7 +98,7 @@ __host__ __device__ inline SharedLayout shared_layout(int threads, int tile_byte
   s.ints = align16(s.prefix + (t + 1) * sizeof(int));
   s.state = align16(s.ints + kInts * sizeof(int));
   s.bitmap = align16(s.state + sizeof(BlockState));
-  s.total = align16(s.bitmap + (static_cast<size_t>(n >> 5) + 1) * sizeof(uint32_t));
+  s.total = align16(s.bitmap + static_cast<size_t>(select_bitmap_words(n)) * sizeof(uint32_t));
   return s;
 }
 
