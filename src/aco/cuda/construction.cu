@@ -79,6 +79,23 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, min_blocks_per_sm(
 
   OrderWriter order{a.tours + static_cast<size_t>(ant) * n};
   order.record(0, start, lane);
+  if constexpr (kMethod == Selection::Roulette && kG > 0) {
+    // The next row's loads leave as soon as the city is known, so that the step's bookkeeping and
+    // the next uniform draw run while they are in flight.
+    RowGroups<kG> row;
+    row.load(src.fitness + static_cast<size_t>(start) * src.ld, src.ld, lane);
+    for (int p = 1; p < n; ++p) {
+      const float u = uniform01(rng);
+      const int city = warp_roulette_loaded<kG>(row, n, visited, mine, __shfl_sync(kFullMask, u, 0), lane);
+      row.load(src.fitness + static_cast<size_t>(city) * src.ld, src.ld, lane);
+      if (lane == 0) visited.set(city);
+      mine.set(city, lane);
+      __syncwarp();
+      order.record(p, city, lane);
+    }
+    order.flush(n, lane);
+    return;
+  }
   int remaining = 0;
   const int switch_step = index_array_step<kMethod>(a);
   SummaryPrefetch prefetch;

@@ -141,24 +141,32 @@ __device__ __forceinline__ float4 pick(const float4 (&f)[kCount], int t) {
   return g;
 }
 
-/// SelectWithoutCompression (Uchida 4.2.1) for a warp: roulette over the whole row, visited
-/// cities weighted 0. Lane l holds float4 groups l, l + 32, ... (kG of them) in registers: one
-/// round of kG loads issued back to back (no branch or predicate between them, so the step waits
-/// for one L2 round trip), masked by the lane's own visited register, a warp scan of the lane
-/// sums, and the lane owning the threshold finds the group and then the city in its registers by
-/// counting prefixes, with no branch. `row` is 16-byte aligned with `ld` <= 128 * kG entries,
-/// zero past n; `u` in [0, 1) is the same in every lane.
+/// The float4 groups of a row that lane `lane` holds in warp_roulette<kG>: groups lane, lane + 32,
+/// ... (kG of them), loaded from clamped addresses with no predicate between the loads (a predicate
+/// per load would compete with the masking for the seven predicate registers and split the loads
+/// into rounds). Groups past the row are visited in LaneVisited, so the masking zeroes them. A
+/// caller may issue the loads of the next step's row before the bookkeeping of this one.
 template <int kG>
-__device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits visited, LaneVisited<kG> mine,
-                                    float u, int lane) {
-  const float4* groups = reinterpret_cast<const float4*>(row);
-  const int last_group = ld / 4 - 1;
+struct RowGroups {
   float4 f[kG];
-  // Unguarded loads from clamped addresses: a predicate per load would compete with the masking
-  // for the seven predicate registers and split the loads into rounds. Groups past the row are
-  // visited in `mine`, so the masking zeroes them.
+
+  __device__ __forceinline__ void load(const float* row, int ld, int lane) {
+    const float4* groups = reinterpret_cast<const float4*>(row);
+    const int last_group = ld / 4 - 1;
 #pragma unroll
-  for (int t = 0; t < kG; ++t) f[t] = __ldg(groups + min(lane + kWarpSize * t, last_group));
+    for (int t = 0; t < kG; ++t) f[t] = __ldg(groups + min(lane + kWarpSize * t, last_group));
+  }
+};
+
+/// SelectWithoutCompression (Uchida 4.2.1) for a warp, on a row already loaded (RowGroups):
+/// roulette over the whole row, visited cities weighted 0. Lane l holds float4 groups l, l + 32,
+/// ... in registers, masked by its own visited register; a warp scan of the lane sums, and the
+/// lane owning the threshold finds the group and then the city in its registers by counting
+/// prefixes, with no branch. The row has zeros past n; `u` in [0, 1) is the same in every lane.
+template <int kG>
+__device__ inline int warp_roulette_loaded(RowGroups<kG> row, int n, VisitedBits visited, LaneVisited<kG> mine,
+                                           float u, int lane) {
+  float4 (&f)[kG] = row.f;
   // The masking waits for every load (a fitness is never NaN, so this adds no bit): without the
   // dependency the compiler starts masking the first groups before issuing the last loads, and a
   // step waits for two round trips.
@@ -166,14 +174,16 @@ __device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits
 #pragma unroll
   for (int t = 0; t < kG; ++t) probe += f[t].x;
   const LaneVisited<kG> masks{mine.bits | (probe != probe ? 1u : 0u)};
-  float s[kG];
-  float lane_sum = 0.f;
+  // s: the group sums; prefix: their running sums within the lane, computed while the warp scan's
+  // shuffles are in flight, so that the owner's search after the scan is comparisons only.
+  float s[kG], prefix[kG];
 #pragma unroll
   for (int t = 0; t < kG; ++t) {
     f[t] = mask_group(f[t], masks.group(t));
     s[t] = group_sum(f[t]);
-    lane_sum += s[t];
+    prefix[t] = t == 0 ? s[0] : prefix[t - 1] + s[t];
   }
+  const float lane_sum = prefix[kG - 1];
   const float inclusive = warp_inclusive_sum(lane_sum, lane);
   const float total = __shfl_sync(kFullMask, inclusive, 31);
   const float r = threshold_below(u, total);
@@ -181,27 +191,35 @@ __device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits
   if (past == 0) return warp_first_unvisited(visited, n, lane);  // every remaining fitness is zero
   const int owner = first_lane(past);
   // Every lane runs the owner's search on its own registers (no divergence); the owner's counts.
-  // Prefix sums of non-negative weights never decrease, so the group that takes the sum past r is
-  // the number of prefixes at or below r. r is raised to the sum before the lane where rounding
-  // put that above it, so a zero-weight group is never the one chosen.
+  // Within the lane, the threshold is r less the sum before the lane (at least 0: r is raised to
+  // that sum where rounding put it above r). Prefix sums of non-negative weights never decrease,
+  // so the group that takes the sum past the threshold is the number of prefixes at or below it,
+  // and that group's weight is positive.
   const float before = inclusive - lane_sum;
-  float r_in = fmaxf(r, before);
-  float from = before, acc = before;
+  float r_lane = fmaxf(r, before) - before;
   int t = 0;
 #pragma unroll
-  for (int k = 0; k + 1 < kG; ++k) {
-    acc += s[k];
-    const bool below = acc <= r_in;
-    t += below ? 1 : 0;
-    from = below ? acc : from;
-  }
+  for (int k = 0; k + 1 < kG; ++k) t += prefix[k] <= r_lane ? 1 : 0;
   if (t == kG - 1 && !(s[kG - 1] > 0.f)) {  // rounding kept the sum at or below r: the last positive group
 #pragma unroll
     for (int k = 0; k + 1 < kG; ++k) t = s[k] > 0.f ? k : t;
-    r_in = __int_as_float(0x7f800000);
+    r_lane = __int_as_float(0x7f800000);
   }
-  const int city = city_in_group(pick(f, t), lane + kWarpSize * t, from, r_in);
+  float from = 0.f;
+#pragma unroll
+  for (int k = 0; k + 1 < kG; ++k) from = k + 1 == t ? prefix[k] : from;
+  const int city = city_in_group(pick(f, t), lane + kWarpSize * t, from, r_lane);
   return __shfl_sync(kFullMask, city, owner);
+}
+
+/// warp_roulette_loaded on a row it loads itself. `row` is 16-byte aligned with `ld` <= 128 * kG
+/// entries, zero past n.
+template <int kG>
+__device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits visited, LaneVisited<kG> mine,
+                                    float u, int lane) {
+  RowGroups<kG> groups;
+  groups.load(row, ld, lane);
+  return warp_roulette_loaded(groups, n, visited, mine, u, lane);
 }
 
 /// warp_roulette for rows of any length: the row in batches of kBatch groups per lane (each batch's
