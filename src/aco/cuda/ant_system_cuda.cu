@@ -79,7 +79,8 @@ size_t AntSystemCuda::memory_bytes(int n, const AntSystemConfig& config) {
   const size_t matrices = 4 + (needs_prefix_sums(config.selection) ? 1 : 0);  // distances, eta, tau, fitness
   const size_t scratch =
       cuda::TourConstruction::scratch_ints(plan, n, static_cast<int>(ld), static_cast<int>(m)) * sizeof(int32_t);
-  return ld * ld * 4 * matrices + m * static_cast<size_t>(n) * 4 * 2 + scratch + m * 16 +
+  return ld * ld * 4 * matrices + static_cast<size_t>(cuda::row_slack_floats(static_cast<int>(ld))) * 4 +
+         m * static_cast<size_t>(n) * 4 * 2 + scratch + m * 16 +
          cuda::accumulator_cells(plan.pheromone_update, static_cast<int>(ld)) * 8;
 }
 
@@ -116,7 +117,10 @@ AntSystemCuda::AntSystemCuda(const Instance& instance, const AntSystemConfig& co
   }
   s.eta_beta = DeviceBuffer<float>(cells);
   s.tau = DeviceBuffer<float>(cells);
-  s.fitness = DeviceBuffer<float>(cells);
+  // Zeros after the last row: the warp-per-ant roulette loads whole register rows unclamped.
+  const size_t slack = static_cast<size_t>(cuda::row_slack_floats(ld));
+  s.fitness = DeviceBuffer<float>(cells + slack);
+  if (slack > 0) CUDA_CHECK(cudaMemset(s.fitness.data() + cells, 0, slack * sizeof(float)));
   if (needs_prefix_sums(s.config.selection)) {
     s.prefix = DeviceBuffer<float>(cells);
     s.summary = DeviceBuffer<float>(static_cast<size_t>(ld) * cuda::summary_stride(ld));

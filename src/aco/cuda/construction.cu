@@ -82,15 +82,15 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, min_blocks_per_sm(
   if constexpr (kMethod == Selection::Roulette && kG > 0) {
     // The next row's loads leave as soon as the city is known, so that the step's bookkeeping and
     // the next uniform draw run while they are in flight.
+    // The lane registers alone keep the visited set here (the roulette's fallback reads them too),
+    // and the fitness matrix has row_slack_floats(ld) floats after it, so the loads need no clamp.
     RowGroups<kG> row;
-    row.load(src.fitness + static_cast<size_t>(start) * src.ld, src.ld, lane);
+    row.load_unclamped(src.fitness + static_cast<size_t>(start) * src.ld, lane);
     for (int p = 1; p < n; ++p) {
       const float u = uniform01(rng);
-      const int city = warp_roulette_loaded<kG>(row, n, visited, mine, __shfl_sync(kFullMask, u, 0), lane);
-      row.load(src.fitness + static_cast<size_t>(city) * src.ld, src.ld, lane);
-      if (lane == 0) visited.set(city);
+      const int city = warp_roulette_loaded<kG>(row, mine, __shfl_sync(kFullMask, u, 0), lane);
+      row.load_unclamped(src.fitness + static_cast<size_t>(city) * src.ld, lane);
       mine.set(city, lane);
-      __syncwarp();
       order.record(p, city, lane);
     }
     order.flush(n, lane);

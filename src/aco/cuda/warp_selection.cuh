@@ -82,6 +82,17 @@ struct LaneVisited {
       if (lane + kWarpSize * t >= ld / 4) v.bits |= Word{0xf} << (4 * t);
     return v;
   }
+  /// The smallest city no lane has visited (every lane calls it). The cities past n in the row's
+  /// last groups count as unvisited here, so it answers for a warp with a city below n unvisited.
+  __device__ __forceinline__ int first_unvisited(int lane) const {
+    const Word clear = ~bits;
+    unsigned city = UINT_MAX;
+    if (clear != 0) {
+      const int b = (sizeof(Word) == 8 ? __ffsll(static_cast<long long>(clear)) : __ffs(static_cast<int>(clear))) - 1;
+      city = static_cast<unsigned>(4 * (lane + kWarpSize * (b >> 2)) + (b & 3));
+    }
+    return static_cast<int>(__reduce_min_sync(kFullMask, city));
+  }
   /// The register of `lane` read from a shared bitmask of `ld` bits.
   __device__ static LaneVisited from(VisitedBits visited, int ld, int lane) {
     LaneVisited v = empty(ld, lane);
@@ -141,6 +152,15 @@ __device__ __forceinline__ float4 pick(const float4 (&f)[kCount], int t) {
   return g;
 }
 
+/// Float4 groups per lane for rows of ld entries: the register-resident sizes, or 0 (loops).
+constexpr int groups_per_lane(int ld) {
+  return ld <= 256 ? 2 : ld <= 1024 ? 8 : ld <= 2048 ? 16 : 0;
+}
+
+/// Floats past the last row of an ld-wide matrix that RowGroups::load_unclamped reads (each row
+/// before it reads into the next): 128 kG - ld.
+constexpr int row_slack_floats(int ld) { return groups_per_lane(ld) * 128 > ld ? groups_per_lane(ld) * 128 - ld : 0; }
+
 /// The float4 groups of a row that lane `lane` holds in warp_roulette<kG>: groups lane, lane + 32,
 /// ... (kG of them), loaded from clamped addresses with no predicate between the loads (a predicate
 /// per load would compete with the masking for the seven predicate registers and split the loads
@@ -156,6 +176,13 @@ struct RowGroups {
 #pragma unroll
     for (int t = 0; t < kG; ++t) f[t] = __ldg(groups + min(lane + kWarpSize * t, last_group));
   }
+  /// The same without the clamping, for a matrix followed by row_slack_floats(ld) readable floats:
+  /// one address and kG loads at immediate offsets from it.
+  __device__ __forceinline__ void load_unclamped(const float* row, int lane) {
+    const float4* groups = reinterpret_cast<const float4*>(row) + lane;
+#pragma unroll
+    for (int t = 0; t < kG; ++t) f[t] = __ldg(groups + kWarpSize * t);
+  }
 };
 
 /// SelectWithoutCompression (Uchida 4.2.1) for a warp, on a row already loaded (RowGroups):
@@ -164,8 +191,7 @@ struct RowGroups {
 /// lane owning the threshold finds the group and then the city in its registers by counting
 /// prefixes, with no branch. The row has zeros past n; `u` in [0, 1) is the same in every lane.
 template <int kG>
-__device__ inline int warp_roulette_loaded(RowGroups<kG> row, int n, VisitedBits visited, LaneVisited<kG> mine,
-                                           float u, int lane) {
+__device__ inline int warp_roulette_loaded(RowGroups<kG> row, LaneVisited<kG> mine, float u, int lane) {
   float4 (&f)[kG] = row.f;
   // The masking waits for every load (a fitness is never NaN, so this adds no bit): without the
   // dependency the compiler starts masking the first groups before issuing the last loads, and a
@@ -188,7 +214,7 @@ __device__ inline int warp_roulette_loaded(RowGroups<kG> row, int n, VisitedBits
   const float total = __shfl_sync(kFullMask, inclusive, 31);
   const float r = threshold_below(u, total);
   const unsigned past = __ballot_sync(kFullMask, inclusive > r && lane_sum > 0.f);
-  if (past == 0) return warp_first_unvisited(visited, n, lane);  // every remaining fitness is zero
+  if (past == 0) return mine.first_unvisited(lane);  // every remaining fitness is zero
   const int owner = first_lane(past);
   // Every lane runs the owner's search on its own registers (no divergence); the owner's counts.
   // Within the lane, the threshold is r less the sum before the lane (at least 0: r is raised to
@@ -197,9 +223,14 @@ __device__ inline int warp_roulette_loaded(RowGroups<kG> row, int n, VisitedBits
   // and that group's weight is positive.
   const float before = inclusive - lane_sum;
   float r_lane = fmaxf(r, before) - before;
-  int t = 0;
+  int below[kG];  // counted as a tree, not as a chain of increments
 #pragma unroll
-  for (int k = 0; k + 1 < kG; ++k) t += prefix[k] <= r_lane ? 1 : 0;
+  for (int k = 0; k < kG; ++k) below[k] = k + 1 < kG && prefix[k] <= r_lane ? 1 : 0;
+#pragma unroll
+  for (int width = 1; width < kG; width *= 2)
+#pragma unroll
+    for (int k = 0; k + width < kG; k += 2 * width) below[k] += below[k + width];
+  int t = below[0];
   if (t == kG - 1 && !(s[kG - 1] > 0.f)) {  // rounding kept the sum at or below r: the last positive group
 #pragma unroll
     for (int k = 0; k + 1 < kG; ++k) t = s[k] > 0.f ? k : t;
@@ -215,11 +246,11 @@ __device__ inline int warp_roulette_loaded(RowGroups<kG> row, int n, VisitedBits
 /// warp_roulette_loaded on a row it loads itself. `row` is 16-byte aligned with `ld` <= 128 * kG
 /// entries, zero past n.
 template <int kG>
-__device__ inline int warp_roulette(const float* row, int n, int ld, VisitedBits visited, LaneVisited<kG> mine,
+__device__ inline int warp_roulette(const float* row, int /*n*/, int ld, VisitedBits /*visited*/, LaneVisited<kG> mine,
                                     float u, int lane) {
   RowGroups<kG> groups;
   groups.load(row, ld, lane);
-  return warp_roulette_loaded(groups, n, visited, mine, u, lane);
+  return warp_roulette_loaded(groups, mine, u, lane);
 }
 
 /// warp_roulette for rows of any length: the row in batches of kBatch groups per lane (each batch's
@@ -477,9 +508,6 @@ __device__ inline Choice warp_select_next(const RowSource& src, int current, boo
   return warp_compression(row, unvisited, remaining, __shfl_sync(kFullMask, u, 0), lane);
 }
 
-/// Float4 groups per lane for rows of ld entries: the register-resident sizes, or 0 (loops).
-constexpr int groups_per_lane(int ld) {
-  return ld <= 256 ? 2 : ld <= 1024 ? 8 : ld <= 2048 ? 16 : 0;
-}
+
 
 }  // namespace formica::aco::cuda
