@@ -42,13 +42,14 @@ constexpr int kSmall = 2000, kGpuSmallColonies = 32, kOrOptBelow = 4000;
 /// pr2392 0.179 %, u2319 0.252 % at 10 s. Section 15 of the tuning file.
 constexpr int kBandColonies = 8;
 /// From here the Lin-Kernighan threads walk stretches of the tour, and the whole tour once the
-/// stretches stall (localsearch/cpu/stretch_hand_over.h). H100, uniform 200,000 cities, 60 s:
-/// stretches then the whole tour 322,804,346 at 20 s, 321,738,481 at 40 s, 321,034,377 at 60 s;
-/// whole-tour threads alone 324,236,547 / 322,177,237 / 321,300,961 in the same session
-/// (324,127,326 / 321,961,088 / 320,980,058 in an earlier one). Stretches alone (no hand-over) had
-/// ended at 321,199,612. A million cities, 120 s: 721,840,990 with the hand-over, 729,745,843
-/// whole. Below 200,000 not measured.
-constexpr int kStretchThreadsCities = 200000;
+/// stretches stall (localsearch/cpu/stretch_hand_over.h). A million uniform cities, 120 s (H100):
+/// 721,840,990 with the stretches and the hand-over, 729,745,843 with whole-tour threads. At
+/// 200,000 cities the whole-tour threads have been ahead since their 3-opt steps: H100, 60 s, seeds
+/// 1-3, 320,898,301 / 320,921,540 / 321,007,168 with the stretches against 319,911,641 /
+/// 320,148,692 / 320,104,056 whole (at 40 s 321.5-321.6 M against 320.4-320.8 M; at 20 s level,
+/// 322.6-322.7 M against 322.4-323.1 M; bench/results/large_h100/200k_s36.txt). Between the two
+/// sizes nothing was measured.
+constexpr int kStretchThreadsCities = 500000;
 constexpr double kBandSecondsPerCity = 2e-3;
 
 /// Whether auto runs merged colonies: the GPU, the band, and a budget of `seconds` (infinite
@@ -171,7 +172,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   // gains little (localsearch/cpu/stretch_hand_over.h). H100 host, 14 threads, 45 s from the same
   // start tour of a million cities: whole tour 0.47 % below the start, stretches of 1,000 cities
   // 2.22 %; 200,000 cities: 1.51 / 2.29 % at 10 s, 2.44 / 2.42 % at 30 s (bench/large_tour_bench),
-  // which is why the stretches hand over (kStretchThreadsCities).
+  // which is why the stretches hand over, and why they start only at kStretchThreadsCities.
   if (c.lk_threads > 0 && n >= kStretchThreadsCities &&
       unset("lk-stretch", c.lk_stretch, defaults.colony.lk_stretch))
     c.lk_stretch = localsearch::cpu::kDefaultStretchCities;

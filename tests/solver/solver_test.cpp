@@ -138,14 +138,16 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
               localsearch::LocalSearchKind::ThreeOpt);
   }
   EXPECT_EQ(resolve_config(SolverConfig{}, 13509, Backend::Cuda).ant_system.ants, 2048);
-  // From 200,000 cities the GPU's Lin-Kernighan threads walk stretches of 1,000 cities first.
-  EXPECT_EQ(resolve_config(SolverConfig{}, 199999, Backend::Cuda).colony.lk_stretch, 0);
-  const SolverConfig huge = resolve_config(SolverConfig{}, 200000, Backend::Cuda);
+  // From 500,000 cities the GPU's Lin-Kernighan threads walk stretches of 1,000 cities first;
+  // at 200,000 the whole tour (measured ahead there).
+  EXPECT_EQ(resolve_config(SolverConfig{}, 200000, Backend::Cuda).colony.lk_stretch, 0);
+  EXPECT_EQ(resolve_config(SolverConfig{}, 499999, Backend::Cuda).colony.lk_stretch, 0);
+  const SolverConfig huge = resolve_config(SolverConfig{}, 500000, Backend::Cuda);
   EXPECT_EQ(huge.colony.lk_stretch, 1000);
-  EXPECT_NE(portfolio_summary(huge, 200000, EdgeWeightType::Euc2D, Backend::Cuda)
+  EXPECT_NE(portfolio_summary(huge, 500000, EdgeWeightType::Euc2D, Backend::Cuda)
                 .find("over stretches of 1000 cities (2opt steps), then the whole tour"),
             std::string::npos);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 200000, Backend::Cpu).colony.lk_stretch, 0);  // no threads there
+  EXPECT_EQ(resolve_config(SolverConfig{}, 500000, Backend::Cpu).colony.lk_stretch, 0);  // no threads there
   SolverConfig whole;
   set_parameter(whole, "lk-stretch", "0");
   EXPECT_EQ(resolve_config(whole, 1'000'000, Backend::Cuda).colony.lk_stretch, 0);
