@@ -173,6 +173,9 @@ struct ColonyConfig {
     return local_search == localsearch::LocalSearchKind::None ? n : 25;
   }
   bool focused() const { return focused_edges > 0; }
+  /// Whether the candidate set gets the long fallback lists (fallback_list_length): the GPU's
+  /// colonies that build whole tours from candidate lists do; focused colonies and the CPU do not.
+  bool long_fallback_lists(bool gpu) const { return gpu && !focused(); }
   /// ACS colonies apply the local update while tours are built (all ants of a matrix in
   /// lockstep); GACO applies its ACS colonies' local updates once per iteration (deferred).
   bool immediate_local_update() const { return variant == ColonyVariant::Acs; }
