@@ -12,7 +12,8 @@ ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
   const size_t cities = static_cast<size_t>(n);
   const size_t k = static_cast<size_t>(std::min(config.candidates, n - 1));
   const size_t width = k + static_cast<size_t>(config.dynamic_slots());
-  const size_t fallback = static_cast<size_t>(fallback_list_length(n, config.candidates, config.long_fallback_lists(gpu)));
+  const size_t fallback =
+      static_cast<size_t>(fallback_list_length(n, config.candidates, config.long_fallback_lists(gpu)));
   const size_t colonies = static_cast<size_t>(config.colony_count()),
                matrices = static_cast<size_t>(config.matrices());
   size_t ants = 0;

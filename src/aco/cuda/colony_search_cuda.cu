@@ -112,7 +112,8 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   if (!start_tour.empty()) validate_permutation(start_tour, s.n);
   s.layout = make_colony_layout(instance, s.config);
   s.set = build_candidate_set(instance, s.config.candidates, s.config.dynamic_slots(), s.config.beta,
-                              s.config.threads, s.config.neighbour_lists, s.config.long_fallback_lists(/*gpu=*/true));
+                              s.config.threads, s.config.neighbour_lists,
+                              s.config.long_fallback_lists(/*gpu=*/true));
   const int n = s.n, matrices = s.layout.matrices, colonies = s.layout.colonies, ants = s.layout.total_ants();
   const int width = s.set.width;
   s.cells = static_cast<size_t>(n) * width;

@@ -80,10 +80,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, min_blocks_per_sm(
   OrderWriter order{a.tours + static_cast<size_t>(ant) * n};
   order.record(0, start, lane);
   if constexpr (kMethod == Selection::Roulette && kG > 0) {
-    // The next row's loads leave as soon as the city is known, so that the step's bookkeeping and
-    // the next uniform draw run while they are in flight.
-    // The lane registers alone keep the visited set here (the roulette's fallback reads them too),
-    // and the fitness matrix has row_slack_floats(ld) floats after it, so the loads need no clamp.
+    // The lane registers alone keep the visited set (the roulette's fallback reads them too; the
+    // shared bitmask above is not read here), and the next row's loads leave as soon as the city is
+    // known, so that the step's bookkeeping and the next uniform draw run while they are in flight.
+    // The fitness matrix has row_slack_floats(ld) floats after it, so the loads need no clamp.
     RowGroups<kG> row;
     row.load_unclamped(src.fitness + static_cast<size_t>(start) * src.ld, lane);
     for (int p = 1; p < n; ++p) {

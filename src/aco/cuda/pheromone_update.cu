@@ -31,7 +31,8 @@ __global__ void __launch_bounds__(kThreads) pheromone_update_kernel(float* tau, 
     const int j = next[k];
     const unsigned int part = static_cast<unsigned int>(deposit);
     const unsigned int before = atomicAdd(&low[j], part);
-    const unsigned int carry_and_high = static_cast<unsigned int>(deposit >> 32) + (before + part < before ? 1u : 0u);
+    const unsigned int carry_and_high =
+        static_cast<unsigned int>(deposit >> 32) + (before + part < before ? 1u : 0u);
     if (carry_and_high != 0u) atomicAdd(&high[j], carry_and_high);
   }
   __syncthreads();

@@ -12,6 +12,7 @@
 // per element. kG = 0 selects loop versions for rows too long for registers.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -88,7 +89,8 @@ struct LaneVisited {
     const Word clear = ~bits;
     unsigned city = UINT_MAX;
     if (clear != 0) {
-      const int b = (sizeof(Word) == 8 ? __ffsll(static_cast<long long>(clear)) : __ffs(static_cast<int>(clear))) - 1;
+      const int b =
+          (sizeof(Word) == 8 ? __ffsll(static_cast<long long>(clear)) : __ffs(static_cast<int>(clear))) - 1;
       city = static_cast<unsigned>(4 * (lane + kWarpSize * (b >> 2)) + (b & 3));
     }
     return static_cast<int>(__reduce_min_sync(kFullMask, city));
@@ -159,7 +161,7 @@ constexpr int groups_per_lane(int ld) {
 
 /// Floats past the last row of an ld-wide matrix that RowGroups::load_unclamped reads (each row
 /// before it reads into the next): 128 kG - ld.
-constexpr int row_slack_floats(int ld) { return groups_per_lane(ld) * 128 > ld ? groups_per_lane(ld) * 128 - ld : 0; }
+constexpr int row_slack_floats(int ld) { return std::max(groups_per_lane(ld) * 128 - ld, 0); }
 
 /// The float4 groups of a row that lane `lane` holds in warp_roulette<kG>: groups lane, lane + 32,
 /// ... (kG of them), loaded from clamped addresses with no predicate between the loads (a predicate
@@ -246,8 +248,8 @@ __device__ inline int warp_roulette_loaded(RowGroups<kG> row, LaneVisited<kG> mi
 /// warp_roulette_loaded on a row it loads itself. `row` is 16-byte aligned with `ld` <= 128 * kG
 /// entries, zero past n.
 template <int kG>
-__device__ inline int warp_roulette(const float* row, int /*n*/, int ld, VisitedBits /*visited*/, LaneVisited<kG> mine,
-                                    float u, int lane) {
+__device__ inline int warp_roulette(const float* row, int /*n*/, int ld, VisitedBits /*visited*/,
+                                    LaneVisited<kG> mine, float u, int lane) {
   RowGroups<kG> groups;
   groups.load(row, ld, lane);
   return warp_roulette_loaded(groups, mine, u, lane);
@@ -507,7 +509,5 @@ __device__ inline Choice warp_select_next(const RowSource& src, int current, boo
   }
   return warp_compression(row, unvisited, remaining, __shfl_sync(kFullMask, u, 0), lane);
 }
-
-
 
 }  // namespace formica::aco::cuda

@@ -185,7 +185,8 @@ struct GridClimber::State {
   }
 
   size_t select_shared() const {
-    return kSelectThreads * sizeof(int2) + 36 * sizeof(int) + static_cast<size_t>(select_bitmap_words(n)) * sizeof(uint32_t);
+    return kSelectThreads * sizeof(int2) + 36 * sizeof(int) +
+           static_cast<size_t>(select_bitmap_words(n)) * sizeof(uint32_t);
   }
 
   int candidates() {

@@ -8,11 +8,12 @@
 // a taken end edge overlaps a kept move, whatever else happens), the survivors are compacted in
 // order, and warp 0 then takes them 32 at a time: each lane checks its survivor's whole interval
 // against the bitmap (the end words directly, the words between through a summary bitmap with one
-// bit per word, so a few loads even for the longest interval), the lanes still free are resolved among themselves
-// in order by ballots (the first free lane is kept and every later lane it overlaps drops out), and
-// the warp marks the kept intervals. Kept moves are disjoint, so the bitmap never holds more than n
-// bits set and the marking costs O(n / 32) words per pass in all. The result is exactly the
-// sequential greedy (tests/localsearch/cuda compare it with the host's select_disjoint).
+// bit per word, so a few loads even for the longest interval), the lanes still free are resolved
+// among themselves in order by ballots (the first free lane is kept and every later lane it
+// overlaps drops out), and the warp marks the kept intervals. Kept moves are disjoint, so the
+// bitmap never holds more than n bits set and the marking costs O(n / 32) words per pass in all.
+// The result is exactly the sequential greedy (tests/localsearch/cuda compare it with the host's
+// select_disjoint).
 //
 // The hand-written block sort and scan are here because the block size is a run-time parameter
 // (the paper's T, section 5.2), which CUB's block primitives take as a template argument.
@@ -91,11 +92,12 @@ __device__ inline int block_rank(bool flag, int* counts, int& total) {
   return rank;
 }
 
-/// 32-bit words of select_disjoint's bitmap over n edges: one bit per edge, then the summary, one
-/// bit per edge word (set once a bit of that word is).
+/// 32-bit words of select_disjoint's bitmap with one bit per edge of n.
+__host__ __device__ constexpr int select_edge_words(int n) { return (n >> 5) + 1; }
+/// All of select_disjoint's bitmap: the edge words, then the summary, one bit per edge word (set
+/// once a bit of that word is).
 __host__ __device__ constexpr int select_bitmap_words(int n) {
-  const int words = (n >> 5) + 1;
-  return words + (words >> 5) + 1;
+  return select_edge_words(n) + (select_edge_words(n) >> 5) + 1;
 }
 
 namespace detail {
@@ -103,7 +105,9 @@ namespace detail {
 __device__ __forceinline__ bool edge_taken(const uint32_t* bitmap, int e) { return (bitmap[e >> 5] >> (e & 31)) & 1u; }
 
 /// Bits lo..hi (0 <= lo <= hi <= 31) of a word.
-__device__ __forceinline__ uint32_t bit_range(int lo, int hi) { return (0xFFFFFFFFu >> (31 - hi)) & (0xFFFFFFFFu << lo); }
+__device__ __forceinline__ uint32_t bit_range(int lo, int hi) {
+  return (0xFFFFFFFFu >> (31 - hi)) & (0xFFFFFFFFu << lo);
+}
 
 /// The bits of word w that lie in the index interval [lo, hi].
 __device__ __forceinline__ uint32_t interval_bits(int w, int lo, int hi) {
@@ -117,7 +121,8 @@ __device__ __forceinline__ bool interval_free(const uint32_t* bitmap, const uint
   uint32_t hit = bitmap[first] & interval_bits(first, move.x, move.y);
   if (last > first) hit |= bitmap[last] & interval_bits(last, move.x, move.y);
   if (last > first + 1)
-    for (int s = (first + 1) >> 5; s <= (last - 1) >> 5; ++s) hit |= summary[s] & interval_bits(s, first + 1, last - 1);
+    for (int s = (first + 1) >> 5; s <= (last - 1) >> 5; ++s)
+      hit |= summary[s] & interval_bits(s, first + 1, last - 1);
   return hit == 0u;
 }
 
@@ -164,7 +169,8 @@ __device__ void keep_survivors(const int2* survivors, int count, int k, uint32_t
       const int tx = __shfl_sync(kAll, move.x, t), ty = __shfl_sync(kAll, move.y, t);
       const int first = tx >> 5, last = ty >> 5;
       for (int w = first + lane; w <= last; w += 32) bitmap[w] |= interval_bits(w, tx, ty);
-      for (int w = (first >> 5) + lane; w <= (last >> 5); w += 32) summary[w] |= interval_bits(w, first, last);
+      for (int w = (first >> 5) + lane; w <= (last >> 5); w += 32)
+        summary[w] |= interval_bits(w, first, last);
       __syncwarp();
     }
     taken += kept_here;
@@ -213,8 +219,9 @@ __device__ void select_disjoint(MoveAt move_at, int m, int k, int n, const Selec
     if (alive) scratch.survivors[rank] = move;
     formica::cuda::block_barrier();
     if (threadIdx.x < 32)
-      detail::keep_survivors(scratch.survivors, survivors, k, scratch.bitmap, scratch.bitmap + ((n >> 5) + 1), kept,
-                             prefix, scratch.kept_count, scratch.kept_swaps, on_keep);
+      detail::keep_survivors(scratch.survivors, survivors, k, scratch.bitmap,
+                             scratch.bitmap + select_edge_words(n), kept, prefix, scratch.kept_count,
+                             scratch.kept_swaps, on_keep);
     formica::cuda::block_barrier();
   }
   if (threadIdx.x == 0) prefix[*scratch.kept_count] = *scratch.kept_swaps;
