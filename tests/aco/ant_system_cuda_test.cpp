@@ -30,12 +30,14 @@ struct SamplerCase {
   Selection selection;
   bool trial_phase;
   int n;
+  bool prefix_sums = false;  // warp-per-ant trials from the prefix sums (rows beyond the alias tables)
 };
 
 std::string case_name(const SamplerCase& c) {
-  std::string name = std::string(to_string(c.construction)) + "_" + std::string(to_string(c.selection)) +
+  std::string name =
+      std::string(to_string(c.construction)) + "_" + std::string(to_string(c.selection)) +
                      (c.selection == Selection::Hybrid ? (c.trial_phase ? "_trialphase" : "_compressionphase") : "") +
-                     "_n" + std::to_string(c.n);
+      (c.prefix_sums ? "_prefixsums" : "") + "_n" + std::to_string(c.n);
   for (char& ch : name)
     if (ch == '-') ch = '_';
   return name;
@@ -51,6 +53,7 @@ TEST_P(GpuSelection, SamplesTheExactDistribution) {
   request.construction = c.construction;
   request.selection = c.selection;
   request.trial_phase = c.trial_phase;
+  request.prefix_sums = c.prefix_sums;
   request.trials = 2;  // few trials: the roulette fallback is exercised too
   request.draws = 0;   // the default count for n
   const double p = sampling::two_stage_p_value(request, row, roulette_distribution(sampling::candidate_weights(row)));
@@ -67,11 +70,68 @@ std::vector<SamplerCase> sampler_cases() {
       cases.push_back({construction, Selection::Hybrid, true, n});
       cases.push_back({construction, Selection::Hybrid, false, n});
     }
+  for (int n : {40, 5000}) {  // warp-per-ant's search of the prefix sums, its trials beyond kAliasRowLimit
+    cases.push_back({Construction::WarpPerAnt, Selection::StochasticTrial, true, n, true});
+    cases.push_back({Construction::WarpPerAnt, Selection::Hybrid, true, n, true});
+  }
   return cases;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllMethods, GpuSelection, ::testing::ValuesIn(sampler_cases()),
                          [](const auto& param_info) { return case_name(param_info.param); });
+
+/// The probability of each city that an alias row gives: column c keeps c below its threshold and
+/// gives its alias above it, every column drawn with probability 1 / n.
+std::vector<double> alias_probabilities(const cuda::AliasRow& row) {
+  const size_t n = row.entries.size();
+  const double columns = std::ldexp(1.0, 32 - row.bits);
+  std::vector<double> p(n, 0.0);
+  for (size_t c = 0; c < n; ++c) {
+    const double keep = static_cast<double>(row.entries[c] >> row.bits) / columns;
+    const uint32_t alias = row.entries[c] & ((1u << row.bits) - 1u);
+    EXPECT_LT(alias, n) << "column " << c;
+    if (alias >= n) continue;
+    p[c] += keep / static_cast<double>(n);
+    p[alias] += (1.0 - keep) / static_cast<double>(n);
+  }
+  return p;
+}
+
+TEST(GpuAliasTables, GiveEveryCityItsShareOfTheRow) {
+  FORMICA_REQUIRE_CUDA();
+  const auto check = [](const std::vector<float>& f, const std::string& what) {
+    SCOPED_TRACE(what + ", n = " + std::to_string(f.size()));
+    const cuda::AliasRow row = cuda::alias_table_of(f);
+    ASSERT_EQ(row.entries.size(), f.size());
+    double total = 0.0;
+    for (float x : f) total += x;
+    const std::vector<double> p = alias_probabilities(row);
+    // Each column's threshold is rounded to 32 - bits bits: a city's error is at most half a step
+    // of every column that can give it, at most n columns of weight 1 / n.
+    const double tolerance = std::ldexp(1.0, row.bits - 32);
+    for (size_t j = 0; j < f.size(); ++j) {
+      if (f[j] == 0.f) {
+        EXPECT_EQ(p[j], 0.0) << "city " << j << " has no weight";  // never drawn
+      }
+      EXPECT_NEAR(p[j], f[j] / total, tolerance) << "city " << j;
+    }
+  };
+  for (int n : {2, 3, 31, 33, 1000, 2392, 5000, 16384}) {
+    check(sampling::make_row(n, 5 + n).fitness, "uneven");
+    check(std::vector<float>(static_cast<size_t>(n), 0.25f), "equal");
+    std::vector<float> spiky(static_cast<size_t>(n), 1e-3f);
+    spiky[static_cast<size_t>(n) / 2] = 1e6f;  // one city holds nearly all of the row
+    spiky[0] = 0.f;
+    check(spiky, "one heavy city");
+    std::vector<float> few(static_cast<size_t>(n), 0.f);
+    few[static_cast<size_t>(n) - 1] = 2.f;
+    few[0] = 1.f;
+    check(few, "two cities");
+  }
+  // A row without weight: every column gives the row's own city (0 here), so a trial from it fails.
+  const cuda::AliasRow empty = cuda::alias_table_of(std::vector<float>(100, 0.f));
+  for (uint32_t entry : empty.entries) EXPECT_EQ(entry, 0u);
+}
 
 AntSystemConfig gpu_config(Construction construction, Selection selection, uint64_t seed = 5) {
   AntSystemConfig config;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <thread>
 
+#include "aco/cuda/alias_table.cuh"
 #include "aco/cuda/ant_lengths.cuh"
 #include "aco/cuda/ant_system_cuda.h"
 #include "aco/cuda/construction.cuh"
@@ -35,6 +36,13 @@ constexpr size_t kWarpSharedLimit = 96 * 1024;
 
 int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
+/// Warp-per-ant stochastic trial and hybrid draw from alias tables where the rows fit them (one
+/// load a trial), the other plans from the prefix sums; either is one ld x ld matrix.
+bool uses_alias_tables(const GpuPlan& plan, int n) {
+  return needs_prefix_sums(plan.selection) && plan.construction == Construction::WarpPerAnt &&
+         n <= cuda::kAliasRowLimit;
+}
+
 }  // namespace
 
 struct AntSystemCuda::State {
@@ -48,7 +56,8 @@ struct AntSystemCuda::State {
   cudaStream_t stream{};
 
   DeviceBuffer<int32_t> distances;
-  DeviceBuffer<float> eta_beta, tau, fitness, prefix, summary;
+  DeviceBuffer<float> eta_beta, tau, fitness, prefix;
+  DeviceBuffer<uint32_t> alias;
   DeviceBuffer<int32_t> tours, successors, scratch;
   DeviceBuffer<long long> lengths;
   DeviceBuffer<unsigned long long> deposits, accumulator, step_key_d;
@@ -121,9 +130,10 @@ AntSystemCuda::AntSystemCuda(const Instance& instance, const AntSystemConfig& co
   const size_t slack = static_cast<size_t>(cuda::row_slack_floats(ld));
   s.fitness = DeviceBuffer<float>(cells + slack);
   if (slack > 0) CUDA_CHECK(cudaMemset(s.fitness.data() + cells, 0, slack * sizeof(float)));
-  if (needs_prefix_sums(s.config.selection)) {
+  if (uses_alias_tables(s.plan, n)) {
+    s.alias = DeviceBuffer<uint32_t>(cells);
+  } else if (needs_prefix_sums(s.config.selection)) {
     s.prefix = DeviceBuffer<float>(cells);
-    s.summary = DeviceBuffer<float>(static_cast<size_t>(ld) * cuda::summary_stride(ld));
   }
   s.tours = DeviceBuffer<int32_t>(static_cast<size_t>(m) * n);
   s.successors = DeviceBuffer<int32_t>(static_cast<size_t>(n) * m);
@@ -157,15 +167,16 @@ bool AntSystemCuda::step(const StopFlag& stop) {
   if (stop.requested()) return false;
   const int n = s.n, ld = s.ld, m = s.m;
   CUDA_CHECK(cudaEventRecord(s.start.event, s.stream));
-  cuda::launch_fitness(s.tau.data(), s.eta_beta.data(), s.fitness.data(), s.prefix.data(), s.summary.data(), n, ld,
-                       s.config.alpha, s.stream);
+  cuda::launch_fitness(s.tau.data(), s.eta_beta.data(), s.fitness.data(), s.prefix.data(), n, ld, s.config.alpha,
+                       s.stream);
+  if (s.alias.size() > 0) cuda::launch_alias_tables(s.fitness.data(), s.alias.data(), n, ld, n, 0, s.stream);
   cuda::ConstructionArgs args;
   args.n = n;
   args.ld = ld;
   args.m = m;
   args.fitness = s.fitness.data();
   args.prefix = s.prefix.data();
-  args.summary = s.summary.data();
+  args.alias = s.alias.size() > 0 ? s.alias.data() : nullptr;
   args.tours = s.tours.data();
   args.seed = s.config.seed;
   args.iteration = s.iteration;

@@ -24,11 +24,6 @@ constexpr int kWarpsPerBlock = 4;
 /// 3,168 ants in one wave; kG = 16 keeps the compiler's choice (128 registers would spill).
 constexpr int min_blocks_per_sm(int kG) { return kG == 0 ? 6 : kG == 16 ? 0 : (128 * kG + 527) / 528; }
 
-/// Uniform in [0, 1): cuRAND's curand_uniform is in (0, 1].
-__device__ __forceinline__ float uniform01(curandStatePhilox4_32_10_t& state) {
-  return 1.0f - curand_uniform(&state);
-}
-
 /// Each lane gets its own Philox subsequence per (iteration, ant), so a tour does not depend on
 /// which SM runs it or when.
 __device__ __forceinline__ void init_rng(curandStatePhilox4_32_10_t& state, const ConstructionArgs& a, int ant,
@@ -87,7 +82,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, min_blocks_per_sm(
     RowGroups<kG> row;
     row.load_unclamped(src.fitness + static_cast<size_t>(start) * src.ld, lane);
     for (int p = 1; p < n; ++p) {
-      const float u = uniform01(rng);
+      const float u = uniform01(curand(&rng));
       const int city = warp_roulette_loaded<kG>(row, mine, __shfl_sync(kFullMask, u, 0), lane);
       row.load_unclamped(src.fitness + static_cast<size_t>(city) * src.ld, lane);
       mine.set(city, lane);
@@ -98,15 +93,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, min_blocks_per_sm(
   }
   int remaining = 0;
   const int switch_step = index_array_step<kMethod>(a);
-  SummaryPrefetch prefetch;
   int current = start;
   const uint64_t key = key_of(a);
   for (int p = 1; p < n; ++p) {
     if (p == switch_step) remaining = warp_collect_unvisited(visited, n, unvisited, lane);
-    const float u = uniform01(rng);  // lane t's uniform serves trial t
+    const uint32_t draw = curand(&rng);  // lane t's draw serves trial t
     const StepRandom rnd{key, static_cast<uint32_t>(ant), static_cast<uint32_t>(p)};  // I-Roulette's numbers
-    const Choice choice = warp_select_next<kMethod, kG>(src, current, p < switch_step, visited, mine, unvisited,
-                                                        remaining, u, rnd, lane, &prefetch);
+    const Choice choice = warp_select_next<kMethod, kG>(
+        src, current, p < switch_step, visited, mine, unvisited, remaining, draw, uniform01(draw), rnd, lane);
     if (p >= switch_step) remaining = warp_remove_slot(unvisited, remaining, choice.slot, lane);
     if (lane == 0) visited.set(choice.city);
     if constexpr (kG > 0) mine.set(choice.city, lane);

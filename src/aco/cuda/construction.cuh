@@ -31,7 +31,7 @@ struct ConstructionArgs {
   int m = 0;                    ///< ants
   const float* fitness = nullptr;  ///< f_ij, ld x ld, zero past column n
   const float* prefix = nullptr;   ///< q'_ij per row (stochastic trial, hybrid), or null
-  const float* summary = nullptr;  ///< every 32nd q'_ij per row (summary_stride(ld) per row), or null
+  const uint32_t* alias = nullptr; ///< alias tables per row (warp-per-ant trials up to kAliasRowLimit), or null
   int32_t* tours = nullptr;        ///< m x n visiting orders
   int32_t* scratch = nullptr;      ///< m x n unvisited index arrays (warp compression; KE-ONE block compression)
   uint32_t* visited = nullptr;     ///< KE-ONE block-per-ant: m x ld / 32 visited words between launches

@@ -51,7 +51,7 @@ __device__ inline SharedArrays carve(uint32_t* base, const SharedLayout& layout)
 
 /// Where a step reads its rows.
 inline RowSource row_source(const ConstructionArgs& a) {
-  return {a.fitness, a.prefix, a.summary, a.n, a.ld, search_top_stride(a.n), a.trials};
+  return {a.fitness, a.prefix, a.n, a.ld, search_top_stride(a.n), a.trials, a.alias, alias_index_bits(a.n)};
 }
 
 /// This iteration's StepRandom key: from device memory in a KE-ONE graph, else the argument.

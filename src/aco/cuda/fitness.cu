@@ -2,7 +2,6 @@
 #include <cub/block/block_scan.cuh>
 
 #include "aco/cuda/fitness.cuh"
-#include "aco/cuda/warp_selection.cuh"
 #include "cuda/check.cuh"
 
 namespace formica::aco::cuda {
@@ -26,7 +25,7 @@ __global__ void heuristic_kernel(const int32_t* distances, float* eta_beta, int 
 
 template <bool kPlainAlpha, bool kPrefix>
 __global__ void __launch_bounds__(kThreads) fitness_kernel(const float* tau, const float* eta_beta, float* fitness,
-                                                           float* prefix, float* summary, int n, int ld, float alpha) {
+                                                           float* prefix, int n, int ld, float alpha) {
   using Scan = cub::BlockScan<float, kThreads>;
   __shared__ typename Scan::TempStorage scan;
   __shared__ float tile_end;
@@ -47,16 +46,12 @@ __global__ void __launch_bounds__(kThreads) fitness_kernel(const float* tau, con
       Scan(scan).InclusiveSum(f, inclusive);
       const float sum = running + inclusive;
       if (j < ld) prefix[row + j] = sum;
-      if (j < ld && (j & 31) == 31) summary[static_cast<size_t>(blockIdx.x) * summary_stride(ld) + j / 32] = sum;
       if (threadIdx.x == kThreads - 1) tile_end = sum;
       __syncthreads();
       running = tile_end;
       __syncthreads();  // tile_end and the scan storage are reused by the next tile
     }
   }
-  if (kPrefix)  // the summary's float4 padding holds the row total
-    for (int k = ld / 32 + static_cast<int>(threadIdx.x); k < summary_stride(ld); k += kThreads)
-      summary[static_cast<size_t>(blockIdx.x) * summary_stride(ld) + k] = running;
 }
 
 __global__ void fill_kernel(float* matrix, size_t cells, float value) {
@@ -74,18 +69,18 @@ void launch_heuristic(const int32_t* distances, float* eta_beta, int n, int ld, 
   CUDA_CHECK_LAUNCH();
 }
 
-void launch_fitness(const float* tau, const float* eta_beta, float* fitness, float* prefix, float* summary, int n,
-                    int ld, double alpha, cudaStream_t stream) {
+void launch_fitness(const float* tau, const float* eta_beta, float* fitness, float* prefix, int n, int ld,
+                    double alpha, cudaStream_t stream) {
   const float a = static_cast<float>(alpha);
   const bool plain = alpha == 1.0;
   if (plain && prefix)
-    fitness_kernel<true, true><<<n, kThreads, 0, stream>>>(tau, eta_beta, fitness, prefix, summary, n, ld, a);
+    fitness_kernel<true, true><<<n, kThreads, 0, stream>>>(tau, eta_beta, fitness, prefix, n, ld, a);
   else if (plain)
-    fitness_kernel<true, false><<<n, kThreads, 0, stream>>>(tau, eta_beta, fitness, prefix, summary, n, ld, a);
+    fitness_kernel<true, false><<<n, kThreads, 0, stream>>>(tau, eta_beta, fitness, prefix, n, ld, a);
   else if (prefix)
-    fitness_kernel<false, true><<<n, kThreads, 0, stream>>>(tau, eta_beta, fitness, prefix, summary, n, ld, a);
+    fitness_kernel<false, true><<<n, kThreads, 0, stream>>>(tau, eta_beta, fitness, prefix, n, ld, a);
   else
-    fitness_kernel<false, false><<<n, kThreads, 0, stream>>>(tau, eta_beta, fitness, prefix, summary, n, ld, a);
+    fitness_kernel<false, false><<<n, kThreads, 0, stream>>>(tau, eta_beta, fitness, prefix, n, ld, a);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -15,10 +15,9 @@ namespace formica::aco::cuda {
 void launch_heuristic(const int32_t* distances, float* eta_beta, int n, int ld, double beta, cudaStream_t stream);
 
 /// fitness = tau^alpha * eta_beta for rows [0, n); prefix (if not null) = row-wise inclusive sums,
-/// with the padding columns holding the row total, and summary = every 32nd prefix sum
-/// (summary_stride(ld) entries per row, padded with the total).
-void launch_fitness(const float* tau, const float* eta_beta, float* fitness, float* prefix, float* summary, int n,
-                    int ld, double alpha, cudaStream_t stream);
+/// with the padding columns holding the row total.
+void launch_fitness(const float* tau, const float* eta_beta, float* fitness, float* prefix, int n, int ld,
+                    double alpha, cudaStream_t stream);
 
 /// Sets every entry of an ld x ld matrix to `value`.
 void launch_fill(float* matrix, int ld, float value, cudaStream_t stream);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "aco/cuda/alias_table.cuh"
 #include "aco/cuda/block_selection.cuh"
 #include "aco/cuda/construction.cuh"
 #include "aco/cuda/construction_kernels.cuh"
@@ -50,10 +51,10 @@ __global__ void sample_warp(RowSource src, const uint8_t* flags, bool trial_phas
   curandStatePhilox4_32_10_t rng;
   curand_init(seed, static_cast<unsigned long long>(global_warp) * kWarpSize + lane, 0, &rng);
   for (long d = 0; d < draws_per_warp; ++d) {
-    const float u = 1.0f - curand_uniform(&rng);
+    const uint32_t draw = curand(&rng);
     const StepRandom rnd{key, static_cast<uint32_t>(global_warp), static_cast<uint32_t>(d)};
-    const Choice c = warp_select_next<kMethod, kG>(src, 0, trial_phase, visited, mine, unvisited, remaining, u, rnd,
-                                                   lane);
+    const Choice c = warp_select_next<kMethod, kG>(src, 0, trial_phase, visited, mine, unvisited, remaining,
+                                                   draw, uniform01(draw), rnd, lane);
     if (lane == 0) atomicAdd(counts + c.city, 1ull);
   }
 }
@@ -213,8 +214,6 @@ std::vector<long> sample_selection(const SamplerRequest& q, std::span<const floa
     running += row[j];
     prefix[j] = running;  // float inclusive sums, as the fitness kernel forms them
   }
-  std::vector<float> summary(static_cast<size_t>(summary_stride(ld)), running);
-  for (int k = 0; k < ld / 32; ++k) summary[k] = prefix[32 * k + 31];
   // STC's tour list: the visited cities first, then the unvisited ones in a scrambled order (the
   // list order after node swaps is arbitrary, and the distribution must not depend on it).
   std::vector<int32_t> list;
@@ -228,14 +227,22 @@ std::vector<long> sample_selection(const SamplerRequest& q, std::span<const floa
   for (int k = n - 1; k > p; --k) std::swap(list[k], list[p + static_cast<int>(shuffle.below(k - p + 1))]);
 
   DeviceBuffer<float> d_row{std::span<const float>(row)}, d_prefix{std::span<const float>(prefix)};
-  DeviceBuffer<float> d_summary{std::span<const float>(summary)};
+  // Warp-per-ant trials draw from the row's alias table as the Ant System builds it, unless the
+  // request asks for the prefix sums (the path of rows longer than kAliasRowLimit).
+  const bool alias = plan.construction == Construction::WarpPerAnt && needs_prefix_sums(q.selection) &&
+                     !q.prefix_sums && n <= kAliasRowLimit;
+  DeviceBuffer<uint32_t> d_alias(alias ? static_cast<size_t>(ld) : 0);
+  if (alias) launch_alias_tables(d_row.data(), d_alias.data(), n, ld, 1, 0, nullptr);
   DeviceBuffer<uint8_t> d_flags(visited);
   DeviceBuffer<int32_t> d_list{std::span<const int32_t>(list)};
   DeviceBuffer<int32_t> scratch(static_cast<size_t>(kSamplerWarps) * n);
   DeviceBuffer<unsigned long long> counts(static_cast<size_t>(n));
   CUDA_CHECK(cudaMemset(counts.data(), 0, counts.size() * sizeof(unsigned long long)));
-  const Inputs in{{d_row.data(), d_prefix.data(), d_summary.data(), n, ld, search_top_stride(n), q.trials},
-                  d_flags.data(), scratch.data(), counts.data()};
+  const Inputs in{{d_row.data(), d_prefix.data(), n, ld, search_top_stride(n), q.trials,
+                   alias ? d_alias.data() : nullptr, alias_index_bits(n)},
+                  d_flags.data(),
+                  scratch.data(),
+                  counts.data()};
   switch (q.selection) {
     case Selection::Roulette: launch<Selection::Roulette>(q, in, plan, d_list.data(), p); break;
     case Selection::Compression: launch<Selection::Compression>(q, in, plan, d_list.data(), p); break;
@@ -246,6 +253,19 @@ std::vector<long> sample_selection(const SamplerRequest& q, std::span<const floa
   }
   const auto host = counts.download();
   return std::vector<long>(host.begin(), host.end());
+}
+
+AliasRow alias_table_of(std::span<const float> fitness_row) {
+  const int n = static_cast<int>(fitness_row.size());
+  const int ld = (n + 31) / 32 * 32;
+  std::vector<float> row(static_cast<size_t>(ld), 0.f);
+  std::copy(fitness_row.begin(), fitness_row.end(), row.begin());
+  DeviceBuffer<float> d_row{std::span<const float>(row)};
+  DeviceBuffer<uint32_t> d_alias(static_cast<size_t>(ld));
+  launch_alias_tables(d_row.data(), d_alias.data(), n, ld, 1, 0, nullptr);
+  std::vector<uint32_t> entries = d_alias.download();
+  entries.resize(static_cast<size_t>(n));
+  return {alias_index_bits(n), std::move(entries)};
 }
 
 }  // namespace formica::aco::cuda

@@ -18,6 +18,7 @@ struct SamplerRequest {
   Selection selection = Selection::Roulette;
   int trials = 8;            ///< w for stochastic trial and hybrid
   bool trial_phase = true;   ///< hybrid: before (true) or after (false) its switch point
+  bool prefix_sums = false;  ///< warp-per-ant trials: search the prefix sums, not the alias table
   int block_size = 0;        ///< threads per block (block strategies); 0: auto_block_size at this n
   long draws = 100000;
   uint64_t seed = 1;
@@ -27,5 +28,14 @@ struct SamplerRequest {
 /// one city visited and one not).
 std::vector<long> sample_selection(const SamplerRequest& request, std::span<const float> fitness_row,
                                    std::span<const uint8_t> visited);
+
+/// The alias table that the Ant System builds for a fitness row (alias_table.cuh), read back: entry
+/// c keeps city c below the threshold `entries[c] >> bits` (out of 2^(32 - bits)) and gives the
+/// alias `entries[c] & (2^bits - 1)` otherwise.
+struct AliasRow {
+  int bits = 0;
+  std::vector<uint32_t> entries;
+};
+AliasRow alias_table_of(std::span<const float> fitness_row);
 
 }  // namespace formica::aco::cuda

@@ -44,6 +44,13 @@ __device__ __forceinline__ float component(float4 v, int c) {
   return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
 }
 
+/// Uniform in [0, 1) from 32 random bits: bit for bit 1 - curand_uniform of the same bits
+/// (cuRAND's curand_uniform, bits * 2^-32 + 2^-33, is in (0, 1]).
+__device__ __forceinline__ float uniform01(uint32_t bits) {
+  constexpr float k2Pow32Inv = 2.3283064e-10f;  // cuRAND's CURAND_2POW32_INV
+  return 1.0f - (bits * k2Pow32Inv + (k2Pow32Inv / 2.0f));
+}
+
 /// A random start city in [0, n) from one 32-bit draw (bias at most n / 2^32).
 __device__ __forceinline__ int random_city(uint32_t draw, int n) {
   return static_cast<int>((static_cast<unsigned long long>(draw) * static_cast<unsigned>(n)) >> 32);

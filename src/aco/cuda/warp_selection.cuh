@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "aco/config.h"
+#include "aco/cuda/alias_table.cuh"
 #include "aco/cuda/i_roulette.cuh"
 #include "aco/cuda/step_random.cuh"
 #include "aco/cuda/visited_bits.cuh"
@@ -399,110 +400,50 @@ __device__ inline int warp_stochastic_trial(const float* prefix, int n, int top,
   return -1;
 }
 
-/// Entries of a row summary (every 32nd prefix sum) for rows of ld entries, padded to float4.
-__host__ __device__ constexpr int summary_stride(int ld) { return (ld / 32 + 3) / 4 * 4; }
-
-/// Largest row length the lane-parallel trials handle: one float4 of summary per lane.
-constexpr int kSummaryRowLimit = 32 * 4 * 32;
-
-/// The summary entries (one float4 per lane) of the row a step will probably read next, loaded
-/// while the current step finishes: the load of the next row is the one memory round trip a step
-/// cannot avoid, so it starts as early as the likely next city is known.
-struct SummaryPrefetch {
-  int city = -1;
-  float4 entries;
-};
-
-/// Loads this lane's float4 of the summary row of `city` (+inf past the row).
-__device__ __forceinline__ float4 load_summary(const float* summary, int ld, int city, int lane) {
-  const int stride = summary_stride(ld);
-  const float infinity = __int_as_float(0x7f800000);
-  return lane < stride / 4
-             ? __ldg(reinterpret_cast<const float4*>(summary + static_cast<size_t>(city) * stride) + lane)
-             : make_float4(infinity, infinity, infinity, infinity);
-}
-
-/// SelectWithStochasticTrial with every trial in its own lane (rows up to kSummaryRowLimit):
-/// `mine` is this lane's float4 of the row summary (summary[k] = q'[min(32k + 31, ld - 1)], the
-/// padding holding q'[n-1]); lane t searches it for its own r_t with shuffles, then reads the 32
-/// prefix sums of its segment (8 float4, one 128-byte line) and counts those <= r_t. Two memory
-/// round trips settle all trials at once; the first unvisited result in trial order wins, as if
-/// the trials ran one after another. When `next` is given, the summary row of trial 0's city (the
-/// usual winner) is prefetched into it.
-__device__ inline int warp_stochastic_trial_lanes(const float* prefix, float4 mine, int ld, int n,
-                                                  VisitedBits visited, float u, int trials, int lane,
-                                                  const float* summary_matrix, SummaryPrefetch* next) {
-  const int lanes_used = summary_stride(ld) / 4;
-  const float total = __shfl_sync(kFullMask, mine.w, lanes_used - 1);  // padding holds q'[n-1]
-  if (!(total > 0.f)) return -1;
-  const float r = threshold_below(u, total);
-  // First lane whose last summary entry exceeds r (binary search over the 32 lane ends).
-  int owner = 0;
-#pragma unroll
-  for (int step = 16; step >= 1; step >>= 1) {
-    const float end = __shfl_sync(kFullMask, mine.w, owner + step - 1);
-    if (end <= r) owner += step;
-  }
-  const float sx = __shfl_sync(kFullMask, mine.x, owner), sy = __shfl_sync(kFullMask, mine.y, owner);
-  const float sz = __shfl_sync(kFullMask, mine.z, owner);
-  const int segment = 4 * owner + (sx <= r) + (sy <= r) + (sz <= r);
-  int j = n;
-  if (lane < trials) {
-    const float4* q = reinterpret_cast<const float4*>(prefix + 32 * segment);
-    float4 x[8];
-#pragma unroll
-    for (int v = 0; v < 8; ++v) x[v] = __ldg(q + v);
-    // q' is non-decreasing: count the float4s that end at or below r, then the entries of the next.
-    int whole = 0;
-#pragma unroll
-    for (int v = 0; v < 8; ++v) whole += x[v].w <= r ? 1 : 0;
-    const float4 part = pick(x, whole);
-    j = 32 * segment + 4 * whole + (whole < 8 ? (part.x <= r ? 1 : 0) + (part.y <= r ? 1 : 0) + (part.z <= r ? 1 : 0) : 0);
-  }
-  if (next != nullptr) {
-    const int likely = __shfl_sync(kFullMask, j, 0);
-    if (likely < n) *next = {likely, load_summary(summary_matrix, ld, likely, lane)};
-  }
-  const unsigned accepted = __ballot_sync(kFullMask, lane < trials && j < n && !visited.test(j));
+/// SelectWithStochasticTrial from an alias table (alias_table.cuh): lane t < trials draws its own
+/// city from the whole row with one load; the first unvisited result in trial order wins, as if
+/// the trials ran one after another. Returns -1 when every trial lands on a visited city.
+__device__ inline int warp_alias_trials(const uint32_t* alias_row, int n, int bits, VisitedBits visited,
+                                        uint32_t draw, int trials, int lane) {
+  const int j = lane < trials ? alias_draw(alias_row, n, bits, draw) : 0;
+  const unsigned accepted = __ballot_sync(kFullMask, lane < trials && !visited.test(j));
   return accepted ? __shfl_sync(kFullMask, j, first_lane(accepted)) : -1;
 }
 
-/// Where a step reads its row: the dense fitness matrix and, for stochastic trial, the prefix
-/// matrix (both ld x ld, row-major) with its summary (summary_stride(ld) entries per row).
+/// Where a step reads its row: the dense fitness matrix and, for stochastic trial, either the
+/// alias tables or the prefix matrix (all ld x ld, row-major).
 struct RowSource {
   const float* fitness;
   const float* prefix;
-  const float* summary;
   int n, ld;
   int top;     // search_top_stride(n)
   int trials;  // w, at most 31: lane `trials` keeps the roulette's uniform
+  const uint32_t* alias = nullptr;  // alias tables (rows up to kAliasRowLimit), used before the prefix sums
+  int alias_bits = 0;               // alias_index_bits(n)
 };
 
 /// One selection step of method kMethod from city `current`, without changing the ant's state
 /// (the caller commits the choice). `trial_phase` is true for stochastic trial and for hybrid
-/// before its switch point; compression reads unvisited[0, remaining). `u` differs per lane;
-/// I-Roulette draws its per-city numbers from `rnd` instead; `mine` is the lane's visited register
-/// (warp_roulette). `prefetch` (may be null) carries the
-/// summary row prefetched by the previous step.
+/// before its switch point; compression reads unvisited[0, remaining). `draw` (32 random bits)
+/// and `u` (uniform in [0, 1)) differ per lane: the alias trials use the first, the other methods
+/// the second; I-Roulette draws its per-city numbers from `rnd` instead; `mine` is the lane's
+/// visited register (warp_roulette).
 template <Selection kMethod, int kG>
-__device__ inline Choice warp_select_next(const RowSource& src, int current, bool trial_phase, VisitedBits visited,
-                                          LaneVisited<kG> mine, const int32_t* unvisited, int remaining, float u,
-                                          const StepRandom& rnd, int lane, SummaryPrefetch* prefetch = nullptr) {
+__device__ inline Choice warp_select_next(const RowSource& src, int current, bool trial_phase,
+                                          VisitedBits visited, LaneVisited<kG> mine, const int32_t* unvisited,
+                                          int remaining, uint32_t draw, float u, const StepRandom& rnd,
+                                          int lane) {
   const float* row = src.fitness + static_cast<size_t>(current) * src.ld;
   if (kMethod == Selection::IRoulette) return {warp_i_roulette<kG>(row, src.n, src.ld, visited, rnd, lane), -1};
   if (kMethod == Selection::Roulette)
     return {warp_roulette<kG>(row, src.n, src.ld, visited, mine, __shfl_sync(kFullMask, u, 0), lane), -1};
   if (kMethod == Selection::StochasticTrial || (kMethod == Selection::Hybrid && trial_phase)) {
-    const float* prefix_row = src.prefix + static_cast<size_t>(current) * src.ld;
+    const size_t offset = static_cast<size_t>(current) * src.ld;
     int j;
-    if (src.ld <= kSummaryRowLimit) {
-      const float4 mine = prefetch != nullptr && prefetch->city == current
-                              ? prefetch->entries
-                              : load_summary(src.summary, src.ld, current, lane);
-      j = warp_stochastic_trial_lanes(prefix_row, mine, src.ld, src.n, visited, u, src.trials, lane, src.summary,
-                                      prefetch);
+    if (src.alias != nullptr) {
+      j = warp_alias_trials(src.alias + offset, src.n, src.alias_bits, visited, draw, src.trials, lane);
     } else {
-      j = warp_stochastic_trial(prefix_row, src.n, src.top, visited, u, src.trials, lane);
+      j = warp_stochastic_trial(src.prefix + offset, src.n, src.top, visited, u, src.trials, lane);
     }
     if (j < 0) j = warp_roulette<kG>(row, src.n, src.ld, visited, mine, __shfl_sync(kFullMask, u, src.trials), lane);
     return {j, -1};
