@@ -49,8 +49,10 @@ __device__ int first_reaching(int count, At at, Reached reached) {
 
 /// Shared memory of a row: the lights' cumulative deficits A from the front (index order), the
 /// heavies' cumulative excesses B from the back (heavy h at n - 1 - h), and the cities of both.
-__global__ void __launch_bounds__(kThreads)
-    alias_kernel(const float* fitness, uint32_t* alias, int n, int ld, int self_base, int bits) {
+/// Thread t takes the cities [t * per, (t + 1) * per): its own sums, one block scan, then its
+/// cities again from where the scan puts it.
+__global__ void __launch_bounds__(kThreads) alias_kernel(const float* fitness, uint32_t* alias, int n, int ld,
+                                                         int self_base, int bits) {
   extern __shared__ double sums[];
   int* cities = reinterpret_cast<int*>(sums + n);
   using Reduce = cub::BlockReduce<double, kThreads>;
@@ -60,49 +62,47 @@ __global__ void __launch_bounds__(kThreads)
     typename Scan::TempStorage scan;
   } temp;
   __shared__ double total_shared;
-  __shared__ Sweep carried;
   const int tid = static_cast<int>(threadIdx.x);
   const float* f = fitness + static_cast<size_t>(blockIdx.x) * ld;
   uint32_t* out = alias + static_cast<size_t>(blockIdx.x) * ld;
   const int self = self_base + static_cast<int>(blockIdx.x);
+  const int per = (n + kThreads - 1) / kThreads;
+  const int begin = min(tid * per, n), end = min(begin + per, n);
 
   double local = 0.0;
-  for (int j = tid; j < n; j += kThreads) local += f[j];
+  for (int j = begin; j < end; ++j) local += f[j];
   const double total = Reduce(temp.reduce).Sum(local);
-  if (tid == 0) {
-    total_shared = total;
-    carried = {0.0, 0.0, 0, 0};
-  }
-  __syncthreads();
+  if (tid == 0) total_shared = total;
+  __syncthreads();  // also frees the reduction's storage for the scan
   if (!(total_shared > 0.0) || !isfinite(total_shared)) {  // no draw can succeed: every column gives self
     for (int j = tid; j < n; j += kThreads) out[j] = static_cast<uint32_t>(self);
     return;
   }
   const double scale = static_cast<double>(n) / total_shared;
 
-  for (int base = 0; base < n; base += kThreads) {
-    const int j = base + tid;
-    const double p = j < n ? static_cast<double>(f[j]) * scale : 1.0;
-    const bool light = p<1.0, heavy = p> 1.0;
-    const Sweep mine{light ? 1.0 - p : 0.0, heavy ? p - 1.0 : 0.0, light ? 1 : 0, heavy ? 1 : 0};
-    Sweep before, tile;
-    Scan(temp.scan).ExclusiveScan(mine, before, Sweep{0.0, 0.0, 0, 0}, SweepSum{}, tile);
-    const Sweep c = carried;
-    if (light) {
-      sums[c.lights + before.lights] = c.deficit + before.deficit;  // A: the deficits of the lights before
-      cities[c.lights + before.lights] = j;
-    } else if (heavy) {
-      const int h = c.heavies + before.heavies;
-      sums[n - 1 - h] = c.excess + before.excess + mine.excess;  // B: the excesses up to and with this heavy
-      cities[n - 1 - h] = j;
-    } else if (j < n) {
+  Sweep mine{0.0, 0.0, 0, 0};
+  for (int j = begin; j < end; ++j) {
+    const double p = static_cast<double>(f[j]) * scale;
+    if (p < 1.0) mine = {mine.deficit + (1.0 - p), mine.excess, mine.lights + 1, mine.heavies};
+    else if (p > 1.0) mine = {mine.deficit, mine.excess + (p - 1.0), mine.lights, mine.heavies + 1};
+  }
+  Sweep at, all;
+  Scan(temp.scan).ExclusiveScan(mine, at, Sweep{0.0, 0.0, 0, 0}, SweepSum{}, all);
+  for (int j = begin; j < end; ++j) {
+    const double p = static_cast<double>(f[j]) * scale;
+    if (p < 1.0) {
+      sums[at.lights] = at.deficit;  // A: the deficits of the lights before
+      cities[at.lights++] = j;
+      at.deficit += 1.0 - p;
+    } else if (p > 1.0) {
+      at.excess += p - 1.0;  // B: the excesses up to and with this heavy
+      sums[n - 1 - at.heavies] = at.excess;
+      cities[n - 1 - at.heavies++] = j;
+    } else {
       out[j] = pack(1.0, j, j, bits);
     }
-    __syncthreads();  // everyone has read `carried` and the scan storage
-    if (tid == 0) carried = SweepSum{}(c, tile);
-    __syncthreads();
   }
-  const Sweep all = carried;
+  __syncthreads();
   const int lights = all.lights, heavies = all.heavies;
   const double deficits = all.deficit;
   const auto lights_at = [&](int l) { return sums[l]; };
