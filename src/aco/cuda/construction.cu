@@ -91,6 +91,30 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, min_blocks_per_sm(
     order.flush(n, lane);
     return;
   }
+  if constexpr (kMethod == Selection::StochasticTrial) {
+    if (src.alias != nullptr) {
+      // Alias trials, then the roulette fallback; nothing else in the loop (no index array, no
+      // I-Roulette numbers), so a step is one alias load and the bookkeeping.
+      const float* fitness = src.fitness;
+      const uint32_t* alias = src.alias;
+      const size_t ld = static_cast<size_t>(src.ld);
+      int current = start;
+      for (int p = 1; p < n; ++p) {
+        const uint32_t draw = curand(&rng);  // lane t's draw serves trial t
+        int city = warp_alias_trials(alias + current * ld, n, src.alias_bits, visited, draw, src.trials, lane);
+        if (city < 0)
+          city = warp_roulette<kG>(fitness + current * ld, n, src.ld, visited, mine,
+                                   __shfl_sync(kFullMask, uniform01(draw), src.trials), lane);
+        if (lane == 0) visited.set(city);
+        if constexpr (kG > 0) mine.set(city, lane);
+        __syncwarp();
+        order.record(p, city, lane);
+        current = city;
+      }
+      order.flush(n, lane);
+      return;
+    }
+  }
   int remaining = 0;
   const int switch_step = index_array_step<kMethod>(a);
   int current = start;
