@@ -57,27 +57,18 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, min_blocks_per_sm(
   const int ant = static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp;
   if (ant >= a.m) return;  // whole warps leave; nothing below waits on the block
   const int n = a.n;
-  // Per warp: the visited bitmask, then (when it fits) the unvisited index array.
-  uint32_t* region = warp_shared + static_cast<size_t>(warp) * a.shared_words_per_warp;
-  VisitedBits visited{region};
-  warp_clear(visited, a.ld, lane);
-  int32_t* unvisited = a.index_in_shared ? reinterpret_cast<int32_t*>(region + a.ld / 32)
-                                         : a.scratch + static_cast<size_t>(ant) * n;
-
   curandStatePhilox4_32_10_t rng;
   init_rng(rng, a, ant, lane);
   const int start = random_city(__shfl_sync(kFullMask, curand(&rng), 0), n);
-  if (lane == 0) visited.set(start);
-  __syncwarp();
   LaneVisited<kG> mine = LaneVisited<kG>::empty(a.ld, lane);  // the roulette's copy of this lane's bits
   if constexpr (kG > 0) mine.set(start, lane);
 
   OrderWriter order{a.tours + static_cast<size_t>(ant) * n};
   order.record(0, start, lane);
   if constexpr (kMethod == Selection::Roulette && kG > 0) {
-    // The lane registers alone keep the visited set (the roulette's fallback reads them too; the
-    // shared bitmask above is not read here), and the next row's loads leave as soon as the city is
-    // known, so that the step's bookkeeping and the next uniform draw run while they are in flight.
+    // The lane registers alone keep the visited set (the roulette's fallback reads them too; this
+    // loop has no shared bitmask), and the next row's loads leave as soon as the city is known, so
+    // that the step's bookkeeping and the next uniform draw run while they are in flight.
     // The fitness matrix has row_slack_floats(ld) floats after it, so the loads need no clamp.
     RowGroups<kG> row;
     row.load_unclamped(src.fitness + static_cast<size_t>(start) * src.ld, lane);
@@ -91,6 +82,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, min_blocks_per_sm(
     order.flush(n, lane);
     return;
   }
+  // Per warp: the visited bitmask, then (when it fits) the unvisited index array.
+  uint32_t* region = warp_shared + static_cast<size_t>(warp) * a.shared_words_per_warp;
+  VisitedBits visited{region};
+  warp_clear(visited, a.ld, lane);
+  if (lane == 0) visited.set(start);
+  __syncwarp();
+  int32_t* unvisited = a.index_in_shared ? reinterpret_cast<int32_t*>(region + a.ld / 32)
+                                         : a.scratch + static_cast<size_t>(ant) * n;
   if constexpr (kMethod == Selection::StochasticTrial) {
     if (src.alias != nullptr) {
       // Alias trials, then the roulette fallback; nothing else in the loop (no index array, no

@@ -5,6 +5,7 @@
 
 #include "aco/cuda/focused_construction.cuh"
 #include "aco/cuda/focused_walks.h"
+#include "aco/cuda/warp_scan.cuh"
 #include "core/rng.h"
 #include "cuda/buffer.cuh"
 #include "cuda/check.cuh"
@@ -44,12 +45,7 @@ __device__ int walk_choice(int my_city, float my_f, bool my_free, double q0, dou
     }
     return key == 0 ? -1 : __shfl_sync(kFullMask, my_city, 31 - static_cast<int>(key & 0xffffffffu));
   }
-  double prefix = eligible ? static_cast<double>(my_f) : 0.0;
-#pragma unroll
-  for (int offset = 1; offset < 32; offset <<= 1) {
-    const double other = __shfl_up_sync(kFullMask, prefix, offset);
-    if (lane >= offset) prefix += other;
-  }
+  const double prefix = warp_inclusive_sum(eligible ? static_cast<double>(my_f) : 0.0, lane);
   const double total = __shfl_sync(kFullMask, prefix, 31);
   if (!(total > 0.0)) return -1;
   double r = u_pick * total;

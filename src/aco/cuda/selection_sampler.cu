@@ -263,8 +263,8 @@ AliasRow alias_table_of(std::span<const float> fitness_row) {
   DeviceBuffer<float> d_row{std::span<const float>(row)};
   DeviceBuffer<uint32_t> d_alias(static_cast<size_t>(ld));
   launch_alias_tables(d_row.data(), d_alias.data(), n, ld, 1, 0, nullptr);
-  std::vector<uint32_t> entries = d_alias.download();
-  entries.resize(static_cast<size_t>(n));
+  std::vector<uint32_t> entries(static_cast<size_t>(n));  // the padding columns are never written
+  CUDA_CHECK(cudaMemcpy(entries.data(), d_alias.data(), entries.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   return {alias_index_bits(n), std::move(entries)};
 }
 

@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "cuda/block_barrier.cuh"
+#include "cuda/warp_scan.cuh"
 
 namespace formica::localsearch::cuda {
 
@@ -77,11 +78,7 @@ __device__ inline int block_rank(bool flag, int* counts, int& total) {
   formica::cuda::block_barrier();
   if (warp == 0) {
     const int own = lane < warps ? counts[lane] : 0;
-    int inclusive = own;
-    for (int offset = 1; offset < 32; offset <<= 1) {
-      const int up = __shfl_up_sync(0xFFFFFFFFu, inclusive, offset);
-      if (lane >= offset) inclusive += up;
-    }
+    const int inclusive = formica::cuda::warp_inclusive_sum(own, lane);
     if (lane < warps) counts[lane] = inclusive - own;
     if (lane == 31) counts[32] = inclusive;
   }
@@ -152,11 +149,7 @@ __device__ void keep_survivors(const int2* survivors, int count, int k, uint32_t
     }
     const bool mine = (keep >> lane) & 1u;
     const int own_swaps = mine ? (move.y - move.x) / 2 : 0;  // positions i+1..j: (j - i) / 2 swaps
-    int inclusive = own_swaps;
-    for (int offset = 1; offset < 32; offset <<= 1) {
-      const int up = __shfl_up_sync(kAll, inclusive, offset);
-      if (lane >= offset) inclusive += up;
-    }
+    const int inclusive = formica::cuda::warp_inclusive_sum(own_swaps, lane);
     if (mine) {
       const int slot = taken + __popc(keep & below);
       kept[slot] = move;
