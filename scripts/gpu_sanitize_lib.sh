@@ -43,3 +43,32 @@ sanitizer_verdict() {
       print cell
     }' "$log"
 }
+
+# gtest_names: the full names (Suite.Test, Prefix/Suite.Test/Param) in a gtest binary's
+# --gtest_list_tests output on standard input, one per line (comments and other lines dropped).
+gtest_names() {
+  awk '/^[^ ]/ { suite = ($1 ~ /\.$/) ? $1 : ""; next }
+       /^  [^ ]/ && suite != "" { print suite $1 }'
+}
+
+# per_test_summary STATUS_FILE: the cell of one tool on one binary from the per-test status lines
+# "BINARY TEST VERDICT..." (VERDICT as sanitizer_verdict prints it): "0 in N tests" when every test
+# finished clean, else how many finished clean, how many timed out with nothing found, and the
+# tests with anything else (the first five named; the status file has them all).
+per_test_summary() {
+  awk '{
+      total++
+      verdict = $0; sub(/^[^ ]+ [^ ]+ /, "", verdict)
+      if (verdict == "0") clean++
+      else if (verdict ~ /^0; timed out after [0-9]+ s$/) late++
+      else if (++bad <= 5) names = names (bad > 1 ? ", " : "") $2 " (" verdict ")"
+    }
+    END {
+      if (total == 0) { print "- (no test)"; exit }
+      if (clean == total) { print "0 in " total " tests"; exit }
+      cell = "0 in " clean + 0 " of " total " tests"
+      if (late > 0) cell = cell "; " late " timed out with nothing found"
+      if (bad > 0) cell = cell "; " bad " with findings or failures: " names (bad > 5 ? ", ..." : "")
+      print cell
+    }' "$1"
+}

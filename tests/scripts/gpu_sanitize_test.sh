@@ -113,5 +113,52 @@ for suite in Tour ColonySearchCpu Cli; do
   [[ ":$filter:" != *":$suite.*:"* ]] || { echo "FAIL filter: CPU suite $suite included"; failures=$((failures + 1)); }
 done
 
+# The test names of a --gtest_list_tests listing, parameterised and typed ones included.
+names=$(gtest_names <<'EOF2'
+Running main() from ./googletest/src/gtest_main.cc
+GpuAliasTables.
+  GiveEveryCityItsShareOfTheRow
+AllMethods/GpuSelection.
+  SamplesTheExactDistribution/warp_per_ant_roulette_n40  # GetParam() = 20-byte object <01-00>
+Typed/0.  # TypeParam = int
+  Works
+EOF2
+)
+expected='GpuAliasTables.GiveEveryCityItsShareOfTheRow
+AllMethods/GpuSelection.SamplesTheExactDistribution/warp_per_ant_roulette_n40
+Typed/0.Works'
+if [ "$names" != "$expected" ]; then
+  echo "FAIL names: expected '$expected', got '$names'"
+  failures=$((failures + 1))
+else
+  echo "ok   names: $(echo "$names" | wc -l) tests"
+fi
+
+expect_summary() {  # expect_summary NAME EXPECTED_CELL <<< STATUS_LINES
+  cat >"$work/$1.status"
+  local got
+  got=$(per_test_summary "$work/$1.status")
+  if [ "$got" != "$2" ]; then
+    echo "FAIL $1: expected '$2', got '$got'"
+    failures=$((failures + 1))
+  else
+    echo "ok   $1: $got"
+  fi
+}
+expect_summary all_clean "0 in 2 tests" <<'EOF2'
+aco_tests A.x 0
+aco_tests B.y 0
+EOF2
+expect_summary some_late "0 in 1 of 3 tests; 2 timed out with nothing found" <<'EOF2'
+aco_tests A.x 0
+aco_tests B.y 0; timed out after 500 s
+aco_tests C.z 0; timed out after 500 s
+EOF2
+expect_summary findings "0 in 1 of 3 tests; 2 with findings or failures: B.y (3), C.z (0; 1 tests failed)" <<'EOF2'
+cuda_tests A.x 0
+cuda_tests B.y 3
+cuda_tests C.z 0; 1 tests failed
+EOF2
+
 [ $failures = 0 ] && echo "all cells and filters as expected" || echo "$failures failures"
 exit $((failures > 0))
