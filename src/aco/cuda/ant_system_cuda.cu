@@ -126,10 +126,11 @@ AntSystemCuda::AntSystemCuda(const Instance& instance, const AntSystemConfig& co
   }
   s.eta_beta = DeviceBuffer<float>(cells);
   s.tau = DeviceBuffer<float>(cells);
-  // Zeros after the last row: the warp-per-ant roulette loads whole register rows unclamped.
+  // Zeros in the padding rows (the fitness kernel writes rows [0, n)) and after the last row: the
+  // warp-per-ant roulette loads whole register rows unclamped, past row n - 1's end (initcheck).
   const size_t slack = static_cast<size_t>(cuda::row_slack_floats(ld));
   s.fitness = DeviceBuffer<float>(cells + slack);
-  if (slack > 0) CUDA_CHECK(cudaMemset(s.fitness.data() + cells, 0, slack * sizeof(float)));
+  CUDA_CHECK(cudaMemset(s.fitness.data(), 0, (cells + slack) * sizeof(float)));
   if (uses_alias_tables(s.plan, n)) {
     s.alias = DeviceBuffer<uint32_t>(cells);
   } else if (needs_prefix_sums(s.config.selection)) {
