@@ -118,6 +118,14 @@ class TsplibParser {
   [[noreturn]] void fail(int64_t line, const std::string& reason) const {
     throw InputError(concat(source_, ":", line, ": ", reason));
   }
+  /// The section was read for the format of its time; an EDGE_WEIGHT_FORMAT given again after it
+  /// may need another count (found by fuzz_tsplib: a read past the weights).
+  void check_weight_count() const {
+    const size_t need = weight_count(*format_, static_cast<size_t>(dimension_));
+    if (weights_.size() != need)
+      fail(last_line(), concat("EDGE_WEIGHT_FORMAT changed after EDGE_WEIGHT_SECTION: it needs ", need,
+                               " weights for DIMENSION ", dimension_, ", the section has ", weights_.size()));
+  }
   [[noreturn]] void fail(const std::string& reason) const {
     throw InputError(concat(source_, ": ", reason));
   }
@@ -323,12 +331,14 @@ TsplibProblem TsplibParser::parse_problem() {
       if (*weight_type_ != EdgeWeightType::Explicit || format_ != Format::FullMatrix)
         fail("TYPE ATSP needs EDGE_WEIGHT_TYPE EXPLICIT and EDGE_WEIGHT_FORMAT FULL_MATRIX");
       if (!have_weights) fail(last_line(), "EXPLICIT instance without an EDGE_WEIGHT_SECTION");
+      check_weight_count();
       AsymmetricMatrix matrix(name_, static_cast<int>(dimension_), std::move(weights_));
       matrix.set_comment(comment_);
       return matrix;
     }
     if (*weight_type_ == EdgeWeightType::Explicit) {
       if (!have_weights) fail(last_line(), "EXPLICIT instance without an EDGE_WEIGHT_SECTION");
+      check_weight_count();
       const int n = static_cast<int>(dimension_);
       Instance instance = Instance::from_matrix(name_, n, expand_matrix(*format_, n, weights_));
       if (!display_.empty()) instance.set_display_coordinates(display_[0], display_[1]);
