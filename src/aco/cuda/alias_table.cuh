@@ -20,11 +20,19 @@
 
 #include <cstdint>
 
+#include "aco/config.h"
+
 namespace formica::aco::cuda {
 
 /// Longest row an alias table is built for (its light and heavy lists, 12 bytes a city, live in
 /// the block's shared memory); longer rows keep the prefix sums.
 constexpr int kAliasRowLimit = 16384;
+
+/// True when a construction's trials draw from alias tables: warp-per-ant stochastic trial and
+/// hybrid on rows that fit them (the other plans and longer rows search the prefix sums).
+inline bool uses_alias_tables(Construction construction, Selection selection, int n) {
+  return needs_prefix_sums(selection) && construction == Construction::WarpPerAnt && n <= kAliasRowLimit;
+}
 
 /// Bits of the alias index for rows of n cities: indices below n fit (at least 1).
 __host__ __device__ constexpr int alias_index_bits(int n) {

@@ -36,13 +36,6 @@ constexpr size_t kWarpSharedLimit = 96 * 1024;
 
 int hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-/// Warp-per-ant stochastic trial and hybrid draw from alias tables where the rows fit them (one
-/// load a trial), the other plans from the prefix sums; either is one ld x ld matrix.
-bool uses_alias_tables(const GpuPlan& plan, int n) {
-  return needs_prefix_sums(plan.selection) && plan.construction == Construction::WarpPerAnt &&
-         n <= cuda::kAliasRowLimit;
-}
-
 }  // namespace
 
 struct AntSystemCuda::State {
@@ -131,9 +124,10 @@ AntSystemCuda::AntSystemCuda(const Instance& instance, const AntSystemConfig& co
   const size_t slack = static_cast<size_t>(cuda::row_slack_floats(ld));
   s.fitness = DeviceBuffer<float>(cells + slack);
   CUDA_CHECK(cudaMemset(s.fitness.data(), 0, (cells + slack) * sizeof(float)));
-  if (uses_alias_tables(s.plan, n)) {
+  // Alias tables or prefix sums for the trials: either is one ld x ld matrix.
+  if (cuda::uses_alias_tables(s.plan.construction, s.plan.selection, n)) {
     s.alias = DeviceBuffer<uint32_t>(cells);
-  } else if (needs_prefix_sums(s.config.selection)) {
+  } else if (needs_prefix_sums(s.plan.selection)) {
     s.prefix = DeviceBuffer<float>(cells);
   }
   s.tours = DeviceBuffer<int32_t>(static_cast<size_t>(m) * n);
@@ -177,7 +171,7 @@ bool AntSystemCuda::step(const StopFlag& stop) {
   args.m = m;
   args.fitness = s.fitness.data();
   args.prefix = s.prefix.data();
-  args.alias = s.alias.size() > 0 ? s.alias.data() : nullptr;
+  args.alias = s.alias.data();
   args.tours = s.tours.data();
   args.seed = s.config.seed;
   args.iteration = s.iteration;

@@ -100,10 +100,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock * kWarpSize, min_blocks_per_sm(
       int current = start;
       for (int p = 1; p < n; ++p) {
         const uint32_t draw = curand(&rng);  // lane t's draw serves trial t
-        int city = warp_alias_trials(alias + current * ld, n, src.alias_bits, visited, draw, src.trials, lane);
-        if (city < 0)
-          city = warp_roulette<kG>(fitness + current * ld, n, src.ld, visited, mine,
-                                   __shfl_sync(kFullMask, uniform01(draw), src.trials), lane);
+        const int city = warp_alias_select<kG>(alias + current * ld, fitness + current * ld, n, src.ld,
+                                               src.alias_bits, visited, mine, draw, src.trials, lane);
         if (lane == 0) visited.set(city);
         if constexpr (kG > 0) mine.set(city, lane);
         __syncwarp();

@@ -229,8 +229,7 @@ std::vector<long> sample_selection(const SamplerRequest& q, std::span<const floa
   DeviceBuffer<float> d_row{std::span<const float>(row)}, d_prefix{std::span<const float>(prefix)};
   // Warp-per-ant trials draw from the row's alias table as the Ant System builds it, unless the
   // request asks for the prefix sums (the path of rows longer than kAliasRowLimit).
-  const bool alias = plan.construction == Construction::WarpPerAnt && needs_prefix_sums(q.selection) &&
-                     !q.prefix_sums && n <= kAliasRowLimit;
+  const bool alias = uses_alias_tables(plan.construction, q.selection, n) && !q.prefix_sums;
   DeviceBuffer<uint32_t> d_alias(alias ? static_cast<size_t>(ld) : 0);
   if (alias) launch_alias_tables(d_row.data(), d_alias.data(), n, ld, 1, 0, nullptr);
   DeviceBuffer<uint8_t> d_flags(visited);

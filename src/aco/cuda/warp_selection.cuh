@@ -410,6 +410,17 @@ __device__ inline int warp_alias_trials(const uint32_t* alias_row, int n, int bi
   return accepted ? __shfl_sync(kFullMask, j, first_lane(accepted)) : -1;
 }
 
+/// Stochastic trial's whole step from an alias table: the trials, then the roulette over the row
+/// (its threshold from lane `trials`' draw) when every trial landed on a visited city.
+template <int kG>
+__device__ inline int warp_alias_select(const uint32_t* alias_row, const float* row, int n, int ld, int bits,
+                                        VisitedBits visited, LaneVisited<kG> mine, uint32_t draw, int trials,
+                                        int lane) {
+  const int j = warp_alias_trials(alias_row, n, bits, visited, draw, trials, lane);
+  if (j >= 0) return j;
+  return warp_roulette<kG>(row, n, ld, visited, mine, __shfl_sync(kFullMask, uniform01(draw), trials), lane);
+}
+
 /// Where a step reads its row: the dense fitness matrix and, for stochastic trial, either the
 /// alias tables or the prefix matrix (all ld x ld, row-major).
 struct RowSource {
@@ -439,14 +450,15 @@ __device__ inline Choice warp_select_next(const RowSource& src, int current, boo
     return {warp_roulette<kG>(row, src.n, src.ld, visited, mine, __shfl_sync(kFullMask, u, 0), lane), -1};
   if (kMethod == Selection::StochasticTrial || (kMethod == Selection::Hybrid && trial_phase)) {
     const size_t offset = static_cast<size_t>(current) * src.ld;
-    int j;
     if (src.alias != nullptr) {
-      j = warp_alias_trials(src.alias + offset, src.n, src.alias_bits, visited, draw, src.trials, lane);
-    } else {
-      j = warp_stochastic_trial(src.prefix + offset, src.n, src.top, visited, u, src.trials, lane);
+      const uint32_t* alias_row = src.alias + offset;
+      return {warp_alias_select<kG>(alias_row, row, src.n, src.ld, src.alias_bits, visited, mine, draw, src.trials,
+                                    lane),
+              -1};
     }
-    if (j < 0) j = warp_roulette<kG>(row, src.n, src.ld, visited, mine, __shfl_sync(kFullMask, u, src.trials), lane);
-    return {j, -1};
+    const int j = warp_stochastic_trial(src.prefix + offset, src.n, src.top, visited, u, src.trials, lane);
+    if (j >= 0) return {j, -1};
+    return {warp_roulette<kG>(row, src.n, src.ld, visited, mine, __shfl_sync(kFullMask, u, src.trials), lane), -1};
   }
   return warp_compression(row, unvisited, remaining, __shfl_sync(kFullMask, u, 0), lane);
 }
