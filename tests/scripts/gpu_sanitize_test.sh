@@ -160,5 +160,73 @@ cuda_tests B.y 3
 cuda_tests C.z 0; 1 tests failed
 EOF2
 
+# The per-test runs end to end on fakes (no GPU): compute-sanitizer, nvidia-smi and a test binary
+# with three heavy GPU tests, one quick, one slow, one last. A time box (--stop-after) cuts the slow
+# one off with its status written and leaves the last unstarted; a second run with --done skips
+# what the first finished clean and counts it.
+fake=$work/fake
+mkdir -p "$fake/bin" "$fake/build/tests"
+cat >"$fake/bin/nvidia-smi" <<'EOF2'
+#!/usr/bin/env bash
+if [ "${1:-}" = -L ]; then echo "GPU 0: Fake GPU (UUID: GPU-0)"; else echo "Fake GPU, 0.0, 1 MiB"; fi
+EOF2
+cat >"$fake/bin/compute-sanitizer" <<'EOF2'
+#!/usr/bin/env bash
+[ "${1:-}" = --version ] && { echo "fake compute-sanitizer"; exit 0; }
+while [ "${1#--}" != "$1" ]; do shift 2; done  # its options, each with a value
+"$@"
+rc=$?
+echo "========= ERROR SUMMARY: 0 errors"
+exit $rc
+EOF2
+cat >"$fake/build/tests/aco_tests" <<'EOF2'
+#!/usr/bin/env bash
+tests=(AllMethods/GpuSelection.SamplesTheExactDistribution/a_quick_n1000
+       AllMethods/GpuSelection.SamplesTheExactDistribution/b_slow_n5000
+       AllMethods/GpuSelection.SamplesTheExactDistribution/c_last_n2000 Selection.RouletteIsExact)
+filter='*' list=0
+for a in "$@"; do
+  case $a in --gtest_list_tests) list=1 ;; --gtest_filter=*) filter=${a#--gtest_filter=} ;; esac
+done
+matches() {
+  local p
+  IFS=: read -ra patterns <<<"$filter"
+  for p in "${patterns[@]}"; do [[ $1 == $p ]] && return 0; done
+  return 1
+}
+if [ $list = 1 ]; then
+  for t in "${tests[@]}"; do matches "$t" && printf '%s.\n  %s\n' "${t%%.*}" "${t#*.}"; done
+  exit 0
+fi
+[[ $filter == *slow* ]] && sleep "${FAKE_SLOW_SECONDS:-60}"
+echo "[==========] 1 test from 1 test suite ran. (5 ms total)"
+EOF2
+chmod +x "$fake/bin/"* "$fake/build/tests/aco_tests"
+fake_run() {  # fake_run OUT OPTIONS...: the script's output; its exit code in OUT.rc
+  local out=$1
+  shift
+  PATH="$fake/bin:$PATH" bash "$root/scripts/gpu_sanitize" --build "$fake/build" --heavy --tools synccheck \
+    --jobs 1 --timeout 100 --out "$out" "$@" >"$out.txt" 2>&1
+  echo $? >"$out.rc"
+}
+expect_run() {  # expect_run WHAT CONDITION...
+  local what=$1
+  shift
+  if "$@"; then echo "ok   $what"; else echo "FAIL $what"; failures=$((failures + 1)); fi
+}
+fake_run "$work/box1" --stop-after 12
+expect_run "time box: quick test clean" grep -qx 'aco_tests AllMethods/GpuSelection.SamplesTheExactDistribution/a_quick_n1000 0' "$work/box1/synccheck.status"
+expect_run "time box: slow test cut off" grep -qE 'b_slow_n5000 0; timed out after 1[0-2] s$' "$work/box1/synccheck.status"
+expect_run "time box: last test not started" grep -q '1 tests not started within --stop-after 12 s' "$work/box1.txt"
+expect_run "time box: not all ran, so it fails" [ "$(cat "$work/box1.rc")" != 0 ]
+FAKE_SLOW_SECONDS=0 fake_run "$work/box2" --done "$work/box1" --first '*/c_last*'
+expect_run "resumed: --first puts its tests first" \
+  [ "$(awk '{ print $2 }' "$work/box2/synccheck.status" | sed -n 2,3p | tr '\n' ' ')" = \
+    "AllMethods/GpuSelection.SamplesTheExactDistribution/c_last_n2000 AllMethods/GpuSelection.SamplesTheExactDistribution/b_slow_n5000 " ]
+expect_run "resumed: the clean test skipped" grep -q '2 tests, 1 at a time on 1 GPUs (1 clean in .*box1 not run again)' "$work/box2.txt"
+expect_run "resumed: every test counted clean" grep -qx 'synccheck aco_tests: 0 in 3 tests' "$work/box2.txt"
+expect_run "resumed: passes" [ "$(cat "$work/box2.rc")" = 0 ]
+[ $failures = 0 ] || { echo "--- box1"; cat "$work/box1.txt"; echo "--- box2"; cat "$work/box2.txt"; }
+
 [ $failures = 0 ] && echo "all cells and filters as expected" || echo "$failures failures"
 exit $((failures > 0))
