@@ -120,11 +120,26 @@ TEST(SequentialThreeOpt, ApplyChangesExactlyTheNamedEdgesAndUndoRestores) {
   }
 }
 
+bool same_move(const SequentialMove& a, const SequentialMove& b) {
+  return a.t1 == b.t1 && a.t2 == b.t2 && a.t3 == b.t3 && a.t4 == b.t4 && a.t5 == b.t5 && a.t6 == b.t6 &&
+         a.gain == b.gain;
+}
+
+TEST(SequentialThreeOpt, ListDistancesAreTheListedCitiesDistances) {
+  const Fixture f(30, 7);
+  const CandidateLists lists = build_candidate_lists(f.instance, 6);
+  const std::vector<int32_t> table = list_distances(f.instance, lists);
+  ASSERT_EQ(table.size(), 30u * 6u);
+  for (int c = 0; c < 30; ++c)
+    for (int i = 0; i < 6; ++i) EXPECT_EQ(table[static_cast<size_t>(c) * 6 + i], f.d(c, lists.of(c)[i]));
+}
+
 TEST(SequentialThreeOpt, SearchMatchesBruteForce) {
   int closed = 0, opened = 0;
   for (const uint64_t seed : {1, 2, 3, 4})
     for (const int n : {8, 11, 14, 20}) {
       const Fixture f(n, seed, n >= 14);
+      const std::vector<int32_t> table = list_distances(f.instance, f.lists);
       std::vector<int32_t> tour = f.tour, pos = f.pos;
       const ArrayTour t(tour, pos);
       for (int t1 = 0; t1 < n; ++t1)
@@ -140,6 +155,17 @@ TEST(SequentialThreeOpt, SearchMatchesBruteForce) {
             std::vector<SequentialMove> open;
             const bool found = search_sequential_three_opt(t, f.instance, f.lists, chain, t1, t2, g, 3, closing, open);
             ASSERT_EQ(found, improving) << "n " << n << " t1 " << t1 << " t2 " << t2;
+            // The table of list distances changes nothing: the same answer, move for move.
+            SequentialMove closing_table;
+            std::vector<SequentialMove> open_table;
+            ASSERT_EQ(search_sequential_three_opt(t, f.instance, f.lists, chain, t1, t2, g, 3, closing_table,
+                                                  open_table, table),
+                      found);
+            if (found) {
+              EXPECT_TRUE(same_move(closing_table, closing));
+            }
+            ASSERT_EQ(open_table.size(), open.size());
+            for (size_t i = 0; i < open.size(); ++i) EXPECT_TRUE(same_move(open_table[i], open[i]));
             if (found) {
               ++closed;
               ASSERT_FALSE(f.after(closing).empty());

@@ -166,9 +166,11 @@ namespace {
 class ThreeOptSteps {
  public:
   using Move = SequentialMove;
+  explicit ThreeOptSteps(std::span<const int32_t> distances) : distances_(distances) {}
   bool search(const ArrayTour& t, const Instance& instance, const CandidateLists& lists, const ChainEdges& edges,
               int t1, int t2, int64_t g, int width, Move& closing, std::vector<Move>& open) const {
-    return search_sequential_three_opt(t, instance, lists, edges, t1, t2, g, width, closing, open);
+    return search_sequential_three_opt(t, instance, lists, edges, t1, t2, g, width, closing, open,
+                                       distances_);
   }
   void apply(ArrayTour& t, const Move& m) { apply_sequential_three_opt(t, m, log_); }
   size_t mark() const { return log_.size(); }
@@ -186,6 +188,7 @@ class ThreeOptSteps {
   }
 
  private:
+  std::span<const int32_t> distances_;  // list_distances of the lists searched
   std::vector<Exchange> log_;
 };
 
@@ -308,7 +311,9 @@ LinKernighan::LinKernighan(const Instance& instance, const CandidateLists& lists
       options_(options),
       pos_(static_cast<size_t>(instance.n())),
       queue_(instance.n()),
-      edges_(instance.n()) {}
+      edges_(instance.n()) {
+  if (options_.step == LinKernighanStep::ThreeOpt) list_distances_ = list_distances(instance, lists);
+}
 
 NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, const StopFlag* stop) {
   const int n = static_cast<int>(tour.size());
@@ -323,7 +328,7 @@ NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, std::span<in
   queue_.clear();
   for (const int32_t city : active) queue_.push(city);
   if (options_.step == LinKernighanStep::ThreeOpt) {
-    StepChain<ThreeOptSteps> chain(instance_, lists_, options_, t, edges_, ThreeOptSteps{});
+    StepChain<ThreeOptSteps> chain(instance_, lists_, options_, t, edges_, ThreeOptSteps(list_distances_));
     return run_chains(chain, t, queue_, stop);
   }
   if (options_.step == LinKernighanStep::FiveOpt) {

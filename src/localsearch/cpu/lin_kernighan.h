@@ -82,6 +82,7 @@ class LinKernighan {
   std::vector<int32_t> pos_;
   CityQueue queue_;
   ChainEdges edges_;  // the step chains' (3-opt, 5-opt)
+  std::vector<int32_t> list_distances_;  // the 3-opt step's: d(c, each listed city)
 };
 
 }  // namespace formica::localsearch::cpu

@@ -27,14 +27,33 @@ void logged_exchange(ArrayTour& t, std::vector<Exchange>& log, int u1, int u2, i
 
 }  // namespace
 
+std::vector<int32_t> list_distances(const Instance& instance, const CandidateLists& lists) {
+  std::vector<int32_t> distances(lists.data().size());
+  const auto k = static_cast<size_t>(lists.k());
+  for (int c = 0; c < lists.n(); ++c) {
+    const auto row = lists.of(c);
+    for (size_t i = 0; i < row.size(); ++i)
+      distances[static_cast<size_t>(c) * k + i] = static_cast<int32_t>(instance.distance(c, row[i]));
+  }
+  return distances;
+}
+
 bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, const CandidateLists& lists,
                                  const ChainEdges& edges, int t1, int t2, int64_t g, int width,
-                                 SequentialMove& closing, std::vector<SequentialMove>& open) {
+                                 SequentialMove& closing, std::vector<SequentialMove>& open,
+                                 std::span<const int32_t> distances) {
   open.clear();
   const Oriented o{t, t.succ(t1) == t2};
   const auto d = [&](int a, int b) { return instance.distance(a, b); };
-  for (const int32_t t3 : lists.of(t2)) {
-    const int64_t g1 = g - d(t2, t3);
+  const auto k = static_cast<size_t>(lists.k());
+  // d(c, lists.of(c)[i]), from the table when there is one.
+  const auto listed = [&](int c, size_t i, int32_t city) {
+    return distances.empty() ? d(c, city) : int64_t{distances[static_cast<size_t>(c) * k + i]};
+  };
+  const auto row2 = lists.of(t2);
+  for (size_t i3 = 0; i3 < row2.size(); ++i3) {
+    const int32_t t3 = row2[i3];
+    const int64_t g1 = g - listed(t2, i3, t3);
     if (g1 <= 0) continue;  // lists need not be nearest first (alpha-nearest)
     if (t3 == t1 || t3 == o.suc(t2) || !edges.may_add(t2, t3)) continue;
     for (const bool before : {true, false}) {  // t4 before t3 (a 2-opt move closes) or after it
@@ -45,8 +64,10 @@ bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, c
         closing = {t1, t2, t3, t4, -1, -1, g2 - d(t4, t1)};
         return true;
       }
-      for (const int32_t t5 : lists.of(t4)) {
-        const int64_t g3 = g2 - d(t4, t5);
+      const auto row4 = lists.of(t4);
+      for (size_t i5 = 0; i5 < row4.size(); ++i5) {
+        const int32_t t5 = row4[i5];
+        const int64_t g3 = g2 - listed(t4, i5, t5);
         if (g3 <= 0) continue;
         if (t5 == o.suc(t4) || t5 == o.pre(t4) || t5 == t1 || !edges.may_add(t4, t5)) continue;
         // The t6 that close a tour: after the 2-opt step the tour is the path t4 .. t2 t3 .. t1,

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/candidates.h"
@@ -95,13 +96,20 @@ struct Exchange {
   int u1, u2, v1, v2;
 };
 
+/// The distance from every city to each city of its candidate list, row-major as the lists
+/// (list_distances(...)[c * k + i] = d(c, lists.of(c)[i])): the search's inner loops read these
+/// instead of computing them.
+std::vector<int32_t> list_distances(const Instance& instance, const CandidateLists& lists);
+
 /// Searches the step from t1 and t2 (a tour neighbour of t1) with chain gain g (see the file
 /// comment). Returns true with `closing` set when a move closes a shorter tour (closing.gain > 0).
 /// Otherwise fills `open` with up to `width` moves of positive open gain, the largest first, and
-/// returns false.
+/// returns false. `distances` is list_distances(instance, lists) or empty (then computed as needed);
+/// the result is the same.
 bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, const CandidateLists& lists,
                                  const ChainEdges& edges, int t1, int t2, int64_t g, int width,
-                                 SequentialMove& closing, std::vector<SequentialMove>& open);
+                                 SequentialMove& closing, std::vector<SequentialMove>& open,
+                                 std::span<const int32_t> distances = {});
 
 /// Applies `m` to `t` as two or three 2-opt moves, appending them to `log` (undo_exchanges takes
 /// them back). The tour then holds (t2, t3), (t4, t5), and (t6, t1) (or (t4, t1) for a 2-opt move).
