@@ -8,12 +8,19 @@
 #include "core/search.h"
 #include "localsearch/cpu/kicked_tour.h"
 #include "localsearch/cpu/lin_kernighan.h"
+#include "localsearch/cpu/sequential_three_opt.h"
 
 namespace formica::localsearch::cpu {
 
 IteratedLinKernighan::IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads,
                                            uint64_t seed, bool independent, LinKernighanOptions lk)
-    : instance_(instance), lists_(std::move(lists)), seed_(seed), independent_(independent), lk_options_(lk) {
+    : instance_(instance),
+      lists_(std::move(lists)),
+      seed_(seed),
+      independent_(independent),
+      lk_options_(lk),
+      list_distances_(lk.step == LinKernighanStep::ThreeOpt ? list_distances(instance, lists_)
+                                                            : std::vector<int32_t>{}) {
   if (independent_) walks_.resize(static_cast<size_t>(std::max(threads, 1)));
   for (int w = 0; w < std::max(threads, 1); ++w) workers_.emplace_back([this, w] { work(w); });
 }
@@ -62,7 +69,7 @@ void IteratedLinKernighan::work(int worker) {
     offered_.wait(lock, [&] { return stop_.load() || best_length_.load() >= 0; });
   }
   if (stop_.load() || n < kMinKickCities) return;
-  LinKernighan lk(instance_, lists_, lk_options_);
+  LinKernighan lk(instance_, lists_, lk_options_, list_distances_);
   RandomStream random(seed_, 0x11CC0000u + static_cast<uint64_t>(worker));
   StopFlag stop;
   stop.interrupt = &stop_;

@@ -85,6 +85,7 @@ class IteratedLinKernighan final : public TourCompanion {
   const uint64_t seed_;
   const bool independent_;
   const LinKernighanOptions lk_options_;
+  const std::vector<int32_t> list_distances_;  // the 3-opt step's table, one for every worker
   mutable std::mutex mutex_;
   std::condition_variable offered_;
   std::vector<int32_t> best_;  // guarded by mutex_

@@ -305,14 +305,17 @@ class LinKernighan::StepChain {
   int64_t best_gain_ = 0;
 };
 
-LinKernighan::LinKernighan(const Instance& instance, const CandidateLists& lists, LinKernighanOptions options)
+LinKernighan::LinKernighan(const Instance& instance, const CandidateLists& lists, LinKernighanOptions options,
+                           std::span<const int32_t> distances)
     : instance_(instance),
       lists_(lists),
       options_(options),
       pos_(static_cast<size_t>(instance.n())),
       queue_(instance.n()),
-      edges_(instance.n()) {
-  if (options_.step == LinKernighanStep::ThreeOpt) list_distances_ = list_distances(instance, lists);
+      edges_(instance.n()),
+      list_distances_(distances) {
+  if (options_.step == LinKernighanStep::ThreeOpt && list_distances_.empty())
+    list_distances_ = own_distances_ = list_distances(instance, lists);
 }
 
 NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, const StopFlag* stop) {

@@ -57,7 +57,12 @@ inline LinKernighanOptions lin_kernighan_options(LinKernighanStep step) {
 
 class LinKernighan {
  public:
-  LinKernighan(const Instance& instance, const CandidateLists& lists, LinKernighanOptions options = {});
+  /// `distances`: list_distances(instance, lists) made by the caller (several searches over the same
+  /// lists share one); without it the 3-opt step makes its own.
+  LinKernighan(const Instance& instance, const CandidateLists& lists, LinKernighanOptions options = {},
+               std::span<const int32_t> distances = {});
+  LinKernighan(const LinKernighan&) = delete;  // list_distances_ may point into own_distances_
+  LinKernighan& operator=(const LinKernighan&) = delete;
 
   /// Improves `tour` in place until no chain from any city gains, or until `stop`. moves counts
   /// the chains kept, gain the exact length saved.
@@ -82,7 +87,8 @@ class LinKernighan {
   std::vector<int32_t> pos_;
   CityQueue queue_;
   ChainEdges edges_;  // the step chains' (3-opt, 5-opt)
-  std::vector<int32_t> list_distances_;  // the 3-opt step's: d(c, each listed city)
+  std::vector<int32_t> own_distances_;       // the 3-opt step's table when the caller gave none
+  std::span<const int32_t> list_distances_;  // d(c, each listed city): the caller's or own_distances_
 };
 
 }  // namespace formica::localsearch::cpu
