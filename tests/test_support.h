@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -71,6 +72,24 @@ inline constexpr double kTimeScale = 1.0;
 #else
 inline constexpr double kTimeScale = 1.0;
 #endif
+
+/// kTimeScale times FORMICA_TEST_TIME_SCALE (default 1, at least 1): scripts/gpu_sanitize sets the
+/// variable for runs under compute-sanitizer, which slows GPU work 10 to 100 times, so that the tests
+/// that give a solve a time budget (and bound its wall time) scale both.
+inline double time_scale() {
+  const double extra = std::stod(env_or("FORMICA_TEST_TIME_SCALE", "1"));
+  if (!(extra >= 1.0)) throw std::invalid_argument("FORMICA_TEST_TIME_SCALE must be at least 1");
+  return kTimeScale * extra;
+}
+
+/// The ants of a heavy GPU construction test that would run m: m, or FORMICA_TEST_MAX_ANTS where
+/// that is smaller (at least 1). For racecheck, whose cost grows with every block's shared-memory
+/// accesses: the kernels, block sizes and city counts stay, fewer blocks (or groups) run them.
+inline int test_ants(int m) {
+  const int cap = std::stoi(env_or("FORMICA_TEST_MAX_ANTS", "0"));
+  if (cap < 0) throw std::invalid_argument("FORMICA_TEST_MAX_ANTS must be 0 (no cap) or more");
+  return cap > 0 && cap < m ? cap : m;
+}
 
 /// The formica executable under test.
 inline std::string cli_path() { return env_or("FORMICA_CLI", FORMICA_CLI_PATH); }

@@ -195,7 +195,7 @@ TEST_P(EveryStrategy, BuildsValidToursWithExactLengths) {
   const Instance instance = n == 4461 && test::tsplib_dir() ? test::tsplib_instance("fnl4461")
                                                             : io::generate_instance(n, io::InstanceKind::Clustered, n);
   AntSystemConfig config = config_of(s);
-  if (n > 1000) config.ants = 64;  // every ant's tour is checked on the host
+  config.ants = test::test_ants(n > 1000 ? 64 : n);  // n > 1000: every ant's tour is checked on the host
   AntSystemCuda colony(instance, config);
   EXPECT_EQ(colony.plan().construction, s.construction);
   for (int it = 0; it < 2; ++it) ASSERT_TRUE(colony.step(StopFlag{}));
@@ -221,6 +221,7 @@ TEST_P(OddBlockSizes, BuildValidTours) {
     SCOPED_TRACE("block " + std::to_string(block));
     AntSystemConfig config = config_of(s);
     config.block_size = block;
+    config.ants = test::test_ants(instance.n());
     AntSystemCuda colony(instance, config);
     ASSERT_TRUE(colony.step(StopFlag{}));
     expect_valid_tours(instance, colony);
@@ -249,6 +250,7 @@ TEST_P(KeOne, BuildsTheToursKeAllBuilds) {
     const auto run = [&](Launch launch) {
       AntSystemConfig config = config_of(s);
       config.launch = launch;
+      config.ants = test::test_ants(n);
       AntSystemCuda colony(instance, config);
       for (int it = 0; it < 3; ++it) colony.step(StopFlag{});  // the graph is replayed with new keys
       return std::make_pair(colony.tours(), colony.pheromone());
@@ -269,7 +271,9 @@ TEST_P(SameSeed, SameResult) {
   const Strategy s = GetParam();
   const Instance instance = io::generate_instance(300, io::InstanceKind::Clustered, 1);
   const auto run = [&](uint64_t seed) {
-    AntSystemCuda colony(instance, config_of(s, seed));
+    AntSystemConfig config = config_of(s, seed);
+    config.ants = test::test_ants(instance.n());
+    AntSystemCuda colony(instance, config);
     for (int it = 0; it < 3; ++it) colony.step(StopFlag{});
     return std::make_pair(colony.best_tour(), colony.pheromone());
   };

@@ -277,7 +277,7 @@ TEST(HybridColonyCuda, AutoSolvesOnTheGpu) {
   FORMICA_REQUIRE_CUDA();
   const Instance instance = io::generate_instance(2000, io::InstanceKind::Uniform, 3);
   SolverConfig config;
-  config.time_limit = 4.0;  // 2 ms per city: 8 colonies whose best tours are merged
+  config.time_limit = 4.0 * test::time_scale();  // 2 ms per city: 8 colonies whose best tours are merged
   const Result result = solve(instance, config);
   EXPECT_EQ(result.backend, Backend::Cuda);
   EXPECT_EQ(result.config.algorithm, Algorithm::Mmas);

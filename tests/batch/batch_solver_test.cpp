@@ -119,11 +119,11 @@ TEST(BatchSolver, TimeLimitEndsEveryWalkAndSharesTheTimeAmongThem) {
   BatchConfig config;
   config.backend = Backend::Cpu;
   config.threads = 2;
-  config.time_limit = 1.0 * formica::test::kTimeScale;
+  config.time_limit = 1.0 * formica::test::time_scale();
   const auto start = std::chrono::steady_clock::now();
   const Batch batch = solve_batch(instances, config);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(seconds, 2.0 * formica::test::kTimeScale);
+  EXPECT_LT(seconds, 2.0 * formica::test::time_scale());
   for (const BatchResult& r : batch.results) {
     EXPECT_EQ(r.stop_reason, "time limit");
     EXPECT_GT(r.kicks, 0);

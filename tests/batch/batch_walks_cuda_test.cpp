@@ -5,6 +5,7 @@
 #include "batch/batch_solver.h"
 #include "batch_support.h"
 #include "cuda_support.h"
+#include "test_support.h"
 
 namespace formica::batch {
 namespace {
@@ -103,14 +104,14 @@ TEST(BatchWalksCuda, ManyInstancesAtOnceAndLimits) {
   const std::vector<Instance> instances = uniform_batch(sizes, 11);
   BatchConfig config;
   config.backend = Backend::Cuda;
-  config.time_limit = 1.0;
+  config.time_limit = 1.0 * formica::test::time_scale();
   std::vector<InstanceLimits> limits(instances.size());
   limits[5].kicks = 7;
   limits[6].target = 1'000'000'000;
   const auto start = std::chrono::steady_clock::now();
   const Batch batch = solve_batch(instances, config, limits);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(seconds, 3.0);
+  EXPECT_LT(seconds, 3.0 * formica::test::time_scale());
   for (size_t i = 0; i < instances.size(); ++i) {
     validate_permutation(batch.results[i].tour.order(), instances[i].n());
     EXPECT_EQ(batch.results[i].tour.length(), tour_length(instances[i], batch.results[i].tour.order()));

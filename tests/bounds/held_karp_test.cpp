@@ -108,7 +108,7 @@ TEST(HeldKarp, DeterministicWhateverTheThreads) {
 TEST(HeldKarp, TimeLimitIsKept) {
   const Instance instance = test::random_instance(EdgeWeightType::Euc2D, 20000, 4, 1e6);
   BoundOptions options;
-  options.time_limit = 1.0 * test::kTimeScale;
+  options.time_limit = 1.0 * test::time_scale();
   const LowerBound bound = lower_bound(instance, options);
   EXPECT_EQ(bound.stop_reason, "time limit");
   EXPECT_LT(bound.seconds, 1.2 * options.time_limit);

@@ -199,6 +199,7 @@ if [ $list = 1 ]; then
   exit 0
 fi
 [[ $filter == *slow* ]] && sleep "${FAKE_SLOW_SECONDS:-60}"
+echo "time scale ${FORMICA_TEST_TIME_SCALE:-unset}, ants ${FORMICA_TEST_MAX_ANTS:-uncapped}"
 echo "[==========] 1 test from 1 test suite ran. (5 ms total)"
 EOF2
 chmod +x "$fake/bin/"* "$fake/build/tests/aco_tests"
@@ -226,7 +227,13 @@ expect_run "resumed: --first puts its tests first" \
 expect_run "resumed: the clean test skipped" grep -q '2 tests, 1 at a time on 1 GPUs (1 clean in .*box1 not run again)' "$work/box2.txt"
 expect_run "resumed: every test counted clean" grep -qx 'synccheck aco_tests: 0 in 3 tests' "$work/box2.txt"
 expect_run "resumed: passes" [ "$(cat "$work/box2.rc")" = 0 ]
-[ $failures = 0 ] || { echo "--- box1"; cat "$work/box1.txt"; echo "--- box2"; cat "$work/box2.txt"; }
+log=$work/box2/synccheck/aco_tests/AllMethods_GpuSelection.SamplesTheExactDistribution_c_last_n2000.log
+expect_run "tests under a tool get time scale 20" grep -qx 'time scale 20, ants uncapped' "$log"
+FAKE_SLOW_SECONDS=0 FORMICA_TEST_TIME_SCALE=5 FORMICA_TEST_MAX_ANTS=16 fake_run "$work/box3"
+log=$work/box3/synccheck/aco_tests/AllMethods_GpuSelection.SamplesTheExactDistribution_c_last_n2000.log
+expect_run "a set time scale and ant cap reach the tests" grep -qx 'time scale 5, ants 16' "$log"
+expect_run "the output names them" grep -q 'FORMICA_TEST_MAX_ANTS=16' "$work/box3.txt"
+[ $failures = 0 ] || for box in box1 box2 box3; do echo "--- $box"; cat "$work/$box.txt"; done
 
 [ $failures = 0 ] && echo "all cells and filters as expected" || echo "$failures failures"
 exit $((failures > 0))
