@@ -238,31 +238,40 @@ std::vector<Strategy> strategies_with_block_sizes() {
 INSTANTIATE_TEST_SUITE_P(ConstructionStrategies, OddBlockSizes,
                          ::testing::ValuesIn(strategies_with_block_sizes()), strategy_test_name);
 
-class KeOne : public ::testing::TestWithParam<int> {};
+// One test per size and strategy (as EveryStrategy): a tool's slowdown of one holds back no other.
+class KeOne : public ::testing::TestWithParam<std::tuple<int, Strategy>> {};
 
 TEST_P(KeOne, BuildsTheToursKeAllBuilds) {
   FORMICA_REQUIRE_CUDA();
-  const int n = GetParam();
+  const auto [n, s] = GetParam();
   const Instance instance = io::generate_instance(n, io::InstanceKind::Clustered, 7 * n);
-  for (const Strategy& s : every_strategy()) {
-    if (s.launch != Launch::KeOne) continue;
-    SCOPED_TRACE(strategy_name(s) + " n=" + std::to_string(n));
-    const auto run = [&](Launch launch) {
-      AntSystemConfig config = config_of(s);
-      config.launch = launch;
-      config.ants = test::test_ants(n);
-      AntSystemCuda colony(instance, config);
-      for (int it = 0; it < 3; ++it) colony.step(StopFlag{});  // the graph is replayed with new keys
-      return std::make_pair(colony.tours(), colony.pheromone());
-    };
-    const auto all = run(Launch::KeAll), one = run(Launch::KeOne);
-    EXPECT_EQ(all.first, one.first);
-    EXPECT_EQ(all.second, one.second);
-  }
+  const auto run = [&](Launch launch) {
+    AntSystemConfig config = config_of(s);
+    config.launch = launch;
+    config.ants = test::test_ants(n);
+    AntSystemCuda colony(instance, config);
+    for (int it = 0; it < 3; ++it) colony.step(StopFlag{});  // the graph is replayed with new keys
+    return std::make_pair(colony.tours(), colony.pheromone());
+  };
+  const auto all = run(Launch::KeAll), one = run(Launch::KeOne);
+  EXPECT_EQ(all.first, one.first);
+  EXPECT_EQ(all.second, one.second);
 }
 
-INSTANTIATE_TEST_SUITE_P(Sizes, KeOne, ::testing::Values(33, 1000),
-                         [](const auto& param_info) { return test::size_name(param_info.param); });
+/// The strategies that KE-ONE launches.
+std::vector<Strategy> ke_one_strategies() {
+  std::vector<Strategy> strategies;
+  for (const Strategy& s : every_strategy())
+    if (s.launch == Launch::KeOne) strategies.push_back(s);
+  return strategies;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, KeOne,
+                         ::testing::Combine(::testing::Values(33, 1000), ::testing::ValuesIn(ke_one_strategies())),
+                         [](const auto& param_info) {
+                           return test::size_name(std::get<0>(param_info.param)) + "_" +
+                                  strategy_tag(std::get<1>(param_info.param));
+                         });
 
 class SameSeed : public ::testing::TestWithParam<Strategy> {};
 
