@@ -16,6 +16,7 @@
 #include "distributed/thread_team.h"
 #include "io/generator.h"
 #include "solver/solver.h"
+#include "test_support.h"
 
 namespace formica::distributed {
 namespace {
@@ -111,7 +112,9 @@ SolverConfig islands_config(int islands) {
 TEST(IslandsInOneProcess, ExchangeTheirBestAndReturnTheMergedTour) {
   const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 5);
   SolverConfig config = islands_config(3);
-  config.time_limit = 1.5;
+  // Three exchanges after the set-up: scaled in sanitizer builds, where set-up and search run ten
+  // times slower (under ASan inside `mpirun -np 2` beside another test, 1.5 s gave 2 exchanges once).
+  config.time_limit = 1.5 * test::time_scale();
   config.island_interval = 0.2;
   std::vector<int64_t> exchanged;  // the shortest of the islands' bests at each exchange
   SolveOptions options;
