@@ -59,8 +59,9 @@ inline std::filesystem::path data_file(const std::string& name) {
 }
 
 /// How much slower than a plain build this one runs: the sanitizer builds (scripts/sanitize) run
-/// instrumented code a few times slower, so tests that give the code a time budget and expect work
-/// done within it scale the budget (and their bound on the elapsed time) by this.
+/// instrumented code a few times slower. The build's part of time_scale() (below), by which tests
+/// that give the code a time budget and expect work done within it scale the budget (and their
+/// bound on the elapsed time); use time_scale(), not this.
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
 inline constexpr double kTimeScale = 10.0;
 #elif defined(__has_feature)
