@@ -200,6 +200,7 @@ if [ $list = 1 ]; then
 fi
 [[ $filter == *slow* ]] && sleep "${FAKE_SLOW_SECONDS:-60}"
 echo "time scale ${FORMICA_TEST_TIME_SCALE:-unset}, ants ${FORMICA_TEST_MAX_ANTS:-uncapped}"
+echo "device ${CUDA_VISIBLE_DEVICES:-unset}"
 echo "[==========] 1 test from 1 test suite ran. (5 ms total)"
 EOF2
 chmod +x "$fake/bin/"* "$fake/build/tests/aco_tests"
@@ -224,7 +225,7 @@ FAKE_SLOW_SECONDS=0 fake_run "$work/box2" --done "$work/box1" --first '*/c_last*
 expect_run "resumed: --first puts its tests first" \
   [ "$(awk '{ print $2 }' "$work/box2/synccheck.status" | sed -n 2,3p | tr '\n' ' ')" = \
     "AllMethods/GpuSelection.SamplesTheExactDistribution/c_last_n2000 AllMethods/GpuSelection.SamplesTheExactDistribution/b_slow_n5000 " ]
-expect_run "resumed: the clean test skipped" grep -q '2 tests, 1 at a time on 1 GPUs (1 clean in .*box1 not run again)' "$work/box2.txt"
+expect_run "resumed: the clean test skipped" grep -q '2 tests, 1 at a time on GPUs 0 (1 clean in .*box1 not run again)' "$work/box2.txt"
 expect_run "resumed: every test counted clean" grep -qx 'synccheck aco_tests: 0 in 3 tests' "$work/box2.txt"
 expect_run "resumed: passes" [ "$(cat "$work/box2.rc")" = 0 ]
 log=$work/box2/synccheck/aco_tests/AllMethods_GpuSelection.SamplesTheExactDistribution_c_last_n2000.log
@@ -233,7 +234,16 @@ FAKE_SLOW_SECONDS=0 FORMICA_TEST_TIME_SCALE=5 FORMICA_TEST_MAX_ANTS=16 fake_run 
 log=$work/box3/synccheck/aco_tests/AllMethods_GpuSelection.SamplesTheExactDistribution_c_last_n2000.log
 expect_run "a set time scale and ant cap reach the tests" grep -qx 'time scale 5, ants 16' "$log"
 expect_run "the output names them" grep -q 'FORMICA_TEST_MAX_ANTS=16' "$work/box3.txt"
-[ $failures = 0 ] || for box in box1 box2 box3; do echo "--- $box"; cat "$work/$box.txt"; done
+FAKE_SLOW_SECONDS=0 fake_run "$work/box4" --gpus 2,3
+expect_run "--gpus 2,3: the tests go to devices 2 and 3 in turn" \
+  [ "$(for t in a_quick_n1000 b_slow_n5000 c_last_n2000; do
+         grep -h '^device' "$work/box4/synccheck/aco_tests/AllMethods_GpuSelection.SamplesTheExactDistribution_$t.log"
+       done | tr '\n' ' ')" = "device 2 device 3 device 2 " ]
+expect_run "--gpus 2,3: the output names them" grep -q '3 tests, 1 at a time on GPUs 2 3$' "$work/box4.txt"
+fake_run "$work/box5" --gpus 1,x
+expect_run "--gpus with a bad device: one line, exit 2" \
+  [ "$(cat "$work/box5.rc")" = 2 -a "$(cat "$work/box5.txt")" = "scripts/gpu_sanitize: --gpus: 'x' is not a device index" ]
+[ $failures = 0 ] || for box in box1 box2 box3 box4 box5; do echo "--- $box"; cat "$work/$box.txt"; done
 
 [ $failures = 0 ] && echo "all cells and filters as expected" || echo "$failures failures"
 exit $((failures > 0))
