@@ -9,15 +9,19 @@
 #include <csignal>
 #include <cstdio>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
 #include <numeric>
 #include <spawn.h>
 #include <sstream>
+#include <string>
 #include <sys/wait.h>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 #include "aco/colony_config.h"
 #include "aco/config.h"
@@ -48,10 +52,25 @@ std::string slurp(const fs::path& path) {
   return s.str();
 }
 
-/// A file name of this test process's own, so that tests running in parallel never share one.
-fs::path temp(const std::string& name) {
-  return fs::temp_directory_path() / ("formica_cli_" + std::to_string(::getpid()) + "_" + name);
-}
+/// The prefix of this test process's temporary files, so that tests running in parallel never share one.
+std::string temp_prefix() { return "formica_cli_" + std::to_string(::getpid()) + "_"; }
+
+/// A file name of this test process's own.
+fs::path temp(const std::string& name) { return fs::temp_directory_path() / (temp_prefix() + name); }
+
+/// Removes every temp() file and folder of this process when its tests end.
+class RemoveTempFiles : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code error;
+    std::vector<fs::path> ours;
+    for (const auto& entry : fs::directory_iterator(fs::temp_directory_path(), error))
+      if (entry.path().filename().string().starts_with(temp_prefix())) ours.push_back(entry.path());
+    for (const fs::path& path : ours) fs::remove_all(path, error);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const kRemoveTempFiles =
+    ::testing::AddGlobalTestEnvironment(new RemoveTempFiles);
 
 Outcome formica(const std::string& args) {
   const fs::path out = temp("stdout"), err = temp("stderr");
