@@ -173,10 +173,16 @@ EOF2
 cat >"$fake/bin/compute-sanitizer" <<'EOF2'
 #!/usr/bin/env bash
 [ "${1:-}" = --version ] && { echo "fake compute-sanitizer"; exit 0; }
-while [ "${1#--}" != "$1" ]; do shift 2; done  # its options, each with a value
+log=""
+while [ "${1#--}" != "$1" ]; do  # its options, each with a value
+  [ "$1" != --log-file ] || log=$2
+  shift 2
+done
 "$@"
 rc=$?
-echo "========= ERROR SUMMARY: 0 errors"
+summary="========= ERROR SUMMARY: ${FAKE_ERRORS:-0} errors"
+if [ -n "$log" ]; then echo "$summary" >"$log"; else echo "$summary"; fi
+[ "${FAKE_ERRORS:-0}" = 0 ] || rc=86
 exit $rc
 EOF2
 cat >"$fake/build/tests/aco_tests" <<'EOF2'
@@ -203,7 +209,27 @@ echo "time scale ${FORMICA_TEST_TIME_SCALE:-unset}, ants ${FORMICA_TEST_MAX_ANTS
 echo "device ${CUDA_VISIBLE_DEVICES:-unset}"
 echo "[==========] 1 test from 1 test suite ran. (5 ms total)"
 EOF2
-chmod +x "$fake/bin/"* "$fake/build/tests/aco_tests"
+# --cli: a formica that echoes its arguments, and CLI tests that run it on the CPU (--backend cpu,
+# bound) and (by default) on the GPU; a filter (the GPU test filter) lists none of them.
+cat >"$fake/build/formica" <<'EOF2'
+#!/usr/bin/env bash
+echo "formica $*"
+EOF2
+cat >"$fake/build/tests/cli_tests" <<'EOF2'
+#!/usr/bin/env bash
+case " $* " in
+  *" --gtest_filter="*) exit 0 ;;
+  *" --gtest_list_tests "*) printf 'Cli.\n  OnTheCpu\n  OnTheGpu\n'; exit 0 ;;
+esac
+failed=0
+for args in "solve --backend cpu" "solve --backend=cpu" "bound x" "solve"; do
+  # shellcheck disable=SC2086  # the words on purpose
+  out=$("$FORMICA_CLI" $args) && [ "$out" = "formica $args" ] || { echo "[  FAILED  ] Cli.$args (1 ms)"; failed=1; }
+done
+echo "[==========] 2 tests from 1 test suite ran. (5 ms total)"
+exit $failed
+EOF2
+chmod +x "$fake/bin/"* "$fake/build/tests/aco_tests" "$fake/build/formica" "$fake/build/tests/cli_tests"
 fake_run() {  # fake_run OUT OPTIONS...: the script's output; its exit code in OUT.rc
   local out=$1
   shift
@@ -243,7 +269,22 @@ expect_run "--gpus 2,3: the output names them" grep -q '3 tests, 1 at a time on 
 fake_run "$work/box5" --gpus 1,x
 expect_run "--gpus with a bad device: one line, exit 2" \
   [ "$(cat "$work/box5.rc")" = 2 -a "$(cat "$work/box5.txt")" = "scripts/gpu_sanitize: --gpus: 'x' is not a device index" ]
-[ $failures = 0 ] || for box in box1 box2 box3 box4 box5; do echo "--- $box"; cat "$work/$box.txt"; done
+cli_run() {  # cli_run OUT: --cli alone (no GPU test binary), memcheck
+  PATH="$fake/bin:$PATH" bash "$root/scripts/gpu_sanitize" --build "$fake/build" --binaries cli_tests --cli \
+    --tools memcheck --timeout 100 --out "$1" >"$1.txt" 2>&1
+  echo $? >"$1.rc"
+}
+cli_run "$work/box6"
+expect_run "--cli: the GPU run under the tool, the CPU runs as they are, every CLI test passes" \
+  grep -qE '^memcheck cli_tests: 0 \(2 tests, 1 runs of formica under the tool, [0-9]+ s\)$' "$work/box6.txt"
+expect_run "--cli: the run's own log" [ "$(find "$work/box6/memcheck-cli/logs" -name '*.log' | wc -l)" = 1 ]
+expect_run "--cli: a column of the table, and it passes" \
+  grep -q '| memcheck | 0 (2 tests, 1 runs of formica under the tool' "$work/box6/table.md" -a "$(cat "$work/box6.rc")" = 0
+FAKE_ERRORS=4 cli_run "$work/box7"
+expect_run "--cli: a run's errors count, and the failed CLI test" \
+  grep -qE '^memcheck cli_tests: 4; 1 tests failed \(2 tests, 1 runs' "$work/box7.txt"
+expect_run "--cli: errors fail the script" [ "$(cat "$work/box7.rc")" = 1 ]
+[ $failures = 0 ] || for box in box1 box2 box3 box4 box5 box6 box7; do echo "--- $box"; cat "$work/$box.txt"; done
 
 [ $failures = 0 ] && echo "all cells and filters as expected" || echo "$failures failures"
 exit $((failures > 0))
