@@ -150,6 +150,14 @@ Run run_cli(const std::string& cli, const std::string& instance, double limit, u
             std::optional<int64_t> target, const std::vector<std::string>& settings, std::string& ran) {
   const std::filesystem::path json = private_temp_file("quality_time_run.json"),
                               errors = private_temp_file("quality_time_run.err");
+  struct RemovedAtTheEnd {  // read below, then gone from the temporary folder
+    const std::filesystem::path &json, &errors;
+    ~RemovedAtTheEnd() {
+      std::error_code ignored;
+      std::filesystem::remove(json, ignored);
+      std::filesystem::remove(errors, ignored);
+    }
+  } removed{json, errors};
   std::filesystem::remove(json);
   std::string command = concat(shell_quote(cli), " solve ", shell_quote(instance), " --quiet --time-limit ", limit,
                                " --seed ", seed, " --json ", shell_quote(json.string()));
