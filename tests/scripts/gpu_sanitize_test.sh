@@ -260,15 +260,15 @@ FAKE_SLOW_SECONDS=0 FORMICA_TEST_TIME_SCALE=5 FORMICA_TEST_MAX_ANTS=16 fake_run 
 log=$work/box3/synccheck/aco_tests/AllMethods_GpuSelection.SamplesTheExactDistribution_c_last_n2000.log
 expect_run "a set time scale and ant cap reach the tests" grep -qx 'time scale 5, ants 16' "$log"
 expect_run "the output names them" grep -q 'FORMICA_TEST_MAX_ANTS=16' "$work/box3.txt"
-FAKE_SLOW_SECONDS=0 fake_run "$work/box4" --gpus 2,3
-expect_run "--gpus 2,3: the tests go to devices 2 and 3 in turn" \
+FAKE_SLOW_SECONDS=0 fake_run "$work/box4" --devices 2,3
+expect_run "--devices 2,3: the tests go to devices 2 and 3 in turn" \
   [ "$(for t in a_quick_n1000 b_slow_n5000 c_last_n2000; do
          grep -h '^device' "$work/box4/synccheck/aco_tests/AllMethods_GpuSelection.SamplesTheExactDistribution_$t.log"
        done | tr '\n' ' ')" = "device 2 device 3 device 2 " ]
-expect_run "--gpus 2,3: the output names them" grep -q '3 tests, 1 at a time on GPUs 2 3$' "$work/box4.txt"
-fake_run "$work/box5" --gpus 1,x
-expect_run "--gpus with a bad device: one line, exit 2" \
-  [ "$(cat "$work/box5.rc")" = 2 -a "$(cat "$work/box5.txt")" = "scripts/gpu_sanitize: --gpus: 'x' is not a device index" ]
+expect_run "--devices 2,3: the output names them" grep -q '3 tests, 1 at a time on GPUs 2 3$' "$work/box4.txt"
+fake_run "$work/box5" --devices 1,x
+expect_run "--devices with a bad device: one line, exit 2" \
+  [ "$(cat "$work/box5.rc")" = 2 -a "$(cat "$work/box5.txt")" = "scripts/gpu_sanitize: --devices: 'x' is not a device index" ]
 cli_run() {  # cli_run OUT: --cli alone (no GPU test binary), memcheck
   PATH="$fake/bin:$PATH" bash "$root/scripts/gpu_sanitize" --build "$fake/build" --binaries cli_tests --cli \
     --tools memcheck --timeout 100 --out "$1" >"$1.txt" 2>&1
