@@ -4,6 +4,7 @@
 // measured and recorded.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "aco/cpu/selection.h"
@@ -153,6 +154,40 @@ TEST(Selection, ChiSquareTestRejectsAWrongDistribution) {
   RandomStream rng(1, 1);
   for (int d = 0; d < 100'000; ++d) ++counts[rng.below(39)];
   EXPECT_LT(test::chi_square_test(counts, probability), 1e-6);
+}
+
+TEST(Selection, ChiSquareTestPoolsSparseCellsAndStillRejects) {
+  // 5,000 cells at 8 draws per cell (the sanitizer runs' FORMICA_TEST_DRAWS_PER_CITY=8), the light
+  // cells expecting about 2: draws from the distribution itself pass, draws from one whose heavy
+  // cells weigh 4 instead of 6 fail.
+  const int n = 5000;
+  const auto weights = [n](double heavy) {
+    std::vector<double> w(n);
+    RandomStream rng(3, 0);
+    for (int j = 0; j < n; ++j) w[j] = (j % 7 == 0 ? heavy : 1.0) * (0.25 + rng.next_double());
+    return w;
+  };
+  const auto probabilities = [](std::vector<double> w) {
+    const double total = std::accumulate(w.begin(), w.end(), 0.0);
+    for (double& x : w) x /= total;
+    return w;
+  };
+  const auto draw = [n](const std::vector<double>& p, uint64_t seed) {
+    std::vector<double> cumulative(p.size());
+    std::partial_sum(p.begin(), p.end(), cumulative.begin());
+    std::vector<long> counts(p.size(), 0);
+    RandomStream rng(seed, 1);
+    for (long d = 0; d < 8L * n; ++d) {
+      const auto at = std::upper_bound(cumulative.begin(), cumulative.end(), rng.next_double() * cumulative.back());
+      ++counts[std::min<size_t>(static_cast<size_t>(at - cumulative.begin()), p.size() - 1)];
+    }
+    return counts;
+  };
+  const std::vector<double> exact = probabilities(weights(6.0)), lighter = probabilities(weights(4.0));
+  EXPECT_LT(*std::min_element(exact.begin(), exact.end()) * 8 * n, 5.0);  // pooling has work to do
+  EXPECT_GT(test::chi_square_test(draw(exact, 1), exact), 1e-3);
+  EXPECT_GT(test::chi_square_test(draw(exact, 2), exact), 1e-3);
+  EXPECT_LT(test::chi_square_test(draw(lighter, 1), exact), 1e-6);
 }
 
 TEST(Selection, ChiSquarePValueMatchesTables) {

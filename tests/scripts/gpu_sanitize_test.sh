@@ -180,6 +180,10 @@ while [ "${1#--}" != "$1" ]; do  # its options, each with a value
 done
 "$@"
 rc=$?
+if [[ " $* " == *" --bad "* ]]; then  # as a run that stops before any CUDA call
+  echo "========= Error: Target application terminated before first instrumented API call" >"$log"
+  exit 255
+fi
 summary="========= ERROR SUMMARY: ${FAKE_ERRORS:-0} errors"
 if [ -n "$log" ]; then echo "$summary" >"$log"; else echo "$summary"; fi
 [ "${FAKE_ERRORS:-0}" = 0 ] || rc=86
@@ -214,6 +218,7 @@ EOF2
 cat >"$fake/build/formica" <<'EOF2'
 #!/usr/bin/env bash
 echo "formica $*"
+[[ " $* " != *" --bad "* ]] || exit 2
 EOF2
 cat >"$fake/build/tests/cli_tests" <<'EOF2'
 #!/usr/bin/env bash
@@ -221,12 +226,25 @@ case " $* " in
   *" --gtest_filter="*) exit 0 ;;
   *" --gtest_list_tests "*) printf 'Cli.\n  OnTheCpu\n  OnTheGpu\n'; exit 0 ;;
 esac
-failed=0
-for args in "solve --backend cpu" "solve --backend=cpu" "bound x" "solve"; do
-  # shellcheck disable=SC2086  # the words on purpose
-  out=$("$FORMICA_CLI" $args) && [ "$out" = "formica $args" ] || { echo "[  FAILED  ] Cli.$args (1 ms)"; failed=1; }
+# gtest's sharding: test i runs in shard i mod GTEST_TOTAL_SHARDS
+shards=${GTEST_TOTAL_SHARDS:-1} index=${GTEST_SHARD_INDEX:-0} failed=0 ran=0 i=0
+for test in OnTheCpu OnTheGpu; do
+  if [ $((i % shards)) = "$index" ]; then
+    ran=$((ran + 1))
+    if [ $test = OnTheCpu ]; then runs=("solve --backend cpu" "solve --backend=cpu" "bound x"); else runs=("solve"); fi
+    for args in "${runs[@]}"; do
+      # shellcheck disable=SC2086  # the words on purpose
+      out=$("$FORMICA_CLI" $args) && [ "$out" = "formica $args" ] || { echo "[  FAILED  ] Cli.$test (1 ms)"; failed=1; }
+    done
+    if [ $test = OnTheGpu ]; then  # a bad argument: formica's exit code 2 and its output, once
+      out=$("$FORMICA_CLI" solve --bad)
+      [ $? = 2 ] && [ "$out" = "formica solve --bad" ] || { echo "[  FAILED  ] Cli.$test (1 ms)"; failed=1; }
+    fi
+    [ $test = OnTheCpu ] || echo "OnTheGpu on device ${CUDA_VISIBLE_DEVICES:-unset}"
+  fi
+  i=$((i + 1))
 done
-echo "[==========] 2 tests from 1 test suite ran. (5 ms total)"
+echo "[==========] $ran tests from 1 test suite ran. (5 ms total)"
 exit $failed
 EOF2
 chmod +x "$fake/bin/"* "$fake/build/tests/aco_tests" "$fake/build/formica" "$fake/build/tests/cli_tests"
@@ -269,22 +287,34 @@ expect_run "--devices 2,3: the output names them" grep -q '3 tests, 1 at a time 
 fake_run "$work/box5" --devices 1,x
 expect_run "--devices with a bad device: one line, exit 2" \
   [ "$(cat "$work/box5.rc")" = 2 -a "$(cat "$work/box5.txt")" = "scripts/gpu_sanitize: --devices: 'x' is not a device index" ]
-cli_run() {  # cli_run OUT: --cli alone (no GPU test binary), memcheck
+cli_run() {  # cli_run OUT OPTIONS...: --cli alone (no GPU test binary), memcheck
+  local out=$1
+  shift
   PATH="$fake/bin:$PATH" bash "$root/scripts/gpu_sanitize" --build "$fake/build" --binaries cli_tests --cli \
-    --tools memcheck --timeout 100 --out "$1" >"$1.txt" 2>&1
-  echo $? >"$1.rc"
+    --tools memcheck --timeout 100 --out "$out" "$@" >"$out.txt" 2>&1
+  echo $? >"$out.rc"
 }
-cli_run "$work/box6"
+cli_run "$work/box6" --jobs 1
 expect_run "--cli: the GPU run under the tool, the CPU runs as they are, every CLI test passes" \
-  grep -qE '^memcheck cli_tests: 0 \(2 tests, 1 runs of formica under the tool, [0-9]+ s\)$' "$work/box6.txt"
-expect_run "--cli: the run's own log" [ "$(find "$work/box6/memcheck-cli/logs" -name '*.log' | wc -l)" = 1 ]
+  grep -qE '^memcheck cli_tests: 0 \(2 tests in 1 shards, 2 runs of formica under the tool, 1 of them ended before any CUDA call, [0-9]+ s\)$' "$work/box6.txt"
+expect_run "--cli: a run that ends before any CUDA call is run again without the tool, its output once" \
+  grep -q '(no CUDA call: run again without the tool' "$work/box6/memcheck-cli_tests.log"
+expect_run "--cli: each run's own log" [ "$(find "$work/box6/memcheck-cli/logs" -name '*.log' | wc -l)" = 2 ]
 expect_run "--cli: a column of the table, and it passes" \
-  grep -q '| memcheck | 0 (2 tests, 1 runs of formica under the tool' "$work/box6/table.md" -a "$(cat "$work/box6.rc")" = 0
-FAKE_ERRORS=4 cli_run "$work/box7"
+  grep -q '| memcheck | 0 (2 tests in 1 shards, 2 runs of formica under the tool, 1 of them' "$work/box6/table.md" -a "$(cat "$work/box6.rc")" = 0
+FAKE_ERRORS=4 cli_run "$work/box7" --jobs 1
 expect_run "--cli: a run's errors count, and the failed CLI test" \
-  grep -qE '^memcheck cli_tests: 4; 1 tests failed \(2 tests, 1 runs' "$work/box7.txt"
+  grep -qE '^memcheck cli_tests: 4; 1 tests failed \(2 tests in 1 shards, 2 runs' "$work/box7.txt"
 expect_run "--cli: errors fail the script" [ "$(cat "$work/box7.rc")" = 1 ]
-[ $failures = 0 ] || for box in box1 box2 box3 box4 box5 box6 box7; do echo "--- $box"; cat "$work/$box.txt"; done
+cli_run "$work/box8" --jobs 2 --devices 3,5
+expect_run "--cli --jobs 2: two shards, each test once, every CLI test passes" \
+  grep -qE '^memcheck cli_tests: 0 \(2 tests in 2 shards, 2 runs of formica under the tool, 1 of them ended before any CUDA call, [0-9]+ s\)$' "$work/box8.txt"
+expect_run "--cli --jobs 2: the second shard (the GPU test) on the second device" \
+  grep -qx 'OnTheGpu on device 5' "$work/box8/memcheck-cli_tests.log"
+FAKE_ERRORS=2 cli_run "$work/box9" --jobs 2
+expect_run "--cli --jobs 2: the GPU shard's errors and failure reach the cell" \
+  grep -qE '^memcheck cli_tests: 2; 1 tests failed \(2 tests in 2 shards' "$work/box9.txt"
+[ $failures = 0 ] || for box in box1 box2 box3 box4 box5 box6 box7 box8 box9; do echo "--- $box"; cat "$work/$box.txt"; done
 
 [ $failures = 0 ] && echo "all cells and filters as expected" || echo "$failures failures"
 exit $((failures > 0))
