@@ -5,7 +5,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
-filter=${2:-'*GpuSelection*n40*:*EveryStrategy*/n33_*:*KeOne*/n33_*:*OneUpdate*/n33'}
+filter=${2:-'*GpuSelection*n40*:*EveryStrategy*/n33_*:*KeOne*/n33_*:*OneUpdate*/n33_*'}
 out=${OUT:-$root/gpu-check-logs}
 mkdir -p "$out"
 export FORMICA_TSPLIB_DIR=${FORMICA_TSPLIB_DIR:-$root/shared/tsplib}

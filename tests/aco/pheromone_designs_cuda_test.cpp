@@ -5,7 +5,12 @@
 // work limit before touching the GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
 
 #include "core/error.h"
 #include "cuda_support.h"
@@ -36,40 +41,50 @@ std::vector<PheromoneUpdate> every_design() {
   return designs;
 }
 
-class OneUpdate : public ::testing::TestWithParam<int> {};
-
-TEST_P(OneUpdate, EveryDesignMatchesTheCpuReferenceAndIsSymmetric) {
-  FORMICA_REQUIRE_CUDA();
-  const int n = GetParam();
-  for (PheromoneUpdate design : every_design()) {
-    SCOPED_TRACE(std::string(to_string(design)) + " n=" + std::to_string(n));
-    const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 3 * n);
-    const AntSystemConfig config = config_of(design);
-    AntSystemCuda colony(instance, config);
-    ASSERT_TRUE(colony.step(StopFlag{}));
-    const auto tours = colony.tours();
-    const auto lengths = colony.tour_lengths();
-    const auto tau = colony.pheromone();
-    std::vector<double> expected(static_cast<size_t>(n) * n,
-                                 (1.0 - config.rho) * static_cast<float>(colony.initial_pheromone()));
-    for (int k = 0; k < colony.ants(); ++k)
-      for (int p = 0; p < n; ++p) {
-        const int a = tours[static_cast<size_t>(k) * n + p], b = tours[static_cast<size_t>(k) * n + (p + 1) % n];
-        expected[static_cast<size_t>(a) * n + b] += 1.0 / static_cast<double>(lengths[k]);
-        expected[static_cast<size_t>(b) * n + a] += 1.0 / static_cast<double>(lengths[k]);
-      }
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        if (i == j) continue;
-        const size_t ij = static_cast<size_t>(i) * n + j, ji = static_cast<size_t>(j) * n + i;
-        ASSERT_NEAR(tau[ij], expected[ij], 1e-5 * expected[ij]) << i << "," << j;
-        ASSERT_EQ(tau[ij], tau[ji]) << "not exactly symmetric at " << i << "," << j;
-      }
-  }
+/// "atomic_tiled": a design's or construction's name as a test name (gtest takes no '-').
+std::string test_name_of(std::string_view name) {
+  std::string out(name);
+  std::replace(out.begin(), out.end(), '-', '_');
+  return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(PheromoneDesigns, OneUpdate, ::testing::Values(3, 4, 33, 200, 777),
-                         [](const auto& param_info) { return test::size_name(param_info.param); });
+// One test per size and design, so that a tool's slowdown of one (racecheck's of the 777-city
+// scatter-gather designs) holds back no other and each can run in a process of its own.
+class OneUpdate : public ::testing::TestWithParam<std::tuple<int, PheromoneUpdate>> {};
+
+TEST_P(OneUpdate, MatchesTheCpuReferenceAndIsSymmetric) {
+  FORMICA_REQUIRE_CUDA();
+  const auto [n, design] = GetParam();
+  const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 3 * n);
+  const AntSystemConfig config = config_of(design);
+  AntSystemCuda colony(instance, config);
+  ASSERT_TRUE(colony.step(StopFlag{}));
+  const auto tours = colony.tours();
+  const auto lengths = colony.tour_lengths();
+  const auto tau = colony.pheromone();
+  std::vector<double> expected(static_cast<size_t>(n) * n,
+                               (1.0 - config.rho) * static_cast<float>(colony.initial_pheromone()));
+  for (int k = 0; k < colony.ants(); ++k)
+    for (int p = 0; p < n; ++p) {
+      const int a = tours[static_cast<size_t>(k) * n + p], b = tours[static_cast<size_t>(k) * n + (p + 1) % n];
+      expected[static_cast<size_t>(a) * n + b] += 1.0 / static_cast<double>(lengths[k]);
+      expected[static_cast<size_t>(b) * n + a] += 1.0 / static_cast<double>(lengths[k]);
+    }
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      if (i == j) continue;
+      const size_t ij = static_cast<size_t>(i) * n + j, ji = static_cast<size_t>(j) * n + i;
+      ASSERT_NEAR(tau[ij], expected[ij], 1e-5 * expected[ij]) << i << "," << j;
+      ASSERT_EQ(tau[ij], tau[ji]) << "not exactly symmetric at " << i << "," << j;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(PheromoneDesigns, OneUpdate,
+                         ::testing::Combine(::testing::Values(3, 4, 33, 200, 777), ::testing::ValuesIn(every_design())),
+                         [](const auto& param_info) {
+                           return test::size_name(std::get<0>(param_info.param)) + "_" +
+                                  test_name_of(to_string(std::get<1>(param_info.param)));
+                         });
 
 TEST(PheromoneDesigns, FixedPointDesignsAgreeBitForBitAndRunToRun) {
   FORMICA_REQUIRE_CUDA();
@@ -90,26 +105,35 @@ TEST(PheromoneDesigns, FixedPointDesignsAgreeBitForBitAndRunToRun) {
   EXPECT_EQ(run(PheromoneUpdate::Symmetrize), run(PheromoneUpdate::Symmetrize));
 }
 
-TEST(PheromoneDesigns, EveryDesignWorksWithEveryConstructionOverIterations) {
+// One test per design and construction (as OneUpdate).
+class EveryDesign : public ::testing::TestWithParam<std::tuple<PheromoneUpdate, Construction>> {};
+
+TEST_P(EveryDesign, WorksWithTheConstructionOverIterations) {
   FORMICA_REQUIRE_CUDA();
+  const auto [design, construction] = GetParam();
   const Instance instance = io::generate_instance(150, io::InstanceKind::Uniform, 6);
-  for (PheromoneUpdate design : every_design())
-    for (auto construction : {Construction::WarpPerAnt, Construction::BlockPerAnt, Construction::StDynamic}) {
-      SCOPED_TRACE(std::string(to_string(design)) + " " + std::string(to_string(construction)));
-      AntSystemConfig config = config_of(design);
-      config.construction = construction;
-      AntSystemCuda colony(instance, config);
-      for (int it = 0; it < 20; ++it) ASSERT_TRUE(colony.step(StopFlag{}));
-      const auto tau = colony.pheromone();
-      for (int i = 0; i < instance.n(); ++i)
-        for (int j = 0; j < instance.n(); ++j) {
-          const float t = tau[static_cast<size_t>(i) * instance.n() + j];
-          ASSERT_TRUE(std::isfinite(t) && t > 0.f) << i << "," << j;
-          ASSERT_EQ(t, tau[static_cast<size_t>(j) * instance.n() + i]);
-        }
-      EXPECT_GT(colony.last_step_times().pheromone_ms, 0.0);
+  AntSystemConfig config = config_of(design);
+  config.construction = construction;
+  AntSystemCuda colony(instance, config);
+  for (int it = 0; it < 20; ++it) ASSERT_TRUE(colony.step(StopFlag{}));
+  const auto tau = colony.pheromone();
+  for (int i = 0; i < instance.n(); ++i)
+    for (int j = 0; j < instance.n(); ++j) {
+      const float t = tau[static_cast<size_t>(i) * instance.n() + j];
+      ASSERT_TRUE(std::isfinite(t) && t > 0.f) << i << "," << j;
+      ASSERT_EQ(t, tau[static_cast<size_t>(j) * instance.n() + i]);
     }
+  EXPECT_GT(colony.last_step_times().pheromone_ms, 0.0);
 }
+
+INSTANTIATE_TEST_SUITE_P(PheromoneDesigns, EveryDesign,
+                         ::testing::Combine(::testing::ValuesIn(every_design()),
+                                            ::testing::Values(Construction::WarpPerAnt, Construction::BlockPerAnt,
+                                                              Construction::StDynamic)),
+                         [](const auto& param_info) {
+                           return test_name_of(to_string(std::get<0>(param_info.param))) + "_" +
+                                  test_name_of(to_string(std::get<1>(param_info.param)));
+                         });
 
 TEST(PheromoneDesigns, ScatterGatherRefusesLargeInstancesWithTheNumbers) {
   FORMICA_REQUIRE_CUDA();

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <numeric>
+#include <string>
+#include <tuple>
 
 #include "core/candidates.h"
 #include "core/error.h"
@@ -196,31 +198,36 @@ TwoOptConfig cuda_config(int64_t restarts, int k, int queue, StartKind start, La
 
 // One test per metric, so that a tool's slowdown of one (compute-sanitizer: minutes each) holds
 // back no other and each can run in a process of its own.
-class TwoOptCudaEveryRestart : public ::testing::TestWithParam<EdgeWeightType> {};
+// One test per metric and size, so that a tool's slowdown of the 1,000-city climbs holds back no
+// other and each can run in a process of its own.
+class TwoOptCudaEveryRestart : public ::testing::TestWithParam<std::tuple<EdgeWeightType, int>> {};
 
 TEST_P(TwoOptCudaEveryRestart, EndsInALocalOptimum) {
   FORMICA_REQUIRE_CUDA();
-  const EdgeWeightType type = GetParam();
-  for (int n : {3, 4, 5, 17, 200, 1000}) {
-    // Coordinates up to 10^5: float distances are often rounded the wrong way, which the exact
-    // passes must repair.
-    const Instance instance = test::metric_instance(type, n, 3 * n, 100'000);
-    for (int k : {1, 4, kUnlimitedSwaps})
-      for (Layout layout : {Layout::BlockPerTour, Layout::GridPerTour}) {
-        const auto search = run_cuda(instance, cuda_config(3, k, 1, StartKind::Random, layout));
-        SCOPED_TRACE(concat(metric_name(type), " n=", n, " k=", k, " ", to_string(layout)));
-        EXPECT_EQ(search->stats().restarts, 3);
-        EXPECT_EQ(search->stats().evaluations, search->stats().passes * moves_per_pass(n));
-        FORMICA_EXPECT_TWO_OPT_OPTIMUM(instance, search->best_tour());
-        EXPECT_EQ(Tour(instance, search->best_tour()).length(), search->best_length());
-      }
-  }
+  const auto [type, n] = GetParam();
+  // Coordinates up to 10^5: float distances are often rounded the wrong way, which the exact
+  // passes must repair.
+  const Instance instance = test::metric_instance(type, n, 3 * n, 100'000);
+  for (int k : {1, 4, kUnlimitedSwaps})
+    for (Layout layout : {Layout::BlockPerTour, Layout::GridPerTour}) {
+      const auto search = run_cuda(instance, cuda_config(3, k, 1, StartKind::Random, layout));
+      SCOPED_TRACE(concat(metric_name(type), " n=", n, " k=", k, " ", to_string(layout)));
+      EXPECT_EQ(search->stats().restarts, 3);
+      EXPECT_EQ(search->stats().evaluations, search->stats().passes * moves_per_pass(n));
+      FORMICA_EXPECT_TWO_OPT_OPTIMUM(instance, search->best_tour());
+      EXPECT_EQ(Tour(instance, search->best_tour()).length(), search->best_length());
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Metrics, TwoOptCudaEveryRestart,
-                         ::testing::Values(EdgeWeightType::Euc2D, EdgeWeightType::Ceil2D, EdgeWeightType::Att,
-                                           EdgeWeightType::Geo, EdgeWeightType::Euc3D, EdgeWeightType::Explicit),
-                         [](const auto& param_info) { return metric_name(param_info.param); });
+                         ::testing::Combine(::testing::Values(EdgeWeightType::Euc2D, EdgeWeightType::Ceil2D,
+                                                              EdgeWeightType::Att, EdgeWeightType::Geo,
+                                                              EdgeWeightType::Euc3D, EdgeWeightType::Explicit),
+                                            ::testing::Values(3, 4, 5, 17, 200, 1000)),
+                         [](const auto& param_info) {
+                           return std::string(metric_name(std::get<0>(param_info.param))) + "_" +
+                                  test::size_name(std::get<1>(param_info.param));
+                         });
 
 // Small enough for compute-sanitizer's memcheck, racecheck and synccheck: every kernel of both
 // layouts, both selections (k = 1 and k-swap), both queue modes, a start tour from the host.
