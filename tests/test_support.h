@@ -190,6 +190,7 @@ inline double chi_square_test(const std::vector<long>& counts, const std::vector
     cells.back().first += observed;
     cells.back().second += expected;
   }
+  if (cells.size() < 2) return 1.0;  // too few draws to tell one distribution from another
   double statistic = 0;
   for (const auto& [o, e] : cells) statistic += (o - e) * (o - e) / e;
   return chi_square_p_value(statistic, static_cast<int>(cells.size()) - 1);
