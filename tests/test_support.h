@@ -12,6 +12,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -95,6 +96,15 @@ inline int test_ants(int m) {
 
 /// The formica executable under test.
 inline std::string cli_path() { return env_or("FORMICA_CLI", FORMICA_CLI_PATH); }
+
+/// "atomic_tiled", "mmas_warp_per_ant": a name from the command line as a parameterized test's name,
+/// which gtest takes only in letters, digits and '_' ('-' and ' ' become '_').
+inline std::string test_name(std::string_view name) {
+  std::string out(name);
+  for (char& c : out)
+    if (c == '-' || c == ' ') c = '_';
+  return out;
+}
 
 /// "n33": a parameterized test's name for size n (built by appending: GCC 12 warns falsely on
 /// "n" + std::to_string(...)).

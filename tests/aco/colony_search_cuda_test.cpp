@@ -111,9 +111,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{ColonyVariant::Gaco, AntConstruction::QuarterWarpPerAnt},
                       Case{ColonyVariant::Gaco, AntConstruction::ThreadPerAnt}),
     [](const auto& param_info) {
-      std::string name = std::string(to_string(param_info.param.variant)) + "_" + std::string(to_string(param_info.param.construction));
-      std::replace(name.begin(), name.end(), '-', '_');
-      return name;
+      return test::test_name(std::string(to_string(param_info.param.variant)) + "_" +
+                             std::string(to_string(param_info.param.construction)));
     });
 
 /// First-step statistics: every ant's (start, second city) after one iteration on a uniform
@@ -212,9 +211,7 @@ INSTANTIATE_TEST_SUITE_P(Constructions, GpuFirstStep,
                          ::testing::Values(AntConstruction::WarpPerAnt, AntConstruction::HalfWarpPerAnt,
                                            AntConstruction::QuarterWarpPerAnt, AntConstruction::ThreadPerAnt),
                          [](const auto& param_info) {
-                           std::string name(to_string(param_info.param));
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
+                           return test::test_name(to_string(param_info.param));
                          });
 
 

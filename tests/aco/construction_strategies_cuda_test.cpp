@@ -171,10 +171,7 @@ using colony::expect_valid_tours;
 
 /// A strategy as a test name's part: block_per_ant_roulette_ke_all.
 std::string strategy_tag(const Strategy& s) {
-  std::string tag = strategy_name(s);
-  for (char& ch : tag)
-    if (ch == ' ' || ch == '-') ch = '_';
-  return tag;
+  return test::test_name(strategy_name(s));
 }
 
 std::string strategy_test_name(const ::testing::TestParamInfo<Strategy>& info) {

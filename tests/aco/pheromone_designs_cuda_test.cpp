@@ -5,10 +5,8 @@
 // work limit before touching the GPU.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <string>
-#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -39,13 +37,6 @@ std::vector<PheromoneUpdate> every_design() {
   std::vector<PheromoneUpdate> designs;
   for (const auto& name : pheromone_update_names()) designs.push_back(*parse_pheromone_update(name.name));
   return designs;
-}
-
-/// "atomic_tiled": a design's or construction's name as a test name (gtest takes no '-').
-std::string test_name_of(std::string_view name) {
-  std::string out(name);
-  std::replace(out.begin(), out.end(), '-', '_');
-  return out;
 }
 
 // One test per size and design, so that a tool's slowdown of one (racecheck's of the 777-city
@@ -83,7 +74,7 @@ INSTANTIATE_TEST_SUITE_P(PheromoneDesigns, OneUpdate,
                          ::testing::Combine(::testing::Values(3, 4, 33, 200, 777), ::testing::ValuesIn(every_design())),
                          [](const auto& param_info) {
                            return test::size_name(std::get<0>(param_info.param)) + "_" +
-                                  test_name_of(to_string(std::get<1>(param_info.param)));
+                                  test::test_name(to_string(std::get<1>(param_info.param)));
                          });
 
 TEST(PheromoneDesigns, FixedPointDesignsAgreeBitForBitAndRunToRun) {
@@ -131,8 +122,8 @@ INSTANTIATE_TEST_SUITE_P(PheromoneDesigns, EveryDesign,
                                             ::testing::Values(Construction::WarpPerAnt, Construction::BlockPerAnt,
                                                               Construction::StDynamic)),
                          [](const auto& param_info) {
-                           return test_name_of(to_string(std::get<0>(param_info.param))) + "_" +
-                                  test_name_of(to_string(std::get<1>(param_info.param)));
+                           return test::test_name(to_string(std::get<0>(param_info.param))) + "_" +
+                                  test::test_name(to_string(std::get<1>(param_info.param)));
                          });
 
 TEST(PheromoneDesigns, ScatterGatherRefusesLargeInstancesWithTheNumbers) {

@@ -314,6 +314,9 @@ expect_run "--cli --jobs 2: the second shard (the GPU test) on the second device
 FAKE_ERRORS=2 cli_run "$work/box9" --jobs 2
 expect_run "--cli --jobs 2: the GPU shard's errors and failure reach the cell" \
   grep -qE '^memcheck cli_tests: 2; 1 tests failed \(2 tests in 2 shards' "$work/box9.txt"
+help=$(bash "$root/scripts/gpu_sanitize" --help)
+expect_run "--help: the header's options, from the first line to --list" \
+  [ "$(head -n 1 <<<"$help" | cut -c1-24)" = "On a machine with a CUDA" -a "$(tail -n 1 <<<"$help" | cut -c1-8)" = "  --list" ]
 [ $failures = 0 ] || for box in box1 box2 box3 box4 box5 box6 box7 box8 box9; do echo "--- $box"; cat "$work/$box.txt"; done
 
 [ $failures = 0 ] && echo "all cells and filters as expected" || echo "$failures failures"

@@ -196,8 +196,6 @@ TwoOptConfig cuda_config(int64_t restarts, int k, int queue, StartKind start, La
   return c;
 }
 
-// One test per metric, so that a tool's slowdown of one (compute-sanitizer: minutes each) holds
-// back no other and each can run in a process of its own.
 // One test per metric and size, so that a tool's slowdown of the 1,000-city climbs holds back no
 // other and each can run in a process of its own.
 class TwoOptCudaEveryRestart : public ::testing::TestWithParam<std::tuple<EdgeWeightType, int>> {};
