@@ -47,7 +47,8 @@ TEST_P(OneUpdate, MatchesTheCpuReferenceAndIsSymmetric) {
   FORMICA_REQUIRE_CUDA();
   const auto [n, design] = GetParam();
   const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 3 * n);
-  const AntSystemConfig config = config_of(design);
+  AntSystemConfig config = config_of(design);
+  config.ants = test::test_ants(n);
   AntSystemCuda colony(instance, config);
   ASSERT_TRUE(colony.step(StopFlag{}));
   const auto tours = colony.tours();
@@ -105,6 +106,7 @@ TEST_P(EveryDesign, WorksWithTheConstructionOverIterations) {
   const Instance instance = io::generate_instance(150, io::InstanceKind::Uniform, 6);
   AntSystemConfig config = config_of(design);
   config.construction = construction;
+  config.ants = test::test_ants(instance.n());
   AntSystemCuda colony(instance, config);
   for (int it = 0; it < 20; ++it) ASSERT_TRUE(colony.step(StopFlag{}));
   const auto tau = colony.pheromone();

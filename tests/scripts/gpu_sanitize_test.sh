@@ -161,7 +161,7 @@ cuda_tests C.z 0; 1 tests failed
 EOF2
 
 # The per-test runs end to end on fakes (no GPU): compute-sanitizer, nvidia-smi and a test binary
-# with three heavy GPU tests, one quick, one slow, one last. A time box (--stop-after) cuts the slow
+# with three heavy GPU tests, one quick, one slow, one last, and one small GPU test of the default set. A time box (--stop-after) cuts the slow
 # one off with its status written and leaves the last unstarted; a second run with --done skips
 # what the first finished clean and counts it.
 fake=$work/fake
@@ -193,16 +193,22 @@ cat >"$fake/build/tests/aco_tests" <<'EOF2'
 #!/usr/bin/env bash
 tests=(AllMethods/GpuSelection.SamplesTheExactDistribution/a_quick_n1000
        AllMethods/GpuSelection.SamplesTheExactDistribution/b_slow_n5000
-       AllMethods/GpuSelection.SamplesTheExactDistribution/c_last_n2000 Selection.RouletteIsExact)
+       AllMethods/GpuSelection.SamplesTheExactDistribution/c_last_n2000
+       AllMethods/GpuSelection.SamplesTheExactDistribution/d_small_n40 Selection.RouletteIsExact)
 filter='*' list=0
 for a in "$@"; do
   case $a in --gtest_list_tests) list=1 ;; --gtest_filter=*) filter=${a#--gtest_filter=} ;; esac
 done
-matches() {
+any_of() {  # any_of NAME PATTERNS: NAME matches one of the colon-separated patterns
   local p
-  IFS=: read -ra patterns <<<"$filter"
+  IFS=: read -ra patterns <<<"$2"
   for p in "${patterns[@]}"; do [[ $1 == $p ]] && return 0; done
   return 1
+}
+matches() {  # gtest's filter: POSITIVE[-NEGATIVE], an empty positive part meaning '*'
+  local positive=${filter%%-*} negative=""
+  [[ $filter != *-* ]] || negative=${filter#*-}
+  any_of "$1" "${positive:-*}" && ! { [ -n "$negative" ] && any_of "$1" "$negative"; }
 }
 if [ $list = 1 ]; then
   for t in "${tests[@]}"; do matches "$t" && printf '%s.\n  %s\n' "${t%%.*}" "${t#*.}"; done
@@ -314,10 +320,19 @@ expect_run "--cli --jobs 2: the second shard (the GPU test) on the second device
 FAKE_ERRORS=2 cli_run "$work/box9" --jobs 2
 expect_run "--cli --jobs 2: the GPU shard's errors and failure reach the cell" \
   grep -qE '^memcheck cli_tests: 2; 1 tests failed \(2 tests in 2 shards' "$work/box9.txt"
+PATH="$fake/bin:$PATH" bash "$root/scripts/gpu_sanitize" --build "$fake/build" --per-test --tools racecheck \
+  --racecheck-filter '*' --jobs 1 --timeout 100 --out "$work/box10" >"$work/box10.txt" 2>&1
+expect_run "--per-test without --heavy: racecheck's '*' is the default set, the heavy tests left out" \
+  [ "$(awk '{ print $2 }' "$work/box10/racecheck.status")" = \
+    "AllMethods/GpuSelection.SamplesTheExactDistribution/d_small_n40" ]
+FAKE_SLOW_SECONDS=0 fake_run "$work/box11" --tools racecheck --racecheck-filter '*quick*:*small*'
+expect_run "--heavy: racecheck's filter within the heavy tests (the small default test left out)" \
+  [ "$(awk '{ print $2 }' "$work/box11/racecheck.status")" = \
+    "AllMethods/GpuSelection.SamplesTheExactDistribution/a_quick_n1000" ]
 help=$(bash "$root/scripts/gpu_sanitize" --help)
 expect_run "--help: the header's options, from the first line to --list" \
   [ "$(head -n 1 <<<"$help" | cut -c1-24)" = "On a machine with a CUDA" -a "$(tail -n 1 <<<"$help" | cut -c1-8)" = "  --list" ]
-[ $failures = 0 ] || for box in box1 box2 box3 box4 box5 box6 box7 box8 box9; do echo "--- $box"; cat "$work/$box.txt"; done
+[ $failures = 0 ] || for box in box1 box2 box3 box4 box5 box6 box7 box8 box9 box10 box11; do echo "--- $box"; cat "$work/$box.txt"; done
 
 [ $failures = 0 ] && echo "all cells and filters as expected" || echo "$failures failures"
 exit $((failures > 0))

@@ -6,6 +6,7 @@
 #include "cuda_support.h"
 #include "io/generator.h"
 #include "solver/solver.h"
+#include "test_support.h"
 
 namespace formica {
 namespace {
@@ -19,7 +20,7 @@ SolverConfig gpu_islands(int gpus, int islands) {
     config.islands = islands;
     config.named.push_back("islands");
   }
-  config.time_limit = 3;
+  config.time_limit = 3.0 * test::time_scale();  // at least 2 exchanges at 0.5 s, a tool's set-up included
   config.island_interval = 0.5;
   return config;
 }
