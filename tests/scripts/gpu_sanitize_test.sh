@@ -161,7 +161,8 @@ cuda_tests C.z 0; 1 tests failed
 EOF2
 
 # The per-test runs end to end on fakes (no GPU): compute-sanitizer, nvidia-smi and a test binary
-# with three heavy GPU tests, one quick, one slow, one last, and one small GPU test of the default set. A time box (--stop-after) cuts the slow
+# with three heavy GPU tests, one quick, one slow, one last, and two small GPU tests of the default
+# set, one of which makes no CUDA call (host logic in a GPU suite). A time box (--stop-after) cuts the slow
 # one off with its status written and leaves the last unstarted; a second run with --done skips
 # what the first finished clean and counts it.
 fake=$work/fake
@@ -180,8 +181,9 @@ while [ "${1#--}" != "$1" ]; do  # its options, each with a value
 done
 "$@"
 rc=$?
-if [[ " $* " == *" --bad "* ]]; then  # as a run that stops before any CUDA call
-  echo "========= Error: Target application terminated before first instrumented API call" >"$log"
+if [[ " $* " == *" --bad "* || "$*" == *host_only* ]]; then  # as a run that makes no CUDA call
+  message="========= Error: Target application terminated before first instrumented API call"
+  if [ -n "$log" ]; then echo "$message" >"$log"; else echo "$message"; fi
   exit 255
 fi
 summary="========= ERROR SUMMARY: ${FAKE_ERRORS:-0} errors"
@@ -194,7 +196,8 @@ cat >"$fake/build/tests/aco_tests" <<'EOF2'
 tests=(AllMethods/GpuSelection.SamplesTheExactDistribution/a_quick_n1000
        AllMethods/GpuSelection.SamplesTheExactDistribution/b_slow_n5000
        AllMethods/GpuSelection.SamplesTheExactDistribution/c_last_n2000
-       AllMethods/GpuSelection.SamplesTheExactDistribution/d_small_n40 Selection.RouletteIsExact)
+       AllMethods/GpuSelection.SamplesTheExactDistribution/d_small_n40
+       AllMethods/GpuSelection.SamplesTheExactDistribution/e_host_only_n40 Selection.RouletteIsExact)
 filter='*' list=0
 for a in "$@"; do
   case $a in --gtest_list_tests) list=1 ;; --gtest_filter=*) filter=${a#--gtest_filter=} ;; esac
@@ -322,9 +325,13 @@ expect_run "--cli --jobs 2: the GPU shard's errors and failure reach the cell" \
   grep -qE '^memcheck cli_tests: 2; 1 tests failed \(2 tests in 2 shards' "$work/box9.txt"
 PATH="$fake/bin:$PATH" bash "$root/scripts/gpu_sanitize" --build "$fake/build" --per-test --tools racecheck \
   --racecheck-filter '*' --jobs 1 --timeout 100 --out "$work/box10" >"$work/box10.txt" 2>&1
+echo $? >"$work/box10.rc"
 expect_run "--per-test without --heavy: racecheck's '*' is the default set, the heavy tests left out" \
-  [ "$(awk '{ print $2 }' "$work/box10/racecheck.status")" = \
-    "AllMethods/GpuSelection.SamplesTheExactDistribution/d_small_n40" ]
+  [ "$(awk '{ print $2 }' "$work/box10/racecheck.status" | sort | tr '\n' ' ')" = \
+    "AllMethods/GpuSelection.SamplesTheExactDistribution/d_small_n40 AllMethods/GpuSelection.SamplesTheExactDistribution/e_host_only_n40 " ]
+expect_run "--per-test: a test that makes no CUDA call runs again without the tool, counted apart" \
+  grep -qx 'racecheck aco_tests: 0 in 2 tests (1 of them made no CUDA call: passed without the tool)' "$work/box10.txt"
+expect_run "--per-test: ... and the run passes" [ "$(cat "$work/box10.rc")" = 0 ]
 FAKE_SLOW_SECONDS=0 fake_run "$work/box11" --tools racecheck --racecheck-filter '*quick*:*small*'
 expect_run "--heavy: racecheck's filter within the heavy tests (the small default test left out)" \
   [ "$(awk '{ print $2 }' "$work/box11/racecheck.status")" = \

@@ -25,6 +25,13 @@ constexpr int kSamplerBlocks = 256;
 constexpr int kSamplerThreads = 8192;  // thread-per-ant: one sampling ant per thread
 constexpr int kThreadBlock = 128;
 
+/// The draws of sampler `index` of `count`: the request's draws split evenly, the remainder one
+/// each to the first samplers, so that every draw asked for is made (only a few per sampler when
+/// the tests run under compute-sanitizer with FORMICA_TEST_DRAWS_PER_CITY = 8).
+__device__ long draws_of(long draws, long index, long count) {
+  return draws / count + (index < draws % count ? 1 : 0);
+}
+
 __device__ void load_visited(VisitedBits visited, const uint8_t* flags, int n, int ld, int tid, int threads) {
   for (int w = tid; w < ld / 32; w += threads) {
     uint32_t word = 0;
@@ -35,7 +42,7 @@ __device__ void load_visited(VisitedBits visited, const uint8_t* flags, int n, i
 }
 
 template <Selection kMethod, int kG>
-__global__ void sample_warp(RowSource src, const uint8_t* flags, bool trial_phase, long draws_per_warp,
+__global__ void sample_warp(RowSource src, const uint8_t* flags, bool trial_phase, long draws,
                             unsigned long long seed, unsigned long long key, int32_t* scratch,
                             unsigned long long* counts) {
   extern __shared__ uint32_t words[];
@@ -50,7 +57,8 @@ __global__ void sample_warp(RowSource src, const uint8_t* flags, bool trial_phas
   const auto mine = LaneVisited<kG>::from(visited, src.ld, lane);
   curandStatePhilox4_32_10_t rng;
   curand_init(seed, static_cast<unsigned long long>(global_warp) * kWarpSize + lane, 0, &rng);
-  for (long d = 0; d < draws_per_warp; ++d) {
+  const long own = draws_of(draws, global_warp, static_cast<long>(gridDim.x) * (blockDim.x / kWarpSize));
+  for (long d = 0; d < own; ++d) {
     const uint32_t draw = curand(&rng);
     const StepRandom rnd{key, static_cast<uint32_t>(global_warp), static_cast<uint32_t>(d)};
     const Choice c = warp_select_next<kMethod, kG>(src, 0, trial_phase, visited, mine, unvisited, remaining,
@@ -62,7 +70,7 @@ __global__ void sample_warp(RowSource src, const uint8_t* flags, bool trial_phas
 /// Block per ant: the block_select of construct_block_per_ant, the visited bits in registers.
 template <Selection kMethod>
 __global__ void __launch_bounds__(1024) sample_block(RowSource src, const uint8_t* flags, bool trial_phase,
-                                                     long draws_per_block, unsigned long long key, SharedLayout layout,
+                                                     long draws, unsigned long long key, SharedLayout layout,
                                                      unsigned long long* counts) {
   extern __shared__ uint32_t dynamic_shared[];
   __shared__ GroupShared shared;
@@ -74,7 +82,8 @@ __global__ void __launch_bounds__(1024) sample_block(RowSource src, const uint8_
   g.sync();
   const uint32_t mine = own_visited_bits(visited, src.n, g.threads);
   const int remaining = layout.list > 0 ? collect_unvisited(visited, src.n, mem.list, g, shared) : 0;
-  for (long d = 0; d < draws_per_block; ++d) {
+  const long own = draws_of(draws, blockIdx.x, gridDim.x);
+  for (long d = 0; d < own; ++d) {
     const StepRandom rnd{key, blockIdx.x, static_cast<uint32_t>(d)};
     const Choice c = block_select<kMethod>(src, 0, trial_phase, visited, mine, mem.list, remaining,
                                            {mem.prefix, mem.tiles}, rnd, g, shared);
@@ -86,7 +95,7 @@ __global__ void __launch_bounds__(1024) sample_block(RowSource src, const uint8_
 /// STC / ST-DYNAMIC: one step over list[p, n) of a tour list whose first p entries are visited.
 template <Selection kMethod>
 __global__ void __launch_bounds__(1024) sample_list(const float* row, const int32_t* list, int n, int p, bool dynamic,
-                                                    long draws_per_block, unsigned long long key, SharedLayout layout,
+                                                    long draws, unsigned long long key, SharedLayout layout,
                                                     unsigned long long* counts) {
   extern __shared__ uint32_t dynamic_shared[];
   __shared__ GroupShared shared;
@@ -97,7 +106,8 @@ __global__ void __launch_bounds__(1024) sample_list(const float* row, const int3
   const ThreadGroup g{dynamic ? dynamic_threads(count, block) : block};
   if (tid >= g.threads) return;
   const ListView candidates{row, mem.list + p, count};
-  for (long d = 0; d < draws_per_block; ++d) {
+  const long own = draws_of(draws, blockIdx.x, gridDim.x);
+  for (long d = 0; d < own; ++d) {
     const StepRandom rnd{key, blockIdx.x, static_cast<uint32_t>(d)};
     list_select<kMethod>(candidates, {mem.prefix, mem.tiles}, rnd, g, shared);
     if (tid == 0) atomicAdd(counts + shared.city, 1ull);
@@ -107,14 +117,15 @@ __global__ void __launch_bounds__(1024) sample_list(const float* row, const int3
 
 /// Thread per ant: every thread draws on its own, sharing one read-only bitmask.
 template <Selection kMethod>
-__global__ void sample_thread(const float* row, const uint8_t* flags, int n, int ld, long draws_per_thread,
+__global__ void sample_thread(const float* row, const uint8_t* flags, int n, int ld, long draws,
                               unsigned long long key, unsigned long long* counts) {
   extern __shared__ uint32_t words[];
   const VisitedBits visited{words};
   load_visited(visited, flags, n, ld, static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x));
   __syncthreads();
   const uint32_t sampler = blockIdx.x * blockDim.x + threadIdx.x;
-  for (long d = 0; d < draws_per_thread; ++d) {
+  const long own = draws_of(draws, sampler, static_cast<long>(gridDim.x) * blockDim.x);
+  for (long d = 0; d < own; ++d) {
     const int city = thread_select<kMethod>(row, n, visited, StepRandom{key, sampler, static_cast<uint32_t>(d)});
     atomicAdd(counts + city, 1ull);
   }
@@ -132,9 +143,8 @@ void launch_warp(const SamplerRequest& q, const Inputs& in, unsigned long long k
   const int warps_per_block = 4;
   const size_t bytes = static_cast<size_t>(warps_per_block) * (in.src.ld / 32) * sizeof(uint32_t);
   const dim3 grid(kSamplerWarps / warps_per_block), block(warps_per_block * kWarpSize);
-  const long draws = q.draws / kSamplerWarps;
   const auto run = [&](auto kernel) {
-    kernel<<<grid, block, bytes>>>(in.src, in.flags, q.trial_phase, draws, q.seed, key, in.scratch, in.counts);
+    kernel<<<grid, block, bytes>>>(in.src, in.flags, q.trial_phase, q.draws, q.seed, key, in.scratch, in.counts);
   };
   switch (groups_per_lane(in.src.ld)) {
     case 2: run(sample_warp<kMethod, 2>); break;
@@ -149,7 +159,7 @@ void launch_block(const SamplerRequest& q, const Inputs& in, unsigned long long 
   const SharedLayout layout = shared_layout(plan, in.src.ld);
   allow_shared(sample_block<kMethod>, layout.bytes());
   sample_block<kMethod><<<kSamplerBlocks, plan.block_size, layout.bytes()>>>(
-      in.src, in.flags, q.trial_phase, q.draws / kSamplerBlocks, key, layout, in.counts);
+      in.src, in.flags, q.trial_phase, q.draws, key, layout, in.counts);
 }
 
 template <Selection kMethod>
@@ -158,7 +168,7 @@ void launch_list(const SamplerRequest& q, const Inputs& in, unsigned long long k
   const SharedLayout layout = shared_layout(plan, in.src.ld);
   allow_shared(sample_list<kMethod>, layout.bytes());
   sample_list<kMethod><<<kSamplerBlocks, plan.block_size, layout.bytes()>>>(
-      in.src.fitness, list, in.src.n, p, plan.construction == Construction::StDynamic, q.draws / kSamplerBlocks, key,
+      in.src.fitness, list, in.src.n, p, plan.construction == Construction::StDynamic, q.draws, key,
       layout, in.counts);
 }
 
@@ -166,7 +176,7 @@ template <Selection kMethod>
 void launch_thread(const SamplerRequest& q, const Inputs& in, unsigned long long key) {
   const size_t bytes = static_cast<size_t>(in.src.ld / 32) * sizeof(uint32_t);
   sample_thread<kMethod><<<kSamplerThreads / kThreadBlock, kThreadBlock, bytes>>>(
-      in.src.fitness, in.flags, in.src.n, in.src.ld, q.draws / kSamplerThreads, key, in.counts);
+      in.src.fitness, in.flags, in.src.n, in.src.ld, q.draws, key, in.counts);
 }
 
 template <Selection kMethod>

@@ -25,7 +25,7 @@ struct SamplerRequest {
 };
 
 /// How often each city was drawn from `fitness_row` given `visited` (one byte per city; at least
-/// one city visited and one not).
+/// one city visited and one not): `request.draws` draws in all, spread over the samplers.
 std::vector<long> sample_selection(const SamplerRequest& request, std::span<const float> fitness_row,
                                    std::span<const uint8_t> visited);
 
