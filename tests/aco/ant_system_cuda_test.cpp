@@ -141,23 +141,29 @@ AntSystemConfig gpu_config(Construction construction, Selection selection, uint6
   return config;
 }
 
-TEST(AntSystemCuda, ToursAreValidWithExactLengthsAtAwkwardSizes) {
+// One test per size, so that a tool's slowdown of the larger ones (racecheck's) holds back no other
+// and each can run in a process of its own.
+class AwkwardSizes : public ::testing::TestWithParam<int> {};
+
+TEST_P(AwkwardSizes, ToursAreValidWithExactLengths) {
   FORMICA_REQUIRE_CUDA();
-  for (int n : {3, 4, 5, 31, 32, 33, 1000, 3038}) {
-    const Instance instance = n == 3038 && test::tsplib_dir() ? test::tsplib_instance("pcb3038")
-                                                              : io::generate_instance(n, io::InstanceKind::Clustered, n);
-    for (auto construction : {Construction::WarpPerAnt, Construction::BlockPerAnt})
-      for (auto selection : {Selection::Roulette, Selection::Compression, Selection::StochasticTrial, Selection::Hybrid}) {
-        SCOPED_TRACE(std::string(to_string(construction)) + " " + std::string(to_string(selection)) + " n=" +
-                     std::to_string(n));
-        AntSystemConfig config = gpu_config(construction, selection);
-        if (n > 1000) config.ants = 64;  // every ant's tour is checked on the host
-        AntSystemCuda colony(instance, config);
-        for (int it = 0; it < 2; ++it) ASSERT_TRUE(colony.step(StopFlag{}));
-        colony::expect_valid_tours(instance, colony);
-      }
-  }
+  const int n = GetParam();
+  const Instance instance = n == 3038 && test::tsplib_dir() ? test::tsplib_instance("pcb3038")
+                                                            : io::generate_instance(n, io::InstanceKind::Clustered, n);
+  for (auto construction : {Construction::WarpPerAnt, Construction::BlockPerAnt})
+    for (auto selection : {Selection::Roulette, Selection::Compression, Selection::StochasticTrial, Selection::Hybrid}) {
+      SCOPED_TRACE(std::string(to_string(construction)) + " " + std::string(to_string(selection)) + " n=" +
+                   std::to_string(n));
+      AntSystemConfig config = gpu_config(construction, selection);
+      config.ants = test::test_ants(n > 1000 ? 64 : n);  // n > 1000: every ant's tour is checked on the host
+      AntSystemCuda colony(instance, config);
+      for (int it = 0; it < 2; ++it) ASSERT_TRUE(colony.step(StopFlag{}));
+      colony::expect_valid_tours(instance, colony);
+    }
 }
+
+INSTANTIATE_TEST_SUITE_P(AntSystemCuda, AwkwardSizes, ::testing::Values(3, 4, 5, 31, 32, 33, 1000, 3038),
+                         [](const auto& param_info) { return test::size_name(param_info.param); });
 
 TEST(AntSystemCuda, SameSeedSameResult) {
   FORMICA_REQUIRE_CUDA();

@@ -82,7 +82,9 @@ TEST(PheromoneDesigns, FixedPointDesignsAgreeBitForBitAndRunToRun) {
   FORMICA_REQUIRE_CUDA();
   const Instance instance = io::generate_instance(300, io::InstanceKind::Clustered, 4);
   const auto run = [&](PheromoneUpdate design) {
-    AntSystemCuda colony(instance, config_of(design, 11));
+    AntSystemConfig config = config_of(design, 11);
+    config.ants = test::test_ants(instance.n());
+    AntSystemCuda colony(instance, config);
     for (int it = 0; it < 4; ++it) colony.step(StopFlag{});  // later tours depend on the earlier matrices
     return std::make_pair(colony.pheromone(), colony.best_tour());
   };

@@ -308,38 +308,64 @@ TEST(TwoOptCudaClimb, TheBestRestartIsTheShortestOfTheirExactLengths) {
   EXPECT_LT(search->best_length() * 5, random_length);
 }
 
-TEST(TwoOptCudaClimb, QueuesStartsAndLaunchShapes) {
+// One test per queue size, per block size and per layout below, so that a tool's slowdown of the
+// 600- and 777-city climbs (racecheck's) holds back no other and each runs in a process of its own.
+class ClimbQueues : public ::testing::TestWithParam<int> {};
+
+TEST_P(ClimbQueues, EveryStartEndsInALocalOptimum) {
   FORMICA_REQUIRE_CUDA();
   const Instance instance = io::generate_instance(777, io::InstanceKind::Uniform, 5);
-  for (int queue : {0, 1, 3, 100})
-    for (StartKind start : {StartKind::Random, StartKind::NearestNeighbour, StartKind::SpaceFillingCurve}) {
-      const auto search = run_cuda(instance, cuda_config(7, kUnlimitedSwaps, queue, start, Layout::BlockPerTour));
-      SCOPED_TRACE(concat("queue ", queue, " start ", to_string(start)));
-      EXPECT_EQ(search->stats().restarts, 7);
-      FORMICA_EXPECT_TWO_OPT_OPTIMUM(instance, search->best_tour());
-    }
-  for (int threads : {32, 64, 128, 512, 1024})
-    for (int tile : {0, threads + 64, 8 * threads}) {
-      TwoOptConfig config = cuda_config(5, 16, 1, StartKind::Random, Layout::BlockPerTour);
-      config.threads_per_block = threads;
-      config.tile = tile;
-      const auto search = run_cuda(instance, config);
-      SCOPED_TRACE(concat("T=", threads, " S=", tile, ": ", search->describe_launch()));
-      FORMICA_EXPECT_TWO_OPT_OPTIMUM(instance, search->best_tour());
-    }
+  const int queue = GetParam();
+  for (StartKind start : {StartKind::Random, StartKind::NearestNeighbour, StartKind::SpaceFillingCurve}) {
+    const auto search = run_cuda(instance, cuda_config(7, kUnlimitedSwaps, queue, start, Layout::BlockPerTour));
+    SCOPED_TRACE(concat("queue ", queue, " start ", to_string(start)));
+    EXPECT_EQ(search->stats().restarts, 7);
+    FORMICA_EXPECT_TWO_OPT_OPTIMUM(instance, search->best_tour());
+  }
 }
 
-TEST(TwoOptCudaClimb, SameSeedSameResult) {
+INSTANTIATE_TEST_SUITE_P(TwoOptCudaClimb, ClimbQueues, ::testing::Values(0, 1, 3, 100),
+                         [](const auto& param_info) { return "queue" + std::to_string(param_info.param); });
+
+class ClimbLaunchShapes : public ::testing::TestWithParam<int> {};
+
+TEST_P(ClimbLaunchShapes, EveryTileEndsInALocalOptimum) {
+  FORMICA_REQUIRE_CUDA();
+  const Instance instance = io::generate_instance(777, io::InstanceKind::Uniform, 5);
+  const int threads = GetParam();
+  for (int tile : {0, threads + 64, 8 * threads}) {
+    TwoOptConfig config = cuda_config(5, 16, 1, StartKind::Random, Layout::BlockPerTour);
+    config.threads_per_block = threads;
+    config.tile = tile;
+    const auto search = run_cuda(instance, config);
+    SCOPED_TRACE(concat("T=", threads, " S=", tile, ": ", search->describe_launch()));
+    FORMICA_EXPECT_TWO_OPT_OPTIMUM(instance, search->best_tour());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(TwoOptCudaClimb, ClimbLaunchShapes, ::testing::Values(32, 64, 128, 512, 1024),
+                         [](const auto& param_info) { return "threads" + std::to_string(param_info.param); });
+
+class ClimbSameSeed : public ::testing::TestWithParam<Layout> {};
+
+TEST_P(ClimbSameSeed, SameResult) {
   FORMICA_REQUIRE_CUDA();
   const Instance instance = io::generate_instance(600, io::InstanceKind::Clustered, 6);
-  for (Layout layout : {Layout::BlockPerTour, Layout::GridPerTour}) {
-    const auto a = run_cuda(instance, cuda_config(6, 32, 1, StartKind::Random, layout, 11));
-    const auto b = run_cuda(instance, cuda_config(6, 32, 1, StartKind::Random, layout, 11));
-    const auto c = run_cuda(instance, cuda_config(6, 32, 1, StartKind::Random, layout, 12));
-    EXPECT_EQ(a->best_tour(), b->best_tour()) << to_string(layout);
-    EXPECT_EQ(a->stats().passes, b->stats().passes) << to_string(layout);
-    EXPECT_NE(a->best_tour(), c->best_tour()) << to_string(layout);
-  }
+  const Layout layout = GetParam();
+  const auto a = run_cuda(instance, cuda_config(6, 32, 1, StartKind::Random, layout, 11));
+  const auto b = run_cuda(instance, cuda_config(6, 32, 1, StartKind::Random, layout, 11));
+  const auto c = run_cuda(instance, cuda_config(6, 32, 1, StartKind::Random, layout, 12));
+  EXPECT_EQ(a->best_tour(), b->best_tour());
+  EXPECT_EQ(a->stats().passes, b->stats().passes);
+  EXPECT_NE(a->best_tour(), c->best_tour());
+}
+
+INSTANTIATE_TEST_SUITE_P(TwoOptCudaClimb, ClimbSameSeed, ::testing::Values(Layout::BlockPerTour, Layout::GridPerTour),
+                         [](const auto& param_info) { return test::test_name(to_string(param_info.param)); });
+
+TEST(TwoOptCudaClimb, QueueOrderDoesNotChangeTheResult) {
+  FORMICA_REQUIRE_CUDA();
+  const Instance instance = io::generate_instance(600, io::InstanceKind::Clustered, 6);
   // The queue hands restarts to blocks in any order; the result must not care.
   const auto q1 = run_cuda(instance, cuda_config(20, 4, 1, StartKind::Random, Layout::BlockPerTour, 5));
   const auto q0 = run_cuda(instance, cuda_config(20, 4, 0, StartKind::Random, Layout::BlockPerTour, 5));
