@@ -67,6 +67,11 @@ int main(int argc, char** argv) {
   app.add_option("--lk-neighbours", step_neighbours, "5opt: the first this many neighbours of each list")
       ->check(CLI::Range(1, 10));
   app.add_option("--lk-depth", depth, "steps of one chain at most")->check(CLI::Range(1, 1000));
+  int max_reversal = -1;
+  app.add_option("--lk-max-reversal", max_reversal,
+                 "3opt: no step further along the tour than this many positions, 0 for no bound (default: "
+                 "the solver's, by n)")
+      ->check(CLI::Range(0, 10000000));
   app.add_flag("--start-only", seconds_only_start, "only build the start tour");
   CLI11_PARSE(app, argc, argv);
   if (threads <= 0) threads = hardware_threads();
@@ -119,7 +124,9 @@ int main(int argc, char** argv) {
     }
   };
   if (!stretches_only) {
-    localsearch::cpu::LinKernighanOptions lk = localsearch::cpu::lin_kernighan_options(*localsearch::parse_lk_step(step));
+    localsearch::cpu::LinKernighanOptions lk =
+        localsearch::cpu::lin_kernighan_options(*localsearch::parse_lk_step(step), instance.n());
+    if (max_reversal >= 0) lk.max_reversal = max_reversal;
     if (!breadth.empty()) lk.breadth = {breadth[0], breadth[1], breadth[2]};
     lk.max_depth = depth;
     lk.step_neighbours = step_neighbours;

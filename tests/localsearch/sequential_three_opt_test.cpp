@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 #include <set>
 #include <utility>
@@ -15,6 +16,7 @@
 #include "core/space_filling_curve.h"
 #include "io/generator.h"
 #include "localsearch/cpu/array_tour.h"
+#include "localsearch/cpu/lin_kernighan.h"
 #include "localsearch/cpu/sequential_three_opt.h"
 #include "localsearch/edge_set_check.h"
 
@@ -196,6 +198,55 @@ TEST(SequentialThreeOpt, SearchMatchesBruteForce) {
     }
   EXPECT_GT(closed, 0);
   EXPECT_GT(opened, 0);
+}
+
+TEST(SequentialThreeOpt, ABoundedReversalKeepsEveryStepNearAlongTheTour) {
+  const int n = 60, bound = 6;
+  const Fixture f(n, 13);
+  std::vector<int32_t> tour = f.tour, pos = f.pos;
+  const ArrayTour t(tour, pos);
+  const auto apart = [&](int a, int b) {
+    const int d = std::abs(f.pos[a] - f.pos[b]);
+    return std::min(d, n - d);
+  };
+  int near = 0, left_out = 0;
+  for (int t1 = 0; t1 < n; ++t1)
+    for (const int t2 : {f.succ(t1), f.pred(t1)}) {
+      ChainEdges chain;
+      chain.remove(t1, t2);
+      const int64_t g = f.d(t1, t2);
+      const auto search = [&](int max_reversal, std::vector<SequentialMove>& moves) {
+        SequentialMove closing;
+        const bool found = search_sequential_three_opt(t, f.instance, f.lists, chain, t1, t2, g, 8, closing,
+                                                       moves, {}, max_reversal);
+        if (found) moves.insert(moves.begin(), closing);
+        return found;
+      };
+      std::vector<SequentialMove> bounded, unbounded, half;
+      search(bound, bounded);
+      for (const SequentialMove& m : bounded) {
+        ASSERT_LE(apart(m.t2, m.t3), bound);
+        if (m.t5 >= 0) {
+          ASSERT_LE(apart(m.t4, m.t5), bound);
+        }
+        ASSERT_FALSE(f.after(m).empty());  // still a valid move
+      }
+      near += static_cast<int>(bounded.size());
+      // A bound of half the tour or more is no bound: the same moves as without one.
+      ASSERT_EQ(search(n / 2, half), search(0, unbounded));
+      ASSERT_EQ(half.size(), unbounded.size());
+      for (size_t i = 0; i < half.size(); ++i) ASSERT_TRUE(same_move(half[i], unbounded[i]));
+      for (const SequentialMove& m : unbounded) left_out += apart(m.t2, m.t3) > bound;
+    }
+  EXPECT_GT(near, 0);
+  EXPECT_GT(left_out, 0);  // the bound did leave moves out
+}
+
+TEST(SequentialThreeOpt, LargeToursBoundTheirReversalsByDefault) {
+  EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt, kBoundedReversalCities - 1).max_reversal, 0);
+  EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt, 200000).max_reversal, 200000 / kReversalShare);
+  EXPECT_EQ(lin_kernighan_options(LinKernighanStep::TwoOpt, 200000).max_reversal, 0);
+  EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt).max_reversal, 0);
 }
 
 TEST(SequentialThreeOpt, NeverUndoesTheChainsEdges) {

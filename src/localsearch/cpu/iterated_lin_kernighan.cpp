@@ -92,8 +92,11 @@ void IteratedLinKernighan::work(int worker) {
         walks_[worker].length = walk.length();
         walks_[worker].tour.assign(walk.tour().begin(), walk.tour().end());
       }
-    } else if (++since_best >= kStallKicks) {  // stuck in a basin: leave it, keeping walk_best
-      walk.perturb(instance_, lk, random, &stop, kMaxKickSegment, kEscapeBridges);
+    } else if (++since_best >= kStallKicks) {  // stuck: first widen the steps' reach, then leave the basin
+      if (const int bound = lk.max_reversal(); bound > 0)
+        lk.set_max_reversal(2 * bound >= n / 2 ? 0 : 2 * bound);
+      else
+        walk.perturb(instance_, lk, random, &stop, kMaxKickSegment, kEscapeBridges);
       since_best = 0;
     }
   }

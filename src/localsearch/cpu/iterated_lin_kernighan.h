@@ -16,6 +16,10 @@
 // all: walks that settle in different basins are each good in places). Lengths are exact TSPLIB
 // integers, kept incrementally and checked by the tests against the tour.
 //
+// On large tours the 3-opt steps start with a bound on how far along the tour a step may reach
+// (LinKernighanOptions::max_reversal): a walk that goes kStallKicks kicks without a shorter tour
+// first doubles that bound (none once it passes half the tour), and only then escapes.
+//
 // A walk that has gone kStallKicks kicks without a shorter tour leaves its basin: kEscapeBridges
 // double bridges in a row, each repaired, kept whatever the length, and the walk goes on from
 // there (its shortest tour stays published). On one thread, 30 s, 8 seeds, this project's 2-core

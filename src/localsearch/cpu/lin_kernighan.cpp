@@ -166,11 +166,12 @@ namespace {
 class ThreeOptSteps {
  public:
   using Move = SequentialMove;
-  explicit ThreeOptSteps(std::span<const int32_t> distances) : distances_(distances) {}
+  ThreeOptSteps(std::span<const int32_t> distances, int max_reversal)
+      : distances_(distances), max_reversal_(max_reversal) {}
   bool search(const ArrayTour& t, const Instance& instance, const CandidateLists& lists, const ChainEdges& edges,
               int t1, int t2, int64_t g, int width, Move& closing, std::vector<Move>& open) const {
     return search_sequential_three_opt(t, instance, lists, edges, t1, t2, g, width, closing, open,
-                                       distances_);
+                                       distances_, max_reversal_);
   }
   void apply(ArrayTour& t, const Move& m) { apply_sequential_three_opt(t, m, log_); }
   size_t mark() const { return log_.size(); }
@@ -189,6 +190,7 @@ class ThreeOptSteps {
 
  private:
   std::span<const int32_t> distances_;  // list_distances of the lists searched
+  int max_reversal_;
   std::vector<Exchange> log_;
 };
 
@@ -331,7 +333,8 @@ NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, std::span<in
   queue_.clear();
   for (const int32_t city : active) queue_.push(city);
   if (options_.step == LinKernighanStep::ThreeOpt) {
-    StepChain<ThreeOptSteps> chain(instance_, lists_, options_, t, edges_, ThreeOptSteps(list_distances_));
+    StepChain<ThreeOptSteps> chain(instance_, lists_, options_, t, edges_,
+                                   ThreeOptSteps(list_distances_, options_.max_reversal));
     return run_chains(chain, t, queue_, stop);
   }
   if (options_.step == LinKernighanStep::FiveOpt) {

@@ -1,6 +1,8 @@
 // The 3-opt step of Lin-Kernighan: its search and how a move is applied (see sequential_three_opt.h).
 #include "localsearch/cpu/sequential_three_opt.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <utility>
 
 namespace formica::localsearch::cpu {
@@ -41,9 +43,15 @@ std::vector<int32_t> list_distances(const Instance& instance, const CandidateLis
 bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, const CandidateLists& lists,
                                  const ChainEdges& edges, int t1, int t2, int64_t g, int width,
                                  SequentialMove& closing, std::vector<SequentialMove>& open,
-                                 std::span<const int32_t> distances) {
+                                 std::span<const int32_t> distances, int max_reversal) {
   open.clear();
   const Oriented o{t, t.succ(t1) == t2};
+  // a and b more than max_reversal positions apart along the tour, either way round.
+  const auto far = [&t, max_reversal](int a, int b) {
+    if (max_reversal <= 0) return false;
+    const int apart = std::abs(t.pos(a) - t.pos(b));
+    return std::min(apart, t.n() - apart) > max_reversal;
+  };
   const auto d = [&](int a, int b) { return instance.distance(a, b); };
   const auto k = static_cast<size_t>(lists.k());
   // d(c, lists.of(c)[i]), from the table when there is one.
@@ -55,7 +63,7 @@ bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, c
     const int32_t t3 = row2[i3];
     const int64_t g1 = g - listed(t2, i3, t3);
     if (g1 <= 0) continue;  // lists need not be nearest first (alpha-nearest)
-    if (t3 == t1 || t3 == o.suc(t2) || !edges.may_add(t2, t3)) continue;
+    if (t3 == t1 || t3 == o.suc(t2) || !edges.may_add(t2, t3) || far(t2, t3)) continue;
     for (const bool before : {true, false}) {  // t4 before t3 (a 2-opt move closes) or after it
       const int t4 = before ? o.pre(t3) : o.suc(t3);
       if (!edges.may_remove(t3, t4)) continue;
@@ -69,7 +77,7 @@ bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, c
         const int32_t t5 = row4[i5];
         const int64_t g3 = g2 - listed(t4, i5, t5);
         if (g3 <= 0) continue;
-        if (t5 == o.suc(t4) || t5 == o.pre(t4) || t5 == t1 || !edges.may_add(t4, t5)) continue;
+        if (t5 == o.suc(t4) || t5 == o.pre(t4) || t5 == t1 || !edges.may_add(t4, t5) || far(t4, t5)) continue;
         // The t6 that close a tour: after the 2-opt step the tour is the path t4 .. t2 t3 .. t1,
         // and t6 is t5's neighbour on it towards t4; otherwise (t2 .. t3 a cycle) t5 must be on
         // that cycle, and either neighbour there will do.

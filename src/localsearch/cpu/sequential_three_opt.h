@@ -105,11 +105,12 @@ std::vector<int32_t> list_distances(const Instance& instance, const CandidateLis
 /// comment). Returns true with `closing` set when a move closes a shorter tour (closing.gain > 0).
 /// Otherwise fills `open` with up to `width` moves of positive open gain, the largest first, and
 /// returns false. `distances` is list_distances(instance, lists) or empty (then computed as needed);
-/// the result is the same.
+/// the result is the same. `max_reversal` > 0 leaves out every t3 more than that many positions
+/// along the tour from t2, and every t5 as far from t4 (LinKernighanOptions::max_reversal).
 bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, const CandidateLists& lists,
                                  const ChainEdges& edges, int t1, int t2, int64_t g, int width,
                                  SequentialMove& closing, std::vector<SequentialMove>& open,
-                                 std::span<const int32_t> distances = {});
+                                 std::span<const int32_t> distances = {}, int max_reversal = 0);
 
 /// Applies `m` to `t` as two or three 2-opt moves, appending them to `log` (undo_exchanges takes
 /// them back). The tour then holds (t2, t3), (t4, t5), and (t6, t1) (or (t4, t1) for a 2-opt move).
