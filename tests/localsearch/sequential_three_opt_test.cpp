@@ -244,7 +244,8 @@ TEST(SequentialThreeOpt, ABoundedReversalKeepsEveryStepNearAlongTheTour) {
 
 TEST(SequentialThreeOpt, LargeToursBoundTheirReversalsByDefault) {
   EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt, kBoundedReversalCities - 1).max_reversal, 0);
-  EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt, 200000).max_reversal, 200000 / kReversalShare);
+  EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt, 200000).max_reversal, kMaxReversal);
+  EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt, 1000000).max_reversal, kMaxReversal);
   EXPECT_EQ(lin_kernighan_options(LinKernighanStep::TwoOpt, 200000).max_reversal, 0);
   EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt).max_reversal, 0);
 }

@@ -50,16 +50,16 @@ struct LinKernighanOptions {
   int max_reversal = 0;
 };
 
-/// From this many cities the 3-opt steps bound their reversals to n / kReversalShare positions
-/// (iterated_lin_kernighan.h doubles the bound whenever a walk stalls): 200,000 uniform cities, one
-/// thread, from the same nearest-neighbour tour (seeds 1-3, this project's 2-core VM), 10,000
-/// against no bound: at 20 s 3.5 to 6.7 times the kicks and tours 0.14 / 0.15 / 0.39 % shorter,
-/// at 60 s level (+0.06 / 0.00 / -0.07 %); a million cities (seed 1, 30 s, the colonies' start
-/// tour) 1.20 % below the start against 0.60 %; 1,000 too tight (worse at 20 s, 7 times the kicks);
-/// pla85900 (85,900 cities) with 10,000 or 25,000 mixed at 20 s, hence the bound only from
-/// 150,000 cities.
+/// From kBoundedReversalCities cities the 3-opt steps bound their reach to kMaxReversal positions
+/// (iterated_lin_kernighan.h doubles the bound whenever a walk stalls). One thread, the same start
+/// tour, this project's 2-core VM: 200,000 uniform cities (seeds 1-3, nearest-neighbour start),
+/// 10,000 against no bound: at 20 s 3.5 to 6.7 times the kicks and tours 0.14 / 0.15 / 0.39 %
+/// shorter, at 60 s level (+0.06 / 0.00 / -0.07 %); 50,000 in between at 20 s, 1,000 too tight
+/// (worse, with 7 times the kicks). A million cities (seed 1, the colonies' start tour, 30 s):
+/// 1.46 % below the start with 10,000, 1.39 % with 20,000, 1.20 % with 50,000, 0.60 % with no
+/// bound. pla85900 (85,900 cities) with 10,000 or 25,000 mixed at 20 s: no bound below 150,000.
 inline constexpr int kBoundedReversalCities = 150000;
-inline constexpr int kReversalShare = 20;
+inline constexpr int kMaxReversal = 10000;
 
 /// The options a step is run with by default on a tour of n cities: 5-opt steps search widely
 /// enough without backtracking (breadth 1, as LKH), the others try alternatives at the first
@@ -69,7 +69,7 @@ inline LinKernighanOptions lin_kernighan_options(LinKernighanStep step, int n = 
   options.step = step;
   if (step == LinKernighanStep::FiveOpt) options.breadth = {1, 1, 1};
   if (step == LinKernighanStep::ThreeOpt && n >= kBoundedReversalCities)
-    options.max_reversal = n / kReversalShare;
+    options.max_reversal = kMaxReversal;
   return options;
 }
 
