@@ -197,7 +197,8 @@ tests=(AllMethods/GpuSelection.SamplesTheExactDistribution/a_quick_n1000
        AllMethods/GpuSelection.SamplesTheExactDistribution/b_slow_n5000
        AllMethods/GpuSelection.SamplesTheExactDistribution/c_last_n2000
        AllMethods/GpuSelection.SamplesTheExactDistribution/d_small_n40
-       AllMethods/GpuSelection.SamplesTheExactDistribution/e_host_only_n40 Selection.RouletteIsExact)
+       AllMethods/GpuSelection.SamplesTheExactDistribution/e_host_only_n40 Selection.RouletteIsExact
+       Uchida2012Table4/AntSystemQuality.HundredIterationsLandInThePapersRange/d198)  # CPU, heavy's pattern
 filter='*' list=0
 for a in "$@"; do
   case $a in --gtest_list_tests) list=1 ;; --gtest_filter=*) filter=${a#--gtest_filter=} ;; esac
@@ -336,10 +337,14 @@ FAKE_SLOW_SECONDS=0 fake_run "$work/box11" --tools racecheck --racecheck-filter 
 expect_run "--heavy: racecheck's filter within the heavy tests (the small default test left out)" \
   [ "$(awk '{ print $2 }' "$work/box11/racecheck.status")" = \
     "AllMethods/GpuSelection.SamplesTheExactDistribution/a_quick_n1000" ]
+PATH="$fake/bin:$PATH" bash "$root/scripts/gpu_sanitize" --build "$fake/build" --heavy --list >"$work/box12.txt" 2>&1
+expect_run "--heavy --list: the heavy GPU tests, not a CPU test that a heavy pattern matches" \
+  [ "$(grep -c 'aco_tests: 3 of its 5 GPU tests (racecheck: 3)' "$work/box12.txt")" = 1 -a \
+    "$(grep -c 'AntSystemQuality' "$work/box12.txt")" = 0 ]
 help=$(bash "$root/scripts/gpu_sanitize" --help)
 expect_run "--help: the header's options, from the first line to --list" \
   [ "$(head -n 1 <<<"$help" | cut -c1-24)" = "On a machine with a CUDA" -a "$(tail -n 1 <<<"$help" | cut -c1-8)" = "  --list" ]
-[ $failures = 0 ] || for box in box1 box2 box3 box4 box5 box6 box7 box8 box9 box10 box11; do echo "--- $box"; cat "$work/$box.txt"; done
+[ $failures = 0 ] || for box in box1 box2 box3 box4 box5 box6 box7 box8 box9 box10 box11 box12; do echo "--- $box"; cat "$work/$box.txt"; done
 
 [ $failures = 0 ] && echo "all cells and filters as expected" || echo "$failures failures"
 exit $((failures > 0))
