@@ -8,7 +8,6 @@
 #include "aco/colony_merge.h"
 #include "core/error.h"
 #include "localsearch/cpu/iterated_lin_kernighan.h"
-#include "localsearch/cpu/stretch_lin_kernighan.h"
 
 namespace formica {
 namespace {
@@ -41,15 +40,6 @@ constexpr int kSmall = 2000, kGpuSmallColonies = 32, kOrOptBelow = 4000;
 /// 0.307 -> 0.100 %, pr2392 0.126 -> 0.096 %, u2319 0.252 -> 0.287 %. 8 x 128 without the merge:
 /// pr2392 0.179 %, u2319 0.252 % at 10 s. Section 15 of the tuning file.
 constexpr int kBandColonies = 8;
-/// From here the Lin-Kernighan threads walk stretches of the tour, and the whole tour once the
-/// stretches stall (localsearch/cpu/stretch_hand_over.h). A million uniform cities, 120 s (H100):
-/// 721,840,990 with the stretches and the hand-over, 729,745,843 with whole-tour threads. At
-/// 200,000 cities the whole-tour threads have been ahead since their 3-opt steps: H100, 60 s, seeds
-/// 1-3, 320,898,301 / 320,921,540 / 321,007,168 with the stretches against 319,911,641 /
-/// 320,148,692 / 320,104,056 whole (at 40 s 321.5-321.6 M against 320.4-320.8 M; at 20 s level,
-/// 322.6-322.7 M against 322.4-323.1 M; bench/results/large_h100/200k_s36.txt). Between the two
-/// sizes nothing was measured.
-constexpr int kStretchThreadsCities = 500000;
 constexpr double kBandSecondsPerCity = 2e-3;
 
 /// Whether auto runs merged colonies: the GPU, the band, and a budget of `seconds` (infinite
@@ -168,14 +158,14 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (c.lk_threads > 0 && n < kOrOptBelow && c.lk_stretch == 0 &&
       unset("lk-independent", c.lk_independent, defaults.colony.lk_independent))
     c.lk_independent = true;
-  // Very large tours: the threads walk stretches, then the whole tour once a round of stretches
-  // gains little (localsearch/cpu/stretch_hand_over.h). H100 host, 14 threads, 45 s from the same
-  // start tour of a million cities: whole tour 0.47 % below the start, stretches of 1,000 cities
-  // 2.22 %; 200,000 cities: 1.51 / 2.29 % at 10 s, 2.44 / 2.42 % at 30 s (bench/large_tour_bench),
-  // which is why the stretches hand over, and why they start only at kStretchThreadsCities.
-  if (c.lk_threads > 0 && n >= kStretchThreadsCities &&
-      unset("lk-stretch", c.lk_stretch, defaults.colony.lk_stretch))
-    c.lk_stretch = localsearch::cpu::kDefaultStretchCities;
+  // Very large tours: the threads walk the whole tour. The stretches (--lk-stretch, the
+  // decomposition) were the default from 500,000 cities until the whole-tour 3-opt steps bounded
+  // their reach (lin_kernighan.h, kBoundedReversalCities): since then the whole-tour threads are
+  // ahead at both sizes measured. H100 + 16-core host, uniform instances, seeds 1-3: a million
+  // cities, 120 s, 720,844,416 / 720,519,650 / 720,177,770 whole against 721,577,075 / 721,516,916 /
+  // 721,230,102 with the stretches first (at 40 s 728.0-730.6 M against 734.6 M); 200,000 cities,
+  // 60 s, whole 319,824,733 / 319,850,776 / 319,842,957 (the stretches, session 36: 320.9-321.0 M).
+  // bench/results/large_h100/bounded_reversal_h100.txt.
   // The Lin-Kernighan threads exchange tours through the merge.
   if ((merged || c.lk_threads > 0) && unset("merge-tours", c.merge_tours, defaults.colony.merge_tours))
     c.merge_tours = true;
