@@ -226,23 +226,38 @@ bool MergeBase::link_paths(std::span<const Edge> removed, std::span<const Edge> 
   return true;
 }
 
-int MergeBase::exchange_cycles(std::span<const Edge> removed, std::span<const Edge> added) const {
+int MergeBase::Pieces::piece_at(int p) const {
+  const int i = static_cast<int>(std::lower_bound(cut.begin(), cut.end(), p) - cut.begin()) - 1;
+  return i >= 0 ? i : static_cast<int>(cut.size()) - 1;
+}
+
+int MergeBase::exchange_pieces(std::span<const Edge> removed, std::span<const Edge> added,
+                               Pieces& pieces) const {
   Paths paths;
   if (!link_paths(removed, added, paths)) return 0;
   // Walk each cycle: enter a path by one slot, leave it by the other, follow the added edge.
-  const int k = static_cast<int>(paths.cut.size());
-  std::vector<char> seen(static_cast<size_t>(k), 0);
-  int cycles = 0;
+  const int n = this->n(), k = static_cast<int>(paths.cut.size());
+  pieces.cycle.assign(static_cast<size_t>(k), -1);
+  pieces.size.clear();
   for (int start = 0; start < k; ++start) {
-    if (seen[start]) continue;
-    ++cycles;
+    if (pieces.cycle[start] >= 0) continue;
+    const int c = static_cast<int>(pieces.size.size());
+    pieces.size.push_back(0);
     int enter = 2 * start;
     do {
-      seen[enter >> 1] = 1;
+      const int i = enter >> 1;
+      pieces.cycle[i] = c;
+      pieces.size[c] += (paths.cut[(i + 1) % k] - paths.cut[i] + n) % n;
       enter = paths.link[enter ^ 1];
-    } while (!seen[enter >> 1]);
+    } while (pieces.cycle[enter >> 1] < 0);
   }
-  return cycles;
+  pieces.cut = std::move(paths.cut);
+  return static_cast<int>(pieces.size.size());
+}
+
+int MergeBase::exchange_cycles(std::span<const Edge> removed, std::span<const Edge> added) const {
+  Pieces pieces;
+  return exchange_pieces(removed, added, pieces);
 }
 
 bool MergeBase::exchange_is_a_tour(std::span<const Edge> removed, std::span<const Edge> added,
@@ -308,7 +323,8 @@ MergedTour MergeBase::merge(std::vector<Exchange> candidates) const {
 MergedTour segment_merge(const Instance& instance, std::span<const int32_t> base, int64_t base_length,
                          std::span<const int32_t> other) {
   const int n = static_cast<int>(base.size());
-  FORMICA_EXPECTS(n >= 5 && other.size() == base.size(), "segment_merge: two tours of the same n >= 5 cities");
+  FORMICA_EXPECTS(n >= 5 && other.size() == base.size(),
+                  "segment_merge: two tours of the same n >= 5 cities");
   std::vector<int32_t> pos(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) pos[other[i]] = i;
   const auto step = [n](int from, int to) { return ((to - from) % n + n) % n; };  // positions from -> to
@@ -316,14 +332,18 @@ MergedTour segment_merge(const Instance& instance, std::span<const int32_t> base
   int p = -1, direction = 1;
   for (int i = 0; i < n && p < 0; ++i) {
     const int here = pos[base[i]], ahead = pos[base[(i + 1) % n]], behind = pos[base[(i + n - 1) % n]];
-    if (step(here, ahead) == 1 && step(behind, here) == 1) p = i, direction = 1;
-    else if (step(ahead, here) == 1 && step(here, behind) == 1) p = i, direction = -1;
+    if (step(here, ahead) == 1 && step(behind, here) == 1)
+      p = i, direction = 1;
+    else if (step(ahead, here) == 1 && step(here, behind) == 1)
+      p = i, direction = -1;
   }
   MergedTour merged;
   if (p < 0) return merged;
   const int origin = pos[base[p]];
   // rel: a city's place in the other tour counted from the anchor, in the base's direction.
-  const auto rel = [&](int32_t city) { return direction > 0 ? step(origin, pos[city]) : step(pos[city], origin); };
+  const auto rel = [&](int32_t city) {
+    return direction > 0 ? step(origin, pos[city]) : step(pos[city], origin);
+  };
   const auto in_other = [&](int r) { return other[((origin + direction * r) % n + n) % n]; };
   // The base from the anchor on; pieces are swapped in left to right, so from position i on it is
   // still the base when piece i..j is read.

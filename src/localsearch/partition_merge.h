@@ -57,6 +57,9 @@ class MergeBase {
   int64_t length() const { return length_; }
   std::span<const int32_t> tour() const { return tour_; }
   bool adjacent(int a, int b) const { return succ_[a] == b || pred_[a] == b; }
+  int32_t succ(int city) const { return succ_[city]; }
+  int32_t pred(int city) const { return pred_[city]; }
+  int position(int city) const { return pos_[city]; }
 
   /// The edges in which `tour` (a permutation) differs from the base, each once, in no order.
   void difference(std::span<const int32_t> tour, std::vector<Edge>& added, std::vector<Edge>& removed) const;
@@ -76,6 +79,19 @@ class MergeBase {
   /// The number of cycles the base with `removed` replaced by `added` falls into (1: a tour), 0
   /// when the edges are inconsistent.
   int exchange_cycles(std::span<const Edge> removed, std::span<const Edge> added) const;
+
+  /// The cycles of an exchange as pieces of the base: the removed edges' positions `cut` (edge
+  /// (tour[p], tour[p + 1]) is cut p), sorted, so that piece i runs from position cut[i] + 1 to
+  /// cut[i + 1] (the last one round the end of the tour); `cycle[i]` the cycle piece i lies on and
+  /// `size[c]` the cities of cycle c.
+  struct Pieces {
+    std::vector<int> cut, cycle, size;
+    /// The piece that holds position p.
+    int piece_at(int p) const;
+  };
+  /// Writes the pieces of an exchange and returns its number of cycles (what exchange_cycles
+  /// returns; 0 when the edges are inconsistent, and `pieces` is then unspecified).
+  int exchange_pieces(std::span<const Edge> removed, std::span<const Edge> added, Pieces& pieces) const;
 
   /// Takes `candidates` greedily as the file comment says (largest gain first, ties in the given
   /// order) and returns the merged tour.

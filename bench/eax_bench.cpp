@@ -1,0 +1,74 @@
+// GA-EAX alone on host threads (localsearch/cpu/edge_assembly_search.h): the population's shortest
+// tour against wall time on a TSPLIB instance, its gap to the optimum where one is known.
+//   eax_bench --instance pcb3038 --seconds 30 [--population 100] [--children 30] [--threads 0] [--seed 1]
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+
+#include "bench_support.h"
+#include "core/search.h"
+#include "core/tour.h"
+#include "io/known_optima.h"
+#include "localsearch/cpu/edge_assembly_search.h"
+#include "solver/solver.h"
+
+int main(int argc, char** argv) {
+  using namespace formica;
+  CLI::App app{"GA-EAX on host threads: shortest tour against wall time"};
+  std::string instance_spec = "pcb3038";
+  localsearch::cpu::EdgeAssemblyConfig config;
+  double seconds = 30;
+  int64_t optimum = 0;
+  app.add_option("--instance", instance_spec, "a TSPLIB name or path (or uniform:N[:seed])");
+  app.add_option("--seconds", seconds, "time limit (the search also ends when its population converges)")
+      ->check(CLI::Range(0.01, 36000.0));
+  app.add_option("--population", config.population, "tours")->check(CLI::Range(2, 100000));
+  app.add_option("--children", config.children, "children per pair")->check(CLI::Range(1, 1000));
+  app.add_option("--threads", config.threads, "threads, 0 for all hardware threads");
+  app.add_option("--seed", config.seed, "seed");
+  app.add_option("--neighbours", config.neighbours, "nearest neighbours of the start climbs and the joins")
+      ->check(CLI::Range(1, 50));
+  app.add_option("--optimum", optimum,
+                 "the optimal length, for the gap (default: the instance's known optimum)");
+  CLI11_PARSE(app, argc, argv);
+  if (config.threads <= 0) config.threads = hardware_threads();
+
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const Instance instance = bench::load(instance_spec);
+  if (optimum == 0) optimum = known_optimum(instance.name(), instance.n()).value_or(0);
+  localsearch::cpu::EdgeAssemblySearch search(instance, config);
+  std::printf("%s, %d cities: %s, seed %llu (lists and first tour %.2f s)\n", instance.name().c_str(),
+              instance.n(), config.describe().c_str(), static_cast<unsigned long long>(config.seed),
+              elapsed());
+  const auto gap = [&](int64_t length) { return optimum > 0 ? 100.0 * (length - optimum) / optimum : 0.0; };
+  StopFlag stop;
+  stop.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(seconds));
+  int64_t shown = 0;
+  double built = 0;
+  while (!search.finished() && search.step(stop)) {
+    if (built == 0) built = elapsed();
+    if (shown == 0 || search.best_length() < shown) {
+      shown = search.best_length();
+      std::printf("%8.2f s %12lld %8.4f %%  generation %d\n", elapsed(), static_cast<long long>(shown),
+                  gap(shown), search.generations());
+      std::fflush(stdout);
+    }
+  }
+  const std::vector<int32_t> tour = search.best_tour();
+  if (tour_length(instance, tour) != search.best_length()) {
+    std::fprintf(stderr, "eax_bench: the reported length does not match the tour\n");
+    return 1;
+  }
+  std::printf(
+      "final %lld (%.4f %%) after %d generations (%s), %lld children, population built at %.2f s, %.2f s in "
+      "all\n",
+      static_cast<long long>(search.best_length()), gap(search.best_length()), search.generations(),
+      search.finished() ? "converged" : "time limit", static_cast<long long>(search.children()), built,
+      elapsed());
+  return 0;
+}

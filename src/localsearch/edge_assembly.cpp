@@ -1,0 +1,269 @@
+// Edge assembly crossover (see edge_assembly.h).
+#include "localsearch/edge_assembly.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "core/error.h"
+
+namespace formica::localsearch {
+namespace {
+
+/// Slots of G_AB per city: two A edges, then two B edges.
+constexpr int kSlots = 4;
+/// Occurrences of a city on the tracing path: at most one per pair of its (four) edges, and the start.
+constexpr int kOccurrences = 4;
+
+void erase_edge(std::vector<Edge>& edges, Edge e) {
+  const auto it = std::find(edges.begin(), edges.end(), e);
+  FORMICA_EXPECTS(it != edges.end(), "edge assembly: edge (", e.a, ", ", e.b, ") not in the exchange");
+  *it = edges.back();
+  edges.pop_back();
+}
+
+}  // namespace
+
+EdgeAssembly::EdgeAssembly(const Instance& instance, const CandidateLists& lists, int merge_neighbours)
+    : instance_(instance), lists_(lists), merge_neighbours_(std::min(merge_neighbours, lists.k())) {
+  const size_t n = static_cast<size_t>(instance.n());
+  FORMICA_EXPECTS(lists.n() == instance.n() && merge_neighbours_ >= 1,
+                  "edge assembly: lists of every city needed");
+  stamp_.assign(n, 0);
+  gone_.assign(2 * n, -1);
+  extra_.assign(2 * n, -1);
+  ab_.assign(kSlots * n, -1);
+  ab_count_.assign(2 * n, 0);
+  seen_at_.assign((kOccurrences + 1) * n, 0);
+}
+
+void EdgeAssembly::ab_cycles(const MergeBase& a, std::span<const int32_t> b, RandomStream& rng,
+                             std::vector<std::vector<int32_t>>& cycles) {
+  cycles.clear();
+  a.difference(b, diff_added_, diff_removed_);  // B's edges that A lacks, A's that B lacks
+  if (diff_removed_.empty()) return;
+  starts_.clear();
+  for (const auto* edges : {&diff_removed_, &diff_added_})
+    for (const Edge& e : *edges)
+      for (const int32_t c : {e.a, e.b})
+        ab_count_[2 * c] = ab_count_[2 * c + 1] = seen_at_[(kOccurrences + 1) * c] = 0;
+  const auto link = [&](int32_t u, int32_t v, int kind) {
+    ab_[kSlots * u + 2 * kind + ab_count_[2 * u + kind]++] = v;
+    ab_[kSlots * v + 2 * kind + ab_count_[2 * v + kind]++] = u;
+  };
+  for (const Edge& e : diff_removed_) {
+    link(e.a, e.b, 0);
+    starts_.push_back(e.a);
+  }
+  for (const Edge& e : diff_added_) link(e.a, e.b, 1);
+  const auto unlink = [&](int32_t u, int32_t v, int kind) {
+    for (const int32_t x : {u, v}) {
+      const int32_t y = x == u ? v : u;
+      int32_t* slots = &ab_[kSlots * x + 2 * kind];
+      int& count = ab_count_[2 * x + kind];
+      const int i = slots[0] == y ? 0 : 1;
+      slots[i] = slots[--count];
+    }
+  };
+  const auto push_seen = [&](int32_t c, int index) {
+    int32_t* seen = &seen_at_[(kOccurrences + 1) * c];
+    FORMICA_EXPECTS(seen[0] < kOccurrences, "edge assembly: city ", c, " too often on an AB path");
+    seen[1 + seen[0]++] = index;
+  };
+  const auto pop_seen = [&](int32_t c) { --seen_at_[(kOccurrences + 1) * c]; };
+
+  // Trace from a random city with A edges left: edge i of the path (from path[i - 1] to path[i])
+  // is an A edge for odd i; on reaching a city already on the path an even number of edges back,
+  // those edges alternate and close: an AB-cycle, cut off the path. Every city keeps as many A as
+  // B edges untraced but the path's ends, so the walk never sticks.
+  while (!starts_.empty()) {
+    const uint32_t r = rng.below(static_cast<uint32_t>(starts_.size()));
+    const int32_t s = starts_[r];
+    if (ab_count_[2 * s] == 0) {
+      starts_[r] = starts_.back();
+      starts_.pop_back();
+      continue;
+    }
+    path_.assign(1, s);
+    push_seen(s, 0);
+    while (!path_.empty()) {
+      const int last = static_cast<int>(path_.size()) - 1;
+      const int32_t v = path_[last];
+      const int kind = last % 2;  // A edges leave even positions
+      const int count = ab_count_[2 * v + kind];
+      if (count == 0) {  // only the start, all its edges traced
+        FORMICA_EXPECTS(last == 0, "edge assembly: an AB path stuck at city ", v);
+        pop_seen(v);
+        path_.clear();
+        break;
+      }
+      const int32_t w = ab_[kSlots * v + 2 * kind + (count == 2 ? static_cast<int>(rng.below(2)) : 0)];
+      unlink(v, w, kind);
+      const int at = last + 1;
+      int j = -1;
+      const int32_t* seen = &seen_at_[(kOccurrences + 1) * w];
+      for (int o = seen[0]; o >= 1 && j < 0; --o)
+        if ((seen[o] - at) % 2 == 0) j = seen[o];
+      if (j < 0) {
+        path_.push_back(w);
+        push_seen(w, at);
+        continue;
+      }
+      // path[j .. at - 1] closed by the edge to w = path[j]; start the cycle with an A edge.
+      std::vector<int32_t>& cycle = cycles.emplace_back();
+      if (j % 2 == 0) {
+        cycle.assign(path_.begin() + j, path_.end());
+      } else {
+        cycle.assign(path_.begin() + j + 1, path_.end());
+        cycle.push_back(path_[j]);
+      }
+      for (int i = last; i > j; --i) pop_seen(path_[i]);
+      path_.resize(static_cast<size_t>(j) + 1);
+    }
+  }
+}
+
+void EdgeAssembly::reset_child() {
+  if (++stamp_now_ == 0) {
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    stamp_now_ = 1;
+  }
+  removed_.clear();
+  added_.clear();
+}
+
+void EdgeAssembly::touch(int32_t city) {
+  if (stamp_[city] == stamp_now_) return;
+  stamp_[city] = stamp_now_;
+  gone_[2 * city] = gone_[2 * city + 1] = extra_[2 * city] = extra_[2 * city + 1] = -1;
+}
+
+void EdgeAssembly::remove_edge(const MergeBase& a, int32_t u, int32_t v) {
+  touch(u);
+  touch(v);
+  const auto drop = [](int32_t* slots, int32_t x) {
+    if (slots[0] == x)
+      slots[0] = -1;
+    else if (slots[1] == x)
+      slots[1] = -1;
+    else
+      return false;
+    return true;
+  };
+  if (drop(&extra_[2 * u], v)) {  // an edge the child added goes again
+    drop(&extra_[2 * v], u);
+    erase_edge(added_, make_edge(u, v));
+    return;
+  }
+  FORMICA_EXPECTS(a.adjacent(u, v), "edge assembly: (", u, ", ", v, ") is in neither tour");
+  for (const auto& [x, y] : {std::pair{u, v}, std::pair{v, u}})
+    (gone_[2 * x] < 0 ? gone_[2 * x] : gone_[2 * x + 1]) = y;
+  removed_.push_back(make_edge(u, v));
+}
+
+void EdgeAssembly::add_edge(int32_t u, int32_t v) {
+  touch(u);
+  touch(v);
+  if (gone_[2 * u] == v || gone_[2 * u + 1] == v) {  // a base edge the child removed comes back
+    for (const auto& [x, y] : {std::pair{u, v}, std::pair{v, u}})
+      (gone_[2 * x] == y ? gone_[2 * x] : gone_[2 * x + 1]) = -1;
+    erase_edge(removed_, make_edge(u, v));
+    return;
+  }
+  for (const auto& [x, y] : {std::pair{u, v}, std::pair{v, u}})
+    (extra_[2 * x] < 0 ? extra_[2 * x] : extra_[2 * x + 1]) = y;
+  added_.push_back(make_edge(u, v));
+}
+
+void EdgeAssembly::neighbours(const MergeBase& a, int32_t city, int32_t out[2]) {
+  int found = 0;
+  const bool touched = stamp_[city] == stamp_now_;
+  for (const int32_t x : {a.succ(city), a.pred(city)})
+    if (!touched || (gone_[2 * city] != x && gone_[2 * city + 1] != x)) out[found++] = x;
+  if (touched)
+    for (const int32_t x : {extra_[2 * city], extra_[2 * city + 1]})
+      if (x >= 0) out[found++] = x;
+  FORMICA_EXPECTS(found == 2, "edge assembly: city ", city, " has ", found, " edges in a child");
+}
+
+bool EdgeAssembly::child(const MergeBase& a, std::span<const int32_t> cycle, AssembledChild& out) {
+  reset_child();
+  const int m = static_cast<int>(cycle.size());
+  int64_t gain = 0;
+  for (int i = 0; i < m; ++i) {
+    const int32_t u = cycle[i], v = cycle[(i + 1) % m];
+    if (i % 2 == 0) {
+      remove_edge(a, u, v);
+      gain += instance_.distance(u, v);
+    } else {
+      add_edge(u, v);
+      gain -= instance_.distance(u, v);
+    }
+  }
+  const int n = a.n();
+  const std::span<const int32_t> tour = a.tour();
+  int cycles = a.exchange_pieces(removed_, added_, pieces_);
+  FORMICA_EXPECTS(cycles > 0, "edge assembly: an AB-cycle that is no exchange");
+  while (cycles > 1) {
+    // Join the smallest subtour to another by the cheapest exchange of an edge of each.
+    const int smallest =
+        static_cast<int>(std::min_element(pieces_.size.begin(), pieces_.size.end()) - pieces_.size.begin());
+    const int k = static_cast<int>(pieces_.cut.size());
+    int64_t best = std::numeric_limits<int64_t>::max();
+    int32_t bu = -1, bu2 = -1, bv = -1, bv2 = -1;
+    for (int i = 0; i < k; ++i) {
+      if (pieces_.cycle[i] != smallest) continue;
+      const int first = pieces_.cut[i] + 1, length = (pieces_.cut[(i + 1) % k] - pieces_.cut[i] + n) % n;
+      for (int s = 0; s < length; ++s) {
+        const int32_t u = tour[(first + s) % n];
+        int32_t nu[2], nv[2];
+        neighbours(a, u, nu);
+        const std::span<const int32_t> near = lists_.of(u);
+        for (int l = 0; l < merge_neighbours_; ++l) {
+          const int32_t v = near[l];
+          if (pieces_.cycle[pieces_.piece_at(a.position(v))] == smallest) continue;
+          neighbours(a, v, nv);
+          const int64_t uv = instance_.distance(u, v);
+          for (const int32_t u2 : nu)
+            for (const int32_t v2 : nv) {
+              const int64_t delta =
+                  uv + instance_.distance(u2, v2) - instance_.distance(u, u2) - instance_.distance(v, v2);
+              if (delta < best) best = delta, bu = u, bu2 = u2, bv = v, bv2 = v2;
+            }
+        }
+      }
+    }
+    if (bu < 0) return false;
+    remove_edge(a, bu, bu2);
+    remove_edge(a, bv, bv2);
+    add_edge(bu, bv);
+    add_edge(bu2, bv2);
+    gain -= best;
+    // A join may undo the whole AB-cycle: the child is then the base again.
+    const int left = removed_.empty() ? 1 : a.exchange_pieces(removed_, added_, pieces_);
+    FORMICA_EXPECTS(left == cycles - 1, "edge assembly: a join left ", left, " subtours of ", cycles);
+    cycles = left;
+  }
+  out.gain = gain;
+  out.removed = removed_;
+  out.added = added_;
+  out.cycle_edges = m;
+  return true;
+}
+
+int EdgeAssembly::best_child(const MergeBase& a, std::span<const int32_t> b, int children, RandomStream& rng,
+                             AssembledChild& best) {
+  ab_cycles(a, b, rng, cycles_);
+  const int count = static_cast<int>(cycles_.size());
+  int made = 0;
+  best.gain = std::numeric_limits<int64_t>::min();
+  for (int i = 0; i < count && made < children; ++i) {
+    std::swap(cycles_[i], cycles_[i + static_cast<int>(rng.below(static_cast<uint32_t>(count - i)))]);
+    if (!child(a, cycles_[i], candidate_)) continue;
+    ++made;
+    if (candidate_.gain > best.gain) std::swap(best, candidate_);
+  }
+  return made;
+}
+
+}  // namespace formica::localsearch

@@ -1,0 +1,224 @@
+// Edge assembly crossover: the AB-cycles alternate between the parents' edges and use each edge of
+// their difference once, every child is one tour of exactly the length its gain says, and GA-EAX
+// improves on its population, depends on the seed and not on the threads, and stops when asked.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <set>
+
+#include "core/candidates.h"
+#include "core/rng.h"
+#include "core/tour.h"
+#include "io/generator.h"
+#include "localsearch/cpu/edge_assembly_search.h"
+#include "localsearch/cpu/neighbour_list_climb.h"
+#include "localsearch/edge_assembly.h"
+#include "localsearch/start_tour.h"
+#include "test_support.h"
+
+namespace formica::localsearch {
+namespace {
+
+std::set<Edge> edges_of(std::span<const int32_t> tour) {
+  std::set<Edge> edges;
+  for (size_t p = 0; p < tour.size(); ++p) edges.insert(make_edge(tour[p], tour[(p + 1) % tour.size()]));
+  return edges;
+}
+
+/// A 2-opt + Or-opt local optimum from random start `restart`, or the random permutation itself.
+std::vector<int32_t> parent(const Instance& instance, const CandidateLists& lists, int restart,
+                            bool climbed) {
+  std::vector<int32_t> tour = random_start(instance.n(), 11, restart);
+  if (climbed) cpu::NeighbourClimber(instance, lists, cpu::ClimbOptions{.or_opt = true}).climb(tour);
+  return tour;
+}
+
+TEST(EdgeAssembly, AbCyclesAlternateAndUseEveryEdgeOfTheDifferenceOnce) {
+  for (const int n : {5, 8, 50, 301}) {
+    const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, n);
+    const CandidateLists lists = build_candidate_lists(instance, std::min(10, n - 1));
+    EdgeAssembly assembly(instance, lists);
+    for (int trial = 0; trial < 12; ++trial) {
+      const bool climbed = trial % 2 == 1 && n >= 8;
+      const std::vector<int32_t> a = parent(instance, lists, 2 * trial, climbed);
+      const std::vector<int32_t> b = parent(instance, lists, 2 * trial + 1, climbed);
+      const MergeBase base(instance, a, tour_length(instance, a));
+      RandomStream rng(5, static_cast<uint64_t>(trial));
+      std::vector<std::vector<int32_t>> cycles;
+      assembly.ab_cycles(base, b, rng, cycles);
+      const std::set<Edge> in_a = edges_of(a), in_b = edges_of(b);
+      std::multiset<Edge> traced_a, traced_b;
+      for (const auto& cycle : cycles) {
+        ASSERT_GE(cycle.size(), 4u);
+        ASSERT_EQ(cycle.size() % 2, 0u);
+        for (size_t i = 0; i < cycle.size(); ++i) {
+          const Edge e = make_edge(cycle[i], cycle[(i + 1) % cycle.size()]);
+          if (i % 2 == 0) {
+            EXPECT_TRUE(in_a.count(e) && !in_b.count(e)) << "n " << n << " trial " << trial;
+            traced_a.insert(e);
+          } else {
+            EXPECT_TRUE(in_b.count(e) && !in_a.count(e)) << "n " << n << " trial " << trial;
+            traced_b.insert(e);
+          }
+        }
+      }
+      std::multiset<Edge> only_a, only_b;
+      for (const Edge& e : in_a)
+        if (!in_b.count(e)) only_a.insert(e);
+      for (const Edge& e : in_b)
+        if (!in_a.count(e)) only_b.insert(e);
+      EXPECT_EQ(traced_a, only_a) << "n " << n << " trial " << trial;
+      EXPECT_EQ(traced_b, only_b) << "n " << n << " trial " << trial;
+    }
+  }
+}
+
+TEST(EdgeAssembly, EveryChildIsOneTourOfTheLengthItsGainSays) {
+  int children = 0, joined = 0;
+  for (const int n : {8, 60, 500}) {
+    const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 3 * n);
+    const CandidateLists lists = build_candidate_lists(instance, std::min(10, n - 1));
+    EdgeAssembly assembly(instance, lists);
+    for (int trial = 0; trial < 10; ++trial) {
+      const std::vector<int32_t> a = parent(instance, lists, 2 * trial, trial % 3 != 0);
+      const std::vector<int32_t> b = parent(instance, lists, 2 * trial + 1, trial % 3 != 0);
+      const int64_t length = tour_length(instance, a);
+      const MergeBase base(instance, a, length);
+      RandomStream rng(9, static_cast<uint64_t>(trial));
+      std::vector<std::vector<int32_t>> cycles;
+      assembly.ab_cycles(base, b, rng, cycles);
+      int64_t best_gain = std::numeric_limits<int64_t>::min();
+      for (const auto& cycle : cycles) {
+        AssembledChild child;
+        if (!assembly.child(base, cycle, child)) continue;
+        ++children;
+        if (child.removed.size() * 2 > cycle.size()) ++joined;  // subtours were joined
+        std::vector<int32_t> tour;
+        if (child.removed.empty()) {
+          tour = a;  // a join undid the cycle
+        } else {
+          ASSERT_TRUE(base.exchange_is_a_tour(child.removed, child.added, &tour));
+        }
+        validate_permutation(tour, n);
+        EXPECT_EQ(tour_length(instance, tour), length - child.gain);
+        best_gain = std::max(best_gain, child.gain);
+      }
+      // best_child over every cycle finds the largest gain of them all (same cycles: same stream).
+      AssembledChild best;
+      RandomStream again(9, static_cast<uint64_t>(trial));
+      const int made = assembly.best_child(base, b, 1000, again, best);
+      if (made > 0) {
+        EXPECT_EQ(best.gain, best_gain);
+      }
+    }
+  }
+  EXPECT_GT(children, 100);
+  EXPECT_GT(joined, 10);
+}
+
+TEST(EdgeAssembly, TheSameTourTwiceHasNoChild) {
+  const Instance instance = io::generate_instance(40, io::InstanceKind::Uniform, 2);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  const std::vector<int32_t> a = parent(instance, lists, 0, true);
+  std::vector<int32_t> reversed(a.rbegin(), a.rend());
+  const MergeBase base(instance, a, tour_length(instance, a));
+  EdgeAssembly assembly(instance, lists);
+  RandomStream rng(1, 0);
+  AssembledChild child;
+  EXPECT_EQ(assembly.best_child(base, reversed, 30, rng, child), 0);
+}
+
+std::unique_ptr<cpu::EdgeAssemblySearch> run_to_the_end(const Instance& instance,
+                                                        cpu::EdgeAssemblyConfig config) {
+  auto search = std::make_unique<cpu::EdgeAssemblySearch>(instance, config);
+  while (!search->finished() && search->step(StopFlag{})) {
+  }
+  return search;
+}
+
+TEST(EdgeAssemblySearch, ImprovesOnItsPopulationWithExactLengths) {
+  const Instance instance = io::generate_instance(400, io::InstanceKind::Uniform, 4);
+  cpu::EdgeAssemblySearch search(instance, {.population = 24, .threads = 2, .seed = 3});
+  ASSERT_TRUE(search.step(StopFlag{}));  // the population
+  const int64_t first = *std::min_element(search.lengths().begin(), search.lengths().end());
+  EXPECT_EQ(search.best_length(), first);
+  for (size_t i = 0; i < search.population().size(); ++i)
+    EXPECT_EQ(tour_length(instance, search.population()[i]), search.lengths()[i]);
+  while (!search.finished() && search.step(StopFlag{})) {
+  }
+  EXPECT_TRUE(search.finished());
+  EXPECT_GT(search.generations(), 3);
+  // Well below the best 2-opt + Or-opt optimum of 24 starts (about 5 % above the optimum here).
+  EXPECT_LT(search.best_length(), first * 0.97);
+  const std::vector<int32_t> tour = search.best_tour();
+  validate_permutation(tour, instance.n());
+  EXPECT_EQ(tour_length(instance, tour), search.best_length());
+  for (size_t i = 0; i < search.population().size(); ++i) {
+    validate_permutation(search.population()[i], instance.n());
+    EXPECT_EQ(tour_length(instance, search.population()[i]), search.lengths()[i]);
+  }
+}
+
+TEST(EdgeAssemblySearch, TheSeedDecidesTheTourNotTheThreads) {
+  const Instance instance = io::generate_instance(250, io::InstanceKind::Clustered, 8);
+  const cpu::EdgeAssemblyConfig one{.population = 16, .threads = 1, .seed = 5};
+  cpu::EdgeAssemblyConfig three = one;
+  three.threads = 3;
+  cpu::EdgeAssemblyConfig other = one;
+  other.seed = 6;
+  const auto a = run_to_the_end(instance, one), b = run_to_the_end(instance, three),
+             c = run_to_the_end(instance, other);
+  EXPECT_EQ(a->best_tour(), b->best_tour());
+  EXPECT_EQ(a->generations(), b->generations());
+  EXPECT_EQ(a->children(), b->children());
+  EXPECT_NE(a->best_tour(), c->best_tour());
+}
+
+TEST(EdgeAssemblySearch, ReachesTheOptimumOfSmallInstances) {
+  for (const uint64_t seed : {1, 2, 3}) {
+    const Instance instance = io::generate_instance(10, io::InstanceKind::Uniform, seed);
+    std::vector<int32_t> order(10);
+    std::iota(order.begin(), order.end(), 0);
+    int64_t optimum = tour_length(instance, order);
+    while (std::next_permutation(order.begin() + 1, order.end()))
+      optimum = std::min(optimum, tour_length(instance, order));
+    EXPECT_EQ(run_to_the_end(instance, {.population = 8, .seed = seed})->best_length(), optimum);
+  }
+  const auto dir = test::tsplib_dir();
+  if (!dir) GTEST_SKIP() << "TSPLIB folder absent: berlin52 and kroA100 not tried";
+  EXPECT_EQ(
+      run_to_the_end(test::tsplib_instance("berlin52"), {.population = 50, .threads = 2})->best_length(),
+      7542);
+  EXPECT_EQ(
+      run_to_the_end(test::tsplib_instance("kroA100"), {.population = 100, .threads = 2})->best_length(),
+      21282);
+}
+
+TEST(EdgeAssemblySearch, AStopRequestChangesNothing) {
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 6);
+  cpu::EdgeAssemblySearch search(instance, {.population = 30, .seed = 2});
+  const int64_t first = search.best_length();
+  EXPECT_GT(first, 0);  // a tour before the first step
+  StopFlag now;
+  now.deadline = std::chrono::steady_clock::now();
+  EXPECT_FALSE(search.step(now));
+  EXPECT_EQ(search.best_length(), first);
+  ASSERT_TRUE(search.step(StopFlag{}));
+  const int64_t built = search.best_length();
+  EXPECT_FALSE(search.step(now));
+  EXPECT_EQ(search.best_length(), built);
+  EXPECT_EQ(search.generations(), 0);
+}
+
+TEST(EdgeAssemblySearch, RejectsBadSettings) {
+  const Instance instance = io::generate_instance(20, io::InstanceKind::Uniform, 1);
+  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.population = 1}), InputError);
+  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.children = 0}), InputError);
+  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.neighbours = 0}), InputError);
+}
+
+}  // namespace
+}  // namespace formica::localsearch
