@@ -31,7 +31,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 50));
   app.add_option("--optimum", optimum,
                  "the optimal length, for the gap (default: the instance's known optimum)");
+  std::string selection = "entropy";
+  app.add_option("--selection", selection, "which child replaces its parent")->check(CLI::IsMember({"greedy", "entropy"}));
   CLI11_PARSE(app, argc, argv);
+  config.selection = *localsearch::cpu::parse_edge_assembly_selection(selection);
   if (config.threads <= 0) config.threads = hardware_threads();
 
   const auto start = std::chrono::steady_clock::now();

@@ -276,8 +276,9 @@ def solve(
             problem (its widest coordinate range, or largest matrix entry) into (2**23, 2**24]
             units; Result.length is then the unrounded length, summed in double.
         initial_tour: a tour to start from (0-based city indices, e.g. an earlier Result's
-            tour): every colony starts from it. Focused colonies only (algorithm="auto", or
-            "mmas"/"acs" with focused_edges); others raise ValueError.
+            tour): every colony starts from it. Focused colonies (algorithm="auto", or
+            "mmas"/"acs" with focused_edges) and algorithm="eax" (one tour of its population)
+            only; others raise ValueError.
         open: find a Hamiltonian path (no closing edge) instead of a closed tour.
         start_city, end_city: fix the path's first or last city (0-based); either implies open.
             Result.tour then runs from start_city to end_city. Paths are solved through one

@@ -85,6 +85,20 @@ def test_initial_tour_continues_an_earlier_result() -> None:
         formica.solve(points, iterations=1, algorithm="as", initial_tour=earlier.tour)
 
 
+def test_eax_runs_on_host_threads_and_takes_a_start_tour() -> None:
+    points = np.random.default_rng(9).uniform(0, 1000, size=(200, 2))
+    first = formica.solve(points, algorithm="eax", population=30, eax_grow=False, time_limit=60, seed=4)
+    assert first.backend == "cpu" and first.stop_reason == "finished"
+    assert first.config["algorithm"] == "eax" and first.config["population"] == 30
+    assert sorted(first.tour) == list(range(200))
+    again = formica.solve(points, algorithm="eax", population=30, eax_grow=False, time_limit=60, seed=4)
+    assert again.tour == first.tour
+    later = formica.solve(points, algorithm="eax", population=8, iterations=2, initial_tour=first.tour)
+    assert later.length <= first.length
+    with pytest.raises(ValueError, match="unknown --eax-selection 'best' \\(valid: greedy, entropy\\)"):
+        formica.solve(points, algorithm="eax", eax_selection="best")
+
+
 def test_float_metric_target_is_in_the_problems_units() -> None:
     small = np.random.default_rng(1).uniform(0, 1, size=(30, 2))
     result = formica.solve(small, metric="float", target=100.0)

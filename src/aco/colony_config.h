@@ -83,7 +83,7 @@ constexpr int fallback_list_length(int n, int candidates, bool long_list = false
 /// The error of a start tour given to anything but focused colonies.
 inline constexpr std::string_view kStartTourNeedsFocusedColonies =
     "--initial-tour: only focused colonies start from a tour (--algorithm auto, or mmas/acs with --focused-edges "
-    "above 0)";
+    "above 0), and --algorithm eax";
 
 struct ColonyConfig {
   ColonyVariant variant = ColonyVariant::Mmas;

@@ -252,16 +252,19 @@ bool EdgeAssembly::child(const MergeBase& a, std::span<const int32_t> cycle, Ass
 }
 
 int EdgeAssembly::best_child(const MergeBase& a, std::span<const int32_t> b, int children, RandomStream& rng,
-                             AssembledChild& best) {
+                             AssembledChild& best, const ChildScore& score) {
   ab_cycles(a, b, rng, cycles_);
   const int count = static_cast<int>(cycles_.size());
   int made = 0;
-  best.gain = std::numeric_limits<int64_t>::min();
+  double best_score = 0;
   for (int i = 0; i < count && made < children; ++i) {
     std::swap(cycles_[i], cycles_[i + static_cast<int>(rng.below(static_cast<uint32_t>(count - i)))]);
     if (!child(a, cycles_[i], candidate_)) continue;
-    ++made;
-    if (candidate_.gain > best.gain) std::swap(best, candidate_);
+    const double s = score ? score(candidate_) : static_cast<double>(candidate_.gain);
+    if (made++ == 0 || s > best_score) {
+      best_score = s;
+      std::swap(best, candidate_);
+    }
   }
   return made;
 }

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -53,10 +54,14 @@ class EdgeAssembly {
   /// when a subtour has no listed neighbour outside it (no child).
   bool child(const MergeBase& a, std::span<const int32_t> cycle, AssembledChild& out);
 
+  /// How a child is judged: larger is better (the gain, or GA-EAX's entropy-preserving score).
+  using ChildScore = std::function<double(const AssembledChild&)>;
+
   /// Up to `children` children of `a` and `b`, each from another random AB-cycle, and the one of
-  /// largest gain in `best`; returns the number of children made (0: the parents are the same).
+  /// largest `score` (by default the gain; the first of equal scores) in `best`; returns the
+  /// number of children made (0: the parents are the same tour).
   int best_child(const MergeBase& a, std::span<const int32_t> b, int children, RandomStream& rng,
-                 AssembledChild& best);
+                 AssembledChild& best, const ChildScore& score = {});
 
  private:
   // The intermediate tour of a child: the base with `removed_` replaced by `added_`. Per city, up

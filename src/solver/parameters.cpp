@@ -217,6 +217,29 @@ void add_two_opt_parameters(std::vector<Parameter>& p) {
                [](const SolverConfig& c) { return nlohmann::json(c.two_opt.block_neighbours); }});
 }
 
+void add_eax_parameters(std::vector<Parameter>& p) {
+  p.push_back({"population", "eax: tours in the first population",
+               [](SolverConfig& c, std::string_view v) { c.eax.population = parse_value<int>("population", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.eax.population); }});
+  p.push_back({"eax-grow",
+               "eax: when the population converges, start again with one twice as large that holds the best tour "
+               "(true), or finish (false)",
+               [](SolverConfig& c, std::string_view v) { c.eax.grow = parse_bool("eax-grow", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.eax.grow); }});
+  p.push_back({"children", "eax: children per pair of parents at most, each from another AB-cycle",
+               [](SolverConfig& c, std::string_view v) { c.eax.children = parse_value<int>("children", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.eax.children); }});
+  p.push_back({"eax-selection",
+               "eax: which child replaces its parent A: greedy (the shortest) or entropy (among those shorter than A, "
+               "the one that loses the least of the population's edge entropy per unit of length gained)",
+               [](SolverConfig& c, std::string_view v) {
+                 const auto s = localsearch::cpu::parse_edge_assembly_selection(v);
+                 FORMICA_EXPECTS(s, "unknown --eax-selection '", v, "' (valid: greedy, entropy)");
+                 c.eax.selection = *s;
+               },
+               [](const SolverConfig& c) { return nlohmann::json(std::string(localsearch::cpu::to_string(c.eax.selection))); }});
+}
+
 std::vector<Parameter> make_parameters() {
   std::vector<Parameter> p;
   p.push_back(
@@ -226,7 +249,9 @@ std::vector<Parameter> make_parameters() {
        "  as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)\n  mmas: MAX-MIN Ant System (Stutzle and "
        "Hoos 2000)\n  acs: Ant Colony System (Dorigo and Gambardella 1997)\n  gaco: MMAS and ACS colonies "
        "sharing one matrix, dynamic neighbours (Li and Jin)\n"
-       "  two-opt: 2-opt hill climbing with random restarts and k-swap (Robinson et al. 2018)",
+       "  two-opt: 2-opt hill climbing with random restarts and k-swap (Robinson et al. 2018)\n"
+       "  eax: GA-EAX, a population improved by edge assembly crossover on host threads (Nagata and Kobayashi "
+       "2013); CPU only",
        [](SolverConfig& c, std::string_view v) {
          const auto a = parse_algorithm(v);
          FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: ", algorithm_names(), ")");
@@ -317,6 +342,7 @@ std::vector<Parameter> make_parameters() {
       [](auto& c) -> auto& { return c.ant_system.pheromone_update; }));
   add_colony_parameters(p);
   add_two_opt_parameters(p);
+  add_eax_parameters(p);
   return p;
 }
 

@@ -35,6 +35,7 @@ std::string_view to_string(Algorithm algorithm) {
     case Algorithm::Acs: return "acs";
     case Algorithm::Gaco: return "gaco";
     case Algorithm::TwoOpt: return "two-opt";
+    case Algorithm::Eax: return "eax";
   }
   return "?";
 }
@@ -42,7 +43,7 @@ std::string_view to_string(Algorithm algorithm) {
 std::string algorithm_names() {
   std::string names;
   for (Algorithm a : {Algorithm::Auto, Algorithm::AntSystem, Algorithm::Mmas, Algorithm::Acs, Algorithm::Gaco,
-                      Algorithm::TwoOpt})
+                      Algorithm::TwoOpt, Algorithm::Eax})
     names += (names.empty() ? "" : ", ") + std::string(to_string(a));
   return names;
 }
@@ -54,6 +55,7 @@ std::optional<Algorithm> parse_algorithm(std::string_view text) {
   if (text == "acs") return Algorithm::Acs;
   if (text == "gaco") return Algorithm::Gaco;
   if (text == "two-opt") return Algorithm::TwoOpt;
+  if (text == "eax") return Algorithm::Eax;
   return std::nullopt;
 }
 
@@ -145,6 +147,7 @@ void SolverConfig::validate() const {
   FORMICA_EXPECTS(algorithm == Algorithm::Auto || colony.lk_stretch == 0 || colony.lk_threads > 0,
                   "--lk-stretch: there are no Lin-Kernighan threads to walk stretches; add --lk-threads N");
   two_opt.validate();
+  eax.validate();
 }
 
 std::string SolverConfig::describe_algorithm() const {
@@ -155,6 +158,7 @@ std::string SolverConfig::describe_algorithm() const {
     case Algorithm::Acs:
     case Algorithm::Gaco: return colony_config(*this, 1).describe();
     case Algorithm::TwoOpt: return two_opt.describe();
+    case Algorithm::Eax: return eax.describe();
   }
   return {};
 }
@@ -162,8 +166,8 @@ std::string SolverConfig::describe_algorithm() const {
 namespace {
 
 bool has_cuda_implementation(Algorithm algorithm) {
-  (void)algorithm;  // every algorithm has a CUDA implementation
-  return cuda::built_with_cuda();
+  // GA-EAX runs on host threads only: its crossover is pointer work on a few hundred edges.
+  return algorithm != Algorithm::Eax && cuda::built_with_cuda();
 }
 
 }  // namespace
@@ -171,7 +175,8 @@ bool has_cuda_implementation(Algorithm algorithm) {
 void check_initial_tour(const Instance& instance, const SolverConfig& config, std::span<const int32_t> tour,
                         std::string_view source) {
   const Algorithm a = resolve_algorithm(config.algorithm);
-  FORMICA_EXPECTS((a == Algorithm::Mmas || a == Algorithm::Acs || a == Algorithm::Gaco) && config.colony.focused(),
+  FORMICA_EXPECTS(a == Algorithm::Eax ||
+                      ((a == Algorithm::Mmas || a == Algorithm::Acs || a == Algorithm::Gaco) && config.colony.focused()),
                   aco::kStartTourNeedsFocusedColonies);
   try {
     validate_permutation(tour, instance.n());
@@ -219,6 +224,14 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
 #if FORMICA_HAVE_CUDA
       if (backend == Backend::Cuda) return localsearch::cuda::make_two_opt_cuda(instance, two_opt);
 #endif
+      break;
+    }
+    case Algorithm::Eax: {
+      localsearch::cpu::EdgeAssemblyConfig eax = config.eax;
+      eax.seed = config.seed;
+      eax.threads = threads;
+      if (backend == Backend::Cpu)
+        return std::make_unique<localsearch::cpu::EdgeAssemblySearch>(instance, eax, std::move(start_tour));
       break;
     }
   }

@@ -25,11 +25,12 @@
 #include "core/tour.h"
 #include "distributed/communicator.h"
 #include "localsearch/config.h"
+#include "localsearch/cpu/edge_assembly_search.h"
 
 namespace formica {
 
 /// The algorithms by name. Auto, the default, is whatever resolve_algorithm() says it is.
-enum class Algorithm { Auto, AntSystem, Mmas, Acs, Gaco, TwoOpt };
+enum class Algorithm { Auto, AntSystem, Mmas, Acs, Gaco, TwoOpt, Eax };
 
 std::string_view to_string(Algorithm algorithm);
 std::optional<Algorithm> parse_algorithm(std::string_view text);
@@ -50,6 +51,8 @@ struct SolverConfig {
   /// MMAS, ACS and GACO; their ants, alpha and beta come from ant_system (see make_search).
   aco::ColonyConfig colony;
   localsearch::TwoOptConfig two_opt;
+  /// --algorithm eax (its seed and threads are the run's).
+  localsearch::cpu::EdgeAssemblyConfig eax;
   /// Exact 2-opt + Or-opt + 3-opt polish of the best tour before it is returned (neighbour lists, with the
   /// final sweep; localsearch/cpu/neighbour_list_climb.h). Its time comes out of the time limit.
   bool polish = true;

@@ -832,6 +832,44 @@ TEST(Cli, TwoOptFinishesAfterItsRestarts) {
   EXPECT_EQ(doc["parameters"]["start"], "space-filling-curve");
 }
 
+TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
+  const fs::path instance = temp("eax.tsp"), json = temp("eax.json"), tour = temp("eax.tour");
+  ASSERT_EQ(formica("generate --cities 150 --kind clustered --seed 3 --output " + instance.string()).code, 0);
+  // Without --backend: a GPU machine runs it on the CPU too; it ends when its population converges.
+  const Outcome run = formica("solve " + instance.string() + " --algorithm eax --population 40 --children 20 " +
+                              "--eax-selection greedy --eax-grow false --time-limit 60 --json " + json.string() + " --tour-out " +
+                              tour.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.err.find("GA-EAX: population 40, 20 children per pair, greedy selection"), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.out.find("stopped by finished"), std::string::npos) << run.out;
+  const auto doc = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(doc["algorithm"], "eax");
+  EXPECT_EQ(doc["backend"], "cpu");
+  EXPECT_EQ(doc["parameters"]["population"], 40);
+  EXPECT_EQ(doc["parameters"]["eax_selection"], "greedy");
+  const int64_t best = doc["best_length"].get<int64_t>();
+  const Outcome verified = formica("verify " + instance.string() + " " + tour.string());
+  EXPECT_EQ(verified.out, "valid tour of clustered150-s3, length " + std::to_string(best) + "\n");
+  // From that tour again: never longer.
+  const Outcome again = formica("solve " + instance.string() + " --algorithm eax --population 10 --iterations 3 " +
+                                "--initial-tour " + tour.string() + " --json " + json.string());
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_LE(nlohmann::json::parse(slurp(json))["best_length"].get<int64_t>(), best);
+  // Bad settings and the GPU are refused in one line.
+  const Outcome small = formica("solve " + instance.string() + " --algorithm eax --population 1");
+  EXPECT_EQ(small.code, 2);
+  EXPECT_EQ(small.err, "formica: error: --population must be in [2, 10000], got 1\n");
+  const Outcome selection = formica("solve " + instance.string() + " --algorithm eax --eax-selection best");
+  EXPECT_EQ(selection.code, 2);
+  EXPECT_EQ(selection.err, "formica: error: unknown --eax-selection 'best' (valid: greedy, entropy)\n");
+  if (cuda::built_with_cuda() && cuda::find_device()) {
+    const Outcome gpu = formica("solve " + instance.string() + " --algorithm eax --backend cuda");
+    EXPECT_EQ(gpu.code, 2);
+    EXPECT_EQ(gpu.err, "formica: error: --algorithm eax has no CUDA implementation yet; use --backend cpu\n");
+  }
+}
+
 // Hostile sizes (issue 22): files that claim far more than they hold, or hold what no instance
 // can, get one line and exit 2 or 3 at once. The reader stops at the first line it cannot use
 // and allocates for what arrives, not for what a header claims.

@@ -141,7 +141,7 @@ std::unique_ptr<cpu::EdgeAssemblySearch> run_to_the_end(const Instance& instance
 
 TEST(EdgeAssemblySearch, ImprovesOnItsPopulationWithExactLengths) {
   const Instance instance = io::generate_instance(400, io::InstanceKind::Uniform, 4);
-  cpu::EdgeAssemblySearch search(instance, {.population = 24, .threads = 2, .seed = 3});
+  cpu::EdgeAssemblySearch search(instance, {.population = 24, .grow = false, .threads = 2, .seed = 3});
   ASSERT_TRUE(search.step(StopFlag{}));  // the population
   const int64_t first = *std::min_element(search.lengths().begin(), search.lengths().end());
   EXPECT_EQ(search.best_length(), first);
@@ -164,7 +164,7 @@ TEST(EdgeAssemblySearch, ImprovesOnItsPopulationWithExactLengths) {
 
 TEST(EdgeAssemblySearch, TheSeedDecidesTheTourNotTheThreads) {
   const Instance instance = io::generate_instance(250, io::InstanceKind::Clustered, 8);
-  const cpu::EdgeAssemblyConfig one{.population = 16, .threads = 1, .seed = 5};
+  const cpu::EdgeAssemblyConfig one{.population = 16, .grow = false, .threads = 1, .seed = 5};
   cpu::EdgeAssemblyConfig three = one;
   three.threads = 3;
   cpu::EdgeAssemblyConfig other = one;
@@ -185,16 +185,36 @@ TEST(EdgeAssemblySearch, ReachesTheOptimumOfSmallInstances) {
     int64_t optimum = tour_length(instance, order);
     while (std::next_permutation(order.begin() + 1, order.end()))
       optimum = std::min(optimum, tour_length(instance, order));
-    EXPECT_EQ(run_to_the_end(instance, {.population = 8, .seed = seed})->best_length(), optimum);
+    EXPECT_EQ(run_to_the_end(instance, {.population = 8, .grow = false, .seed = seed})->best_length(), optimum);
   }
   const auto dir = test::tsplib_dir();
   if (!dir) GTEST_SKIP() << "TSPLIB folder absent: berlin52 and kroA100 not tried";
   EXPECT_EQ(
-      run_to_the_end(test::tsplib_instance("berlin52"), {.population = 50, .threads = 2})->best_length(),
+      run_to_the_end(test::tsplib_instance("berlin52"), {.population = 50, .grow = false, .threads = 2})->best_length(),
       7542);
   EXPECT_EQ(
-      run_to_the_end(test::tsplib_instance("kroA100"), {.population = 100, .threads = 2})->best_length(),
+      run_to_the_end(test::tsplib_instance("kroA100"), {.population = 100, .grow = false, .threads = 2})->best_length(),
       21282);
+}
+
+TEST(EdgeAssemblySearch, AConvergedPopulationGivesWayToOneTwiceAsLarge) {
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 9);
+  cpu::EdgeAssemblySearch search(instance, {.population = 6, .threads = 2, .seed = 4});
+  int64_t last = search.best_length();
+  std::vector<int> sizes;
+  while (search.restarts() < 3) {
+    ASSERT_TRUE(search.step(StopFlag{}));
+    EXPECT_LE(search.best_length(), last);
+    last = search.best_length();
+    if (sizes.empty() || sizes.back() != search.population_size()) sizes.push_back(search.population_size());
+  }
+  EXPECT_EQ(sizes, (std::vector<int>{6, 12, 24, 48}));
+  EXPECT_FALSE(search.finished());
+  // The next population holds the best tour so far and new climbs.
+  ASSERT_TRUE(search.step(StopFlag{}));
+  EXPECT_EQ(search.population().size(), 48u);
+  EXPECT_EQ(*std::min_element(search.lengths().begin(), search.lengths().end()), search.best_length());
+  EXPECT_EQ(std::count(search.population().begin(), search.population().end(), search.best_tour()), 1);
 }
 
 TEST(EdgeAssemblySearch, AStopRequestChangesNothing) {

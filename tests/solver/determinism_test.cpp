@@ -27,7 +27,7 @@ TEST_P(CpuDeterminism, SameSeedSameTourAnyThreadCountOtherSeedOtherTour) {
 // Every algorithm of --algorithm (auto is MMAS with focused ants, local search and polish; on the CPU
 // it starts no Lin-Kernighan threads, whose runs depend on timing: README, "Iterated Lin-Kernighan
 // threads").
-INSTANTIATE_TEST_SUITE_P(Algorithms, CpuDeterminism, ::testing::Values("auto", "as", "mmas", "acs", "gaco", "two-opt"),
+INSTANTIATE_TEST_SUITE_P(Algorithms, CpuDeterminism, ::testing::Values("auto", "as", "mmas", "acs", "gaco", "two-opt", "eax"),
                          test::algorithm_name);
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <utility>
 
 #ifdef _OPENMP
@@ -38,9 +39,43 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
+/// Per city, its neighbours in the population's tours and in how many tours.
+class EdgeAssemblySearch::EdgeFrequency {
+ public:
+  explicit EdgeFrequency(int n) : slots_(static_cast<size_t>(n)) {}
+  int count(int32_t u, int32_t v) const {
+    for (const auto& [w, c] : slots_[u])
+      if (w == v) return c;
+    return 0;
+  }
+  void add(int32_t u, int32_t v, int delta) {
+    bump(u, v, delta);
+    bump(v, u, delta);
+  }
+  void add_tour(std::span<const int32_t> tour, int delta) {
+    for (size_t p = 0; p < tour.size(); ++p) add(tour[p], tour[(p + 1) % tour.size()], delta);
+  }
+
+ private:
+  void bump(int32_t u, int32_t v, int delta) {
+    auto& slots = slots_[u];
+    for (auto it = slots.begin(); it != slots.end(); ++it)
+      if (it->first == v) {
+        it->second += delta;
+        if (it->second == 0) {
+          *it = slots.back();
+          slots.pop_back();
+        }
+        return;
+      }
+    slots.emplace_back(v, delta);
+  }
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> slots_;
+};
+
 void EdgeAssemblyConfig::validate() const {
-  FORMICA_EXPECTS(population >= 2 && population <= 100000, "--population must be in [2, 100000], got ",
-                  population);
+  FORMICA_EXPECTS(population >= 2 && population <= kMaxPopulation, "--population must be in [2, ", kMaxPopulation,
+                  "], got ", population);
   FORMICA_EXPECTS(children >= 1 && children <= 1000, "--children must be in [1, 1000], got ", children);
   FORMICA_EXPECTS(neighbours >= 1 && neighbours <= 50, "eax: --neighbours must be in [1, 50], got ",
                   neighbours);
@@ -48,8 +83,19 @@ void EdgeAssemblyConfig::validate() const {
 }
 
 std::string EdgeAssemblyConfig::describe() const {
-  return concat("GA-EAX: population ", population, ", ", children, " children per pair, ", neighbours,
-                " nearest neighbours, ", threads, " thread", threads > 1 ? "s" : "");
+  return concat("GA-EAX: population ", population, grow ? " (doubled whenever it converges)" : "", ", ", children,
+                " children per pair, ", to_string(selection),
+                " selection, ", neighbours, " nearest neighbours");
+}
+
+std::string_view to_string(EdgeAssemblySelection selection) {
+  return selection == EdgeAssemblySelection::Greedy ? "greedy" : "entropy";
+}
+
+std::optional<EdgeAssemblySelection> parse_edge_assembly_selection(std::string_view name) {
+  if (name == "greedy") return EdgeAssemblySelection::Greedy;
+  if (name == "entropy") return EdgeAssemblySelection::Entropy;
+  return std::nullopt;
 }
 
 EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssemblyConfig& config,
@@ -67,6 +113,7 @@ EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssem
   best_length_ = iteration_best_ = tour_length(instance, start);
   best_tour_ = std::move(start);
   converged_ = n < kMinCities;
+  population_ = config.population;
 }
 
 EdgeAssemblySearch::~EdgeAssemblySearch() = default;
@@ -80,7 +127,7 @@ bool EdgeAssemblySearch::step(const StopFlag& stop) {
 }
 
 bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
-  const int n = instance_.n(), population = config_.population;
+  const int n = instance_.n(), population = population_;
   std::vector<std::vector<int32_t>> tours(static_cast<size_t>(population));
   std::vector<int64_t> lengths(tours.size());
   std::atomic<bool> cut{false};
@@ -96,13 +143,14 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
       if (i == 0) {
         tours[i] = best_tour_;
       } else {
-        tours[i] = random_start(n, seed_, i);
+        tours[i] = random_start(n, seed_, started_ + i);
         if (!climber.climb(tours[i], &stop).completed) cut = true;
       }
       lengths[i] = tour_length(instance_, tours[i]);
     }
   }
   if (cut) return false;
+  started_ += population;
   tours_ = std::move(tours);
   lengths_ = std::move(lengths);
   next_.resize(tours_.size());
@@ -111,6 +159,11 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   order_.resize(tours_.size());
   assembly_.resize(static_cast<size_t>(config_.threads));
   for (auto& a : assembly_) a = std::make_unique<EdgeAssembly>(instance_, lists_, config_.neighbours);
+  if (config_.selection == EdgeAssemblySelection::Entropy) {
+    frequency_ = std::make_unique<EdgeFrequency>(n);
+    for (const auto& tour : tours_) frequency_->add_tour(tour, 1);
+  }
+  taken_.resize(tours_.size());
   built_ = true;
   take_shortest();
   return true;
@@ -127,11 +180,33 @@ void EdgeAssemblySearch::take_shortest() {
 }
 
 bool EdgeAssemblySearch::generation(const StopFlag& stop) {
-  const int population = config_.population;
+  const int population = population_;
   RandomStream shuffle(seed_, 1ull << 32 | static_cast<uint32_t>(generations_));
   for (int i = 0; i < population; ++i) order_[i] = i;
   for (int i = population - 1; i > 0; --i)
     std::swap(order_[i], order_[shuffle.below(static_cast<uint32_t>(i + 1))]);
+  // The entropy-preserving score (Nagata and Kobayashi's Eval_ent): the length gained per unit of
+  // the population's edge entropy lost, or without bound where the entropy does not fall; only
+  // children shorter than A score above 0. Frequencies as at the generation's start.
+  EdgeAssembly::ChildScore score;
+  if (frequency_) {
+    const double p = population;
+    const auto h = [p](int count) { return count > 0 ? -(count / p) * std::log(count / p) : 0.0; };
+    score = [this, h](const AssembledChild& child) {
+      double entropy = 0;
+      for (const Edge& e : child.removed) {
+        const int c = frequency_->count(e.a, e.b);
+        entropy += h(c - 1) - h(c);
+      }
+      for (const Edge& e : child.added) {
+        const int c = frequency_->count(e.a, e.b);
+        entropy += h(c + 1) - h(c);
+      }
+      const double gain = static_cast<double>(child.gain);
+      constexpr double kEpsilon = 1e-9;
+      return entropy < -kEpsilon ? gain / -entropy : gain / kEpsilon;
+    };
+  }
   std::atomic<bool> cut{false};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(config_.threads) if (config_.threads > 1)
   for (int i = 0; i < population; ++i) {
@@ -144,8 +219,8 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
     }
     RandomStream rng(seed_, static_cast<uint64_t>(generations_) * static_cast<uint64_t>(population) + a + 1);
     const MergeBase base(instance_, tours_[a], lengths_[a]);
-    AssembledChild child;
-    made_[a] = assembly_[thread_index()]->best_child(base, tours_[b], config_.children, rng, child);
+    AssembledChild& child = taken_[a];
+    made_[a] = assembly_[thread_index()]->best_child(base, tours_[b], config_.children, rng, child, score);
     if (made_[a] > 0 && child.gain > 0) {
       if (!base.exchange_is_a_tour(child.removed, child.added, &next_[a]))
         throw std::logic_error("edge assembly: a child that is not one tour");
@@ -157,13 +232,26 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
   for (int a = 0; a < population; ++a) {
     children_ += made_[a];
     if (next_lengths_[a] < 0) continue;
+    if (frequency_) {
+      for (const Edge& e : taken_[a].removed) frequency_->add(e.a, e.b, -1);
+      for (const Edge& e : taken_[a].added) frequency_->add(e.a, e.b, 1);
+    }
     std::swap(tours_[a], next_[a]);
     lengths_[a] = next_lengths_[a];
     ++changed;
   }
   ++generations_;
   take_shortest();
-  converged_ = changed == 0;
+  if (changed == 0) {
+    // Converged: finished, or a population twice as large from the best tour and new climbs.
+    if (config_.grow && population_ < kMaxPopulation) {
+      population_ = std::min(2 * population_, kMaxPopulation);
+      built_ = false;
+      ++restarts_;
+    } else {
+      converged_ = true;
+    }
+  }
   return true;
 }
 

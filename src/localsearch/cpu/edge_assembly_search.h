@@ -1,23 +1,31 @@
 // GA-EAX on host threads (--algorithm eax): a population of tours improved by edge assembly
 // crossover (localsearch/edge_assembly.h), after Nagata and Kobayashi's GA-EAX (INFORMS Journal on
-// Computing 25(2), 2013; its first stage, single AB-cycles, with greedy selection).
+// Computing 25(2), 2013; its first stage, single AB-cycles, with their entropy-preserving selection).
 //
 // The population starts from local optima of 2-opt and Or-opt over the 10 nearest neighbours,
-// climbed from random permutations (the first from the caller's tour when one is given). Every
+// climbed from random permutations (the first is the caller's tour when one is given). Every
 // generation puts it in a random order r, and each tour r(i) is crossed as parent A with r(i + 1)
-// as parent B: up to `children` children, each from a random AB-cycle, and the shortest replaces A
-// when it is shorter. All pairs of a generation read the population as it was at its start, so
-// they run side by side on the threads and the result depends on the seed alone, not on the
-// number of threads. The search has finished when a generation changes no tour.
+// as parent B: up to `children` children, each from a random AB-cycle, and one of those shorter
+// than A replaces it: the one that loses the least of the population's edge entropy per unit of
+// length gained (or the shortest, with greedy selection). All pairs of a generation read the
+// population as it was at its start, so they run side by side on the threads and the result
+// depends on the seed alone, not on the number of threads. A generation that changes no tour ends
+// the population; the next one is twice as large and holds the best tour so far (or the search
+// has finished, without grow): a run of any length keeps improving, and a small first population
+// gives a good tour early.
 //
-// Measured on pcb3038 (this project's 2-core VM, 2 threads, bench/eax_bench, seed 1): a population
-// of 100 converges at 0.063 % above the optimum in 3.8 s, 300 at 0.007 % in 12.6 s, 1,000 reaches
-// the optimum in 34 s; fnl4461: 300 0.015 % in 28 s, 1,000 0.003 % in 89 s.
+// Measured on this project's 2-core VM, 2 threads, seed 1 (bench/eax_bench, one population):
+// pcb3038 greedy 100 / 300 / 1,000 tours: 0.063 % above the optimum in 3.8 s / 0.007 % in 12 s /
+// the optimum in 34 s; entropy 100 / 300: 0.0015 % in 12 s / the optimum in 33 s. fnl4461 greedy
+// 300 / 1,000: 0.015 % in 28 s / 0.003 % in 89 s; entropy 100: 0.003 % in 47 s. With growth from
+// 100 (formica solve --algorithm eax --target 137694): pcb3038's optimum in 16.6 and 22.2 s (seeds 1, 2).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/candidates.h"
@@ -27,8 +35,23 @@
 
 namespace formica::localsearch::cpu {
 
+/// Which child replaces parent A: the shortest, or, among those shorter than A, the one that loses
+/// the least of the population's edge entropy per unit of length gained (Nagata and Kobayashi's
+/// entropy-preserving selection, which keeps the population diverse for longer).
+enum class EdgeAssemblySelection { Greedy, Entropy };
+std::string_view to_string(EdgeAssemblySelection selection);
+/// "greedy" or "entropy"; nullopt for any other name.
+std::optional<EdgeAssemblySelection> parse_edge_assembly_selection(std::string_view name);
+
+/// The largest population: 10,000 tours of 10,000 cities are 800 MB with the next generation's.
+inline constexpr int kMaxPopulation = 10000;
+
 struct EdgeAssemblyConfig {
-  int population = 300;  ///< tours (at least 2)
+  EdgeAssemblySelection selection = EdgeAssemblySelection::Entropy;
+  int population = 100;  ///< tours of the first population (at least 2)
+  /// When the population has converged, start again with one twice as large (up to kMaxPopulation)
+  /// holding the best tour so far; else the search has finished.
+  bool grow = true;
   int children = 30;     ///< children per pair at most (Nagata and Kobayashi's N_ch)
   int neighbours = 10;   ///< nearest neighbours per city: the start climbs' lists and the joins'
   int threads = 1;
@@ -36,12 +59,14 @@ struct EdgeAssemblyConfig {
 
   /// Throws InputError naming the first value out of range.
   void validate() const;
-  /// One line, e.g. "GA-EAX: population 300, 30 children per pair, 10 nearest neighbours".
+  /// One line, e.g. "GA-EAX: population 300, 30 children per pair, entropy selection, 10 nearest
+  /// neighbours" (the threads are the run's, which says them).
   std::string describe() const;
 };
 
-/// The first step builds the population, each further step is one generation; finished() once a
-/// generation changed no tour. A stop request cuts a step off between pairs (or start climbs), and
+/// The first step builds the population, each further step is one generation; a generation that
+/// changes no tour ends the population: the next step builds a larger one (grow), or the search has
+/// finished. A stop request cuts a step off between pairs (or start climbs), and
 /// a step cut off changes nothing.
 class EdgeAssemblySearch final : public Search {
  public:
@@ -60,6 +85,9 @@ class EdgeAssemblySearch final : public Search {
   bool finished() const override { return converged_; }
 
   int generations() const { return generations_; }
+  /// Populations started again after converging (grow), and the current one's size.
+  int restarts() const { return restarts_; }
+  int population_size() const { return population_; }
   /// Children made so far.
   int64_t children() const { return children_; }
   /// The population's tours (after the first step), each a permutation, and their lengths.
@@ -77,12 +105,16 @@ class EdgeAssemblySearch final : public Search {
   const uint64_t seed_;
   const CandidateLists lists_;
   std::vector<std::unique_ptr<EdgeAssembly>> assembly_;  // one per thread
+  class EdgeFrequency;
+  std::unique_ptr<EdgeFrequency> frequency_;  // how many tours of the population hold each edge
+  std::vector<AssembledChild> taken_;         // per tour, the child that replaces it this generation
   std::vector<std::vector<int32_t>> tours_, next_;
   std::vector<int64_t> lengths_, next_lengths_, made_;
   std::vector<int> order_;
   std::vector<int32_t> best_tour_;
   int64_t best_length_ = 0, iteration_best_ = 0, children_ = 0;
-  int generations_ = 0;
+  int generations_ = 0, population_ = 0, restarts_ = 0;
+  int64_t started_ = 0;  // random starts drawn so far: each population climbs new ones
   bool built_ = false, converged_ = false;
   StepTimes times_;
 };
