@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <utility>
 
 #include "core/error.h"
@@ -35,6 +36,7 @@ EdgeAssembly::EdgeAssembly(const Instance& instance, const CandidateLists& lists
   ab_.assign(kSlots * n, -1);
   ab_count_.assign(2 * n, 0);
   seen_at_.assign((kOccurrences + 1) * n, 0);
+  mark_.assign(n, 0);
 }
 
 void EdgeAssembly::ab_cycles(const MergeBase& a, std::span<const int32_t> b, RandomStream& rng,
@@ -202,47 +204,63 @@ bool EdgeAssembly::child(const MergeBase& a, std::span<const int32_t> cycle, Ass
   }
   const int n = a.n();
   const std::span<const int32_t> tour = a.tour();
-  int cycles = a.exchange_pieces(removed_, added_, pieces_);
+  const int cycles = a.exchange_pieces(removed_, added_, pieces_);
   FORMICA_EXPECTS(cycles > 0, "edge assembly: an AB-cycle that is no exchange");
-  while (cycles > 1) {
+  // Joining two cycles by exchanging an edge of each always leaves one cycle, so the subtours are
+  // the first cycles united as they are joined: their cities are still those of the pieces.
+  root_.resize(static_cast<size_t>(cycles));
+  std::iota(root_.begin(), root_.end(), 0);
+  const auto find = [&](int c) {
+    while (root_[c] != c) c = root_[c] = root_[root_[c]];
+    return c;
+  };
+  std::vector<int>& size = pieces_.size;
+  const int k = static_cast<int>(pieces_.cut.size());
+  for (int left = cycles; left > 1; --left) {
     // Join the smallest subtour to another by the cheapest exchange of an edge of each.
-    const int smallest =
-        static_cast<int>(std::min_element(pieces_.size.begin(), pieces_.size.end()) - pieces_.size.begin());
-    const int k = static_cast<int>(pieces_.cut.size());
+    int smallest = -1;
+    for (int c = 0; c < cycles; ++c)
+      if (root_[c] == c && (smallest < 0 || size[c] < size[smallest])) smallest = c;
+    if (++mark_now_ == 0) {
+      std::fill(mark_.begin(), mark_.end(), 0);
+      mark_now_ = 1;
+    }
+    const auto for_each_city = [&](auto&& visit) {
+      for (int i = 0; i < k; ++i) {
+        if (find(pieces_.cycle[i]) != smallest) continue;
+        const int first = pieces_.cut[i] + 1, length = (pieces_.cut[(i + 1) % k] - pieces_.cut[i] + n) % n;
+        for (int s = 0; s < length; ++s) visit(tour[(first + s) % n]);
+      }
+    };
+    for_each_city([&](int32_t u) { mark_[u] = mark_now_; });
     int64_t best = std::numeric_limits<int64_t>::max();
     int32_t bu = -1, bu2 = -1, bv = -1, bv2 = -1;
-    for (int i = 0; i < k; ++i) {
-      if (pieces_.cycle[i] != smallest) continue;
-      const int first = pieces_.cut[i] + 1, length = (pieces_.cut[(i + 1) % k] - pieces_.cut[i] + n) % n;
-      for (int s = 0; s < length; ++s) {
-        const int32_t u = tour[(first + s) % n];
-        int32_t nu[2], nv[2];
-        neighbours(a, u, nu);
-        const std::span<const int32_t> near = lists_.of(u);
-        for (int l = 0; l < merge_neighbours_; ++l) {
-          const int32_t v = near[l];
-          if (pieces_.cycle[pieces_.piece_at(a.position(v))] == smallest) continue;
-          neighbours(a, v, nv);
-          const int64_t uv = instance_.distance(u, v);
-          for (const int32_t u2 : nu)
-            for (const int32_t v2 : nv) {
-              const int64_t delta =
-                  uv + instance_.distance(u2, v2) - instance_.distance(u, u2) - instance_.distance(v, v2);
-              if (delta < best) best = delta, bu = u, bu2 = u2, bv = v, bv2 = v2;
-            }
-        }
+    for_each_city([&](int32_t u) {
+      int32_t nu[2], nv[2];
+      neighbours(a, u, nu);
+      const std::span<const int32_t> near = lists_.of(u);
+      for (int l = 0; l < merge_neighbours_; ++l) {
+        const int32_t v = near[l];
+        if (mark_[v] == mark_now_) continue;
+        neighbours(a, v, nv);
+        const int64_t uv = instance_.distance(u, v);
+        for (const int32_t u2 : nu)
+          for (const int32_t v2 : nv) {
+            const int64_t delta =
+                uv + instance_.distance(u2, v2) - instance_.distance(u, u2) - instance_.distance(v, v2);
+            if (delta < best) best = delta, bu = u, bu2 = u2, bv = v, bv2 = v2;
+          }
       }
-    }
+    });
     if (bu < 0) return false;
+    const int other = find(pieces_.cycle[pieces_.piece_at(a.position(bv))]);
+    root_[smallest] = other;
+    size[other] += size[smallest];
     remove_edge(a, bu, bu2);
     remove_edge(a, bv, bv2);
     add_edge(bu, bv);
     add_edge(bu2, bv2);
     gain -= best;
-    // A join may undo the whole AB-cycle: the child is then the base again.
-    const int left = removed_.empty() ? 1 : a.exchange_pieces(removed_, added_, pieces_);
-    FORMICA_EXPECTS(left == cycles - 1, "edge assembly: a join left ", left, " subtours of ", cycles);
-    cycles = left;
   }
   out.gain = gain;
   out.removed = removed_;

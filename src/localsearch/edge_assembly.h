@@ -85,6 +85,9 @@ class EdgeAssembly {
   std::vector<int32_t> ab_, ab_count_, seen_at_;
   std::vector<int32_t> path_, starts_;
   MergeBase::Pieces pieces_;
+  std::vector<int> root_;       // per first cycle of a child, the cycle it was joined into
+  std::vector<uint32_t> mark_;  // the smallest subtour's cities: mark_[city] == mark_now_
+  uint32_t mark_now_ = 0;
   std::vector<std::vector<int32_t>> cycles_;
   AssembledChild candidate_;
 };
