@@ -92,7 +92,7 @@ def test_eax_runs_on_host_threads_and_takes_a_start_tour() -> None:
     assert first.config["algorithm"] == "eax" and first.config["population"] == 30
     assert sorted(first.tour) == list(range(200))
     again = formica.solve(points, algorithm="eax", population=30, eax_grow=False, time_limit=60, seed=4)
-    assert again.tour == first.tour
+    assert np.array_equal(again.tour, first.tour)
     later = formica.solve(points, algorithm="eax", population=8, iterations=2, initial_tour=first.tour)
     assert later.length <= first.length
     with pytest.raises(ValueError, match="unknown --eax-selection 'best' \\(valid: greedy, entropy\\)"):
@@ -127,7 +127,7 @@ def test_float_metric_target_is_in_the_problems_units() -> None:
             "candidate lists (its GPU construction is --ant-construction)",
         ),
         ({"backend": "tpu"}, "unknown --backend 'tpu' (valid: auto, cpu, cuda)"),
-        ({"algorithm": "x"}, "unknown --algorithm 'x' (valid: auto, as, mmas, acs, gaco, two-opt)"),
+        ({"algorithm": "x"}, "unknown --algorithm 'x' (valid: auto, as, mmas, acs, gaco, two-opt, eax)"),
         ({"ants": "many"}, "--ants: 'many' is not a valid value"),
         ({"polish": "yes"}, "--polish: 'yes' is not true or false"),
     ],

@@ -169,7 +169,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"solve " + data("square.tsp") + " --backend tpu", "unknown --backend 'tpu' (valid: auto, cpu, cuda)"},
         ErrorCase{"solve " + data("square.tsp") + " --neighbour-lists octant",
                   "unknown --neighbour-lists 'octant' (valid: nearest, quadrant)"},
-        ErrorCase{"solve " + data("square.tsp") + " --algorithm aco", "unknown --algorithm 'aco' (valid: auto, as, mmas, acs, gaco, two-opt)"},
+        ErrorCase{"solve " + data("square.tsp") + " --algorithm aco", "unknown --algorithm 'aco' (valid: auto, as, mmas, acs, gaco, two-opt, eax)"},
         ErrorCase{"solve " + data("square.tsp") + " --tour-out a.x --svg a.x", "--tour-out and --svg name the same file"},
         ErrorCase{"solve " + data("square.tsp") + " --json b.x --plot-history b.x",
                   "--json and --plot-history name the same file"},
