@@ -231,7 +231,7 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       eax.seed = config.seed;
       eax.threads = threads;
       if (backend == Backend::Cpu)
-        return std::make_unique<localsearch::cpu::EdgeAssemblySearch>(instance, eax, std::move(start_tour));
+        return std::make_unique<localsearch::cpu::EdgeAssemblySearch>(instance, eax, std::move(start_tour), setup_stop);
       break;
     }
   }

@@ -178,23 +178,26 @@ TEST(EdgeAssemblySearch, TheSeedDecidesTheTourNotTheThreads) {
 }
 
 TEST(EdgeAssemblySearch, ReachesTheOptimumOfSmallInstances) {
-  for (const uint64_t seed : {1, 2, 3}) {
-    const Instance instance = io::generate_instance(10, io::InstanceKind::Uniform, seed);
-    std::vector<int32_t> order(10);
+  for (const int n : {3, 4, 5, 6, 7, 8, 9, 10}) {
+    const uint64_t seed = static_cast<uint64_t>(n);
+    const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, seed);
+    std::vector<int32_t> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
     int64_t optimum = tour_length(instance, order);
     while (std::next_permutation(order.begin() + 1, order.end()))
       optimum = std::min(optimum, tour_length(instance, order));
-    EXPECT_EQ(run_to_the_end(instance, {.population = 8, .grow = false, .seed = seed})->best_length(), optimum);
+    EXPECT_EQ(run_to_the_end(instance, {.population = 8, .grow = false, .seed = seed})->best_length(),
+              optimum)
+        << n << " cities";
   }
   const auto dir = test::tsplib_dir();
   if (!dir) GTEST_SKIP() << "TSPLIB folder absent: berlin52 and kroA100 not tried";
-  EXPECT_EQ(
-      run_to_the_end(test::tsplib_instance("berlin52"), {.population = 50, .grow = false, .threads = 2})->best_length(),
-      7542);
-  EXPECT_EQ(
-      run_to_the_end(test::tsplib_instance("kroA100"), {.population = 100, .grow = false, .threads = 2})->best_length(),
-      21282);
+  EXPECT_EQ(run_to_the_end(test::tsplib_instance("berlin52"), {.population = 50, .grow = false, .threads = 2})
+                ->best_length(),
+            7542);
+  EXPECT_EQ(run_to_the_end(test::tsplib_instance("kroA100"), {.population = 100, .grow = false, .threads = 2})
+                ->best_length(),
+            21282);
 }
 
 TEST(EdgeAssemblySearch, AConvergedPopulationGivesWayToOneTwiceAsLarge) {

@@ -99,6 +99,19 @@ TEST(PartitionMerge, CycleTestAgreesWithWalkingTheEdges) {
         const bool walked = r.size() >= 2 && one_cycle_by_walking(base, r, a);
         const bool tested = merge_base.exchange_is_a_tour(r, a, &rebuilt);
         EXPECT_EQ(tested, walked) << "n = " << n;
+        // The pieces of a consistent exchange cover every city once, cycle by cycle.
+        MergeBase::Pieces pieces;
+        const int cycles = merge_base.exchange_pieces(r, a, pieces);
+        EXPECT_EQ(cycles, merge_base.exchange_cycles(r, a));
+        EXPECT_EQ(cycles == 1, tested) << "n = " << n;
+        if (cycles > 0) {
+          EXPECT_EQ(std::accumulate(pieces.size.begin(), pieces.size.end(), 0), n);
+          for (size_t i = 0; i < pieces.cut.size(); ++i) {
+            EXPECT_EQ(pieces.piece_at(pieces.cut[i]),
+                      static_cast<int>((i + pieces.cut.size() - 1) % pieces.cut.size()));
+            EXPECT_EQ(pieces.piece_at((pieces.cut[i] + 1) % n), static_cast<int>(i));
+          }
+        }
         if (tested) {
           validate_permutation(rebuilt, n);
           EXPECT_EQ(
@@ -295,8 +308,9 @@ void climb_inside(const Instance& instance, std::vector<int32_t>& tour, int firs
     better = false;
     for (int i = first; i < last; ++i)
       for (int j = i + 2; j < last; ++j) {
-        const int64_t delta = instance.distance(tour[i], tour[j]) + instance.distance(tour[i + 1], tour[j + 1]) -
-                              instance.distance(tour[i], tour[i + 1]) - instance.distance(tour[j], tour[j + 1]);
+        const int64_t delta =
+            instance.distance(tour[i], tour[j]) + instance.distance(tour[i + 1], tour[j + 1]) -
+            instance.distance(tour[i], tour[i + 1]) - instance.distance(tour[j], tour[j + 1]);
         if (delta < 0) {
           std::reverse(tour.begin() + i + 1, tour.begin() + j + 1);
           better = true;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <utility>
 
 #ifdef _OPENMP
@@ -22,7 +23,7 @@ namespace formica::localsearch::cpu {
 namespace {
 
 constexpr uint64_t kEaxTag = 0x45415853;  // "EAXS"
-/// Smaller instances keep their first tour: the crossover needs a few cities to cut.
+/// Smaller instances are solved by trying every order: the crossover needs a few cities to cut.
 constexpr int kMinCities = 8;
 
 int thread_index() {
@@ -74,8 +75,8 @@ class EdgeAssemblySearch::EdgeFrequency {
 };
 
 void EdgeAssemblyConfig::validate() const {
-  FORMICA_EXPECTS(population >= 2 && population <= kMaxPopulation, "--population must be in [2, ", kMaxPopulation,
-                  "], got ", population);
+  FORMICA_EXPECTS(population >= 2 && population <= kMaxPopulation, "--population must be in [2, ",
+                  kMaxPopulation, "], got ", population);
   FORMICA_EXPECTS(children >= 1 && children <= 1000, "--children must be in [1, 1000], got ", children);
   FORMICA_EXPECTS(neighbours >= 1 && neighbours <= 50, "eax: --neighbours must be in [1, 50], got ",
                   neighbours);
@@ -83,9 +84,9 @@ void EdgeAssemblyConfig::validate() const {
 }
 
 std::string EdgeAssemblyConfig::describe() const {
-  return concat("GA-EAX: population ", population, grow ? " (doubled whenever it converges)" : "", ", ", children,
-                " children per pair, ", to_string(selection),
-                " selection, ", neighbours, " nearest neighbours");
+  return concat("GA-EAX: population ", population, grow ? " (doubled whenever it converges)" : "", ", ",
+                children, " children per pair, ", to_string(selection), " selection, ", neighbours,
+                " nearest neighbours");
 }
 
 std::string_view to_string(EdgeAssemblySelection selection) {
@@ -99,15 +100,24 @@ std::optional<EdgeAssemblySelection> parse_edge_assembly_selection(std::string_v
 }
 
 EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssemblyConfig& config,
-                                       std::vector<int32_t> start)
+                                       std::vector<int32_t> start, const StopFlag* setup_stop)
     : instance_(instance),
       config_(config),
       seed_(derive_seed(config.seed, kEaxTag)),
       lists_(build_candidate_lists(instance, (config.validate(), config.neighbours), config.threads)) {
   const int n = instance.n();
-  if (start.empty()) {
+  if (n < kMinCities) {
+    // Too few cities to cut: every order with city 0 first, the shortest kept (at most 720).
+    std::vector<int32_t> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    start = order;
+    int64_t shortest = tour_length(instance, order);
+    while (std::next_permutation(order.begin() + 1, order.end()))
+      if (const int64_t length = tour_length(instance, order); length < shortest)
+        shortest = length, start = order;
+  } else if (start.empty()) {
     start = random_start(n, seed_, 0);
-    if (n >= kMinCities) NeighbourClimber(instance, lists_, ClimbOptions{.or_opt = true}).climb(start);
+    NeighbourClimber(instance, lists_, ClimbOptions{.or_opt = true}).climb(start, setup_stop);
   }
   validate_permutation(start, n);
   best_length_ = iteration_best_ = tour_length(instance, start);

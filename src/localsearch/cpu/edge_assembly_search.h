@@ -52,8 +52,8 @@ struct EdgeAssemblyConfig {
   /// When the population has converged, start again with one twice as large (up to kMaxPopulation)
   /// holding the best tour so far; else the search has finished.
   bool grow = true;
-  int children = 30;     ///< children per pair at most (Nagata and Kobayashi's N_ch)
-  int neighbours = 10;   ///< nearest neighbours per city: the start climbs' lists and the joins'
+  int children = 30;    ///< children per pair at most (Nagata and Kobayashi's N_ch)
+  int neighbours = 10;  ///< nearest neighbours per city: the start climbs' lists and the joins'
   int threads = 1;
   uint64_t seed = 1;
 
@@ -70,10 +70,12 @@ struct EdgeAssemblyConfig {
 /// a step cut off changes nothing.
 class EdgeAssemblySearch final : public Search {
  public:
-  /// Builds the lists and the first tour of the population (climbed from a random permutation), or
-  /// takes `start` (a permutation) as that tour, so that the search has a tour before its first step.
+  /// Builds the lists and the first tour of the population (climbed from a random permutation, the
+  /// climb cut short by `setup_stop`), or takes `start` (a permutation) as that tour, so that the
+  /// search has a tour before its first step. Instances of fewer than 8 cities get their optimal
+  /// tour here (every order tried) and the search has finished.
   EdgeAssemblySearch(const Instance& instance, const EdgeAssemblyConfig& config,
-                     std::vector<int32_t> start = {});
+                     std::vector<int32_t> start = {}, const StopFlag* setup_stop = nullptr);
   ~EdgeAssemblySearch() override;
 
   bool step(const StopFlag& stop) override;
