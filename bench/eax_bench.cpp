@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   app.add_option("--selection", selection, "which child replaces its parent")->check(CLI::IsMember({"greedy", "entropy"}));
   CLI11_PARSE(app, argc, argv);
   config.selection = *localsearch::cpu::parse_edge_assembly_selection(selection);
-  config.grow = !once;
+  if (once) config.growth = 0;
   if (config.threads <= 0) config.threads = hardware_threads();
 
   const auto start = std::chrono::steady_clock::now();

@@ -87,11 +87,11 @@ def test_initial_tour_continues_an_earlier_result() -> None:
 
 def test_eax_runs_on_host_threads_and_takes_a_start_tour() -> None:
     points = np.random.default_rng(9).uniform(0, 1000, size=(200, 2))
-    first = formica.solve(points, algorithm="eax", population=30, eax_grow=False, time_limit=60, seed=4)
+    first = formica.solve(points, algorithm="eax", population=30, eax_growth=0, time_limit=60, seed=4)
     assert first.backend == "cpu" and first.stop_reason == "finished"
     assert first.config["algorithm"] == "eax" and first.config["population"] == 30
     assert sorted(first.tour) == list(range(200))
-    again = formica.solve(points, algorithm="eax", population=30, eax_grow=False, time_limit=60, seed=4)
+    again = formica.solve(points, algorithm="eax", population=30, eax_growth=0, time_limit=60, seed=4)
     assert np.array_equal(again.tour, first.tour)
     later = formica.solve(points, algorithm="eax", population=8, iterations=2, initial_tour=first.tour)
     assert later.length <= first.length

@@ -221,11 +221,11 @@ void add_eax_parameters(std::vector<Parameter>& p) {
   p.push_back({"population", "eax: tours in the first population",
                [](SolverConfig& c, std::string_view v) { c.eax.population = parse_value<int>("population", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.eax.population); }});
-  p.push_back({"eax-grow",
-               "eax: when the population converges, start again with one twice as large that holds the best tour "
-               "(true), or finish (false)",
-               [](SolverConfig& c, std::string_view v) { c.eax.grow = parse_bool("eax-grow", v); },
-               [](const SolverConfig& c) { return nlohmann::json(c.eax.grow); }});
+  p.push_back({"eax-growth",
+               "eax: when the population converges, start again with one this many times as large (1: as large) "
+               "that holds the best tour, or finish (0)",
+               [](SolverConfig& c, std::string_view v) { c.eax.growth = parse_value<double>("eax-growth", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.eax.growth); }});
   p.push_back({"children", "eax: children per pair of parents at most, each from another AB-cycle",
                [](SolverConfig& c, std::string_view v) { c.eax.children = parse_value<int>("children", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.eax.children); }});

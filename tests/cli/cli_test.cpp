@@ -837,7 +837,7 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   ASSERT_EQ(formica("generate --cities 150 --kind clustered --seed 3 --output " + instance.string()).code, 0);
   // Without --backend: a GPU machine runs it on the CPU too; it ends when its population converges.
   const Outcome run = formica("solve " + instance.string() + " --algorithm eax --population 40 --children 20 " +
-                              "--eax-selection greedy --eax-grow false --time-limit 60 --json " + json.string() + " --tour-out " +
+                              "--eax-selection greedy --eax-growth 0 --time-limit 60 --json " + json.string() + " --tour-out " +
                               tour.string());
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_NE(run.err.find("GA-EAX: population 40, 20 children per pair, greedy selection"), std::string::npos)

@@ -141,7 +141,7 @@ std::unique_ptr<cpu::EdgeAssemblySearch> run_to_the_end(const Instance& instance
 
 TEST(EdgeAssemblySearch, ImprovesOnItsPopulationWithExactLengths) {
   const Instance instance = io::generate_instance(400, io::InstanceKind::Uniform, 4);
-  cpu::EdgeAssemblySearch search(instance, {.population = 24, .grow = false, .threads = 2, .seed = 3});
+  cpu::EdgeAssemblySearch search(instance, {.population = 24, .growth = 0, .threads = 2, .seed = 3});
   ASSERT_TRUE(search.step(StopFlag{}));  // the population
   const int64_t first = *std::min_element(search.lengths().begin(), search.lengths().end());
   EXPECT_EQ(search.best_length(), first);
@@ -164,7 +164,7 @@ TEST(EdgeAssemblySearch, ImprovesOnItsPopulationWithExactLengths) {
 
 TEST(EdgeAssemblySearch, TheSeedDecidesTheTourNotTheThreads) {
   const Instance instance = io::generate_instance(250, io::InstanceKind::Clustered, 8);
-  const cpu::EdgeAssemblyConfig one{.population = 16, .grow = false, .threads = 1, .seed = 5};
+  const cpu::EdgeAssemblyConfig one{.population = 16, .growth = 0, .threads = 1, .seed = 5};
   cpu::EdgeAssemblyConfig three = one;
   three.threads = 3;
   cpu::EdgeAssemblyConfig other = one;
@@ -186,16 +186,16 @@ TEST(EdgeAssemblySearch, ReachesTheOptimumOfSmallInstances) {
     int64_t optimum = tour_length(instance, order);
     while (std::next_permutation(order.begin() + 1, order.end()))
       optimum = std::min(optimum, tour_length(instance, order));
-    EXPECT_EQ(run_to_the_end(instance, {.population = 8, .grow = false, .seed = seed})->best_length(),
+    EXPECT_EQ(run_to_the_end(instance, {.population = 8, .growth = 0, .seed = seed})->best_length(),
               optimum)
         << n << " cities";
   }
   const auto dir = test::tsplib_dir();
   if (!dir) GTEST_SKIP() << "TSPLIB folder absent: berlin52 and kroA100 not tried";
-  EXPECT_EQ(run_to_the_end(test::tsplib_instance("berlin52"), {.population = 50, .grow = false, .threads = 2})
+  EXPECT_EQ(run_to_the_end(test::tsplib_instance("berlin52"), {.population = 50, .growth = 0, .threads = 2})
                 ->best_length(),
             7542);
-  EXPECT_EQ(run_to_the_end(test::tsplib_instance("kroA100"), {.population = 100, .grow = false, .threads = 2})
+  EXPECT_EQ(run_to_the_end(test::tsplib_instance("kroA100"), {.population = 100, .growth = 0, .threads = 2})
                 ->best_length(),
             21282);
 }
@@ -218,6 +218,17 @@ TEST(EdgeAssemblySearch, AConvergedPopulationGivesWayToOneTwiceAsLarge) {
   EXPECT_EQ(search.population().size(), 48u);
   EXPECT_EQ(*std::min_element(search.lengths().begin(), search.lengths().end()), search.best_length());
   EXPECT_EQ(std::count(search.population().begin(), search.population().end(), search.best_tour()), 1);
+  // Other growths: as large again, or half as large again (rounded up).
+  for (const auto& [growth, expected] : {std::pair{1.0, std::vector<int>{6, 6, 6, 6}},
+                                         std::pair{1.5, std::vector<int>{6, 9, 14, 21}}}) {
+    cpu::EdgeAssemblySearch other(instance, {.population = 6, .growth = growth, .threads = 2, .seed = 4});
+    std::vector<int> seen{other.population_size()};
+    while (other.restarts() < 3) {
+      ASSERT_TRUE(other.step(StopFlag{}));
+      if (other.restarts() + 1 > static_cast<int>(seen.size())) seen.push_back(other.population_size());
+    }
+    EXPECT_EQ(seen, expected) << "growth " << growth;
+  }
 }
 
 TEST(EdgeAssemblySearch, AStopRequestChangesNothing) {
@@ -240,6 +251,7 @@ TEST(EdgeAssemblySearch, RejectsBadSettings) {
   const Instance instance = io::generate_instance(20, io::InstanceKind::Uniform, 1);
   EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.population = 1}), InputError);
   EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.children = 0}), InputError);
+  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.growth = 0.5}), InputError);
   EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.neighbours = 0}), InputError);
 }
 

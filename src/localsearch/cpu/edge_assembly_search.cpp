@@ -81,10 +81,15 @@ void EdgeAssemblyConfig::validate() const {
   FORMICA_EXPECTS(neighbours >= 1 && neighbours <= 50, "eax: --neighbours must be in [1, 50], got ",
                   neighbours);
   FORMICA_EXPECTS(threads >= 1, "eax: at least 1 thread, got ", threads);
+  FORMICA_EXPECTS(growth == 0 || (growth >= 1 && growth <= 16), "--eax-growth must be 0 or in [1, 16], got ", growth);
 }
 
 std::string EdgeAssemblyConfig::describe() const {
-  return concat("GA-EAX: population ", population, grow ? " (doubled whenever it converges)" : "", ", ",
+  return concat("GA-EAX: population ", population,
+                growth == 0   ? std::string()
+                : growth == 1 ? std::string(" (a new one whenever it converges)")
+                              : concat(" (", growth, " times as large whenever it converges)"),
+                ", ",
                 children, " children per pair, ", to_string(selection), " selection, ", neighbours,
                 " nearest neighbours");
 }
@@ -254,8 +259,8 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
   take_shortest();
   if (changed == 0) {
     // Converged: finished, or a population twice as large from the best tour and new climbs.
-    if (config_.grow && population_ < kMaxPopulation) {
-      population_ = std::min(2 * population_, kMaxPopulation);
+    if (config_.growth >= 1) {
+      population_ = std::min(static_cast<int>(std::ceil(config_.growth * population_)), kMaxPopulation);
       built_ = false;
       ++restarts_;
     } else {

@@ -10,8 +10,9 @@
 // length gained (or the shortest, with greedy selection). All pairs of a generation read the
 // population as it was at its start, so they run side by side on the threads and the result
 // depends on the seed alone, not on the number of threads. A generation that changes no tour ends
-// the population; the next one is twice as large and holds the best tour so far (or the search
-// has finished, without grow): a run of any length keeps improving, and a small first population
+// the population; the next one is `growth` times as large (twice by default; as large with 1) and
+// holds the best tour so far (or the search has finished, with growth 0): a run of any length
+// keeps improving, and a small first population
 // gives a good tour early.
 //
 // Measured on this project's 2-core VM, 2 threads, seed 1 (bench/eax_bench, one population):
@@ -49,9 +50,9 @@ inline constexpr int kMaxPopulation = 10000;
 struct EdgeAssemblyConfig {
   EdgeAssemblySelection selection = EdgeAssemblySelection::Entropy;
   int population = 100;  ///< tours of the first population (at least 2)
-  /// When the population has converged, start again with one twice as large (up to kMaxPopulation)
-  /// holding the best tour so far; else the search has finished.
-  bool grow = true;
+  /// When the population has converged, start again with one `growth` times as large (at least
+  /// as large, at most kMaxPopulation) holding the best tour so far; with 0 the search has finished.
+  double growth = 2;
   int children = 30;    ///< children per pair at most (Nagata and Kobayashi's N_ch)
   int neighbours = 10;  ///< nearest neighbours per city: the start climbs' lists and the joins'
   int threads = 1;
@@ -65,7 +66,7 @@ struct EdgeAssemblyConfig {
 };
 
 /// The first step builds the population, each further step is one generation; a generation that
-/// changes no tour ends the population: the next step builds a larger one (grow), or the search has
+/// changes no tour ends the population: the next step builds another (growth), or the search has
 /// finished. A stop request cuts a step off between pairs (or start climbs), and
 /// a step cut off changes nothing.
 class EdgeAssemblySearch final : public Search {
@@ -87,7 +88,7 @@ class EdgeAssemblySearch final : public Search {
   bool finished() const override { return converged_; }
 
   int generations() const { return generations_; }
-  /// Populations started again after converging (grow), and the current one's size.
+  /// Populations started again after converging (growth), and the current one's size.
   int restarts() const { return restarts_; }
   int population_size() const { return population_; }
   /// Children made so far.
