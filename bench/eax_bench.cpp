@@ -31,13 +31,18 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 50));
   app.add_option("--optimum", optimum,
                  "the optimal length, for the gap (default: the instance's known optimum)");
+  std::string start_kind = "random";
+  app.add_option("--start", start_kind, "the population's start tours")
+      ->check(CLI::IsMember({"random", "nearest-neighbour", "space-filling-curve"}));
   bool once = false;
   app.add_flag("--once", once, "one population: stop when it converges (no larger one after it)");
   std::string selection = "entropy";
-  app.add_option("--selection", selection, "which child replaces its parent")->check(CLI::IsMember({"greedy", "entropy"}));
+  app.add_option("--selection", selection, "which child replaces its parent")
+      ->check(CLI::IsMember({"greedy", "entropy"}));
   CLI11_PARSE(app, argc, argv);
   config.selection = *localsearch::cpu::parse_edge_assembly_selection(selection);
   if (once) config.growth = 0;
+  config.start = *localsearch::parse_start(start_kind);
   if (config.threads <= 0) config.threads = hardware_threads();
 
   const auto start = std::chrono::steady_clock::now();

@@ -853,9 +853,12 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   EXPECT_EQ(verified.out, "valid tour of clustered150-s3, length " + std::to_string(best) + "\n");
   // From that tour again: never longer.
   const Outcome again = formica("solve " + instance.string() + " --algorithm eax --population 10 --iterations 3 " +
-                                "--initial-tour " + tour.string() + " --json " + json.string());
+                                "--eax-start space-filling-curve --initial-tour " + tour.string() + " --json " +
+                                json.string());
   ASSERT_EQ(again.code, 0) << again.err;
-  EXPECT_LE(nlohmann::json::parse(slurp(json))["best_length"].get<int64_t>(), best);
+  const auto continued = nlohmann::json::parse(slurp(json));
+  EXPECT_LE(continued["best_length"].get<int64_t>(), best);
+  EXPECT_EQ(continued["parameters"]["eax_start"], "space-filling-curve");
   // Bad settings and the GPU are refused in one line.
   const Outcome small = formica("solve " + instance.string() + " --algorithm eax --population 1");
   EXPECT_EQ(small.code, 2);

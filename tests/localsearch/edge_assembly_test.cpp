@@ -162,6 +162,24 @@ TEST(EdgeAssemblySearch, ImprovesOnItsPopulationWithExactLengths) {
   }
 }
 
+TEST(EdgeAssemblySearch, EveryStartKindGivesAPopulationOfLocalOptimaToImprove) {
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Clustered, 2);
+  for (const StartKind start :
+       {StartKind::Random, StartKind::NearestNeighbour, StartKind::SpaceFillingCurve}) {
+    cpu::EdgeAssemblySearch search(instance, {.population = 16, .growth = 0, .start = start, .seed = 7});
+    ASSERT_TRUE(search.step(StopFlag{}));
+    const int64_t first = search.best_length();
+    // Distinct tours (a start city or curve variant per tour), each a local optimum of exact length.
+    std::set<std::vector<int32_t>> distinct(search.population().begin(), search.population().end());
+    EXPECT_GT(distinct.size(), 12u) << to_string(start);
+    while (!search.finished() && search.step(StopFlag{})) {
+    }
+    EXPECT_LT(search.best_length(), first) << to_string(start);
+    validate_permutation(search.best_tour(), instance.n());
+    EXPECT_EQ(tour_length(instance, search.best_tour()), search.best_length());
+  }
+}
+
 TEST(EdgeAssemblySearch, TheSeedDecidesTheTourNotTheThreads) {
   const Instance instance = io::generate_instance(250, io::InstanceKind::Clustered, 8);
   const cpu::EdgeAssemblyConfig one{.population = 16, .growth = 0, .threads = 1, .seed = 5};
@@ -186,8 +204,7 @@ TEST(EdgeAssemblySearch, ReachesTheOptimumOfSmallInstances) {
     int64_t optimum = tour_length(instance, order);
     while (std::next_permutation(order.begin() + 1, order.end()))
       optimum = std::min(optimum, tour_length(instance, order));
-    EXPECT_EQ(run_to_the_end(instance, {.population = 8, .growth = 0, .seed = seed})->best_length(),
-              optimum)
+    EXPECT_EQ(run_to_the_end(instance, {.population = 8, .growth = 0, .seed = seed})->best_length(), optimum)
         << n << " cities";
   }
   const auto dir = test::tsplib_dir();
@@ -219,8 +236,8 @@ TEST(EdgeAssemblySearch, AConvergedPopulationGivesWayToOneTwiceAsLarge) {
   EXPECT_EQ(*std::min_element(search.lengths().begin(), search.lengths().end()), search.best_length());
   EXPECT_EQ(std::count(search.population().begin(), search.population().end(), search.best_tour()), 1);
   // Other growths: as large again, or half as large again (rounded up).
-  for (const auto& [growth, expected] : {std::pair{1.0, std::vector<int>{6, 6, 6, 6}},
-                                         std::pair{1.5, std::vector<int>{6, 9, 14, 21}}}) {
+  for (const auto& [growth, expected] :
+       {std::pair{1.0, std::vector<int>{6, 6, 6, 6}}, std::pair{1.5, std::vector<int>{6, 9, 14, 21}}}) {
     cpu::EdgeAssemblySearch other(instance, {.population = 6, .growth = growth, .threads = 2, .seed = 4});
     std::vector<int> seen{other.population_size()};
     while (other.restarts() < 3) {

@@ -81,7 +81,8 @@ void EdgeAssemblyConfig::validate() const {
   FORMICA_EXPECTS(neighbours >= 1 && neighbours <= 50, "eax: --neighbours must be in [1, 50], got ",
                   neighbours);
   FORMICA_EXPECTS(threads >= 1, "eax: at least 1 thread, got ", threads);
-  FORMICA_EXPECTS(growth == 0 || (growth >= 1 && growth <= 16), "--eax-growth must be 0 or in [1, 16], got ", growth);
+  FORMICA_EXPECTS(growth == 0 || (growth >= 1 && growth <= 16), "--eax-growth must be 0 or in [1, 16], got ",
+                  growth);
 }
 
 std::string EdgeAssemblyConfig::describe() const {
@@ -89,8 +90,7 @@ std::string EdgeAssemblyConfig::describe() const {
                 growth == 0   ? std::string()
                 : growth == 1 ? std::string(" (a new one whenever it converges)")
                               : concat(" (", growth, " times as large whenever it converges)"),
-                ", ",
-                children, " children per pair, ", to_string(selection), " selection, ", neighbours,
+                ", ", children, " children per pair, ", to_string(selection), " selection, ", neighbours,
                 " nearest neighbours");
 }
 
@@ -121,7 +121,7 @@ EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssem
       if (const int64_t length = tour_length(instance, order); length < shortest)
         shortest = length, start = order;
   } else if (start.empty()) {
-    start = random_start(n, seed_, 0);
+    start = start_tour(instance, config.start, seed_, 0);
     NeighbourClimber(instance, lists_, ClimbOptions{.or_opt = true}).climb(start, setup_stop);
   }
   validate_permutation(start, n);
@@ -158,7 +158,7 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
       if (i == 0) {
         tours[i] = best_tour_;
       } else {
-        tours[i] = random_start(n, seed_, started_ + i);
+        tours[i] = start_tour(instance_, config_.start, seed_, started_ + i);
         if (!climber.climb(tours[i], &stop).completed) cut = true;
       }
       lengths[i] = tour_length(instance_, tours[i]);

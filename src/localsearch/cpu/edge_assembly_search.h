@@ -32,6 +32,7 @@
 #include "core/candidates.h"
 #include "core/instance.h"
 #include "core/search.h"
+#include "localsearch/config.h"
 #include "localsearch/edge_assembly.h"
 
 namespace formica::localsearch::cpu {
@@ -53,7 +54,9 @@ struct EdgeAssemblyConfig {
   /// When the population has converged, start again with one `growth` times as large (at least
   /// as large, at most kMaxPopulation) holding the best tour so far; with 0 the search has finished.
   double growth = 2;
-  int children = 30;    ///< children per pair at most (Nagata and Kobayashi's N_ch)
+  int children = 30;  ///< children per pair at most (Nagata and Kobayashi's N_ch)
+  /// The tours the population's climbs start from (localsearch/start_tour.h).
+  StartKind start = StartKind::Random;
   int neighbours = 10;  ///< nearest neighbours per city: the start climbs' lists and the joins'
   int threads = 1;
   uint64_t seed = 1;
