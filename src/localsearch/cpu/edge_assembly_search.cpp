@@ -121,7 +121,10 @@ EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssem
       if (const int64_t length = tour_length(instance, order); length < shortest)
         shortest = length, start = order;
   } else if (start.empty()) {
-    start = start_tour(instance, config.start, seed_, 0);
+    // The nearest-neighbour tour from city 0 whatever the start kind: it climbs in O(n log n)-like
+    // time, where a random permutation's climb takes minutes on a million cities, so that the run
+    // has a good tour however soon the time limit cuts the population's climbs off.
+    start = start_tour(instance, StartKind::NearestNeighbour, seed_, 0);
     NeighbourClimber(instance, lists_, ClimbOptions{.or_opt = true}).climb(start, setup_stop);
   }
   validate_permutation(start, n);

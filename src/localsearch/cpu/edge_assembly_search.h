@@ -3,23 +3,24 @@
 // Computing 25(2), 2013; its first stage, single AB-cycles, with their entropy-preserving selection).
 //
 // The population starts from local optima of 2-opt and Or-opt over the 10 nearest neighbours,
-// climbed from random permutations (the first is the caller's tour when one is given). Every
-// generation puts it in a random order r, and each tour r(i) is crossed as parent A with r(i + 1)
-// as parent B: up to `children` children, each from a random AB-cycle, and one of those shorter
-// than A replaces it: the one that loses the least of the population's edge entropy per unit of
-// length gained (or the shortest, with greedy selection). All pairs of a generation read the
-// population as it was at its start, so they run side by side on the threads and the result
-// depends on the seed alone, not on the number of threads. A generation that changes no tour ends
-// the population; the next one is `growth` times as large (twice by default; as large with 1) and
-// holds the best tour so far (or the search has finished, with growth 0): a run of any length
-// keeps improving, and a small first population
+// climbed from random permutations (or --eax-start's tours); the first from the nearest-neighbour
+// tour, or the caller's tour when one is given. Every generation puts it in a random order r, and
+// each tour r(i) is crossed as parent A with r(i + 1) as parent B: up to `children` children, each
+// from a random AB-cycle, and one of those shorter than A replaces it: the one that loses the least
+// of the population's edge entropy per unit of length gained (or the shortest, with greedy
+// selection). All pairs of a generation read the population as it was at its start, so they run
+// side by side on the threads and the result depends on the seed alone, not on the number of
+// threads. A generation that changes no tour ends the population; the next one is `growth` times
+// as large (twice by default; as large with 1) and holds the best tour so far (or the search has
+// finished, with growth 0): a run of any length keeps improving, and a small first population
 // gives a good tour early.
 //
-// Measured on this project's 2-core VM, 2 threads, seed 1 (bench/eax_bench, one population):
-// pcb3038 greedy 100 / 300 / 1,000 tours: 0.063 % above the optimum in 3.8 s / 0.007 % in 12 s /
-// the optimum in 34 s; entropy 100 / 300: 0.0015 % in 12 s / the optimum in 33 s. fnl4461 greedy
-// 300 / 1,000: 0.015 % in 28 s / 0.003 % in 89 s; entropy 100: 0.003 % in 47 s. With growth from
-// 100 (formica solve --algorithm eax --target 137694): pcb3038's optimum in 16.6 and 22.2 s (seeds 1, 2).
+// Measured on this project's 2-core VM, 2 threads, seed 1 (bench/eax_bench, one population; before
+// the joins' union-find, which halved the time): pcb3038 greedy 100 / 300 / 1,000 tours: 0.063 %
+// above the optimum in 3.8 s / 0.007 % in 12 s / the optimum in 34 s; entropy 100 / 300: 0.0015 %
+// in 12 s / the optimum in 33 s. fnl4461 greedy 300 / 1,000: 0.015 % in 28 s / 0.003 % in 89 s;
+// entropy 100: 0.003 % in 47 s. On one H100 machine's 16 threads (the README, issue 20): pcb3038's
+// optimum in 1.6-4.2 s on 5 of 5 seeds, fnl4461's in 23-25 s on 2 of 5, usa13509 0.005 % at 60 s.
 #pragma once
 
 #include <cstdint>
@@ -74,8 +75,8 @@ struct EdgeAssemblyConfig {
 /// a step cut off changes nothing.
 class EdgeAssemblySearch final : public Search {
  public:
-  /// Builds the lists and the first tour of the population (climbed from a random permutation, the
-  /// climb cut short by `setup_stop`), or takes `start` (a permutation) as that tour, so that the
+  /// Builds the lists and the first tour of the population (climbed from the nearest-neighbour tour
+  /// from city 0, the climb cut short by `setup_stop`), or takes `start` (a permutation) as that tour, so that the
   /// search has a tour before its first step. Instances of fewer than 8 cities get their optimal
   /// tour here (every order tried) and the search has finished.
   EdgeAssemblySearch(const Instance& instance, const EdgeAssemblyConfig& config,
