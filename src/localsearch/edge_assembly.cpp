@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 #include <utility>
 
 #include "core/error.h"
@@ -16,9 +17,15 @@ constexpr int kSlots = 4;
 /// Occurrences of a city on the tracing path: at most one per pair of its (four) edges, and the start.
 constexpr int kOccurrences = 4;
 
+/// The crossover's own invariants: a failure is a bug in it, not bad input (exit 1, not 2).
+template <typename... Args>
+void ensure(bool holds, Args&&... message) {
+  if (!holds) throw std::logic_error(concat("edge assembly: ", std::forward<Args>(message)...));
+}
+
 void erase_edge(std::vector<Edge>& edges, Edge e) {
   const auto it = std::find(edges.begin(), edges.end(), e);
-  FORMICA_EXPECTS(it != edges.end(), "edge assembly: edge (", e.a, ", ", e.b, ") not in the exchange");
+  ensure(it != edges.end(), "edge (", e.a, ", ", e.b, ") not in the exchange");
   *it = edges.back();
   edges.pop_back();
 }
@@ -69,7 +76,7 @@ void EdgeAssembly::ab_cycles(const MergeBase& a, std::span<const int32_t> b, Ran
   };
   const auto push_seen = [&](int32_t c, int index) {
     int32_t* seen = &seen_at_[(kOccurrences + 1) * c];
-    FORMICA_EXPECTS(seen[0] < kOccurrences, "edge assembly: city ", c, " too often on an AB path");
+    ensure(seen[0] < kOccurrences, "city ", c, " too often on an AB path");
     seen[1 + seen[0]++] = index;
   };
   const auto pop_seen = [&](int32_t c) { --seen_at_[(kOccurrences + 1) * c]; };
@@ -94,7 +101,7 @@ void EdgeAssembly::ab_cycles(const MergeBase& a, std::span<const int32_t> b, Ran
       const int kind = last % 2;  // A edges leave even positions
       const int count = ab_count_[2 * v + kind];
       if (count == 0) {  // only the start, all its edges traced
-        FORMICA_EXPECTS(last == 0, "edge assembly: an AB path stuck at city ", v);
+        ensure(last == 0, "an AB path stuck at city ", v);
         pop_seen(v);
         path_.clear();
         break;
@@ -157,7 +164,7 @@ void EdgeAssembly::remove_edge(const MergeBase& a, int32_t u, int32_t v) {
     erase_edge(added_, make_edge(u, v));
     return;
   }
-  FORMICA_EXPECTS(a.adjacent(u, v), "edge assembly: (", u, ", ", v, ") is in neither tour");
+  ensure(a.adjacent(u, v), "(", u, ", ", v, ") is in neither tour");
   for (const auto& [x, y] : {std::pair{u, v}, std::pair{v, u}})
     (gone_[2 * x] < 0 ? gone_[2 * x] : gone_[2 * x + 1]) = y;
   removed_.push_back(make_edge(u, v));
@@ -185,7 +192,7 @@ void EdgeAssembly::neighbours(const MergeBase& a, int32_t city, int32_t out[2]) 
   if (touched)
     for (const int32_t x : {extra_[2 * city], extra_[2 * city + 1]})
       if (x >= 0) out[found++] = x;
-  FORMICA_EXPECTS(found == 2, "edge assembly: city ", city, " has ", found, " edges in a child");
+  ensure(found == 2, "city ", city, " has ", found, " edges in a child");
 }
 
 bool EdgeAssembly::child(const MergeBase& a, std::span<const int32_t> cycle, AssembledChild& out) {
@@ -205,7 +212,7 @@ bool EdgeAssembly::child(const MergeBase& a, std::span<const int32_t> cycle, Ass
   const int n = a.n();
   const std::span<const int32_t> tour = a.tour();
   const int cycles = a.exchange_pieces(removed_, added_, pieces_);
-  FORMICA_EXPECTS(cycles > 0, "edge assembly: an AB-cycle that is no exchange");
+  ensure(cycles > 0, "an AB-cycle that is no exchange");
   // Joining two cycles by exchanging an edge of each always leaves one cycle, so the subtours are
   // the first cycles united as they are joined: their cities are still those of the pieces.
   root_.resize(static_cast<size_t>(cycles));
