@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   app.add_option("--selection", selection, "which child replaces its parent")
       ->check(CLI::IsMember({"greedy", "entropy"}));
   CLI11_PARSE(app, argc, argv);
-  config.selection = *localsearch::cpu::parse_edge_assembly_selection(selection);
+  config.selection = *localsearch::parse_eax_selection(selection);
   if (once) config.growth = 0;
   config.start = *localsearch::parse_start(start_kind);
   if (config.threads <= 0) config.threads = hardware_threads();

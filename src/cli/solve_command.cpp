@@ -295,8 +295,8 @@ Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point s
         "--" + name, [o, name](const std::string& text) { o->values[name] = text; }, help);
   }
   sub->add_option("--initial-tour", o->initial_tour,
-                  "Start from this TSPLIB .tour file (e.g. an earlier run's --tour-out): focused colonies only "
-                  "(auto, or mmas/acs with --focused-edges)");
+                  "Start from this TSPLIB .tour file (e.g. an earlier run's --tour-out): focused colonies (auto, "
+                  "or mmas/acs with --focused-edges) and eax only");
   sub->add_flag("--open", o->open,
                "Find a Hamiltonian path (no closing edge) with free ends; --start-city and --end-city fix its ends");
   sub->add_option("--start-city", o->start, "The path starts at this city (1-based, as in TSPLIB); implies --open");

@@ -62,6 +62,13 @@ constexpr Entry<LocalSearchKind> kLocalSearches[] = {
      {"three-opt", "2-opt, Or-opt and sequential 3-opt (Lin-Kernighan steps of depth 3) over neighbour lists"}},
 };
 
+constexpr Entry<EaxSelection> kEaxSelections[] = {
+    {EaxSelection::Greedy, {"greedy", "the shortest child"}},
+    {EaxSelection::Entropy,
+     {"entropy", "among the children shorter than A, the one that loses the least of the population's edge "
+                 "entropy per unit of length gained (Nagata and Kobayashi)"}},
+};
+
 constexpr std::pair<Layout, std::string_view> kLayouts[] = {
     {Layout::Auto, "auto"}, {Layout::BlockPerTour, "block"}, {Layout::GridPerTour, "grid"}};
 
@@ -84,6 +91,12 @@ std::optional<LinKernighanStep> parse_lk_step(std::string_view text) {
   return value_in<LinKernighanStep>(kLkSteps, text);
 }
 std::vector<NamedChoice> lk_step_names() { return names_in(kLkSteps); }
+
+std::string_view to_string(EaxSelection selection) { return name_in(kEaxSelections, selection); }
+std::optional<EaxSelection> parse_eax_selection(std::string_view text) {
+  return value_in<EaxSelection>(kEaxSelections, text);
+}
+std::vector<NamedChoice> eax_selection_names() { return names_in(kEaxSelections); }
 
 std::string_view to_string(Layout layout) {
   for (const auto& [value, name] : kLayouts)

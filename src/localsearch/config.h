@@ -54,6 +54,16 @@ std::string_view to_string(LinKernighanStep step);
 std::optional<LinKernighanStep> parse_lk_step(std::string_view text);
 std::vector<NamedChoice> lk_step_names();
 
+/// Which child of GA-EAX replaces its parent A (cpu/edge_assembly_search.h): the shortest, or,
+/// among those shorter than A, the one that loses the least of the population's edge entropy per
+/// unit of length gained (Nagata and Kobayashi's entropy-preserving selection, which keeps the
+/// population diverse for longer).
+enum class EaxSelection { Greedy, Entropy };
+
+std::string_view to_string(EaxSelection selection);
+std::optional<EaxSelection> parse_eax_selection(std::string_view text);
+std::vector<NamedChoice> eax_selection_names();
+
 std::string_view to_string(LocalSearchKind kind);
 std::optional<LocalSearchKind> parse_local_search(std::string_view text);
 std::vector<NamedChoice> local_search_names();

@@ -272,7 +272,6 @@ bool EdgeAssembly::child(const MergeBase& a, std::span<const int32_t> cycle, Ass
   out.gain = gain;
   out.removed = removed_;
   out.added = added_;
-  out.cycle_edges = m;
   return true;
 }
 

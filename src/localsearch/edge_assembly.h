@@ -35,7 +35,6 @@ namespace formica::localsearch {
 struct AssembledChild {
   int64_t gain = 0;
   std::vector<Edge> removed, added;
-  int cycle_edges = 0;  ///< edges of the AB-cycle it came from
 };
 
 /// The crossover's work buffers for one instance; one per thread.

@@ -235,15 +235,9 @@ void add_eax_parameters(std::vector<Parameter>& p) {
   p.push_back({"children", "eax: children per pair of parents at most, each from another AB-cycle",
                [](SolverConfig& c, std::string_view v) { c.eax.children = parse_value<int>("children", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.eax.children); }});
-  p.push_back({"eax-selection",
-               "eax: which child replaces its parent A: greedy (the shortest) or entropy (among those shorter than A, "
-               "the one that loses the least of the population's edge entropy per unit of length gained)",
-               [](SolverConfig& c, std::string_view v) {
-                 const auto s = localsearch::cpu::parse_edge_assembly_selection(v);
-                 FORMICA_EXPECTS(s, "unknown --eax-selection '", v, "' (valid: greedy, entropy)");
-                 c.eax.selection = *s;
-               },
-               [](const SolverConfig& c) { return nlohmann::json(std::string(localsearch::cpu::to_string(c.eax.selection))); }});
+  p.push_back(named_parameter<localsearch::EaxSelection>(
+      "eax-selection", "eax: which child replaces its parent A:", localsearch::eax_selection_names,
+      localsearch::parse_eax_selection, localsearch::to_string, [](auto& c) -> auto& { return c.eax.selection; }));
 }
 
 std::vector<Parameter> make_parameters() {

@@ -78,7 +78,7 @@ void EdgeAssemblyConfig::validate() const {
   FORMICA_EXPECTS(population >= 2 && population <= kMaxPopulation, "--population must be in [2, ",
                   kMaxPopulation, "], got ", population);
   FORMICA_EXPECTS(children >= 1 && children <= 1000, "--children must be in [1, 1000], got ", children);
-  FORMICA_EXPECTS(neighbours >= 1 && neighbours <= 50, "eax: --neighbours must be in [1, 50], got ",
+  FORMICA_EXPECTS(neighbours >= 1 && neighbours <= 50, "eax: neighbours per city must be in [1, 50], got ",
                   neighbours);
   FORMICA_EXPECTS(threads >= 1, "eax: at least 1 thread, got ", threads);
   FORMICA_EXPECTS(growth == 0 || (growth >= 1 && growth <= 16), "--eax-growth must be 0 or in [1, 16], got ",
@@ -92,16 +92,6 @@ std::string EdgeAssemblyConfig::describe() const {
                               : concat(" (", growth, " times as large whenever it converges)"),
                 ", ", children, " children per pair, ", to_string(selection), " selection, ", neighbours,
                 " nearest neighbours");
-}
-
-std::string_view to_string(EdgeAssemblySelection selection) {
-  return selection == EdgeAssemblySelection::Greedy ? "greedy" : "entropy";
-}
-
-std::optional<EdgeAssemblySelection> parse_edge_assembly_selection(std::string_view name) {
-  if (name == "greedy") return EdgeAssemblySelection::Greedy;
-  if (name == "entropy") return EdgeAssemblySelection::Entropy;
-  return std::nullopt;
 }
 
 EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssemblyConfig& config,
@@ -177,7 +167,7 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   order_.resize(tours_.size());
   assembly_.resize(static_cast<size_t>(config_.threads));
   for (auto& a : assembly_) a = std::make_unique<EdgeAssembly>(instance_, lists_, config_.neighbours);
-  if (config_.selection == EdgeAssemblySelection::Entropy) {
+  if (config_.selection == EaxSelection::Entropy) {
     frequency_ = std::make_unique<EdgeFrequency>(n);
     for (const auto& tour : tours_) frequency_->add_tour(tour, 1);
   }

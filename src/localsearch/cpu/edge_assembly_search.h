@@ -38,19 +38,11 @@
 
 namespace formica::localsearch::cpu {
 
-/// Which child replaces parent A: the shortest, or, among those shorter than A, the one that loses
-/// the least of the population's edge entropy per unit of length gained (Nagata and Kobayashi's
-/// entropy-preserving selection, which keeps the population diverse for longer).
-enum class EdgeAssemblySelection { Greedy, Entropy };
-std::string_view to_string(EdgeAssemblySelection selection);
-/// "greedy" or "entropy"; nullopt for any other name.
-std::optional<EdgeAssemblySelection> parse_edge_assembly_selection(std::string_view name);
-
 /// The largest population: 10,000 tours of 10,000 cities are 800 MB with the next generation's.
 inline constexpr int kMaxPopulation = 10000;
 
 struct EdgeAssemblyConfig {
-  EdgeAssemblySelection selection = EdgeAssemblySelection::Entropy;
+  EaxSelection selection = EaxSelection::Entropy;
   int population = 100;  ///< tours of the first population (at least 2)
   /// When the population has converged, start again with one `growth` times as large (at least
   /// as large, at most kMaxPopulation) holding the best tour so far; with 0 the search has finished.
@@ -76,8 +68,8 @@ struct EdgeAssemblyConfig {
 class EdgeAssemblySearch final : public Search {
  public:
   /// Builds the lists and the first tour of the population (climbed from the nearest-neighbour tour
-  /// from city 0, the climb cut short by `setup_stop`), or takes `start` (a permutation) as that tour, so that the
-  /// search has a tour before its first step. Instances of fewer than 8 cities get their optimal
+  /// from city 0, the climb cut short by `setup_stop`), or takes `start` (a permutation) as that tour, so
+  /// that the search has a tour before its first step. Instances of fewer than 8 cities get their optimal
   /// tour here (every order tried) and the search has finished.
   EdgeAssemblySearch(const Instance& instance, const EdgeAssemblyConfig& config,
                      std::vector<int32_t> start = {}, const StopFlag* setup_stop = nullptr);
