@@ -34,7 +34,18 @@ constexpr Entry<LsCandidates> kLsCandidates[] = {
                "Held-Karp ascent, costs least (bounds/alpha_nearness.h); the ascent's time counts"}},
 };
 
+constexpr Entry<HostSearch> kHostSearches[] = {
+    {HostSearch::LinKernighan, {"lin-kernighan", "iterated Lin-Kernighan, kicked by double bridges"}},
+    {HostSearch::Eax,
+     {"eax", "GA-EAX (as --algorithm eax): a population of 100 tours crossed by edge assembly, the colonies' "
+             "merged tour joining it at every merge"}},
+};
+
 }  // namespace
+
+std::string_view to_string(HostSearch search) { return name_of(kHostSearches, search); }
+std::optional<HostSearch> parse_host_search(std::string_view text) { return value_of(kHostSearches, text); }
+std::vector<NamedValue> host_search_names() { return names_of(kHostSearches); }
 
 std::string_view to_string(ColonyVariant variant) {
   switch (variant) {
@@ -93,6 +104,9 @@ void ColonyConfig::validate() const {
                   "the island's region must be in [0, ", lk_regions, "), got ", lk_region);
   FORMICA_EXPECTS(lk_stretch == 0 || !lk_independent,
                   "--lk-stretch: the stretch threads share one walk; leave out --lk-independent");
+  FORMICA_EXPECTS(host_search == HostSearch::LinKernighan || (lk_stretch == 0 && !lk_independent),
+                  "--host-search eax: GA-EAX's threads share one population over the whole tour; leave out "
+                  "--lk-stretch and --lk-independent");
   FORMICA_EXPECTS(
       focused_edges == 0 || variant != ColonyVariant::Acs,
       "--focused-edges: ACS builds its tours in lockstep; focused construction needs mmas or gaco");
@@ -114,7 +128,11 @@ std::string ColonyConfig::describe() const {
   return text +
          (focused() ? concat(" focused-edges=", focused_edges) : std::string(" construction=whole-tours")) +
          (merge_tours ? " merge-tours=true" : "") +
-         (lk_threads > 0 ? concat(" lk-threads=", lk_threads, " lk-step=", localsearch::to_string(lk_step)) : "") +
+         (lk_threads > 0 ? concat(" lk-threads=", lk_threads,
+                                  host_search == HostSearch::Eax
+                                      ? std::string(" host-search=eax")
+                                      : concat(" lk-step=", localsearch::to_string(lk_step)))
+                         : "") +
          (lk_independent ? " lk-independent=true" : "") + (lk_stretch > 0 ? concat(" lk-stretch=", lk_stretch) : "") +
          (lk_stretch > 0 && lk_regions > 1
               ? (lk_split ? concat(" lk-split=region-", lk_region, "-of-", lk_regions) : std::string(" lk-split=false"))

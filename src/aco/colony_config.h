@@ -52,6 +52,15 @@ enum class LsCandidates {
   Alpha,       // the alpha-nearest from a Held-Karp ascent (bounds/alpha_nearness.h)
 };
 
+/// What the host threads beside the colonies (lk_threads) run.
+enum class HostSearch {
+  LinKernighan,  // iterated Lin-Kernighan (localsearch/cpu/iterated_lin_kernighan.h)
+  Eax,           // GA-EAX, a population crossed by edge assembly (localsearch/cpu/eax_companion.h)
+};
+
+std::string_view to_string(HostSearch search);
+std::optional<HostSearch> parse_host_search(std::string_view text);
+std::vector<NamedValue> host_search_names();
 std::string_view to_string(ColonyVariant variant);
 std::string_view to_string(MmasSchedule schedule);
 std::optional<MmasSchedule> parse_mmas_schedule(std::string_view text);
@@ -145,6 +154,9 @@ struct ColonyConfig {
   /// 10 s, 6 seeds, mean gap against 2-opt steps: pcb3038 0.090 / 0.164 %, fnl4461 0.085 / 0.121 %,
   /// pr2392 0.102 / 0.272 % (bench/results/lk_step_cpu.txt).
   localsearch::LinKernighanStep lk_step = localsearch::LinKernighanStep::ThreeOpt;
+  /// What the lk_threads run: iterated Lin-Kernighan, or GA-EAX (its population of 100 with its
+  /// defaults; whole tours only, shared: not with lk_stretch or lk_independent).
+  HostSearch host_search = HostSearch::LinKernighan;
   int threads = 1;                ///< CPU worker threads (the result does not depend on it)
   uint64_t seed = 1;
 
@@ -152,6 +164,7 @@ struct ColonyConfig {
   void validate() const;
   /// One line "variant=mmas ants=n alpha=1 ..." for logs and benchmark rows.
   std::string describe() const;
+  bool operator==(const ColonyConfig&) const = default;
 
   double evaporation() const { return mmas_rho > 0.0 ? mmas_rho : (variant == ColonyVariant::Gaco ? 0.5 : 0.02); }
   int group_size() const { return colonies_per_matrix > 0 ? colonies_per_matrix : (variant == ColonyVariant::Gaco ? 2 : 1); }

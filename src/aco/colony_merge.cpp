@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "localsearch/cpu/eax_companion.h"
 #include "localsearch/cpu/stretch_hand_over.h"
 #include "localsearch/partition_merge.h"
 
@@ -42,6 +43,13 @@ int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors, s
 ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
                            const CandidateLists* lists) {
   if (config.lk_threads == 0) return;
+  if (config.host_search == HostSearch::Eax) {
+    localsearch::cpu::EdgeAssemblyConfig eax;
+    eax.threads = config.lk_threads;
+    eax.seed = config.seed;
+    companion_ = std::make_unique<localsearch::cpu::EaxCompanion>(instance, eax);
+    return;
+  }
   // The whole-tour threads: at once, or after the stretches (with a copy of the lists, when given,
   // since the caller's need not outlive the stretch rounds).
   auto given = lists != nullptr ? std::make_shared<const CandidateLists>(*lists) : nullptr;

@@ -89,6 +89,7 @@ struct AntSystemConfig {
   std::string describe() const;
   /// The CUDA-only choices, "construction=... launch=... block-size=... pheromone-update=...".
   std::string describe_gpu() const;
+  bool operator==(const AntSystemConfig&) const = default;
 };
 
 /// True when `selection` reads per-row prefix sums computed once per iteration.

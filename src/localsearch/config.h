@@ -100,6 +100,7 @@ struct TwoOptConfig {
   void validate() const;
   /// One line "restarts=1000 k-swap=inf ..." for logs and benchmark rows.
   std::string describe() const;
+  bool operator==(const TwoOptConfig&) const = default;
 };
 
 /// "inf" or the number.

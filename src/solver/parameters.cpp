@@ -149,6 +149,10 @@ void add_colony_parameters(std::vector<Parameter>& p) {
        "decomposition split between islands); false: every island walks every stretch",
        [](SolverConfig& c, std::string_view v) { c.colony.lk_split = parse_bool("lk-split", v); },
        [](const SolverConfig& c) { return nlohmann::json(c.colony.lk_split); }});
+  p.push_back(named_parameter<aco::HostSearch>(
+      "host-search", "MMAS / ACS / GACO with --lk-threads: what the host threads beside the colonies run:",
+      aco::host_search_names, aco::parse_host_search, aco::to_string,
+      [](auto& c) -> auto& { return c.colony.host_search; }));
   p.push_back(named_parameter<localsearch::LinKernighanStep>(
       "lk-step", "MMAS / ACS / GACO with --lk-threads: one step of the Lin-Kernighan threads' chains:",
       localsearch::lk_step_names, localsearch::parse_lk_step, localsearch::to_string,

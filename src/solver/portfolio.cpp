@@ -2,6 +2,7 @@
 #include "solver/portfolio.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <thread>
 
@@ -115,12 +116,65 @@ int portfolio_lk_threads(int n, Backend backend, int islands) {
 /// re-decides too much.
 int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 
+/// GA-EAX (localsearch/cpu/edge_assembly_search.h) is far behind the colonies until its
+/// population converges, then far ahead. One H100 host's 16 threads, the gap of eax / auto at
+/// marks read from each run's history (bench/results/lkh_h100/eax_2026-11-27, seed 1 unless
+/// named): usa13509 15 s 0.72 (seed 2: 0.26) / 0.108 %, 20 s 0.050 (0.047) / 0.105 %; d18512 40 s
+/// 0.080 / 0.060 %, 50 s 0.019 / 0.060 %; pla33810 50 s 0.69 / 0.237 %, 60 s 0.163 / 0.237 %;
+/// fnl4461 (5 seeds) at 3 s 0.14-0.63 %, at 4 s 0.003-0.005 %; pcb3038 (5 seeds) 0.001 % or less
+/// at 2 s. Time to the optimum, eax / auto, seeds 1 and 2, 10 s (bench/results/eax_auto_2026-11-28/
+/// h100_crossover): pr1002 0.42, 0.40 / 1.73, 0.95 s; d1291 1.10, 0.32 / 4.59 s, never (0.037 %);
+/// u1817 0.53, 1.35 / never, never (0.026, 0.161 %); pr2392 0.78, 0.77 / 4.97, 3.94 s; pcb3038
+/// 1.34, 3.06 / never (0.058, 0.004 %); fl1577 2.49, 0.67 / 1.03, 0.60 s; rat783 both within
+/// 0.5 s (below kEaxMinCities the colonies lose nothing). Where they cross grows as about n^1.5
+/// (seconds per n^1.5: pr2392 7e-6, pcb3038 8e-6, fnl4461 1.2e-5, usa13509 1.1e-5, d18512
+/// 1.8e-5, pla33810 0.9e-5; fl1577, clustered, 4e-5, where both reach the optimum by 2.5 s),
+/// hence kEaxSeconds with some margin.
+/// Fewer threads slow it by about the square root of their ratio (this project's 2-core VM:
+/// pcb3038's optimum in 8-10 s against 1.6-4.2 s on 16 threads), and the CPU backend's colonies
+/// are weaker than the GPU's (2 threads, pcb3038 at 5 s: eax 0.26 %, auto 0.31 %), so the rule
+/// is the GPU host's on both. Above kEaxMaxCities nothing is measured yet.
+constexpr double kEaxSeconds = 2e-5;
+constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 40'000;
+
+/// Parameters that leave the choice of algorithm to auto: those of every run.
+bool general_parameter(std::string_view name) {
+  for (std::string_view general : {"time-limit", "target", "seed", "threads", "backend", "polish"})
+    if (name == general) return true;
+  return false;
+}
+
+/// Whether `config`'s time limit (a run not bounded by iterations) reaches eax_budget on `threads`.
+bool eax_pays(const SolverConfig& config, int n, int threads) {
+  return !config.iterations && config.time_limit && n >= kEaxMinCities && n <= kEaxMaxCities &&
+         *config.time_limit >= eax_budget(n, threads);
+}
+
+/// Whether auto on the CPU is --algorithm eax: the budget pays and nobody chose anything of the
+/// colonies, Ant System, 2-opt, iterations or islands.
+bool cpu_runs_eax(const SolverConfig& config, int n) {
+  const SolverConfig defaults;
+  return config.islands == 1 && std::ranges::all_of(config.named, general_parameter) &&
+         config.colony == defaults.colony && config.ant_system == defaults.ant_system &&
+         config.two_opt == defaults.two_opt &&
+         eax_pays(config, n, config.threads > 0 ? config.threads : hardware_threads());
+}
+
 }  // namespace
+
+double eax_budget(int n, int threads) {
+  return kEaxSeconds * std::pow(static_cast<double>(n), 1.5) *
+         std::sqrt(static_cast<double>(kEaxReferenceThreads) / std::max(1, threads));
+}
 
 double default_time_limit(int n) { return std::clamp(n / 2000.0, 10.0, 60.0); }
 
 SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (config.algorithm != Algorithm::Auto) return config;
+  if (backend == Backend::Cpu && cpu_runs_eax(config, n)) {
+    config.algorithm = Algorithm::Eax;
+    return config;
+  }
   const SolverConfig defaults;
   config.algorithm = Algorithm::Mmas;
   aco::ColonyConfig& c = config.colony;
@@ -151,11 +205,15 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (unset("lk-threads", c.lk_threads, defaults.colony.lk_threads) &&
       !(config.was_named("merge-tours") && !c.merge_tours))
     c.lk_threads = portfolio_lk_threads(n, backend, config.islands);
+  // A budget in which GA-EAX's population converges: the host threads run it.
+  if (c.lk_threads > 0 && c.lk_stretch == 0 && !(config.was_named("lk-independent") && c.lk_independent) &&
+      eax_pays(config, n, c.lk_threads) && unset("host-search", c.host_search, defaults.colony.host_search))
+    c.host_search = aco::HostSearch::Eax;
   // Independent walks below kOrOptBelow: H200, 3 seeds, 10 s, stop at 0.1 %, shared / independent:
   // u2152 0.107 / 0.068 %, pr2392 0.107 / 0.060 % (median); at the reference times fnl4461 0.134 /
   // 0.209 %, usa13509 0.218 / 0.260 %, pla85900 0.372 / 0.751 %: where one walk has more to improve
   // than it can in the time, the walks must share (section 17 of the tuning file).
-  if (c.lk_threads > 0 && n < kOrOptBelow && c.lk_stretch == 0 &&
+  if (c.lk_threads > 0 && n < kOrOptBelow && c.lk_stretch == 0 && c.host_search == aco::HostSearch::LinKernighan &&
       unset("lk-independent", c.lk_independent, defaults.colony.lk_independent))
     c.lk_independent = true;
   // Very large tours: the threads walk the whole tour. The stretches (--lk-stretch, the
@@ -173,6 +231,13 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
 }
 
 std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightType type, Backend backend) {
+  if (resolved.algorithm == Algorithm::Eax) {
+    const int threads = resolved.threads > 0 ? resolved.threads : hardware_threads();
+    return concat("auto: n = ", n, " on the CPU: GA-EAX on ", threads, threads == 1 ? " thread" : " threads", " (",
+                  resolved.eax.population, " tours, ", resolved.eax.children,
+                  " children per pair), the time limit being past the ", std::round(eax_budget(n, threads) * 10) / 10,
+                  " s in which its population overtakes the colonies");
+  }
   const aco::ColonyConfig& c = resolved.colony;
   const bool gpu = backend == Backend::Cuda;
   const NeighbourShape lists = effective_shape(c.neighbour_lists, type);
@@ -184,7 +249,11 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       c.focused() ? concat(", focused (", c.focused_edges, " edges re-decided per ant)") : std::string(),
       c.merge_tours ? concat(", best tours merged every ", aco::kMergeInterval, " iterations")
                     : std::string(),
-      c.lk_threads > 0 ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread",
+      c.lk_threads > 0 && c.host_search == aco::HostSearch::Eax
+          ? concat(" with ", c.lk_threads, " host thread", c.lk_threads > 1 ? "s" : "",
+                   " of GA-EAX (a population of 100 tours crossed by edge assembly; the time limit is past the ",
+                   std::round(eax_budget(n, c.lk_threads) * 10) / 10, " s in which it overtakes the colonies)")
+      : c.lk_threads > 0 ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread",
                                 c.lk_threads > 1 ? "s" : "", " (", localsearch::to_string(c.lk_step), " steps",
                                 c.lk_independent ? ", independent walks)" : ")",
                                 c.lk_stretch > 0 ? concat(" over stretches of ", c.lk_stretch, " cities (2opt steps), then the whole tour") : "")

@@ -4,7 +4,8 @@
 // only (memory O(n k) at every size), the number of ants by n and backend, and a default time
 // budget by n when the run has no other stopping rule. Every parameter the user set keeps its
 // value, also a default one named explicitly: auto fills only the fields nobody named
-// (SolverConfig::named) that still hold their defaults.
+// (SolverConfig::named) that still hold their defaults. Given a long enough time limit the host's
+// threads run GA-EAX (eax_budget).
 #pragma once
 
 #include <string>
@@ -17,6 +18,13 @@ namespace formica {
 /// Seconds a run lasts when it is given neither iterations nor a time limit: 10 s up to 20,000
 /// cities, then n / 2000 s, at most 60 s.
 double default_time_limit(int n);
+
+/// Seconds from which auto runs GA-EAX on n cities with `threads` host threads: about when its
+/// population converges and overtakes the colonies (portfolio.cpp has the data). From there, on
+/// the GPU, the host threads beside the colonies run GA-EAX instead of Lin-Kernighan
+/// (--host-search eax); on the CPU, where nobody set a colony, ant or 2-opt parameter, iterations
+/// or islands, the run is --algorithm eax.
+double eax_budget(int n, int threads);
 
 /// `config` with what auto means for n cities on `backend` (already resolved) and its time limit
 /// (none: a run bounded by iterations only): the algorithm and every portfolio field left at its

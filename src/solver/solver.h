@@ -81,9 +81,10 @@ struct SolverConfig {
   std::string describe_algorithm() const;
 };
 
-/// The algorithm Algorithm::Auto stands for (MMAS with local search; solver/portfolio.h says how it
-/// is set up). Everything that reports a run reports the resolved algorithm, never "auto". Other
-/// values map to themselves.
+/// The algorithm Algorithm::Auto stands for when choosing a backend (MMAS with local search;
+/// solver/portfolio.h says how it is set up, and when a long time limit on the CPU makes it GA-EAX).
+/// Everything that reports a run reports the resolved algorithm, never "auto". Other values map to
+/// themselves.
 Algorithm resolve_algorithm(Algorithm algorithm);
 
 /// `config` as solve() runs it on n cities on `backend` (already resolved): Auto replaced by the

@@ -321,6 +321,12 @@ TEST(Cli, AutoSaysWhatItPickedAndTheMemoryItNeeds) {
   const Outcome timed = formica("solve --backend cpu --time-limit 0.5");
   EXPECT_EQ(timed.code, 0) << timed.err;
   EXPECT_NE(timed.err.find("stops after 0.5 s (Ctrl-C"), std::string::npos) << timed.err;
+  // A time limit in which GA-EAX's population converges (portfolio.h) makes it GA-EAX on the CPU
+  // (the target, far above any tour, ends the run after its first step).
+  const Outcome longer = formica("solve --backend cpu --time-limit 5 --target 1000000000000");
+  EXPECT_EQ(longer.code, 0) << longer.err;
+  EXPECT_NE(longer.err.find("formica: auto: n = 1000 on the CPU: GA-EAX on "), std::string::npos) << longer.err;
+  EXPECT_NE(longer.err.find("formica: algorithm eax on the CPU"), std::string::npos) << longer.err;
 }
 
 TEST(Cli, InitialTourContinuesAnEarlierRun) {

@@ -4,15 +4,19 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <memory>
 #include <numeric>
 #include <set>
+#include <thread>
 
 #include "core/candidates.h"
 #include "core/rng.h"
 #include "core/tour.h"
 #include "io/generator.h"
+#include "core/nearest_neighbour.h"
+#include "localsearch/cpu/eax_companion.h"
 #include "localsearch/cpu/edge_assembly_search.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/edge_assembly.h"
@@ -262,6 +266,100 @@ TEST(EdgeAssemblySearch, AStopRequestChangesNothing) {
   EXPECT_FALSE(search.step(now));
   EXPECT_EQ(search.best_length(), built);
   EXPECT_EQ(search.generations(), 0);
+}
+
+TEST(EdgeAssemblySearch, AnAdoptedTourJoinsThePopulationInPlaceOfItsLongest) {
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 9);
+  // A tour well below the population's: another search's, run to its end.
+  cpu::EdgeAssemblySearch other(instance, {.population = 30, .growth = 0, .threads = 2, .seed = 8});
+  while (!other.finished() && other.step(StopFlag{})) {
+  }
+  const std::vector<int32_t> good = other.best_tour();
+  const int64_t good_length = other.best_length();
+
+  cpu::EdgeAssemblySearch search(instance, {.population = 12, .growth = 0, .threads = 2, .seed = 5});
+  EXPECT_TRUE(search.supports_adoption());
+  ASSERT_TRUE(search.step(StopFlag{}));
+  ASSERT_LT(good_length, search.best_length());
+  const std::vector<int64_t> before = search.lengths();
+  const size_t longest = std::max_element(before.begin(), before.end()) - before.begin();
+  EXPECT_TRUE(search.adopt(good, good_length));
+  EXPECT_EQ(search.best_length(), good_length);
+  EXPECT_EQ(search.best_tour(), good);
+  EXPECT_EQ(search.population()[longest], good);
+  EXPECT_EQ(search.lengths()[longest], good_length);
+  // Again, or a tour no shorter than the longest: nothing changes.
+  EXPECT_FALSE(search.adopt(good, good_length));
+  std::vector<int32_t> identity(instance.n());
+  std::iota(identity.begin(), identity.end(), 0);
+  EXPECT_FALSE(search.adopt(identity, tour_length(instance, identity)));
+  EXPECT_EQ(std::count(search.population().begin(), search.population().end(), good), 1);
+  EXPECT_EQ(std::count(search.population().begin(), search.population().end(), identity), 0);
+  // A wrong length is the caller's bug.
+  EXPECT_THROW(search.adopt(good, good_length + 1), std::logic_error);
+  // The crossover goes on from it: every tour stays one of its exact length.
+  while (!search.finished() && search.step(StopFlag{})) {
+  }
+  EXPECT_LE(search.best_length(), good_length);
+  for (size_t i = 0; i < search.population().size(); ++i) {
+    validate_permutation(search.population()[i], instance.n());
+    EXPECT_EQ(tour_length(instance, search.population()[i]), search.lengths()[i]);
+  }
+}
+
+TEST(EdgeAssemblySearch, ATourAdoptedBeforeThePopulationIsItsFirst) {
+  const Instance instance = io::generate_instance(200, io::InstanceKind::Uniform, 3);
+  cpu::EdgeAssemblySearch other(instance, {.population = 20, .growth = 0, .seed = 2});
+  while (!other.finished() && other.step(StopFlag{})) {
+  }
+  cpu::EdgeAssemblySearch search(instance, {.population = 10, .seed = 7});
+  ASSERT_LT(other.best_length(), search.best_length());
+  EXPECT_TRUE(search.adopt(other.best_tour(), other.best_length()));
+  ASSERT_TRUE(search.step(StopFlag{}));
+  EXPECT_EQ(search.population().front(), other.best_tour());
+  EXPECT_EQ(search.best_length(), other.best_length());
+}
+
+TEST(EaxCompanion, ImprovesTheOfferedTourOnItsThreadsUntilStopped) {
+  const Instance instance = io::generate_instance(400, io::InstanceKind::Uniform, 12);
+  cpu::EaxCompanion companion(instance, {.population = 20, .threads = 2, .seed = 4});
+  std::vector<int32_t> out;
+  EXPECT_EQ(companion.best_length(), -1);  // idle until the first offer
+  EXPECT_EQ(companion.best(out), -1);
+  EXPECT_TRUE(out.empty());
+  const std::vector<int32_t> start = nearest_neighbour_tour(instance, 0);
+  const int64_t start_length = tour_length(instance, start);
+  companion.offer(start, start_length);
+  EXPECT_EQ(companion.best_length(), start_length);  // published at once
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(static_cast<int>(60 * test::time_scale()));
+  // The population's climbs alone may get below 90 % of it: a generation as well.
+  while ((companion.best_length() > 0.9 * start_length || companion.generations() == 0) &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_LT(companion.best_length(), 0.9 * start_length);
+  EXPECT_GT(companion.generations(), 0);
+  const int64_t length = companion.best(out);
+  validate_permutation(out, instance.n());
+  EXPECT_EQ(tour_length(instance, out), length);
+  EXPECT_EQ(companion.kicks(), 0);
+  std::vector<cpu::TourCompanion::Walk> walks(1);
+  companion.walks(walks);
+  EXPECT_TRUE(walks.empty());
+  companion.stop();
+  companion.stop();  // idempotent
+  const int64_t final_length = companion.best(out);
+  EXPECT_LE(final_length, length);
+  EXPECT_EQ(tour_length(instance, out), final_length);
+  // An offer after the stop, longer than the best, changes nothing.
+  companion.offer(start, start_length);
+  EXPECT_EQ(companion.best_length(), final_length);
+}
+
+TEST(EaxCompanion, StopsBeforeAnyOffer) {
+  const Instance instance = io::generate_instance(100, io::InstanceKind::Uniform, 1);
+  cpu::EaxCompanion companion(instance, {.population = 10, .threads = 1});
+  companion.stop();
+  EXPECT_EQ(companion.best_length(), -1);
 }
 
 TEST(EdgeAssemblySearch, RejectsBadSettings) {

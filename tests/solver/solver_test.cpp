@@ -5,6 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "aco/colony_memory.h"
 #include "core/error.h"
@@ -23,6 +27,15 @@
 namespace formica {
 namespace {
 
+/// The default run with --host-search lin-kernighan named: what auto chooses for the colonies,
+/// where a long enough time limit would otherwise have the host threads run GA-EAX (the GPU) or
+/// the run be GA-EAX (the CPU); the tests of that choice name nothing.
+SolverConfig colonies() {
+  SolverConfig config;
+  config.named = {"host-search"};
+  return config;
+}
+
 TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   EXPECT_EQ(SolverConfig{}.algorithm, Algorithm::Auto);
   EXPECT_EQ(parse_algorithm("auto"), Algorithm::Auto);
@@ -31,7 +44,7 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   EXPECT_EQ(resolve_algorithm(Algorithm::AntSystem), Algorithm::AntSystem);
   for (const Backend backend : {Backend::Cpu, Backend::Cuda})
     for (const int n : {5, 1000, 200'000}) {  // 2,000 <= n < 4,000: Or-opt (below)
-      const SolverConfig c = resolve_config(SolverConfig{}, n, backend);
+      const SolverConfig c = resolve_config(colonies(), n, backend);
       EXPECT_EQ(c.algorithm, Algorithm::Mmas);
       EXPECT_EQ(c.colony.local_search, localsearch::LocalSearchKind::ThreeOpt);
       EXPECT_GT(c.colony.focused_edges, 0);
@@ -47,26 +60,26 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
     }
   // Below 2,000 cities the GPU runs 32 independent colonies of 32 ants; up to 4,000, given 2 ms per
   // city or more (the default 10 s), 8 colonies of 128 whose best tours are merged; one colony else.
-  const SolverConfig small = resolve_config(SolverConfig{}, 1000, Backend::Cuda);
+  const SolverConfig small = resolve_config(colonies(), 1000, Backend::Cuda);
   EXPECT_EQ(small.colony.colony_count(), 32);
   EXPECT_EQ(small.ant_system.ants, 32);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 1000, Backend::Cpu).colony.colony_count(), 1);
-  const SolverConfig band = resolve_config(SolverConfig{}, 2392, Backend::Cuda);
+  EXPECT_EQ(resolve_config(colonies(), 1000, Backend::Cpu).colony.colony_count(), 1);
+  const SolverConfig band = resolve_config(colonies(), 2392, Backend::Cuda);
   EXPECT_EQ(band.colony.colony_count(), 8);
   EXPECT_EQ(band.ant_system.ants, 128);
   EXPECT_TRUE(band.colony.merge_tours);
   EXPECT_NE(
       portfolio_summary(band, 2392, EdgeWeightType::Euc2D, Backend::Cuda).find("best tours merged every 10"),
       std::string::npos);
-  SolverConfig timed;
+  SolverConfig timed = colonies();
   timed.time_limit = 4.8;  // 2 ms per city of pr2392
   EXPECT_TRUE(resolve_config(timed, 2392, Backend::Cuda).colony.merge_tours);
   timed.iterations = 100;
   EXPECT_TRUE(resolve_config(timed, 2392, Backend::Cuda).colony.merge_tours);
-  SolverConfig counted;
+  SolverConfig counted = colonies();
   counted.iterations = 100;
   EXPECT_TRUE(resolve_config(counted, 3999, Backend::Cuda).colony.merge_tours);
-  SolverConfig brief;
+  SolverConfig brief = colonies();
   brief.time_limit = 4.7;
   const SolverConfig short_run = resolve_config(brief, 2392, Backend::Cuda);
   EXPECT_EQ(short_run.colony.colony_count(), 1);
@@ -74,28 +87,28 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   // Quadrant lists in the band with merged colonies only; nearest ones for one colony or the CPU.
   EXPECT_EQ(resolve_config(timed, 2392, Backend::Cuda).colony.neighbour_lists, NeighbourShape::Quadrant);
   EXPECT_EQ(short_run.colony.neighbour_lists, NeighbourShape::Nearest);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cuda).colony.neighbour_lists,
+  EXPECT_EQ(resolve_config(colonies(), 2392, Backend::Cuda).colony.neighbour_lists,
             NeighbourShape::Quadrant);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cpu).colony.neighbour_lists,
+  EXPECT_EQ(resolve_config(colonies(), 2392, Backend::Cpu).colony.neighbour_lists,
             NeighbourShape::Nearest);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 4000, Backend::Cuda).colony.neighbour_lists,
+  EXPECT_EQ(resolve_config(colonies(), 4000, Backend::Cuda).colony.neighbour_lists,
             NeighbourShape::Nearest);
   // On the GPU from 8 cities, iterated Lin-Kernighan threads on the host's other cores,
   // exchanging tours through the merge; none on the CPU, whose cores the ants take.
   for (const int n : {5, 7}) {
-    const SolverConfig tiny_gpu = resolve_config(SolverConfig{}, n, Backend::Cuda);
+    const SolverConfig tiny_gpu = resolve_config(colonies(), n, Backend::Cuda);
     EXPECT_EQ(tiny_gpu.colony.lk_threads, 0) << n;
     EXPECT_FALSE(tiny_gpu.colony.merge_tours) << n;
   }
   for (const int n : {8, 1000, 1999, 2000, 2392, 4000, 200000}) {
-    const SolverConfig gpu = resolve_config(SolverConfig{}, n, Backend::Cuda);
+    const SolverConfig gpu = resolve_config(colonies(), n, Backend::Cuda);
     EXPECT_GE(gpu.colony.lk_threads, 1) << n;
     EXPECT_TRUE(gpu.colony.merge_tours) << n;
     EXPECT_EQ(gpu.colony.lk_independent, n < 4000) << n;  // independent walks below 4,000 cities
     EXPECT_NE(
         portfolio_summary(gpu, n, EdgeWeightType::Euc2D, Backend::Cuda).find("Lin-Kernighan host thread"),
         std::string::npos);
-    const SolverConfig cpu = resolve_config(SolverConfig{}, n, Backend::Cpu);
+    const SolverConfig cpu = resolve_config(colonies(), n, Backend::Cpu);
     EXPECT_EQ(cpu.colony.lk_threads, 0) << n;
     EXPECT_FALSE(cpu.colony.lk_independent) << n;
     EXPECT_FALSE(cpu.colony.merge_tours) << n;
@@ -103,15 +116,15 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
               std::string::npos);
   }
   EXPECT_TRUE(short_run.colony.merge_tours);
-  SolverConfig without_threads;
+  SolverConfig without_threads = colonies();
   set_parameter(without_threads, "lk-threads", "0");
   EXPECT_FALSE(resolve_config(without_threads, 4000, Backend::Cuda).colony.merge_tours);
   EXPECT_TRUE(resolve_config(without_threads, 2392, Backend::Cuda).colony.merge_tours);  // the band's merge
-  SolverConfig without_merge;
+  SolverConfig without_merge = colonies();
   set_parameter(without_merge, "merge-tours", "false");
   EXPECT_EQ(resolve_config(without_merge, 4000, Backend::Cuda).colony.lk_threads, 0);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 4000, Backend::Cuda).colony.colony_count(), 1);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 2392, Backend::Cpu).colony.colony_count(), 1);
+  EXPECT_EQ(resolve_config(colonies(), 4000, Backend::Cuda).colony.colony_count(), 1);
+  EXPECT_EQ(resolve_config(colonies(), 2392, Backend::Cpu).colony.colony_count(), 1);
   EXPECT_NE(portfolio_summary(small, 1000, EdgeWeightType::Euc2D, Backend::Cuda)
                 .find("32 ants in each of 32 independent colonies"),
             std::string::npos);
@@ -121,27 +134,27 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   for (const EdgeWeightType type : {EdgeWeightType::Euc3D, EdgeWeightType::Explicit})
     EXPECT_NE(portfolio_summary(small, 1000, type, Backend::Cuda).find("12 nearest neighbours"),
               std::string::npos);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 4461, Backend::Cuda).ant_system.ants, 1024);
+  EXPECT_EQ(resolve_config(colonies(), 4461, Backend::Cuda).ant_system.ants, 1024);
   // 3-opt in the ants' local search, except from 2,000 to 4,000 cities (one colony of 1,024 ants);
   // 12 neighbours on the GPU below 2,000 cities, 10 from then on and on the CPU.
-  EXPECT_EQ(resolve_config(SolverConfig{}, 1999, Backend::Cuda).colony.ls_neighbours, 12);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 2000, Backend::Cuda).colony.ls_neighbours, 10);
-  EXPECT_EQ(resolve_config(SolverConfig{}, 1999, Backend::Cpu).colony.ls_neighbours, 10);
+  EXPECT_EQ(resolve_config(colonies(), 1999, Backend::Cuda).colony.ls_neighbours, 12);
+  EXPECT_EQ(resolve_config(colonies(), 2000, Backend::Cuda).colony.ls_neighbours, 10);
+  EXPECT_EQ(resolve_config(colonies(), 1999, Backend::Cpu).colony.ls_neighbours, 10);
   for (const Backend backend : {Backend::Cpu, Backend::Cuda}) {
-    EXPECT_EQ(resolve_config(SolverConfig{}, 1999, backend).colony.local_search,
+    EXPECT_EQ(resolve_config(colonies(), 1999, backend).colony.local_search,
               localsearch::LocalSearchKind::ThreeOpt);
-    EXPECT_EQ(resolve_config(SolverConfig{}, 2000, backend).colony.local_search,
+    EXPECT_EQ(resolve_config(colonies(), 2000, backend).colony.local_search,
               localsearch::LocalSearchKind::OrOpt);
-    EXPECT_EQ(resolve_config(SolverConfig{}, 3999, backend).colony.local_search,
+    EXPECT_EQ(resolve_config(colonies(), 3999, backend).colony.local_search,
               localsearch::LocalSearchKind::OrOpt);
-    EXPECT_EQ(resolve_config(SolverConfig{}, 4000, backend).colony.local_search,
+    EXPECT_EQ(resolve_config(colonies(), 4000, backend).colony.local_search,
               localsearch::LocalSearchKind::ThreeOpt);
   }
-  EXPECT_EQ(resolve_config(SolverConfig{}, 13509, Backend::Cuda).ant_system.ants, 2048);
+  EXPECT_EQ(resolve_config(colonies(), 13509, Backend::Cuda).ant_system.ants, 2048);
   // The GPU's Lin-Kernighan threads walk the whole tour at every size (measured ahead of the
   // stretches at 200,000 and 1,000,000 cities since the bounded reversals); --lk-stretch is kept.
   for (const int n : {200000, 500000, 1'000'000})
-    EXPECT_EQ(resolve_config(SolverConfig{}, n, Backend::Cuda).colony.lk_stretch, 0) << n;
+    EXPECT_EQ(resolve_config(colonies(), n, Backend::Cuda).colony.lk_stretch, 0) << n;
   SolverConfig stretches;
   set_parameter(stretches, "lk-stretch", "1000");
   const SolverConfig huge = resolve_config(stretches, 1'000'000, Backend::Cuda);
@@ -150,8 +163,8 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
                 .find("over stretches of 1000 cities (2opt steps), then the whole tour"),
             std::string::npos);
   // The GPU runs many ants at once, the CPU a few dozen.
-  EXPECT_GT(resolve_config(SolverConfig{}, 100'000, Backend::Cuda).ant_system.ants,
-            resolve_config(SolverConfig{}, 100'000, Backend::Cpu).ant_system.ants);
+  EXPECT_GT(resolve_config(colonies(), 100'000, Backend::Cuda).ant_system.ants,
+            resolve_config(colonies(), 100'000, Backend::Cpu).ant_system.ants);
 }
 
 TEST(Solver, AutoKeepsEveryParameterTheUserSet) {
@@ -208,6 +221,96 @@ TEST(Solver, StretchThreadsSolveAndNeedThreads) {
   set_parameter(alone, "lk-threads", "2");
   set_parameter(alone, "merge-tours", "true");
   EXPECT_THROW(alone.validate(), InputError);
+}
+
+TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
+  // The budget grows as n^1.5 and with fewer threads.
+  EXPECT_NEAR(eax_budget(3038, 16), 2e-5 * std::pow(3038.0, 1.5), 1e-9);
+  EXPECT_GT(eax_budget(13509, 16), eax_budget(3038, 16));
+  EXPECT_NEAR(eax_budget(3038, 4), 2 * eax_budget(3038, 16), 1e-9);
+  const int threads = hardware_threads();
+  const double budget = eax_budget(3038, threads);
+  SolverConfig config;
+  config.time_limit = budget * 1.01;
+  // The CPU: the run is GA-EAX, all of its settings its own defaults.
+  const SolverConfig cpu = resolve_config(config, 3038, Backend::Cpu);
+  EXPECT_EQ(cpu.algorithm, Algorithm::Eax);
+  EXPECT_EQ(cpu.eax.population, SolverConfig{}.eax.population);
+  const std::string summary = portfolio_summary(cpu, 3038, EdgeWeightType::Euc2D, Backend::Cpu);
+  EXPECT_NE(summary.find("GA-EAX"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("on the CPU"), std::string::npos) << summary;
+  // The GPU: the colonies as before, their host threads run GA-EAX, sharing one population.
+  const SolverConfig gpu = resolve_config(config, 3038, Backend::Cuda);
+  EXPECT_EQ(gpu.algorithm, Algorithm::Mmas);
+  EXPECT_GE(gpu.colony.lk_threads, 1);
+  if (eax_budget(3038, gpu.colony.lk_threads) <= *config.time_limit) {
+    EXPECT_EQ(gpu.colony.host_search, aco::HostSearch::Eax);
+    EXPECT_FALSE(gpu.colony.lk_independent);
+    EXPECT_NO_THROW(gpu.validate());
+    const std::string on_gpu = portfolio_summary(gpu, 3038, EdgeWeightType::Euc2D, Backend::Cuda);
+    EXPECT_NE(on_gpu.find("of GA-EAX"), std::string::npos) << on_gpu;
+  }
+  const SolverConfig gpu_long = resolve_config(config, 3038 / 4, Backend::Cuda);  // 759 cities: not in the band
+  EXPECT_EQ(gpu_long.colony.host_search, aco::HostSearch::LinKernighan);
+  SolverConfig ample = config;
+  ample.time_limit = eax_budget(3038, 1) * 1.01;  // enough for one thread
+  EXPECT_EQ(resolve_config(ample, 3038, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
+  // Less time, or outside the band measured (1,000 to 40,000 cities): the colonies.
+  SolverConfig brief = config;
+  brief.time_limit = budget * 0.99;
+  EXPECT_EQ(resolve_config(brief, 3038, Backend::Cpu).algorithm, Algorithm::Mmas);
+  EXPECT_EQ(resolve_config(config, 999, Backend::Cpu).algorithm, Algorithm::Mmas);
+  SolverConfig huge;
+  huge.time_limit = 3600;
+  EXPECT_EQ(resolve_config(huge, 40'001, Backend::Cpu).algorithm, Algorithm::Mmas);
+  EXPECT_EQ(resolve_config(huge, 40'000, Backend::Cpu).algorithm, Algorithm::Eax);
+  // A run bounded by iterations, or one where the user chose anything of the colonies, islands or
+  // the host threads, keeps the colonies; general settings do not.
+  SolverConfig counted = config;
+  counted.iterations = 100;
+  EXPECT_EQ(resolve_config(counted, 3038, Backend::Cpu).algorithm, Algorithm::Mmas);
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"ants", "32"}, {"rho", "0.5"}, {"local-search", "three-opt"}, {"islands", "1"}, {"host-search", "eax"}}) {
+    SolverConfig named = config;
+    set_parameter(named, name, value);
+    EXPECT_EQ(resolve_config(named, 3038, Backend::Cpu).algorithm, Algorithm::Mmas) << name;
+  }
+  SolverConfig general = config;
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"seed", "3"}, {"target", "137694"}, {"polish", "false"}, {"backend", "cpu"}})
+    set_parameter(general, name, value);
+  EXPECT_EQ(resolve_config(general, 3038, Backend::Cpu).algorithm, Algorithm::Eax);
+  SolverConfig focused = config;
+  focused.colony.focused_edges = 8;  // set in code, not named: still a choice of the colonies
+  EXPECT_EQ(resolve_config(focused, 3038, Backend::Cpu).algorithm, Algorithm::Mmas);
+  SolverConfig kept = config;
+  set_parameter(kept, "host-search", "lin-kernighan");
+  EXPECT_EQ(resolve_config(kept, 3038, Backend::Cuda).colony.host_search, aco::HostSearch::LinKernighan);
+}
+
+TEST(Solver, TheHostThreadsRunGaEaxBesideTheColonies) {
+  const Instance instance = io::generate_instance(1200, io::InstanceKind::Uniform, 5);
+  SolverConfig config;
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"algorithm", "mmas"}, {"backend", "cpu"}, {"threads", "1"}, {"local-search", "two-opt"},
+           {"focused-edges", "32"}, {"merge-tours", "true"}, {"lk-threads", "2"}, {"host-search", "eax"}})
+    set_parameter(config, name, value);
+  config.time_limit = 3.0;
+  const Result result = solve(instance, config);
+  EXPECT_EQ(result.config.colony.host_search, aco::HostSearch::Eax);
+  EXPECT_NE(result.config.describe_algorithm().find("host-search=eax"), std::string::npos);
+  validate_permutation(result.tour.order(), instance.n());
+  EXPECT_EQ(result.tour.length(), tour_length(instance, result.tour.order()));
+  // Well below the nearest-neighbour tour after the exact 2-opt + Or-opt + 3-opt polish.
+  std::vector<int32_t> polished = nearest_neighbour_tour(instance, 0);
+  localsearch::cpu::polish_tour(instance, polished, 1);
+  EXPECT_LT(static_cast<double>(result.tour.length()), 0.98 * static_cast<double>(tour_length(instance, polished)));
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"lk-stretch", "100"}, {"lk-independent", "true"}}) {
+    SolverConfig bad = config;
+    set_parameter(bad, name, value);
+    EXPECT_THROW(bad.validate(), InputError) << name;
+  }
 }
 
 TEST(Solver, DefaultStoppingRuleGrowsWithTheInstance) {
@@ -329,12 +432,12 @@ TEST(Solver, PolishLeavesALocalOptimumOfTwoOptOrOptAndThreeOpt) {
 
 TEST(Solver, MemoryPlanNamesHostAndDevice) {
   const Instance instance = io::generate_instance(1000, io::InstanceKind::Uniform, 1);
-  const SolverConfig c = resolve_config(SolverConfig{}, 1000, Backend::Cpu);
+  const SolverConfig c = resolve_config(colonies(), 1000, Backend::Cpu);
   const std::string cpu = memory_plan(instance, c, Backend::Cpu);
   EXPECT_NE(cpu.find("host "), std::string::npos) << cpu;
   EXPECT_EQ(cpu.find("GPU"), std::string::npos) << cpu;
   const std::string gpu =
-      memory_plan(instance, resolve_config(SolverConfig{}, 1000, Backend::Cuda), Backend::Cuda);
+      memory_plan(instance, resolve_config(colonies(), 1000, Backend::Cuda), Backend::Cuda);
   EXPECT_NE(gpu.find("GPU "), std::string::npos) << gpu;
   SolverConfig as;
   as.algorithm = Algorithm::AntSystem;

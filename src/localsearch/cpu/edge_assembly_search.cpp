@@ -187,6 +187,29 @@ void EdgeAssemblySearch::take_shortest() {
   }
 }
 
+bool EdgeAssemblySearch::adopt(std::span<const int32_t> tour, int64_t length) {
+  validate_permutation(tour, instance_.n());
+  if (tour_length(instance_, tour) != length) throw std::logic_error("eax: adopted a tour with a wrong length");
+  if (converged_) return false;
+  const bool shorter = length < best_length_;
+  if (shorter) {
+    best_length_ = length;
+    best_tour_.assign(tour.begin(), tour.end());
+  }
+  if (!built_) return shorter;  // the next population starts from the best tour
+  const int longest = static_cast<int>(std::max_element(lengths_.begin(), lengths_.end()) - lengths_.begin());
+  if (length >= lengths_[longest]) return shorter;
+  for (size_t i = 0; i < tours_.size(); ++i)
+    if (lengths_[i] == length && std::ranges::equal(tours_[i], tour)) return shorter;
+  if (frequency_) {
+    frequency_->add_tour(tours_[longest], -1);
+    frequency_->add_tour(tour, 1);
+  }
+  tours_[longest].assign(tour.begin(), tour.end());
+  lengths_[longest] = length;
+  return shorter;
+}
+
 bool EdgeAssemblySearch::generation(const StopFlag& stop) {
   const int population = population_;
   RandomStream shuffle(seed_, 1ull << 32 | static_cast<uint32_t>(generations_));

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +83,12 @@ class EdgeAssemblySearch final : public Search {
   StepTimes last_step_times() const override { return times_; }
   Backend backend() const override { return Backend::Cpu; }
   bool finished() const override { return converged_; }
+  /// A tour found elsewhere (another rank's, or the colonies' beside the threads, eax_companion.h)
+  /// joins the population in place of its longest tour, unless it is no shorter than that or
+  /// already there; the crossover does the merging. A population not built yet holds it as its
+  /// first tour when shorter than the search's own.
+  bool supports_adoption() const override { return true; }
+  bool adopt(std::span<const int32_t> tour, int64_t length) override;
 
   int generations() const { return generations_; }
   /// Populations started again after converging (growth), and the current one's size.
