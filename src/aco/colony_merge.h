@@ -15,7 +15,9 @@
 // colonies then search around the threads' best tour and the threads kick the colonies' best.
 // With --lk-independent the threads walk on alone and each one's best tour is a donor as well.
 // With --lk-stretch they walk stretches of the tour instead of the whole of it
-// (localsearch/cpu/stretch_lin_kernighan.h), on very large tours.
+// (localsearch/cpu/stretch_lin_kernighan.h), on very large tours. With --host-search eax the
+// threads run GA-EAX instead (localsearch/cpu/eax_companion.h): the merged tour joins its
+// population, and the population's shortest tour is the donor.
 #pragma once
 
 #include <cstdint>

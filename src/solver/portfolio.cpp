@@ -129,7 +129,12 @@ int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 /// 0.5 s (below kEaxMinCities the colonies lose nothing). Where they cross grows as about n^1.5
 /// (seconds per n^1.5: pr2392 7e-6, pcb3038 8e-6, fnl4461 1.2e-5, usa13509 1.1e-5, d18512
 /// 1.8e-5, pla33810 0.9e-5; fl1577, clustered, 4e-5, where both reach the optimum by 2.5 s),
-/// hence kEaxSeconds with some margin.
+/// hence kEaxSeconds with some margin. On the GPU the host threads run it beside the colonies,
+/// which keep the early tours good (H100, fnl4461, seeds 1 / 2, gap at 1 / 5 / 20 s; this auto,
+/// the Lin-Kernighan threads, GA-EAX alone: 0.38 / 0.036 / 0 % and 0.33 / 0.0066 / 0.0027 %;
+/// 0.095 / 0.071 / 0.041 % and 0.130 / 0.044 / 0.036 %; 4.1 / 0.0044 / 0.0022 % and 3.6 / 0.0038 /
+/// 0.0022 %; pcb3038 at 2 s 0.0036 % twice, 0.016 / 0.068 %, 0 / 0.0015 %;
+/// bench/results/eax_auto_2026-11-28/h100_hybrid).
 /// Fewer threads slow it by about the square root of their ratio (this project's 2-core VM:
 /// pcb3038's optimum in 8-10 s against 1.6-4.2 s on 16 threads), and the CPU backend's colonies
 /// are weaker than the GPU's (2 threads, pcb3038 at 5 s: eax 0.26 %, auto 0.31 %), so the rule
