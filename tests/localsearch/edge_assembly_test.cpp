@@ -10,6 +10,7 @@
 #include <numeric>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include "core/candidates.h"
 #include "core/rng.h"
@@ -268,14 +269,19 @@ TEST(EdgeAssemblySearch, AStopRequestChangesNothing) {
   EXPECT_EQ(search.generations(), 0);
 }
 
-TEST(EdgeAssemblySearch, AnAdoptedTourJoinsThePopulationInPlaceOfItsLongest) {
+TEST(EdgeAssemblySearch, AdoptedToursShareOneSlotOfThePopulation) {
   const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 9);
-  // A tour well below the population's: another search's, run to its end.
-  cpu::EdgeAssemblySearch other(instance, {.population = 30, .growth = 0, .threads = 2, .seed = 8});
-  while (!other.finished() && other.step(StopFlag{})) {
-  }
-  const std::vector<int32_t> good = other.best_tour();
-  const int64_t good_length = other.best_length();
+  // Two tours well below the population's: other searches', run to their end; `good` the longer.
+  const auto finished_tour = [&](int population, uint64_t seed) {
+    cpu::EdgeAssemblySearch other(instance, {.population = population, .growth = 0, .threads = 2, .seed = seed});
+    while (!other.finished() && other.step(StopFlag{})) {
+    }
+    return std::make_pair(other.best_tour(), other.best_length());
+  };
+  auto [good, good_length] = finished_tour(30, 8);
+  auto [better, better_length] = finished_tour(60, 11);
+  if (better_length > good_length) std::swap(good, better), std::swap(good_length, better_length);
+  ASSERT_LT(better_length, good_length);
 
   cpu::EdgeAssemblySearch search(instance, {.population = 12, .growth = 0, .threads = 2, .seed = 5});
   EXPECT_TRUE(search.supports_adoption());
@@ -297,10 +303,17 @@ TEST(EdgeAssemblySearch, AnAdoptedTourJoinsThePopulationInPlaceOfItsLongest) {
   EXPECT_EQ(std::count(search.population().begin(), search.population().end(), identity), 0);
   // A wrong length is the caller's bug.
   EXPECT_THROW(search.adopt(good, good_length + 1), std::logic_error);
+  // A shorter tour offered next takes the first one's slot, not the longest tour's.
+  const std::vector<int64_t> with_guest = search.lengths();
+  EXPECT_TRUE(search.adopt(better, better_length));
+  EXPECT_EQ(search.population()[longest], better);
+  EXPECT_EQ(std::count(search.population().begin(), search.population().end(), good), 0);
+  for (size_t i = 0; i < with_guest.size(); ++i)
+    if (i != longest) EXPECT_EQ(search.lengths()[i], with_guest[i]) << i;
   // The crossover goes on from it: every tour stays one of its exact length.
   while (!search.finished() && search.step(StopFlag{})) {
   }
-  EXPECT_LE(search.best_length(), good_length);
+  EXPECT_LE(search.best_length(), better_length);
   for (size_t i = 0; i < search.population().size(); ++i) {
     validate_permutation(search.population()[i], instance.n());
     EXPECT_EQ(tour_length(instance, search.population()[i]), search.lengths()[i]);

@@ -172,6 +172,7 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
     for (const auto& tour : tours_) frequency_->add_tour(tour, 1);
   }
   taken_.resize(tours_.size());
+  guest_ = -1;
   built_ = true;
   take_shortest();
   return true;
@@ -197,16 +198,18 @@ bool EdgeAssemblySearch::adopt(std::span<const int32_t> tour, int64_t length) {
     best_tour_.assign(tour.begin(), tour.end());
   }
   if (!built_) return shorter;  // the next population starts from the best tour
-  const int longest = static_cast<int>(std::max_element(lengths_.begin(), lengths_.end()) - lengths_.begin());
-  if (length >= lengths_[longest]) return shorter;
+  const int slot = guest_ >= 0 ? guest_
+                                : static_cast<int>(std::max_element(lengths_.begin(), lengths_.end()) - lengths_.begin());
+  if (length >= lengths_[slot]) return shorter;
   for (size_t i = 0; i < tours_.size(); ++i)
     if (lengths_[i] == length && std::ranges::equal(tours_[i], tour)) return shorter;
   if (frequency_) {
-    frequency_->add_tour(tours_[longest], -1);
+    frequency_->add_tour(tours_[slot], -1);
     frequency_->add_tour(tour, 1);
   }
-  tours_[longest].assign(tour.begin(), tour.end());
-  lengths_[longest] = length;
+  tours_[slot].assign(tour.begin(), tour.end());
+  lengths_[slot] = length;
+  guest_ = slot;
   return shorter;
 }
 
