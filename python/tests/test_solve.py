@@ -99,6 +99,22 @@ def test_eax_runs_on_host_threads_and_takes_a_start_tour() -> None:
         formica.solve(points, algorithm="eax", eax_selection="best")
 
 
+def test_auto_runs_eax_given_time_and_the_host_threads_can_run_it_beside_the_colonies() -> None:
+    points = np.random.default_rng(5).uniform(0, 1000, size=(1000, 2))
+    # 1,000 cities and 5 s: past GA-EAX's budget on any thread count (portfolio.h); the huge
+    # target ends the run after its first step.
+    auto = formica.solve(points, time_limit=5, target=10**12, backend="cpu")
+    assert auto.config["algorithm"] == "eax"
+    hybrid = formica.solve(points[:300], algorithm="mmas", backend="cpu", threads=1, focused_edges=32,
+                           local_search="two-opt", merge_tours=True, lk_threads=1, host_search="eax",
+                           time_limit=1.0)
+    assert hybrid.config["host_search"] == "eax"
+    assert sorted(hybrid.tour) == list(range(300))
+    with pytest.raises(ValueError, match="--host-search eax: GA-EAX's threads share one population"):
+        formica.solve(points[:300], algorithm="mmas", merge_tours=True, lk_threads=1, host_search="eax",
+                      lk_independent=True, iterations=1)
+
+
 def test_float_metric_target_is_in_the_problems_units() -> None:
     small = np.random.default_rng(1).uniform(0, 1, size=(30, 2))
     result = formica.solve(small, metric="float", target=100.0)

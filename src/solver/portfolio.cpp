@@ -142,9 +142,10 @@ int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 constexpr double kEaxSeconds = 2e-5;
 constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 40'000;
 
-/// Parameters that leave the choice of algorithm to auto: those of every run.
+/// Parameters that leave the choice of algorithm to auto: those of every run (and the algorithm
+/// itself, which is auto here: the Python package always names it).
 bool general_parameter(std::string_view name) {
-  for (std::string_view general : {"time-limit", "target", "seed", "threads", "backend", "polish"})
+  for (std::string_view general : {"algorithm", "time-limit", "target", "seed", "threads", "backend", "polish"})
     if (name == general) return true;
   return false;
 }

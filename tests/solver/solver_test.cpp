@@ -277,7 +277,7 @@ TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
   }
   SolverConfig general = config;
   for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
-           {"seed", "3"}, {"target", "137694"}, {"polish", "false"}, {"backend", "cpu"}})
+           {"algorithm", "auto"}, {"seed", "3"}, {"target", "137694"}, {"polish", "false"}, {"backend", "cpu"}})
     set_parameter(general, name, value);
   EXPECT_EQ(resolve_config(general, 3038, Backend::Cpu).algorithm, Algorithm::Eax);
   SolverConfig focused = config;
