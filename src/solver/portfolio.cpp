@@ -8,6 +8,7 @@
 
 #include "aco/colony_merge.h"
 #include "core/error.h"
+#include "localsearch/cpu/edge_assembly_search.h"
 #include "localsearch/cpu/iterated_lin_kernighan.h"
 
 namespace formica {
@@ -218,7 +219,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     c.lk_threads = portfolio_lk_threads(n, backend, config.islands);
   // A budget in which GA-EAX's population converges: the host threads run it.
   if (c.lk_threads > 0 && c.lk_stretch == 0 && !(config.was_named("lk-independent") && c.lk_independent) &&
-      eax_pays(config, n, c.lk_threads) && unset("host-search", c.host_search, defaults.colony.host_search))
+      !config.was_named("lk-step") && eax_pays(config, n, c.lk_threads) && unset("host-search", c.host_search, defaults.colony.host_search))
     c.host_search = aco::HostSearch::Eax;
   // Independent walks below kOrOptBelow: H200, 3 seeds, 10 s, stop at 0.1 %, shared / independent:
   // u2152 0.107 / 0.068 %, pr2392 0.107 / 0.060 % (median); at the reference times fnl4461 0.134 /
@@ -262,7 +263,8 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
                     : std::string(),
       c.lk_threads > 0 && c.host_search == aco::HostSearch::Eax
           ? concat(" with ", c.lk_threads, " host thread", c.lk_threads > 1 ? "s" : "",
-                   " of GA-EAX (a population of 100 tours crossed by edge assembly; the time limit is past the ",
+                   " of GA-EAX (a population of ", localsearch::cpu::EdgeAssemblyConfig{}.population,
+                   " tours crossed by edge assembly; the time limit is past the ",
                    std::round(eax_budget(n, c.lk_threads) * 10) / 10, " s in which it overtakes the colonies)")
       : c.lk_threads > 0 ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread",
                                 c.lk_threads > 1 ? "s" : "", " (", localsearch::to_string(c.lk_step), " steps",

@@ -283,9 +283,12 @@ TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
   SolverConfig focused = config;
   focused.colony.focused_edges = 8;  // set in code, not named: still a choice of the colonies
   EXPECT_EQ(resolve_config(focused, 3038, Backend::Cpu).algorithm, Algorithm::Mmas);
-  SolverConfig kept = config;
-  set_parameter(kept, "host-search", "lin-kernighan");
-  EXPECT_EQ(resolve_config(kept, 3038, Backend::Cuda).colony.host_search, aco::HostSearch::LinKernighan);
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"host-search", "lin-kernighan"}, {"lk-step", "5opt"}}) {
+    SolverConfig kept = ample;
+    set_parameter(kept, name, value);
+    EXPECT_EQ(resolve_config(kept, 3038, Backend::Cuda).colony.host_search, aco::HostSearch::LinKernighan) << name;
+  }
 }
 
 TEST(Solver, TheHostThreadsRunGaEaxBesideTheColonies) {
