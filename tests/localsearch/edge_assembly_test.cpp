@@ -309,7 +309,9 @@ TEST(EdgeAssemblySearch, AdoptedToursShareOneSlotOfThePopulation) {
   EXPECT_EQ(search.population()[longest], better);
   EXPECT_EQ(std::count(search.population().begin(), search.population().end(), good), 0);
   for (size_t i = 0; i < with_guest.size(); ++i)
-    if (i != longest) EXPECT_EQ(search.lengths()[i], with_guest[i]) << i;
+    if (i != longest) {
+      EXPECT_EQ(search.lengths()[i], with_guest[i]) << i;
+    }
   // The crossover goes on from it: every tour stays one of its exact length.
   while (!search.finished() && search.step(StopFlag{})) {
   }
