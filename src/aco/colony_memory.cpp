@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "aco/colony_merge.h"
+#include "localsearch/cpu/edge_assembly_search.h"
 
 namespace formica::aco {
 
@@ -40,6 +41,14 @@ ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
   if (lk_threads > 0 && config.lk_stretch > 0 && n >= 2 * config.lk_stretch) {
     const size_t m = static_cast<size_t>(config.lk_stretch) + 1;
     memory.host = cities * 16 + lk_threads * (m * m * 4 + m * 96);
+  }
+  // --host-search eax (localsearch/cpu/eax_companion.h): the population and the next generation's
+  // tours, the edge counts (about 16 neighbours a city held by some tour, 8 bytes each), its
+  // neighbour lists, the best, published and offered tours, and per thread the crossover's
+  // arrays and a parent's piece structure (about 80 bytes a city).
+  if (lk_threads > 0 && config.host_search == HostSearch::Eax) {
+    const size_t population = static_cast<size_t>(localsearch::cpu::EdgeAssemblyConfig{}.population);
+    memory.host = cities * (population * 8 + 16 * 8 + kMergerNeighbours * 4 + 12 + lk_threads * 80);
   }
   if (!gpu) {
     const size_t threads = static_cast<size_t>(config.threads);

@@ -465,6 +465,11 @@ TEST(Solver, TooLittleMemoryIsAnOutOfMemoryError) {
   EXPECT_GT(shared, 200'000 * size_t{4} * 17);
   config.lk_independent = true;
   EXPECT_EQ(aco::colony_memory(200'000, config, true).host - shared, 200'000 * size_t{4} * 8);
+  // GA-EAX's threads hold a population of tours: 100 tours and the next generation's, 8 bytes a
+  // city each, beyond what the Lin-Kernighan threads need.
+  config.lk_independent = false;
+  config.host_search = aco::HostSearch::Eax;
+  EXPECT_GT(aco::colony_memory(200'000, config, true).host, shared + size_t{200'000} * 100 * 8);
   EXPECT_NO_THROW(expect_memory(size_t{1} << 40, std::nullopt, "unknown availability"));
 }
 
