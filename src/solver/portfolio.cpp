@@ -169,7 +169,7 @@ bool cpu_runs_eax(const SolverConfig& config, int n) {
   return config.islands == 1 && std::ranges::all_of(config.named, general_parameter) &&
          config.colony == defaults.colony && config.ant_system == defaults.ant_system &&
          config.two_opt == defaults.two_opt &&
-         eax_pays(config, n, config.threads > 0 ? config.threads : hardware_threads());
+         eax_pays(config, n, threads_per_island(config));
 }
 
 }  // namespace
@@ -244,7 +244,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
 
 std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightType type, Backend backend) {
   if (resolved.algorithm == Algorithm::Eax) {
-    const int threads = resolved.threads > 0 ? resolved.threads : hardware_threads();
+    const int threads = threads_per_island(resolved);
     return concat("auto: n = ", n, " on the CPU: GA-EAX on ", threads, threads == 1 ? " thread" : " threads", " (",
                   resolved.eax.population, " tours, ", resolved.eax.children,
                   " children per pair), the time limit being past the ", std::round(eax_budget(n, threads) * 10) / 10,

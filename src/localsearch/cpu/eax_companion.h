@@ -1,7 +1,7 @@
 // GA-EAX beside the colonies (--host-search eax): one host thread drives an EdgeAssemblySearch
 // (edge_assembly_search.h) whose generations run on --lk-threads OpenMP threads, in place of the
 // iterated Lin-Kernighan threads. The merger (aco/colony_merge.h) offers it the colonies' merged
-// tour, which joins the population in place of its longest tour (EdgeAssemblySearch::adopt), and
+// tour, which joins the population in its one guest slot (EdgeAssemblySearch::adopt), and
 // takes its shortest tour as one more donor: the colonies give the run a good tour early, while
 // the population converges, and GA-EAX the far better tours after (portfolio.cpp has the figures).
 // The result depends on timing, as with the Lin-Kernighan threads.
