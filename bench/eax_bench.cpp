@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.01, 36000.0));
   app.add_option("--population", config.population, "tours")->check(CLI::Range(2, 100000));
   app.add_option("--children", config.children, "children per pair")->check(CLI::Range(1, 1000));
+  app.add_option("--stages", config.stages, "1: single AB-cycles only; 2: then block E-sets")
+      ->check(CLI::Range(1, 2));
   app.add_option("--threads", config.threads, "threads, 0 for all hardware threads");
   app.add_option("--seed", config.seed, "seed");
   app.add_option("--neighbours", config.neighbours, "nearest neighbours of the start climbs and the joins")
@@ -65,8 +67,9 @@ int main(int argc, char** argv) {
     if (built == 0) built = elapsed();
     if (shown == 0 || search.best_length() < shown) {
       shown = search.best_length();
-      std::printf("%8.2f s %12lld %8.4f %%  generation %d\n", elapsed(), static_cast<long long>(shown),
-                  gap(shown), search.generations());
+      std::printf("%8.2f s %12lld %8.4f %%  generation %d, stage %d, population %d\n", elapsed(),
+                  static_cast<long long>(shown), gap(shown), search.generations(), search.stage(),
+                  search.population_size());
       std::fflush(stdout);
     }
   }

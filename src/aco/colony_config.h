@@ -154,9 +154,12 @@ struct ColonyConfig {
   /// 10 s, 6 seeds, mean gap against 2-opt steps: pcb3038 0.090 / 0.164 %, fnl4461 0.085 / 0.121 %,
   /// pr2392 0.102 / 0.272 % (bench/results/lk_step_cpu.txt).
   localsearch::LinKernighanStep lk_step = localsearch::LinKernighanStep::ThreeOpt;
-  /// What the lk_threads run: iterated Lin-Kernighan, or GA-EAX (its population of 100 with its
-  /// defaults; whole tours only, shared: not with lk_stretch or lk_independent).
+  /// What the lk_threads run: iterated Lin-Kernighan, or GA-EAX (whole tours only, shared: not
+  /// with lk_stretch or lk_independent).
   HostSearch host_search = HostSearch::LinKernighan;
+  /// GA-EAX's settings with host_search Eax (the solver copies its --population, --children,
+  /// --eax-* here); its threads are lk_threads and its seed the colonies'.
+  localsearch::cpu::EdgeAssemblyConfig eax;
   int threads = 1;                ///< CPU worker threads (the result does not depend on it)
   uint64_t seed = 1;
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "aco/colony_merge.h"
-#include "localsearch/cpu/edge_assembly_search.h"
+#include "localsearch/config.h"
 
 namespace formica::aco {
 
@@ -47,7 +47,7 @@ ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
   // neighbour lists, the best, published and offered tours, and per thread the crossover's
   // arrays and a parent's piece structure (about 80 bytes a city).
   if (lk_threads > 0 && config.host_search == HostSearch::Eax) {
-    const size_t population = static_cast<size_t>(localsearch::cpu::EdgeAssemblyConfig{}.population);
+    const size_t population = static_cast<size_t>(config.eax.population);
     memory.host = cities * (population * 8 + 16 * 8 + kMergerNeighbours * 4 + 12 + lk_threads * 80);
   }
   if (!gpu) {

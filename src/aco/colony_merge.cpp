@@ -44,7 +44,7 @@ ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
                            const CandidateLists* lists) {
   if (config.lk_threads == 0) return;
   if (config.host_search == HostSearch::Eax) {
-    localsearch::cpu::EdgeAssemblyConfig eax;
+    localsearch::cpu::EdgeAssemblyConfig eax = config.eax;
     eax.threads = config.lk_threads;
     eax.seed = config.seed;
     companion_ = std::make_unique<localsearch::cpu::EaxCompanion>(instance, eax);

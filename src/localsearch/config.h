@@ -120,4 +120,37 @@ inline constexpr int kNeighbourListMinCities = 10'000;
 /// gave shorter local optima than 10 and, on four of them, than the paper's full-pass climb.
 inline constexpr int kBlockNeighbourListMinCities = 1'000;
 
+namespace cpu {
+
+/// The largest population: 10,000 tours of 10,000 cities are 800 MB with the next generation's.
+inline constexpr int kMaxPopulation = 10000;
+
+/// GA-EAX's settings (cpu/edge_assembly_search.h): --algorithm eax, and the colonies' host threads
+/// with --host-search eax.
+struct EdgeAssemblyConfig {
+  EaxSelection selection = EaxSelection::Entropy;
+  int population = 100;  ///< tours of the first population (at least 2)
+  /// When the population has converged, start again with one `growth` times as large (at least
+  /// as large, at most kMaxPopulation) holding the best tour so far; with 0 the search has finished.
+  double growth = 2;
+  int children = 30;  ///< children per pair at most (Nagata and Kobayashi's N_ch)
+  /// 1: children from single AB-cycles only. 2: when that stage stalls (no shorter tour in
+  /// 1,500 / children generations) or converges, children from block E-sets (localsearch/edge_assembly.h)
+  /// until that stalls or converges too, before the next population.
+  int stages = 2;
+  /// The tours the population's climbs start from (localsearch/start_tour.h).
+  StartKind start = StartKind::Random;
+  int neighbours = 10;  ///< nearest neighbours per city: the start climbs' lists and the joins'
+  int threads = 1;
+  uint64_t seed = 1;
+
+  /// Throws InputError naming the first value out of range.
+  void validate() const;
+  /// One line, e.g. "GA-EAX: population 300, 30 children per pair, entropy selection, 10 nearest
+  /// neighbours" (the threads are the run's, which says them).
+  std::string describe() const;
+  bool operator==(const EdgeAssemblyConfig&) const = default;
+};
+
+}  // namespace cpu
 }  // namespace formica::localsearch

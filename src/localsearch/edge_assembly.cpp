@@ -16,6 +16,10 @@ namespace {
 constexpr int kSlots = 4;
 /// Occurrences of a city on the tracing path: at most one per pair of its (four) edges, and the start.
 constexpr int kOccurrences = 4;
+/// Block E-sets: the cycles a centre's search may flip, its steps, and how long a flip is tabu.
+constexpr size_t kBlockCandidates = 20;
+constexpr int kBlockSteps = 10;
+constexpr int kBlockTabu = 3;
 
 /// The crossover's own invariants: a failure is a bug in it, not bad input (exit 1, not 2).
 template <typename... Args>
@@ -50,7 +54,11 @@ void EdgeAssembly::ab_cycles(const MergeBase& a, std::span<const int32_t> b, Ran
                              std::vector<std::vector<int32_t>>& cycles) {
   cycles.clear();
   a.difference(b, diff_added_, diff_removed_);  // B's edges that A lacks, A's that B lacks
-  if (diff_removed_.empty()) return;
+  if (diff_removed_.empty()) {
+    cycles_.clear();
+    index_cycles();
+    return;
+  }
   starts_.clear();
   for (const auto* edges : {&diff_removed_, &diff_added_})
     for (const Edge& e : *edges)
@@ -130,6 +138,96 @@ void EdgeAssembly::ab_cycles(const MergeBase& a, std::span<const int32_t> b, Ran
       path_.resize(static_cast<size_t>(j) + 1);
     }
   }
+  if (&cycles != &cycles_) cycles_ = cycles;
+  index_cycles();
+}
+
+void EdgeAssembly::index_cycles() {
+  const size_t count = cycles_.size();
+  in_set_.assign(count, 0);
+  tabu_until_.assign(count, 0);
+  cycle_gain_.resize(count);
+  for (size_t c = 0; c < count; ++c) {
+    const std::vector<int32_t>& cycle = cycles_[c];
+    const size_t m = cycle.size();
+    int64_t gain = 0;
+    for (size_t i = 0; i < m; ++i)
+      gain += (i % 2 == 0 ? 1 : -1) * instance_.distance(cycle[i], cycle[(i + 1) % m]);
+    cycle_gain_[c] = gain;
+  }
+}
+
+int EdgeAssembly::set_subtours(const MergeBase& a, int with) {
+  set_removed_.clear();
+  set_added_.clear();
+  const auto take = [&](int c) {
+    const std::vector<int32_t>& cycle = cycles_[c];
+    const size_t m = cycle.size();
+    for (size_t i = 0; i < m; ++i)
+      (i % 2 == 0 ? set_removed_ : set_added_).push_back(make_edge(cycle[i], cycle[(i + 1) % m]));
+  };
+  for (const int c : set_)
+    if (c != with) take(c);
+  if (with >= 0 && !in_set_[with]) take(with);
+  return a.exchange_pieces(set_removed_, set_added_, pieces_);
+}
+
+void EdgeAssembly::block_set(const MergeBase& a, int centre, RandomStream& rng, std::vector<int>& set) {
+  ensure(centre >= 0 && centre < static_cast<int>(cycles_.size()) && in_set_.size() == cycles_.size(),
+         "a block E-set around cycle ", centre, " of ", cycles_.size());
+  set_.assign(1, centre);
+  in_set_[centre] = 1;
+  int subtours = set_subtours(a, -1);
+  ensure(subtours > 0, "an AB-cycle that is no exchange");
+  best_set_ = set_;
+  if (subtours > 1) {
+    // The cycles through a city of a subtour other than the largest, at most kBlockCandidates of
+    // them, in a random order.
+    const int largest =
+        static_cast<int>(std::max_element(pieces_.size.begin(), pieces_.size.end()) - pieces_.size.begin());
+    flips_.clear();
+    for (int c = 0; c < static_cast<int>(cycles_.size()); ++c) {
+      if (c == centre) continue;
+      for (const int32_t city : cycles_[c])
+        if (pieces_.cycle[pieces_.piece_at(a.position(city))] != largest) {
+          flips_.push_back(c);
+          break;
+        }
+    }
+    for (int i = static_cast<int>(flips_.size()) - 1; i > 0; --i)
+      std::swap(flips_[i], flips_[rng.below(static_cast<uint32_t>(i + 1))]);
+    if (flips_.size() > kBlockCandidates) flips_.resize(kBlockCandidates);
+    for (const int c : flips_) tabu_until_[c] = 0;
+    int64_t gain = cycle_gain_[centre], best_gain = gain;
+    int best_subtours = subtours;
+    for (int step = 0; step < kBlockSteps && best_subtours > 1; ++step) {
+      int pick = -1, pick_subtours = 0;
+      int64_t pick_gain = 0;
+      for (const int c : flips_) {
+        if (tabu_until_[c] > step) continue;
+        const int s = set_subtours(a, c);
+        const int64_t g = gain + (in_set_[c] ? -cycle_gain_[c] : cycle_gain_[c]);
+        if (s > 0 && (pick < 0 || s < pick_subtours || (s == pick_subtours && g > pick_gain)))
+          pick = c, pick_subtours = s, pick_gain = g;
+      }
+      if (pick < 0) break;
+      if (in_set_[pick]) {
+        set_.erase(std::find(set_.begin(), set_.end(), pick));
+      } else {
+        set_.push_back(pick);
+      }
+      in_set_[pick] ^= 1;
+      gain = pick_gain;
+      tabu_until_[pick] = step + 1 + kBlockTabu;
+      if (pick_subtours < best_subtours || (pick_subtours == best_subtours && gain > best_gain)) {
+        best_subtours = pick_subtours;
+        best_gain = gain;
+        best_set_ = set_;
+      }
+    }
+  }
+  for (const int c : set_) in_set_[c] = 0;
+  set.assign(best_set_.begin(), best_set_.end());
 }
 
 void EdgeAssembly::reset_child() {
@@ -195,8 +293,7 @@ void EdgeAssembly::neighbours(const MergeBase& a, int32_t city, int32_t out[2]) 
   ensure(found == 2, "city ", city, " has ", found, " edges in a child");
 }
 
-bool EdgeAssembly::child(const MergeBase& a, std::span<const int32_t> cycle, AssembledChild& out) {
-  reset_child();
+int64_t EdgeAssembly::apply_cycle(const MergeBase& a, std::span<const int32_t> cycle) {
   const int m = static_cast<int>(cycle.size());
   int64_t gain = 0;
   for (int i = 0; i < m; ++i) {
@@ -209,6 +306,23 @@ bool EdgeAssembly::child(const MergeBase& a, std::span<const int32_t> cycle, Ass
       gain -= instance_.distance(u, v);
     }
   }
+  return gain;
+}
+
+bool EdgeAssembly::child(const MergeBase& a, std::span<const int32_t> cycle, AssembledChild& out) {
+  reset_child();
+  const int64_t gain = apply_cycle(a, cycle);
+  return join_subtours(a, gain, out);
+}
+
+bool EdgeAssembly::block_child(const MergeBase& a, std::span<const int> set, AssembledChild& out) {
+  reset_child();
+  int64_t gain = 0;
+  for (const int c : set) gain += apply_cycle(a, cycles_[c]);
+  return join_subtours(a, gain, out);
+}
+
+bool EdgeAssembly::join_subtours(const MergeBase& a, int64_t gain, AssembledChild& out) {
   const int n = a.n();
   const std::span<const int32_t> tour = a.tour();
   const int cycles = a.exchange_pieces(removed_, added_, pieces_);
@@ -276,14 +390,25 @@ bool EdgeAssembly::child(const MergeBase& a, std::span<const int32_t> cycle, Ass
 }
 
 int EdgeAssembly::best_child(const MergeBase& a, std::span<const int32_t> b, int children, RandomStream& rng,
-                             AssembledChild& best, const ChildScore& score) {
+                             AssembledChild& best, const ChildScore& score, bool block) {
   ab_cycles(a, b, rng, cycles_);
   const int count = static_cast<int>(cycles_.size());
+  if (block) {  // the centres in a random order, the cycles indexed as they are then
+    for (int i = count - 1; i > 0; --i) std::swap(cycles_[i], cycles_[rng.below(static_cast<uint32_t>(i + 1))]);
+    index_cycles();
+  }
   int made = 0;
   double best_score = 0;
   for (int i = 0; i < count && made < children; ++i) {
-    std::swap(cycles_[i], cycles_[i + static_cast<int>(rng.below(static_cast<uint32_t>(count - i)))]);
-    if (!child(a, cycles_[i], candidate_)) continue;
+    bool made_one;
+    if (block) {
+      block_set(a, i, rng, chosen_);
+      made_one = block_child(a, chosen_, candidate_);
+    } else {
+      std::swap(cycles_[i], cycles_[i + static_cast<int>(rng.below(static_cast<uint32_t>(count - i)))]);
+      made_one = child(a, cycles_[i], candidate_);
+    }
+    if (!made_one) continue;
     const double s = score ? score(candidate_) : static_cast<double>(candidate_.gain);
     if (made++ == 0 || s > best_score) {
       best_score = s;

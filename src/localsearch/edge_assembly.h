@@ -12,6 +12,14 @@
 // outside it, replaced by (u, v) and (u', v'). A child is an exchange of A's edges, as a partition
 // merge's is (partition_merge.h), with its exact gain; its tour is built only for the child taken.
 //
+// Block E-sets (Nagata and Kobayashi's second stage, Block2, in a form of this project's own):
+// near convergence the parents differ in a few small AB-cycles, and one of them alone mostly leaves
+// subtours whose joins cost more than the cycle gains. A block E-set starts from a centre AB-cycle
+// and flips, one at a time, the AB-cycles that touch the subtours other than the largest that the
+// centre leaves, each time the flip that leaves the fewest subtours (ties: the larger gain), a flip
+// just made tabu for a few steps, and keeps the set of fewest subtours seen: a whole region of B
+// moved into A at once, with few or no joins.
+//
 // Unlike the partition merge, which only takes the pieces of B that fit into A as they are, EAX
 // assembles new edges where a piece does not fit, so two good tours give children that neither
 // parent's neighbourhood holds; that is what lets GA-EAX reach optima that Lin-Kernighan's kicks
@@ -56,16 +64,34 @@ class EdgeAssembly {
   /// How a child is judged: larger is better (the gain, or GA-EAX's entropy-preserving score).
   using ChildScore = std::function<double(const AssembledChild&)>;
 
-  /// Up to `children` children of `a` and `b`, each from another random AB-cycle, and the one of
-  /// largest `score` (by default the gain; the first of equal scores) in `best`; returns the
-  /// number of children made (0: the parents are the same tour).
+  /// Up to `children` children of `a` and `b`, each from another random AB-cycle (alone, or the
+  /// centre of a block E-set with `block`), and the one of largest `score` (by default the gain;
+  /// the first of equal scores) in `best`; returns the number of children made (0: the parents are
+  /// the same tour).
   int best_child(const MergeBase& a, std::span<const int32_t> b, int children, RandomStream& rng,
-                 AssembledChild& best, const ChildScore& score = {});
+                 AssembledChild& best, const ChildScore& score = {}, bool block = false);
+
+  /// The block E-set around AB-cycle `centre` of the last ab_cycles call (see the file comment), as
+  /// indices into those cycles, the centre first.
+  void block_set(const MergeBase& a, int centre, RandomStream& rng, std::vector<int>& set);
+
+  /// The child of `a` with the AB-cycles `set` of the last ab_cycles call applied and the subtours
+  /// joined, as child() does for one.
+  bool block_child(const MergeBase& a, std::span<const int> set, AssembledChild& out);
 
  private:
   // The intermediate tour of a child: the base with `removed_` replaced by `added_`. Per city, up
   // to two removed and two added neighbours, valid while stamp_[city] == stamp_now_.
   void reset_child();
+  /// Applies one AB-cycle to the intermediate tour; returns its gain (A's lengths less B's).
+  int64_t apply_cycle(const MergeBase& a, std::span<const int32_t> cycle);
+  /// Joins the intermediate tour's subtours and writes the child; `gain` is the cycles'.
+  bool join_subtours(const MergeBase& a, int64_t gain, AssembledChild& out);
+  /// The subtours that the AB-cycles marked in in_set_ leave (0: inconsistent), their pieces in
+  /// pieces_; `with` (when >= 0) counted as flipped.
+  int set_subtours(const MergeBase& a, int with);
+  /// Sizes the block E-sets' per-cycle arrays to cycles_ and works out each cycle's gain.
+  void index_cycles();
   void touch(int32_t city);
   void remove_edge(const MergeBase& a, int32_t u, int32_t v);
   void add_edge(int32_t u, int32_t v);
@@ -89,6 +115,11 @@ class EdgeAssembly {
   uint32_t mark_now_ = 0;
   std::vector<std::vector<int32_t>> cycles_;
   AssembledChild candidate_;
+  // Block E-sets: per cycle whether in the set, its gain, and the step until which it is tabu.
+  std::vector<char> in_set_;
+  std::vector<int64_t> cycle_gain_;
+  std::vector<int> tabu_until_, flips_, set_, best_set_, chosen_;
+  std::vector<Edge> set_removed_, set_added_;
 };
 
 }  // namespace formica::localsearch

@@ -239,6 +239,11 @@ void add_eax_parameters(std::vector<Parameter>& p) {
   p.push_back({"children", "eax: children per pair of parents at most, each from another AB-cycle",
                [](SolverConfig& c, std::string_view v) { c.eax.children = parse_value<int>("children", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.eax.children); }});
+  p.push_back({"eax-stages",
+               "eax: 2 (default) follows the single AB-cycles' children, once they stall, with block E-sets' (several "
+               "AB-cycles that together leave few subtours) before the next population; 1 keeps single AB-cycles",
+               [](SolverConfig& c, std::string_view v) { c.eax.stages = parse_value<int>("eax-stages", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.eax.stages); }});
   p.push_back(named_parameter<localsearch::EaxSelection>(
       "eax-selection", "eax: which child replaces its parent A:", localsearch::eax_selection_names,
       localsearch::parse_eax_selection, localsearch::to_string, [](auto& c) -> auto& { return c.eax.selection; }));

@@ -8,7 +8,7 @@
 
 #include "aco/colony_merge.h"
 #include "core/error.h"
-#include "localsearch/cpu/edge_assembly_search.h"
+#include "localsearch/config.h"
 #include "localsearch/cpu/iterated_lin_kernighan.h"
 
 namespace formica {
@@ -263,7 +263,7 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
                     : std::string(),
       c.lk_threads > 0 && c.host_search == aco::HostSearch::Eax
           ? concat(" with ", c.lk_threads, " host thread", c.lk_threads > 1 ? "s" : "",
-                   " of GA-EAX (a population of ", localsearch::cpu::EdgeAssemblyConfig{}.population,
+                   " of GA-EAX (a population of ", c.eax.population,
                    " tours crossed by edge assembly; the time limit is past the ",
                    std::round(eax_budget(n, c.lk_threads) * 10) / 10, " s in which it overtakes the colonies)")
       : c.lk_threads > 0 ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread",

@@ -109,6 +109,7 @@ aco::ColonyConfig colony_config(const SolverConfig& config, int threads) {
   colony.beta = config.ant_system.beta;
   colony.seed = config.seed;
   colony.threads = threads;
+  colony.eax = config.eax;
   return colony;
 }
 

@@ -124,6 +124,69 @@ TEST(EdgeAssembly, EveryChildIsOneTourOfTheLengthItsGainSays) {
   EXPECT_GT(joined, 10);
 }
 
+/// `child` of base `a` is one tour of the length its gain says.
+void expect_a_tour(const Instance& instance, const MergeBase& base, std::span<const int32_t> a,
+                   const AssembledChild& child) {
+  std::vector<int32_t> tour(a.begin(), a.end());
+  if (!child.removed.empty()) {
+    ASSERT_TRUE(base.exchange_is_a_tour(child.removed, child.added, &tour));
+  }
+  validate_permutation(tour, instance.n());
+  EXPECT_EQ(tour_length(instance, tour), tour_length(instance, a) - child.gain);
+}
+
+/// The subtours that applying `set` (indices into `cycles`) to the base leaves.
+int subtours_of(const MergeBase& base, const std::vector<std::vector<int32_t>>& cycles, std::span<const int> set) {
+  std::vector<Edge> removed, added;
+  for (const int c : set)
+    for (size_t i = 0; i < cycles[c].size(); ++i)
+      (i % 2 == 0 ? removed : added).push_back(make_edge(cycles[c][i], cycles[c][(i + 1) % cycles[c].size()]));
+  return base.exchange_cycles(removed, added);
+}
+
+TEST(EdgeAssembly, BlockSetsLeaveNoMoreSubtoursThanTheirCentreAndTheirChildrenAreTours) {
+  // Close parents (two climbs of the same kind on 400 cities): many small AB-cycles, as late in a run.
+  const int n = 400;
+  const Instance instance = io::generate_instance(n, io::InstanceKind::Clustered, 17);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  EdgeAssembly assembly(instance, lists);
+  int sets = 0, fewer = 0, several = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const std::vector<int32_t> a = parent(instance, lists, 2 * trial, true);
+    const std::vector<int32_t> b = parent(instance, lists, 2 * trial + 1, true);
+    const MergeBase base(instance, a, tour_length(instance, a));
+    RandomStream rng(21, static_cast<uint64_t>(trial));
+    std::vector<std::vector<int32_t>> cycles;
+    assembly.ab_cycles(base, b, rng, cycles);
+    for (int centre = 0; centre < static_cast<int>(cycles.size()); ++centre) {
+      std::vector<int> set;
+      assembly.block_set(base, centre, rng, set);
+      ASSERT_FALSE(set.empty());
+      EXPECT_EQ(set.front(), centre);
+      std::vector<int> sorted = set;
+      std::ranges::sort(sorted);
+      EXPECT_EQ(std::ranges::adjacent_find(sorted), sorted.end()) << "a cycle twice in a set";
+      EXPECT_TRUE(sorted.front() >= 0 && sorted.back() < static_cast<int>(cycles.size()));
+      const int alone = subtours_of(base, cycles, std::span<const int>(&centre, 1));
+      const int together = subtours_of(base, cycles, set);
+      ASSERT_GT(together, 0);
+      EXPECT_LE(together, alone) << "trial " << trial << " centre " << centre;
+      ++sets;
+      if (together < alone) ++fewer;
+      if (set.size() > 1) ++several;
+      AssembledChild child;
+      if (assembly.block_child(base, set, child)) expect_a_tour(instance, base, a, child);
+    }
+    // best_child's block children: the centres in a random order.
+    AssembledChild best;
+    ASSERT_GT(assembly.best_child(base, b, 30, rng, best, {}, true), 0);
+    expect_a_tour(instance, base, a, best);
+  }
+  EXPECT_GT(sets, 100);
+  EXPECT_GT(fewer, 10) << "block sets never removed a subtour";
+  EXPECT_GT(several, 10);
+}
+
 TEST(EdgeAssembly, TheSameTourTwiceHasNoChild) {
   const Instance instance = io::generate_instance(40, io::InstanceKind::Uniform, 2);
   const CandidateLists lists = build_candidate_lists(instance, 10);
@@ -377,12 +440,46 @@ TEST(EaxCompanion, StopsBeforeAnyOffer) {
   EXPECT_EQ(companion.best_length(), -1);
 }
 
+TEST(EdgeAssemblySearch, BlockESetsFollowTheSingleCyclesBeforeTheSearchEnds) {
+  const Instance instance = io::generate_instance(500, io::InstanceKind::Clustered, 6);
+  for (const int stages : {1, 2}) {
+    cpu::EdgeAssemblySearch search(instance,
+                                   {.population = 30, .growth = 0, .stages = stages, .threads = 2, .seed = 8});
+    std::vector<int> seen;
+    int64_t last = search.best_length();
+    while (!search.finished() && search.step(StopFlag{})) {
+      if (seen.empty() || seen.back() != search.stage()) seen.push_back(search.stage());
+      EXPECT_LE(search.best_length(), last);
+      last = search.best_length();
+    }
+    const std::vector<int> expected = stages == 1 ? std::vector<int>{1} : std::vector<int>{1, 2};
+    EXPECT_EQ(seen, expected);
+    for (size_t i = 0; i < search.population().size(); ++i) {
+      validate_permutation(search.population()[i], instance.n());
+      EXPECT_EQ(tour_length(instance, search.population()[i]), search.lengths()[i]);
+    }
+    EXPECT_EQ(tour_length(instance, search.best_tour()), search.best_length());
+  }
+  // A new population starts with single AB-cycles again.
+  cpu::EdgeAssemblySearch search(instance, {.population = 8, .threads = 2, .seed = 3});
+  bool second = false;
+  while (search.restarts() < 1) {
+    ASSERT_TRUE(search.step(StopFlag{}));
+    second = second || search.stage() == 2;
+  }
+  EXPECT_TRUE(second);
+  ASSERT_TRUE(search.step(StopFlag{}));
+  EXPECT_EQ(search.stage(), 1);
+}
+
 TEST(EdgeAssemblySearch, RejectsBadSettings) {
   const Instance instance = io::generate_instance(20, io::InstanceKind::Uniform, 1);
   EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.population = 1}), InputError);
   EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.children = 0}), InputError);
   EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.growth = 0.5}), InputError);
   EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.neighbours = 0}), InputError);
+  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.stages = 0}), InputError);
+  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.stages = 3}), InputError);
 }
 
 }  // namespace

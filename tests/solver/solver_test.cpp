@@ -469,7 +469,10 @@ TEST(Solver, TooLittleMemoryIsAnOutOfMemoryError) {
   // city each, beyond what the Lin-Kernighan threads need.
   config.lk_independent = false;
   config.host_search = aco::HostSearch::Eax;
-  EXPECT_GT(aco::colony_memory(200'000, config, true).host, shared + size_t{200'000} * 100 * 8);
+  const size_t hundred = aco::colony_memory(200'000, config, true).host;
+  EXPECT_GT(hundred, shared + size_t{200'000} * 100 * 8);
+  config.eax.population = 300;  // --population with --host-search eax
+  EXPECT_EQ(aco::colony_memory(200'000, config, true).host - hundred, size_t{200'000} * 200 * 8);
   EXPECT_NO_THROW(expect_memory(size_t{1} << 40, std::nullopt, "unknown availability"));
 }
 

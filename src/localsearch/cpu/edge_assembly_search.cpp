@@ -25,6 +25,9 @@ namespace {
 constexpr uint64_t kEaxTag = 0x45415853;  // "EAXS"
 /// Smaller instances are solved by trying every order: the crossover needs a few cities to cut.
 constexpr int kMinCities = 8;
+/// A stage has stalled after kStallChildren / children generations without a shorter tour in the
+/// population (Nagata and Kobayashi's 1,500 / N_ch).
+constexpr int kStallChildren = 1500;
 
 int thread_index() {
 #ifdef _OPENMP
@@ -81,6 +84,7 @@ void EdgeAssemblyConfig::validate() const {
   FORMICA_EXPECTS(neighbours >= 1 && neighbours <= 50, "eax: neighbours per city must be in [1, 50], got ",
                   neighbours);
   FORMICA_EXPECTS(threads >= 1, "eax: at least 1 thread, got ", threads);
+  FORMICA_EXPECTS(stages == 1 || stages == 2, "--eax-stages must be 1 or 2, got ", stages);
   FORMICA_EXPECTS(growth == 0 || (growth >= 1 && growth <= 16), "--eax-growth must be 0 or in [1, 16], got ",
                   growth);
 }
@@ -90,8 +94,8 @@ std::string EdgeAssemblyConfig::describe() const {
                 growth == 0   ? std::string()
                 : growth == 1 ? std::string(" (a new one whenever it converges)")
                               : concat(" (", growth, " times as large whenever it converges)"),
-                ", ", children, " children per pair, ", to_string(selection), " selection, ", neighbours,
-                " nearest neighbours");
+                ", ", children, " children per pair", stages == 2 ? " (then block E-sets)" : "", ", ",
+                to_string(selection), " selection, ", neighbours, " nearest neighbours");
 }
 
 EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssemblyConfig& config,
@@ -173,6 +177,8 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   }
   taken_.resize(tours_.size());
   guest_ = -1;
+  stage_ = 1;
+  stall_ = 0;
   built_ = true;
   take_shortest();
   return true;
@@ -254,7 +260,8 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
     RandomStream rng(seed_, static_cast<uint64_t>(generations_) * static_cast<uint64_t>(population) + a + 1);
     const MergeBase base(instance_, tours_[a], lengths_[a]);
     AssembledChild& child = taken_[a];
-    made_[a] = assembly_[thread_index()]->best_child(base, tours_[b], config_.children, rng, child, score);
+    made_[a] =
+        assembly_[thread_index()]->best_child(base, tours_[b], config_.children, rng, child, score, stage_ == 2);
     if (made_[a] > 0 && child.gain > 0) {
       if (!base.exchange_is_a_tour(child.removed, child.added, &next_[a]))
         throw std::logic_error("edge assembly: a child that is not one tour");
@@ -275,10 +282,17 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
     ++changed;
   }
   ++generations_;
+  const int64_t shortest_before = iteration_best_;
   take_shortest();
-  if (changed == 0) {
-    // Converged: finished, or a population twice as large from the best tour and new climbs.
-    if (config_.growth >= 1) {
+  stall_ = iteration_best_ < shortest_before ? 0 : stall_ + 1;
+  const bool stalled = config_.stages == 2 && stall_ >= std::max(1, kStallChildren / config_.children);
+  if (changed == 0 || stalled) {
+    // Stage 1 converged or stalled: block E-sets. Stage 2 (or the only stage) converged or
+    // stalled: finished, or a population twice as large from the best tour and new climbs.
+    if (stage_ == 1 && config_.stages == 2) {
+      stage_ = 2;
+      stall_ = 0;
+    } else if (config_.growth >= 1) {
       population_ = std::min(static_cast<int>(std::ceil(config_.growth * population_)), kMaxPopulation);
       built_ = false;
       ++restarts_;

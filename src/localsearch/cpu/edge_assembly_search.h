@@ -1,6 +1,7 @@
 // GA-EAX on host threads (--algorithm eax): a population of tours improved by edge assembly
 // crossover (localsearch/edge_assembly.h), after Nagata and Kobayashi's GA-EAX (INFORMS Journal on
-// Computing 25(2), 2013; its first stage, single AB-cycles, with their entropy-preserving selection).
+// Computing 25(2), 2013: single AB-cycles, then block E-sets, with their entropy-preserving
+// selection).
 //
 // The population starts from local optima of 2-opt and Or-opt over the 10 nearest neighbours,
 // climbed from random permutations (or --eax-start's tours); the first from the nearest-neighbour
@@ -8,9 +9,12 @@
 // each tour r(i) is crossed as parent A with r(i + 1) as parent B: up to `children` children, each
 // from a random AB-cycle, and one of those shorter than A replaces it: the one that loses the least
 // of the population's edge entropy per unit of length gained (or the shortest, with greedy
-// selection). All pairs of a generation read the population as it was at its start, so they run
+// selection). When no child has shortened the population's shortest tour for 1,500 / children
+// generations, or the population has converged, the children come from block E-sets instead
+// (edge_assembly.h), until that stalls or converges too (--eax-stages 1 keeps single AB-cycles).
+// All pairs of a generation read the population as it was at its start, so they run
 // side by side on the threads and the result depends on the seed alone, not on the number of
-// threads. A generation that changes no tour ends the population; the next one is `growth` times
+// threads. A generation of the last stage that changes no tour, or its stall, ends the population; the next one is `growth` times
 // as large (twice by default; as large with 1) and holds the best tour so far (or the search has
 // finished, with growth 0): a run of any length keeps improving, and a small first population
 // gives a good tour early.
@@ -19,7 +23,9 @@
 // the joins' union-find, which halved the time): pcb3038 greedy 100 / 300 / 1,000 tours: 0.063 %
 // above the optimum in 3.8 s / 0.007 % in 12 s / the optimum in 34 s; entropy 100 / 300: 0.0015 %
 // in 12 s / the optimum in 33 s. fnl4461 greedy 300 / 1,000: 0.015 % in 28 s / 0.003 % in 89 s;
-// entropy 100: 0.003 % in 47 s. On one H100 machine's 16 threads (the README, issue 20): pcb3038's
+// entropy 100: 0.003 % in 47 s. Block E-sets, fnl4461, entropy 100, seeds 1 / 2 / 3: single
+// AB-cycles alone converge at 0.0044 / 0.0038 / 0.0044 % in about 20 s, with block E-sets after
+// them at 0.0027 % / the optimum / 0.0016 % in about 21 s. On one H100 machine's 16 threads (the README, issue 20): pcb3038's
 // optimum in 1.6-4.2 s on 5 of 5 seeds, fnl4461's in 23-25 s on 2 of 5, usa13509 0.005 % at 60 s.
 #pragma once
 
@@ -38,29 +44,6 @@
 #include "localsearch/edge_assembly.h"
 
 namespace formica::localsearch::cpu {
-
-/// The largest population: 10,000 tours of 10,000 cities are 800 MB with the next generation's.
-inline constexpr int kMaxPopulation = 10000;
-
-struct EdgeAssemblyConfig {
-  EaxSelection selection = EaxSelection::Entropy;
-  int population = 100;  ///< tours of the first population (at least 2)
-  /// When the population has converged, start again with one `growth` times as large (at least
-  /// as large, at most kMaxPopulation) holding the best tour so far; with 0 the search has finished.
-  double growth = 2;
-  int children = 30;  ///< children per pair at most (Nagata and Kobayashi's N_ch)
-  /// The tours the population's climbs start from (localsearch/start_tour.h).
-  StartKind start = StartKind::Random;
-  int neighbours = 10;  ///< nearest neighbours per city: the start climbs' lists and the joins'
-  int threads = 1;
-  uint64_t seed = 1;
-
-  /// Throws InputError naming the first value out of range.
-  void validate() const;
-  /// One line, e.g. "GA-EAX: population 300, 30 children per pair, entropy selection, 10 nearest
-  /// neighbours" (the threads are the run's, which says them).
-  std::string describe() const;
-};
 
 /// The first step builds the population, each further step is one generation; a generation that
 /// changes no tour ends the population: the next step builds another (growth), or the search has
@@ -96,6 +79,8 @@ class EdgeAssemblySearch final : public Search {
   bool adopt(std::span<const int32_t> tour, int64_t length) override;
 
   int generations() const { return generations_; }
+  /// 1 while the children come from single AB-cycles, 2 from block E-sets.
+  int stage() const { return stage_; }
   /// Populations started again after converging (growth), and the current one's size.
   int restarts() const { return restarts_; }
   int population_size() const { return population_; }
@@ -125,6 +110,7 @@ class EdgeAssemblySearch final : public Search {
   std::vector<int32_t> best_tour_;
   int64_t best_length_ = 0, iteration_best_ = 0, children_ = 0;
   int generations_ = 0, population_ = 0, restarts_ = 0;
+  int stage_ = 1, stall_ = 0;  // the stage, and generations since the population's shortest fell
   int64_t started_ = 0;  // random starts drawn so far: each population climbs new ones
   int guest_ = -1;       // the population's slot of adopted tours, -1 before the first
   bool built_ = false, converged_ = false;
