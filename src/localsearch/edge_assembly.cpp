@@ -181,12 +181,15 @@ void EdgeAssembly::block_set(const MergeBase& a, int centre, RandomStream& rng, 
   ensure(subtours > 0, "an AB-cycle that is no exchange");
   best_set_ = set_;
   if (subtours > 1) {
-    // The cycles through a city of a subtour other than the largest, at most kBlockCandidates of
-    // them, in a random order.
+    // The cycles through a city of a subtour other than the largest: the first kBlockCandidates
+    // of them from a random cycle on (best_child's cycles are in a random order already).
     const int largest =
         static_cast<int>(std::max_element(pieces_.size.begin(), pieces_.size.end()) - pieces_.size.begin());
+    const int count = static_cast<int>(cycles_.size());
+    const int from = static_cast<int>(rng.below(static_cast<uint32_t>(count)));
     flips_.clear();
-    for (int c = 0; c < static_cast<int>(cycles_.size()); ++c) {
+    for (int i = 0; i < count && flips_.size() < kBlockCandidates; ++i) {
+      const int c = (from + i) % count;
       if (c == centre) continue;
       for (const int32_t city : cycles_[c])
         if (pieces_.cycle[pieces_.piece_at(a.position(city))] != largest) {
@@ -194,9 +197,6 @@ void EdgeAssembly::block_set(const MergeBase& a, int centre, RandomStream& rng, 
           break;
         }
     }
-    for (int i = static_cast<int>(flips_.size()) - 1; i > 0; --i)
-      std::swap(flips_[i], flips_[rng.below(static_cast<uint32_t>(i + 1))]);
-    if (flips_.size() > kBlockCandidates) flips_.resize(kBlockCandidates);
     for (const int c : flips_) tabu_until_[c] = 0;
     int64_t gain = cycle_gain_[centre], best_gain = gain;
     int best_subtours = subtours;

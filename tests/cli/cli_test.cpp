@@ -846,7 +846,8 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
                               "--eax-selection greedy --eax-growth 0 --time-limit 60 --json " + json.string() + " --tour-out " +
                               tour.string());
   ASSERT_EQ(run.code, 0) << run.err;
-  EXPECT_NE(run.err.find("GA-EAX: population 40, 20 children per pair, greedy selection"), std::string::npos)
+  EXPECT_NE(run.err.find("GA-EAX: population 40, 20 children per pair (then block E-sets), greedy selection"),
+            std::string::npos)
       << run.err;
   EXPECT_NE(run.out.find("stopped by finished"), std::string::npos) << run.out;
   const auto doc = nlohmann::json::parse(slurp(json));
@@ -872,6 +873,9 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   const Outcome selection = formica("solve " + instance.string() + " --algorithm eax --eax-selection best");
   EXPECT_EQ(selection.code, 2);
   EXPECT_EQ(selection.err, "formica: error: unknown --eax-selection 'best' (valid: greedy, entropy)\n");
+  const Outcome stages = formica("solve " + instance.string() + " --algorithm eax --eax-stages 3");
+  EXPECT_EQ(stages.code, 2);
+  EXPECT_EQ(stages.err, "formica: error: --eax-stages must be 1 or 2, got 3\n");
   if (cuda::built_with_cuda() && cuda::find_device()) {
     const Outcome gpu = formica("solve " + instance.string() + " --algorithm eax --backend cuda");
     EXPECT_EQ(gpu.code, 2);
