@@ -472,6 +472,42 @@ TEST(EdgeAssemblySearch, BlockESetsFollowTheSingleCyclesBeforeTheSearchEnds) {
   EXPECT_EQ(search.stage(), 1);
 }
 
+// The stall that ends the single AB-cycles is measured on the search's own tours: a shorter tour
+// adopted from elsewhere that the population has not yet caught up with is not a stall. With 1,000
+// children per pair one generation without a shorter tour of its own is a stall.
+TEST(EdgeAssemblySearch, AnAdoptedShorterTourIsNotAStall) {
+  const Instance instance = io::generate_instance(500, io::InstanceKind::Clustered, 6);
+  cpu::EdgeAssemblySearch donor(instance, {.population = 30, .growth = 0, .stages = 1, .threads = 2, .seed = 4});
+  while (!donor.finished() && donor.step(StopFlag{})) {
+  }
+  const std::vector<int32_t> guest = donor.best_tour();
+  cpu::EdgeAssemblySearch search(instance,
+                                 {.population = 30, .growth = 0, .children = 1000, .stages = 2, .threads = 2, .seed = 8});
+  ASSERT_TRUE(search.step(StopFlag{}));  // the population
+  ASSERT_LT(donor.best_length(), *std::ranges::min_element(search.lengths()));
+  search.adopt(guest, donor.best_length());
+  const auto slot = static_cast<size_t>(std::ranges::find(search.population(), guest) - search.population().begin());
+  ASSERT_LT(slot, search.population().size());
+  const auto own_shortest = [&] {
+    int64_t shortest = std::numeric_limits<int64_t>::max();
+    for (size_t i = 0; i < search.lengths().size(); ++i)
+      if (i != slot) shortest = std::min(shortest, search.lengths()[i]);
+    return shortest;
+  };
+  int stage_one_behind_the_guest = 0;
+  while (!search.finished() && search.stage() == 1) {
+    const int64_t before = own_shortest();
+    ASSERT_TRUE(search.step(StopFlag{}));
+    const bool guest_shortest = *std::ranges::min_element(search.lengths()) == search.lengths()[slot];
+    if (search.stage() == 1) {
+      if (guest_shortest) ++stage_one_behind_the_guest;
+    } else {
+      EXPECT_GE(own_shortest(), before);  // stage 2 only once its own tours stopped falling
+    }
+  }
+  EXPECT_GT(stage_one_behind_the_guest, 0);
+}
+
 TEST(EdgeAssemblySearch, RejectsBadSettings) {
   const Instance instance = io::generate_instance(20, io::InstanceKind::Uniform, 1);
   EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.population = 1}), InputError);

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <utility>
 
@@ -25,8 +26,8 @@ namespace {
 constexpr uint64_t kEaxTag = 0x45415853;  // "EAXS"
 /// Smaller instances are solved by trying every order: the crossover needs a few cities to cut.
 constexpr int kMinCities = 8;
-/// A stage has stalled after kStallChildren / children generations without a shorter tour in the
-/// population (Nagata and Kobayashi's 1,500 / N_ch).
+/// A stage has stalled after kStallChildren / children generations without a shorter tour among the
+/// search's own (Nagata and Kobayashi's 1,500 / N_ch; the adopted guest's slot is not counted).
 constexpr int kStallChildren = 1500;
 
 int thread_index() {
@@ -188,6 +189,9 @@ void EdgeAssemblySearch::take_shortest() {
   const int shortest =
       static_cast<int>(std::min_element(lengths_.begin(), lengths_.end()) - lengths_.begin());
   iteration_best_ = lengths_[shortest];
+  own_shortest_ = std::numeric_limits<int64_t>::max();
+  for (size_t i = 0; i < lengths_.size(); ++i)
+    if (static_cast<int>(i) != guest_) own_shortest_ = std::min(own_shortest_, lengths_[i]);
   if (iteration_best_ < best_length_) {
     best_length_ = iteration_best_;
     best_tour_ = tours_[shortest];
@@ -282,9 +286,9 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
     ++changed;
   }
   ++generations_;
-  const int64_t shortest_before = iteration_best_;
+  const int64_t own_before = own_shortest_;
   take_shortest();
-  stall_ = iteration_best_ < shortest_before ? 0 : stall_ + 1;
+  stall_ = own_shortest_ < own_before ? 0 : stall_ + 1;
   const bool stalled = config_.stages == 2 && stall_ >= std::max(1, kStallChildren / config_.children);
   if (changed == 0 || stalled) {
     // Stage 1 converged or stalled: block E-sets. Stage 2 (or the only stage) converged or

@@ -110,7 +110,11 @@ class EdgeAssemblySearch final : public Search {
   std::vector<int32_t> best_tour_;
   int64_t best_length_ = 0, iteration_best_ = 0, children_ = 0;
   int generations_ = 0, population_ = 0, restarts_ = 0;
-  int stage_ = 1, stall_ = 0;  // the stage, and generations since the population's shortest fell
+  int stage_ = 1, stall_ = 0;  // the stage, and generations since own_shortest_ fell
+  /// The shortest of the search's own tours: every slot but the guest's. The stall is measured on
+  /// these, not on the population's shortest: an adopted tour that the crossover has not yet
+  /// overtaken would otherwise read as a stall while the population is still closing in on it.
+  int64_t own_shortest_ = 0;
   int64_t started_ = 0;  // random starts drawn so far: each population climbs new ones
   int guest_ = -1;       // the population's slot of adopted tours, -1 before the first
   bool built_ = false, converged_ = false;
