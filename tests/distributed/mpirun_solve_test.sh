@@ -36,12 +36,15 @@ cat "$work/err"
 [ $status = 2 ] || fail "a bad input under mpirun exited $status, not 2"
 [ "$(grep -c '^formica: error' "$work/err")" = 1 ] || fail "a bad input under mpirun did not give exactly one error line"
 
-# Rank 1 killed with SIGKILL 3 s into a 60-s run (MPMD: rank 1 is a shell that starts formica, kills
-# it and exits with its status, which mpirun sees): mpirun ends every rank, well before the limit,
-# and --tour-out holds the best tour of the last exchange (rank 0 rewrites it at each that improved).
+# Rank 1 killed with SIGKILL in the middle of a 60-s run, once rank 0 has written --tour-out at an
+# exchange (a fixed sleep is too short where ASan and a busy machine slow the start; MPMD: rank 1 is
+# a shell that starts formica, kills it and exits with its status, which mpirun sees): mpirun ends
+# every rank, well before the limit, and --tour-out holds the best tour of the last exchange (rank 0
+# rewrites it at each that improved).
 kill_rank() { "$formica" solve "$work/u200.tsp" --time-limit 60 --threads 1 --island-interval 0.4 --quiet &
   local pid=$!
-  sleep 3
+  for _ in $(seq 300); do [ -s "$work/killed.tour" ] && break; sleep 0.1; done
+  sleep 0.5
   kill -9 "$pid"
   wait "$pid"; }
 export -f kill_rank
