@@ -36,6 +36,9 @@ int main(int argc, char** argv) {
   std::string start_kind = "random";
   app.add_option("--start", start_kind, "the population's start tours")
       ->check(CLI::IsMember({"random", "nearest-neighbour", "space-filling-curve"}));
+  app.add_option("--restart-kicks", config.restart_kicks,
+                 "populations after the first: 0 climbed from --start; K the best tour with K kicks, each repaired")
+      ->check(CLI::Range(0, 100000));
   bool once = false;
   app.add_flag("--once", once, "one population: stop when it converges (no larger one after it)");
   std::string selection = "entropy";
@@ -67,9 +70,9 @@ int main(int argc, char** argv) {
     if (built == 0) built = elapsed();
     if (shown == 0 || search.best_length() < shown) {
       shown = search.best_length();
-      std::printf("%8.2f s %12lld %8.4f %%  generation %d, stage %d, population %d\n", elapsed(),
+      std::printf("%8.2f s %12lld %8.4f %%  generation %d, stage %d, population %d, restarts %d\n", elapsed(),
                   static_cast<long long>(shown), gap(shown), search.generations(), search.stage(),
-                  search.population_size());
+                  search.population_size(), search.restarts());
       std::fflush(stdout);
     }
   }

@@ -508,6 +508,38 @@ TEST(EdgeAssemblySearch, AnAdoptedShorterTourIsNotAStall) {
   EXPECT_GT(stage_one_behind_the_guest, 0);
 }
 
+// The populations after the first: with restart kicks, the best tour so far with a few double
+// bridges, each repaired, so every tour keeps nearly all of the best tour's edges; climbed from
+// random starts (--eax-restart-kicks 0), far fewer.
+TEST(EdgeAssemblySearch, RestartKicksSpreadTheNextPopulationAroundTheBestTour) {
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 12);
+  double shared_least[2] = {1, 1};
+  for (const int kicks : {0, 2}) {
+    cpu::EdgeAssemblySearch search(
+        instance, {.population = 8, .growth = 1, .restart_kicks = kicks, .threads = 2, .seed = 5});
+    while (search.restarts() < 1) ASSERT_TRUE(search.step(StopFlag{}));
+    const std::vector<int32_t> best = search.best_tour();  // what the next population holds
+    ASSERT_TRUE(search.step(StopFlag{}));                  // the next population
+    ASSERT_EQ(search.population().size(), 8u);
+    EXPECT_EQ(search.population()[0], best);  // (a repaired kick may be shorter: then best_tour() is that)
+    const std::set<Edge> best_edges = edges_of(best);
+    int moved = 0;  // tours other than the best (a repair may find its way back to it)
+    for (size_t i = 0; i < search.population().size(); ++i) {
+      const auto& tour = search.population()[i];
+      validate_permutation(tour, instance.n());
+      EXPECT_EQ(tour_length(instance, tour), search.lengths()[i]);
+      if (i == 0) continue;
+      moved += tour != best ? 1 : 0;
+      int shared = 0;
+      for (const Edge& e : edges_of(tour)) shared += best_edges.count(e) > 0 ? 1 : 0;
+      shared_least[kicks > 0] = std::min(shared_least[kicks > 0], shared / 300.0);
+    }
+    EXPECT_GE(moved, 4) << kicks;
+  }
+  EXPECT_GT(shared_least[1], 0.9);
+  EXPECT_LT(shared_least[0], 0.9);
+}
+
 TEST(EdgeAssemblySearch, RejectsBadSettings) {
   const Instance instance = io::generate_instance(20, io::InstanceKind::Uniform, 1);
   EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.population = 1}), InputError);
@@ -516,6 +548,7 @@ TEST(EdgeAssemblySearch, RejectsBadSettings) {
   EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.neighbours = 0}), InputError);
   EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.stages = 0}), InputError);
   EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.stages = 3}), InputError);
+  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.restart_kicks = -1}), InputError);
 }
 
 }  // namespace

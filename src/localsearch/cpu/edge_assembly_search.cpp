@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 #ifdef _OPENMP
@@ -16,7 +17,10 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "core/tour.h"
+#include "localsearch/cpu/kicked_tour.h"
+#include "localsearch/cpu/lin_kernighan.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
+#include "localsearch/double_bridge.h"
 #include "localsearch/partition_merge.h"
 #include "localsearch/start_tour.h"
 
@@ -24,6 +28,8 @@ namespace formica::localsearch::cpu {
 namespace {
 
 constexpr uint64_t kEaxTag = 0x45415853;  // "EAXS"
+constexpr uint64_t kKickTag = 0x4b49434b;  // "KICK": the restart kicks' streams
+
 /// Smaller instances are solved by trying every order: the crossover needs a few cities to cut.
 constexpr int kMinCities = 8;
 /// A stage has stalled after kStallChildren / children generations without a shorter tour among the
@@ -88,6 +94,8 @@ void EdgeAssemblyConfig::validate() const {
   FORMICA_EXPECTS(stages == 1 || stages == 2, "--eax-stages must be 1 or 2, got ", stages);
   FORMICA_EXPECTS(growth == 0 || (growth >= 1 && growth <= 16), "--eax-growth must be 0 or in [1, 16], got ",
                   growth);
+  FORMICA_EXPECTS(restart_kicks >= 0 && restart_kicks <= 100'000, "--eax-restart-kicks must be in [0, 100000], got ",
+                  restart_kicks);
 }
 
 std::string EdgeAssemblyConfig::describe() const {
@@ -95,6 +103,8 @@ std::string EdgeAssemblyConfig::describe() const {
                 growth == 0   ? std::string()
                 : growth == 1 ? std::string(" (a new one whenever it converges)")
                               : concat(" (", growth, " times as large whenever it converges)"),
+                restart_kicks > 0 && growth > 0 ? concat(", the next from the best tour kicked ", restart_kicks, " times")
+                                                : std::string(),
                 ", ", children, " children per pair", stages == 2 ? " (then block E-sets)" : "", ", ",
                 to_string(selection), " selection, ", neighbours, " nearest neighbours");
 }
@@ -144,9 +154,15 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   std::vector<std::vector<int32_t>> tours(static_cast<size_t>(population));
   std::vector<int64_t> lengths(tours.size());
   std::atomic<bool> cut{false};
+  const bool kicked = restarts_ > 0 && config_.restart_kicks > 0 && n >= kMinKickCities;
 #pragma omp parallel num_threads(config_.threads) if (config_.threads > 1)
   {
     NeighbourClimber climber(instance_, lists_, ClimbOptions{.or_opt = true});
+    // Restart kicks: each kick repaired by Lin-Kernighan chains from its eight ends, as the
+    // iterated Lin-Kernighan threads do it (kicked_tour.h), and kept whatever its length.
+    std::optional<LinKernighan> lk;
+    if (kicked) lk.emplace(instance_, lists_, lin_kernighan_options(LinKernighanStep::TwoOpt, n));
+    KickedTour walk;
 #pragma omp for schedule(dynamic, 1)
     for (int i = 0; i < population; ++i) {
       if (cut.load(std::memory_order_relaxed) || stop.requested()) {
@@ -155,6 +171,12 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
       }
       if (i == 0) {
         tours[i] = best_tour_;
+      } else if (kicked) {
+        RandomStream random(seed_, kKickTag << 32 | static_cast<uint64_t>(started_ + i));
+        walk.reset(best_tour_, best_length_);
+        walk.perturb(instance_, *lk, random, &stop, kMaxKickSegment, config_.restart_kicks);
+        if (stop.requested()) cut = true;
+        tours[i].assign(walk.tour().begin(), walk.tour().end());
       } else {
         tours[i] = start_tour(instance_, config_.start, seed_, started_ + i);
         if (!climber.climb(tours[i], &stop).completed) cut = true;
