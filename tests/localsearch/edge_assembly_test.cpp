@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -13,6 +14,7 @@
 #include <utility>
 
 #include "core/candidates.h"
+#include "core/error.h"
 #include "core/rng.h"
 #include "core/tour.h"
 #include "io/generator.h"
@@ -538,6 +540,25 @@ TEST(EdgeAssemblySearch, RestartKicksSpreadTheNextPopulationAroundTheBestTour) {
   }
   EXPECT_GT(shared_least[1], 0.9);
   EXPECT_LT(shared_least[0], 0.9);
+}
+
+// The population grows only as far as the memory allows (FORMICA_MEMORY_LIMIT_MB caps what formica
+// believes it has): at 1 MiB, new members may take 512 KiB, two tours of 300 cities (2,400 bytes)
+// each, so 218 members; a first population that does not fit is refused before anything is built.
+TEST(EdgeAssemblySearch, GrowthStopsWhereTheMemoryEnds) {
+  struct MemoryLimit {  // the variable set for this test only, however it ends
+    MemoryLimit() { ::setenv("FORMICA_MEMORY_LIMIT_MB", "1", 1); }
+    ~MemoryLimit() { ::unsetenv("FORMICA_MEMORY_LIMIT_MB"); }
+  } limit;
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 3);
+  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.population = 1000}), OutOfMemoryError);
+  cpu::EdgeAssemblySearch search(instance, {.population = 100, .children = 10, .threads = 2, .seed = 2});
+  std::vector<int> sizes;
+  while (search.restarts() < 3) {
+    ASSERT_TRUE(search.step(StopFlag{}));
+    if (sizes.empty() || sizes.back() != search.population_size()) sizes.push_back(search.population_size());
+  }
+  EXPECT_EQ(sizes, (std::vector<int>{100, 200, 218}));
 }
 
 TEST(EdgeAssemblySearch, RejectsBadSettings) {

@@ -15,6 +15,7 @@
 #endif
 
 #include "core/error.h"
+#include "core/memory.h"
 #include "core/rng.h"
 #include "core/tour.h"
 #include "localsearch/cpu/kicked_tour.h"
@@ -29,6 +30,12 @@ namespace {
 
 constexpr uint64_t kEaxTag = 0x45415853;  // "EAXS"
 constexpr uint64_t kKickTag = 0x4b49434b;  // "KICK": the restart kicks' streams
+
+/// A population's tours at their peak, per member: the tours, the next generation's, and the new
+/// tours while the population after it is built. Each member of a grown population takes two new
+/// tours (its own and its slot in the next generation) while the old population is still held.
+constexpr size_t kTourCopiesPerMember = 3;
+constexpr size_t kTourCopiesPerNewMember = 2;
 
 /// Smaller instances are solved by trying every order: the crossover needs a few cities to cut.
 constexpr int kMinCities = 8;
@@ -116,6 +123,9 @@ EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssem
       seed_(derive_seed(config.seed, kEaxTag)),
       lists_(build_candidate_lists(instance, (config.validate(), config.neighbours), config.threads)) {
   const int n = instance.n();
+  if (n >= kMinCities)
+    expect_memory(kTourCopiesPerMember * sizeof(int32_t) * static_cast<size_t>(n) * config.population,
+                  available_host_memory(), concat("GA-EAX's population of ", config.population, " tours"));
   if (n < kMinCities) {
     // Too few cities to cut: every order with city 0 first, the shortest kept (at most 720).
     std::vector<int32_t> order(static_cast<size_t>(n));
@@ -319,7 +329,7 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
       stage_ = 2;
       stall_ = 0;
     } else if (config_.growth >= 1) {
-      population_ = std::min(static_cast<int>(std::ceil(config_.growth * population_)), kMaxPopulation);
+      population_ = next_population_size();
       built_ = false;
       ++restarts_;
     } else {
@@ -327,6 +337,15 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
     }
   }
   return true;
+}
+
+int EdgeAssemblySearch::next_population_size() const {
+  const int wanted = std::min(static_cast<int>(std::ceil(config_.growth * population_)), kMaxPopulation);
+  const std::optional<size_t> available = available_host_memory();
+  if (wanted <= population_ || !available) return wanted;
+  // The new members may take half of what is available now: the run is not alone on the host.
+  const size_t fits = *available / 2 / (kTourCopiesPerNewMember * sizeof(int32_t) * static_cast<size_t>(instance_.n()));
+  return static_cast<int>(std::clamp(fits, static_cast<size_t>(population_), static_cast<size_t>(wanted)));
 }
 
 }  // namespace formica::localsearch::cpu

@@ -81,7 +81,9 @@ class EdgeAssemblySearch final : public Search {
   int generations() const { return generations_; }
   /// 1 while the children come from single AB-cycles, 2 from block E-sets.
   int stage() const { return stage_; }
-  /// Populations started again after converging (growth), and the current one's size.
+  /// Populations started again after converging (growth), and the current one's size: growth stops
+  /// where the next population's new tours would take more than half of the host memory available
+  /// then (core/memory.h, FORMICA_MEMORY_LIMIT_MB included); the first is checked when constructed.
   int restarts() const { return restarts_; }
   int population_size() const { return population_; }
   /// Children made so far.
@@ -95,6 +97,8 @@ class EdgeAssemblySearch final : public Search {
   bool generation(const StopFlag& stop);
   /// The population's shortest tour as the iteration's best, and as the best when shorter.
   void take_shortest();
+  /// The size of the population after this one: `growth` times as large, as far as memory allows.
+  int next_population_size() const;
 
   const Instance& instance_;
   const EdgeAssemblyConfig config_;
