@@ -116,16 +116,27 @@ std::string EdgeAssemblyConfig::describe() const {
                 to_string(selection), " selection, ", neighbours, " nearest neighbours");
 }
 
-EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssemblyConfig& config,
-                                       std::vector<int32_t> start, const StopFlag* setup_stop)
-    : instance_(instance),
-      config_(config),
-      seed_(derive_seed(config.seed, kEaxTag)),
-      lists_(build_candidate_lists(instance, (config.validate(), config.neighbours), config.threads)) {
-  const int n = instance.n();
+namespace {
+
+/// `config` once its values are in range and its first population fits in host memory: checked
+/// before the candidate lists or any tour is built.
+const EdgeAssemblyConfig& checked(const EdgeAssemblyConfig& config, int n) {
+  config.validate();
   if (n >= kMinCities)
     expect_memory(kTourCopiesPerMember * sizeof(int32_t) * static_cast<size_t>(n) * config.population,
                   available_host_memory(), concat("GA-EAX's population of ", config.population, " tours"));
+  return config;
+}
+
+}  // namespace
+
+EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssemblyConfig& config,
+                                       std::vector<int32_t> start, const StopFlag* setup_stop)
+    : instance_(instance),
+      config_(checked(config, instance.n())),
+      seed_(derive_seed(config.seed, kEaxTag)),
+      lists_(build_candidate_lists(instance, config.neighbours, config.threads)) {
+  const int n = instance.n();
   if (n < kMinCities) {
     // Too few cities to cut: every order with city 0 first, the shortest kept (at most 720).
     std::vector<int32_t> order(static_cast<size_t>(n));
