@@ -18,8 +18,18 @@ With --formica-anytime formica runs once per seed, at the largest budget, and it
 is the best length its history had reached b seconds after the process started (its JSON's
 history, program start included; the final polish counts only in the last row): one run gives
 formica's whole curve, where separate runs would each set themselves up for their own budget.
+With --lkh-anytime LKH-3 does the same: once per seed, its P processes given TOTAL_TIME_LIMIT =
+the largest budget (which, unlike TIME_LIMIT, counts its set-up), each printing its trace
+(TRACE_LEVEL = 1, line-buffered, every line stamped with the wall time the benchmark read it),
+and its row at budget b is the shortest length any process had reported b seconds after they
+were started; before the first process has set up there is no tour, and the row says so. A
+process still running at the largest budget plus 5 % is stopped (it has no final tour).
+With --stop-at-optimum formica gets --target OPTIMUM and LKH-3 OPTIMUM = OPTIMUM (it stops a
+process at it); in anytime mode the other LKH processes are stopped as soon as one reports it.
 Every tour is written as a TSPLIB .tour and checked by `formica verify` (a permutation, and the
 length printed is the exact TSPLIB length); the gap is to the optimum that `formica info` knows.
+LKH-3's anytime lengths are its own trace; the final tour of every process that ends is verified
+and must measure what its trace last said.
 
 Output: one CSV row per run (instance, n, solver, budget, seed, wall_s, length, gap_pct), a
 Markdown table of median gaps per instance and budget with formica's standing, and with --plot
@@ -39,6 +49,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -107,10 +118,106 @@ def lkh_once(args: tuple[str, float, int]) -> tuple[float, list[int]]:
     return time.perf_counter() - start, [c - 1 for c in tour]
 
 
+# One LKH-3 process of --lkh-anytime: parameters in argv[1], the TSPLIB text on stdin. LKH prints
+# its trace with C stdio, which a pipe would buffer to the end: line-buffered here, and the tour
+# printed after it on one line.
+LKH_CHILD = r"""
+import ctypes, json, sys
+libc = ctypes.CDLL(None)
+libc.setvbuf(ctypes.c_void_p.in_dll(libc, "stdout"), None, 1, 0)
+from elkai import _elkai
+tour = _elkai.solve_problem(sys.argv[1], sys.stdin.read())
+libc.fflush(None)
+print("TOUR " + json.dumps(tour), flush=True)
+"""
+
+LKH_COST = re.compile(r"^\* \d+: Cost = (\d+)")
+
+
+def lkh_parameters(budget: float, seed: int, optimum: int | None) -> str:
+    text = f"RUNS = 1\nTOTAL_TIME_LIMIT = {budget}\nTRACE_LEVEL = 1\nSEED = {seed}\nPROBLEM_FILE = :stdin:\n"
+    return text + (f"OPTIMUM = {optimum}\n" if optimum is not None else "")
+
+
+class LkhProcess:
+    """One traced LKH-3 process: (seconds since the start, cost) for every improvement it printed,
+    its final tour (1-based, as LKH gives it) if it ended, and the wall time it ended at."""
+
+    def __init__(self, argv: list[str], problem: str, start: float):
+        self.events: list[tuple[float, int]] = []
+        self.tour: list[int] | None = None
+        self.setup_s: float | None = None
+        self.end_s: float | None = None
+        self._start = start
+        self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self._reader = threading.Thread(target=self._read, args=(problem,), daemon=True)
+        self._reader.start()
+
+    def _read(self, problem: str) -> None:
+        try:
+            self._proc.stdin.write(problem)
+            self._proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        for line in self._proc.stdout:
+            now = time.perf_counter() - self._start
+            if line.startswith("TOUR "):
+                self.tour = json.loads(line[5:])
+            elif line.startswith("Preprocessing time"):
+                self.setup_s = now
+            elif match := LKH_COST.match(line):
+                self.events.append((now, int(match.group(1))))
+        self._proc.wait()
+        self.end_s = time.perf_counter() - self._start
+
+    def done(self) -> bool:
+        return not self._reader.is_alive()
+
+    def stop(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._reader.join()
+
+
+def run_lkh_anytime(problem: str, budget: float, seed: int, processes: int, optimum: int | None,
+                    child: list[str] | None = None) -> list[LkhProcess]:
+    """P traced LKH-3 processes at once (seeds seed * 1000 + k), each with TOTAL_TIME_LIMIT =
+    budget; stops those still running at 1.1 budget + 5 s, or all once one reports the optimum."""
+    start = time.perf_counter()
+    runs = []
+    for k in range(processes):
+        parameters = lkh_parameters(budget, seed * 1000 + k, optimum)
+        argv = (child or [sys.executable, "-c", LKH_CHILD]) + [parameters]
+        runs.append(LkhProcess(argv, problem, start))
+    cap = 1.1 * budget + 5.0
+    while not all(r.done() for r in runs) and time.perf_counter() - start <= cap:
+        if optimum is not None and any(r.done() and r.tour and r.events and r.events[-1][1] <= optimum for r in runs):
+            break  # that process's tour is the optimum, and it is verified below
+        time.sleep(0.05)
+    for r in runs:
+        r.stop()
+    return runs
+
+
+def best_by(runs: list[LkhProcess], seconds: float) -> int | None:
+    """The shortest length any process had reported `seconds` after the start, or None."""
+    costs = [c for r in runs for t, c in r.events if t <= seconds]
+    return min(costs) if costs else None
+
+
 def run_lkh(pool, problem: str, budget: float, seed: int, processes: int) -> tuple[float, list[list[int]]]:
     start = time.perf_counter()
     results = pool.map(lkh_once, [(problem, budget, seed * 1000 + k) for k in range(processes)])
     return time.perf_counter() - start, [tour for _, tour in results]
+
+
+def median_gap(rows: list[dict]) -> float | None:
+    """Median gap of the runs, a run without a tour counted as worse than any; None if that median
+    has no tour."""
+    gaps = sorted(r["gap_pct"] if r["gap_pct"] is not None else float("inf") for r in rows)
+    m = statistics.median(gaps)
+    return None if m == float("inf") else m
 
 
 def write_table(rows: list[dict], out) -> None:
@@ -124,11 +231,15 @@ def write_table(rows: list[dict], out) -> None:
         f, l = by_key.get((instance, budget, "formica"), []), by_key.get((instance, budget, "lkh3"), [])
         if not f or not l:
             continue
-        fg, lg = statistics.median(r["gap_pct"] for r in f), statistics.median(r["gap_pct"] for r in l)
+        fg, lg = median_gap(f), median_gap(l)
         fw, lw = statistics.median(r["wall_s"] for r in f), statistics.median(r["wall_s"] for r in l)
         on_time = "yes" if lw <= max(1.05 * budget, budget + 0.05) else "no (set-up)"
-        out.write(f"| {instance} | {budget:g} | {fg:.3f} % | {fw:.2f} | {lg:.3f} % | {lw:.2f} | {on_time} "
-                  f"| {'yes' if fg <= lg else 'NO'} |\n")
+        if lg is None:
+            on_time = "no tour yet (set-up)"
+        no_worse = lg is None or (fg is not None and fg <= lg)
+        show = lambda g: "no tour" if g is None else f"{g:.4f} %"
+        out.write(f"| {instance} | {budget:g} | {show(fg)} | {fw:.2f} | {show(lg)} | {lw:.2f} | {on_time} "
+                  f"| {'yes' if no_worse else 'NO'} |\n")
 
 
 def plot(rows: list[dict], path: str) -> None:
@@ -142,11 +253,15 @@ def plot(rows: list[dict], path: str) -> None:
     for ax, instance in zip(axes[0], instances):
         for solver, style in (("formica", "o-"), ("lkh3", "s--")):
             mine = [r for r in rows if r["instance"] == instance and r["solver"] == solver]
-            budgets = sorted({r["budget"] for r in mine})
-            xs = [statistics.median(r["wall_s"] for r in mine if r["budget"] == b) for b in budgets]
-            ys = [statistics.median(r["gap_pct"] for r in mine if r["budget"] == b) for b in budgets]
-            ax.plot(xs, ys, style, label="formica" if solver == "formica" else "LKH-3 (elkai)")
-            ax.scatter([r["wall_s"] for r in mine], [r["gap_pct"] for r in mine], s=8, alpha=0.4)
+            points = []  # a budget whose median run has no tour yet draws nothing
+            for b in sorted({r["budget"] for r in mine}):
+                at = [r for r in mine if r["budget"] == b]
+                if (gap := median_gap(at)) is not None:
+                    points.append((statistics.median(r["wall_s"] for r in at), gap))
+            ax.plot([x for x, _ in points], [y for _, y in points], style,
+                    label="formica" if solver == "formica" else "LKH-3 (elkai)")
+            ax.scatter([r["wall_s"] for r in mine if r["gap_pct"] is not None],
+                       [r["gap_pct"] for r in mine if r["gap_pct"] is not None], s=8, alpha=0.4)
         ax.set_xscale("log")
         ax.set_xlabel("wall time (s), set-up included")
         ax.set_ylabel("gap to optimum (%)")
@@ -170,6 +285,11 @@ def main() -> None:
     parser.add_argument("--solvers", default="formica,lkh3", help="which to run (formica, lkh3)")
     parser.add_argument("--formica-anytime", action="store_true",
                         help="one formica run per seed at the largest budget, read at every budget from its history")
+    parser.add_argument("--lkh-anytime", action="store_true",
+                        help="one traced LKH-3 run per seed (TOTAL_TIME_LIMIT = the largest budget, set-up counted), "
+                             "read at every budget from its trace")
+    parser.add_argument("--stop-at-optimum", action="store_true",
+                        help="formica --target OPTIMUM, LKH-3 OPTIMUM = OPTIMUM: runs end at the optimum")
     parser.add_argument("--csv", help="write every run as a CSV row")
     parser.add_argument("--table", help="write the Markdown table here as well as to stdout")
     parser.add_argument("--plot", help="gap against wall time, one panel per instance (PNG)")
@@ -192,35 +312,55 @@ def main() -> None:
             if optimum is None:
                 sys.exit(f"lkh_compare: {name}: no known optimum, so no gap")
             problem = tsplib_text(path)
+            formica_args = args.formica_args.split() + (["--target", str(optimum)] if args.stop_at_optimum else [])
             anytime: dict[int, tuple[float, dict]] = {}
             if "formica" in solvers and args.formica_anytime:
                 for seed in range(args.first_seed, args.first_seed + args.seeds):
-                    wall, report = run_formica(args.formica, str(path), max(budgets), seed, args.formica_args.split(), workdir)
+                    wall, report = run_formica(args.formica, str(path), max(budgets), seed, formica_args, workdir)
                     final = verify(args.formica, str(path), report["tour"], workdir, "formica")
                     if final != report["best_length"]:
                         sys.exit(f"lkh_compare: formica reported {report['best_length']}, its tour measures {final}")
                     anytime[seed] = (wall, report)
+            lkh_traces: dict[int, list[LkhProcess]] = {}
+            if "lkh3" in solvers and args.lkh_anytime:
+                for seed in range(args.first_seed, args.first_seed + args.seeds):
+                    runs = run_lkh_anytime(problem, max(budgets), seed, args.lkh_processes,
+                                           optimum if args.stop_at_optimum else None)
+                    for k, r in enumerate(runs):
+                        if r.tour is None:
+                            continue
+                        final = verify(args.formica, str(path), [c - 1 for c in r.tour], workdir, f"lkh{k}")
+                        if r.events and final != r.events[-1][1]:
+                            sys.exit(f"lkh_compare: LKH-3 process {k} reported {r.events[-1][1]}, its tour measures {final}")
+                    ended = [r.end_s for r in runs if r.tour is not None]
+                    setups = [r.setup_s for r in runs if r.setup_s is not None]
+                    print(f"# {name} seed {seed}: LKH-3 set-up {min(setups):.1f}-{max(setups):.1f} s" if setups
+                          else f"# {name} seed {seed}: no LKH-3 process finished its set-up",
+                          f"; {len(ended)} of {len(runs)} processes ended with a verified tour, the rest stopped",
+                          file=sys.stderr, flush=True)
+                    lkh_traces[seed] = runs
             for budget in budgets:
                 for seed in range(args.first_seed, args.first_seed + args.seeds):
                     runs = []
                     if "formica" in solvers and args.formica_anytime:
                         wall, report = anytime[seed]
                         length = report["best_length"] if budget == max(budgets) else anytime_length(report, budget)
-                        if length is not None:
-                            runs.append(("formica", wall if budget == max(budgets) else budget, length, 1))
+                        runs.append(("formica", wall if budget == max(budgets) else budget, length, 1))
                     elif "formica" in solvers:
-                        wall, report = run_formica(args.formica, str(path), budget, seed, args.formica_args.split(), workdir)
+                        wall, report = run_formica(args.formica, str(path), budget, seed, formica_args, workdir)
                         runs.append(("formica", wall, verify(args.formica, str(path), report["tour"], workdir, "formica"), 1))
-                    if "lkh3" in solvers:
+                    if "lkh3" in solvers and args.lkh_anytime:
+                        runs.append(("lkh3", budget, best_by(lkh_traces[seed], budget), args.lkh_processes))
+                    elif "lkh3" in solvers:
                         wall, tours = run_lkh(pool, problem, budget, seed, args.lkh_processes)
                         best = min(verify(args.formica, str(path), t, workdir, f"lkh{k}") for k, t in enumerate(tours))
                         runs.append(("lkh3", wall, best, args.lkh_processes))
                     for solver, wall, length, processes in runs:
+                        gap = None if length is None else round(100.0 * (length - optimum) / optimum, 4)
                         row = {"instance": name, "n": n, "solver": solver, "budget": budget, "seed": seed,
-                               "wall_s": round(wall, 3), "length": length,
-                               "gap_pct": round(100.0 * (length - optimum) / optimum, 4), "processes": processes}
+                               "wall_s": round(wall, 3), "length": length, "gap_pct": gap, "processes": processes}
                         rows.append(row)
-                        print(",".join(str(row[f]) for f in fields), flush=True)
+                        print(",".join("" if row[f] is None else str(row[f]) for f in fields), flush=True)
                         if writer:
                             writer.writerow(row)
                             csv_file.flush()
