@@ -141,13 +141,12 @@ def lkh_parameters(budget: float, seed: int, optimum: int | None) -> str:
 
 class LkhProcess:
     """One traced LKH-3 process: (seconds since the start, cost) for every improvement it printed,
-    its final tour (1-based, as LKH gives it) if it ended, and the wall time it ended at."""
+    its final tour (1-based, as LKH gives it) if it ended."""
 
     def __init__(self, argv: list[str], problem: str, start: float):
         self.events: list[tuple[float, int]] = []
         self.tour: list[int] | None = None
         self.setup_s: float | None = None
-        self.end_s: float | None = None
         self._start = start
         self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.DEVNULL, text=True, bufsize=1)
@@ -169,7 +168,7 @@ class LkhProcess:
             elif match := LKH_COST.match(line):
                 self.events.append((now, int(match.group(1))))
         self._proc.wait()
-        self.end_s = time.perf_counter() - self._start
+
 
     def done(self) -> bool:
         return not self._reader.is_alive()
@@ -332,7 +331,7 @@ def main() -> None:
                         final = verify(args.formica, str(path), [c - 1 for c in r.tour], workdir, f"lkh{k}")
                         if r.events and final != r.events[-1][1]:
                             sys.exit(f"lkh_compare: LKH-3 process {k} reported {r.events[-1][1]}, its tour measures {final}")
-                    ended = [r.end_s for r in runs if r.tour is not None]
+                    ended = [r for r in runs if r.tour is not None]
                     setups = [r.setup_s for r in runs if r.setup_s is not None]
                     print(f"# {name} seed {seed}: LKH-3 set-up {min(setups):.1f}-{max(setups):.1f} s" if setups
                           else f"# {name} seed {seed}: no LKH-3 process finished its set-up",
