@@ -3,8 +3,12 @@
 // (localsearch/cpu/stretch_lin_kernighan.h), from the same start tour, for the same wall time.
 // The start is what the focused colonies start from (aco/cpu/focused_construction.h), or with
 // --nearest a nearest-neighbour tour climbed whole with 2-opt + Or-opt + 3-opt over 10 neighbours. Prints the length every --every seconds for each.
+// --batch-stretches adds a third run: the whole-tour threads with the batch solver's walks over
+// stretches beside them (batch/stretch_batch.h; on the GPU where there is one), the two searches'
+// tours merged (aco::merge_tours) and handed to both every --exchange seconds.
 //   large_tour_bench --cities 1000000 --seconds 60 [--threads 0] [--stretch 1000] [--kicks 0]
 //   large_tour_bench --instance pcb3038 --seconds 20 --threads 1 --whole-only   (a TSPLIB instance)
+//   large_tour_bench --cities 200000 --seconds 60 --whole-only --batch-stretches --lk-step 3opt
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -14,7 +18,9 @@
 
 #include "bench_support.h"
 #include "aco/colony_config.h"
+#include "aco/colony_merge.h"
 #include "aco/cpu/focused_construction.h"
+#include "batch/stretch_batch.h"
 #include "core/candidates.h"
 #include "bounds/alpha_nearness.h"
 #include "core/nearest_neighbour.h"
@@ -73,6 +79,20 @@ int main(int argc, char** argv) {
                  "the solver's, by n)")
       ->check(CLI::Range(0, 10000000));
   app.add_flag("--start-only", seconds_only_start, "only build the start tour");
+  bool batch_stretches = false;
+  int batch_stretch = batch::kDefaultBatchStretch, batch_walks = 0;
+  double round_seconds = 2.0, exchange = 0.5;
+  std::string batch_backend = "auto";
+  app.add_flag("--batch-stretches", batch_stretches,
+               "also run the whole-tour threads with the batch's walks over stretches beside them");
+  app.add_option("--batch-stretch", batch_stretch, "cities per batch stretch")->check(CLI::Range(8, 100000));
+  app.add_option("--batch-walks", batch_walks, "walks per batch stretch, 0 for the batch's choice")
+      ->check(CLI::Range(0, 1024));
+  app.add_option("--round-seconds", round_seconds, "seconds per batch round, set-up included")
+      ->check(CLI::Range(0.05, 600.0));
+  app.add_option("--exchange", exchange, "seconds between merges of the two searches' tours")
+      ->check(CLI::Range(0.05, 600.0));
+  app.add_option("--batch-backend", batch_backend, "the batch's backend")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   CLI11_PARSE(app, argc, argv);
   if (threads <= 0) threads = hardware_threads();
 
@@ -103,35 +123,80 @@ int main(int argc, char** argv) {
               nearest ? "nearest neighbour, 3-opt" : "the colonies' focused_start_tour", static_cast<long long>(length),
               seconds_since(start), threads, seconds);
   if (seconds_only_start) return 0;
-  const auto run = [&](const char* name, localsearch::cpu::TourCompanion& companion) {
+  // Offers the start to every search, prints the shortest published length every `every`
+  // seconds and, with several searches, merges their tours every `exchange` seconds and offers the
+  // merge to all of them.
+  const auto run_all = [&](const char* name, std::vector<localsearch::cpu::TourCompanion*> searches) {
     const auto t0 = std::chrono::steady_clock::now();
-    companion.offer(tour, length);
-    for (double at = every; at <= seconds + 1e-9; at += every) {
+    for (auto* search : searches) search->offer(tour, length);
+    int64_t best = length;
+    std::vector<int32_t> best_tour = tour;
+    const auto exchange_tours = [&] {
+      std::vector<std::vector<int32_t>> tours(searches.size());
+      std::vector<aco::LengthTour> donors;
+      for (size_t i = 0; i < searches.size(); ++i) {
+        const int64_t l = searches[i]->best(tours[i]);
+        if (l >= 0) donors.emplace_back(l, tours[i]);
+      }
+      std::vector<int32_t> merged;
+      const int64_t merged_length = aco::merge_tours(instance, donors, merged);
+      if (merged_length < best) {
+        best = merged_length;
+        best_tour = merged;
+      }
+      for (auto* search : searches) search->offer(best_tour, best);
+    };
+    const double interval = searches.size() > 1 ? std::min(exchange, every) : every;
+    double next_print = every;
+    for (double at = interval; at <= seconds + 1e-9; at += interval) {
       std::this_thread::sleep_until(t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                              std::chrono::duration<double>(at)));
-      const int64_t best = companion.best_length();
+      if (searches.size() > 1) exchange_tours();
+      for (auto* search : searches) best = std::min(best, search->best_length());
+      if (at + 1e-9 < next_print) continue;
+      next_print += every;
+      int64_t kicked = 0;
+      for (auto* search : searches) kicked += search->kicks();
       std::printf("%-34s %7.1f s %14lld %8.3f %% below the start %12lld kicks\n", name, at, static_cast<long long>(best),
-                  100.0 * static_cast<double>(length - best) / static_cast<double>(length),
-                  static_cast<long long>(companion.kicks()));
+                  100.0 * static_cast<double>(length - best) / static_cast<double>(length), static_cast<long long>(kicked));
       std::fflush(stdout);
     }
-    companion.stop();
-    std::vector<int32_t> best;
-    const int64_t final_length = companion.best(best);
-    if (tour_length(instance, best) != final_length) {
-      std::fprintf(stderr, "%s: the published length does not match its tour\n", name);
-      std::exit(1);
+    for (auto* search : searches) {
+      search->stop();
+      std::vector<int32_t> published;
+      const int64_t final_length = search->best(published);
+      if (final_length >= 0 && tour_length(instance, published) != final_length) {
+        std::fprintf(stderr, "%s: the published length does not match its tour\n", name);
+        std::exit(1);
+      }
     }
   };
-  if (!stretches_only) {
+  const auto run = [&](const char* name, localsearch::cpu::TourCompanion& companion) { run_all(name, {&companion}); };
+  const auto whole_options = [&] {
     localsearch::cpu::LinKernighanOptions lk =
         localsearch::cpu::lin_kernighan_options(*localsearch::parse_lk_step(step), instance.n());
     if (max_reversal >= 0) lk.max_reversal = max_reversal;
     if (!breadth.empty()) lk.breadth = {breadth[0], breadth[1], breadth[2]};
     lk.max_depth = depth;
     lk.step_neighbours = step_neighbours;
-    localsearch::cpu::IteratedLinKernighan whole(instance, lists, threads, seed, false, lk);
+    return lk;
+  };
+  if (!stretches_only) {
+    localsearch::cpu::IteratedLinKernighan whole(instance, lists, threads, seed, false, whole_options());
     run("whole tour", whole);
+  }
+  if (batch_stretches) {
+    batch::BatchConfig config;
+    config.backend = *parse_backend(batch_backend);
+    config.walks = batch_walks;
+    config.seed = seed;
+    config.threads = threads;
+    localsearch::cpu::IteratedLinKernighan whole(instance, lists, threads, seed, false, whole_options());
+    batch::StretchBatchSearch stretches(instance, config, batch_stretch, round_seconds);
+    run_all("whole tour + batch stretches", {&whole, &stretches});
+    if (const std::exception_ptr failure = stretches.failure()) std::rethrow_exception(failure);
+    std::printf("batch stretch rounds: %lld, %lld kicks\n", static_cast<long long>(stretches.rounds()),
+                static_cast<long long>(stretches.kicks()));
   }
   if (whole_only) return 0;
   localsearch::cpu::StretchLinKernighan stretches(instance, threads, seed, stretch, kicks);

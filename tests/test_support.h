@@ -24,6 +24,15 @@
 
 namespace formica::test {
 
+/// The cities 0 .. n - 1 in a random order drawn from RandomStream(seed, stream).
+inline std::vector<int32_t> random_tour(int n, uint64_t seed, uint64_t stream = 0x5EED) {
+  std::vector<int32_t> tour(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) tour[i] = i;
+  RandomStream rng(seed, stream);
+  for (int i = n - 1; i > 0; --i) std::swap(tour[i], tour[rng.below(static_cast<uint32_t>(i + 1))]);
+  return tour;
+}
+
 /// $FORMICA_TSPLIB_DIR if set, else ../shared/tsplib beside the source tree; nullopt if absent.
 inline std::optional<std::filesystem::path> tsplib_dir() {
   const char* env = std::getenv("FORMICA_TSPLIB_DIR");

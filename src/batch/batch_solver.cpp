@@ -124,6 +124,17 @@ void validate_batch(std::span<const Instance> instances, const BatchConfig& conf
                     ": time-limit must be a positive number of seconds");
     FORMICA_EXPECTS(!l.kicks || *l.kicks >= 0, "instance ", i, ": kicks must be at least 0");
     FORMICA_EXPECTS(!l.target || *l.target >= 0, "instance ", i, ": target must be at least 0");
+    if (!l.start.empty()) {
+      const int n = instances[i].n();
+      FORMICA_EXPECTS(static_cast<int64_t>(l.start.size()) == n, "instance ", i, ": the start tour has ",
+                      l.start.size(), " cities, the instance ", n);
+      std::vector<uint8_t> seen(static_cast<size_t>(n), 0);
+      for (const int32_t c : l.start) {
+        FORMICA_EXPECTS(c >= 0 && c < n && !seen[c], "instance ", i, ": the start tour is not a permutation of 0 .. ",
+                        n - 1, " (city ", c, ")");
+        seen[c] = 1;
+      }
+    }
   }
 }
 
@@ -139,10 +150,11 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
   // Every instance's limits and lists, built in parallel (an instance a thread).
   std::vector<PlannedInstance> planned(static_cast<size_t>(count));
   std::atomic<int> next{0};
+  const InstanceLimits none;
   const auto prepare = [&] {
     for (int i; (i = next.fetch_add(1)) < count;) {
       const Instance& instance = instances[i];
-      const InstanceLimits l = limits.empty() ? InstanceLimits{} : limits[i];
+      const InstanceLimits& l = limits.empty() ? none : limits[i];
       PlannedInstance& p = planned[i];
       p.instance = &instance;
       p.seed = l.seed.value_or(config.seed + static_cast<uint64_t>(i));
@@ -156,6 +168,7 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
       else if (!time_limit)
         p.kicks = kDefaultKicksPerCity * instance.n();
       if (l.target) p.target = *l.target;
+      p.start = l.start;
       if (instance.n() >= localsearch::kMinKickCities)
         p.lists = build_candidate_lists(instance, config.neighbours, 1, config.neighbour_lists);
     }
@@ -215,6 +228,7 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
 }
 
 std::vector<int32_t> walk_start(const PlannedInstance& instance, int walk) {
+  if (!instance.start.empty()) return instance.start;
   return localsearch::start_tour(*instance.instance, localsearch::StartKind::NearestNeighbour, instance.seed, walk);
 }
 

@@ -73,6 +73,9 @@ struct InstanceLimits {
   std::optional<double> time_limit;
   std::optional<int64_t> kicks;
   std::optional<int64_t> target;  ///< stop once the best length is at most this
+  /// The tour every walk of the instance starts from (a permutation of 0 .. n - 1), climbed and
+  /// kicked as the nearest-neighbour starts are; empty: those starts.
+  std::vector<int32_t> start;
 };
 
 /// One instance's outcome.

@@ -28,6 +28,7 @@ struct PlannedInstance {
   int64_t kicks = std::numeric_limits<int64_t>::max();  ///< per walk
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   int64_t target = std::numeric_limits<int64_t>::min();  ///< none unless set
+  std::vector<int32_t> start;  ///< every walk's start tour (InstanceLimits::start); empty: walk_start's own
 };
 
 /// What every walk of the batch shares.

@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/instance.h"
@@ -63,6 +64,10 @@ class PathTransform {
   int64_t offset() const { return offset_; }
   /// The weight of a dummy edge to a city a path may not end at.
   int32_t penalty() const { return penalty_; }
+
+  /// Moves instance() out (for a caller that keeps many transforms' instances side by side); path()
+  /// and offset() still work, instance() is empty afterwards.
+  Instance release_instance() { return std::move(transformed_); }
 
   /// The path of a tour of instance(): cut at the dummy, oriented from start to end (see
   /// honour_ends). The cities are those of the original instance.

@@ -2,7 +2,13 @@
 // tours on both, kick for kick and move for move.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "batch/batch_solver.h"
+#include "batch/stretch_batch.h"
+#include "core/nearest_neighbour.h"
+#include "io/generator.h"
 #include "batch_support.h"
 #include "cuda_support.h"
 #include "test_support.h"
@@ -119,6 +125,48 @@ TEST(BatchWalksCuda, ManyInstancesAtOnceAndLimits) {
   EXPECT_EQ(batch.results[5].kicks, 7 * batch.walks);
   EXPECT_EQ(batch.results[6].stop_reason, "target");
   EXPECT_EQ(batch.results[0].stop_reason, "time limit");
+}
+
+TEST(BatchWalksCuda, AStretchRoundOnTheGpuGivesTheCpusTourAndItsExactGain) {
+  FORMICA_REQUIRE_CUDA();
+  // The tour's stretches as a batch of closed instances (a dummy city fixing each path's ends),
+  // every walk starting from the tour's own path: with a kick budget both backends walk the same.
+  const Instance instance = io::generate_instance(5000, io::InstanceKind::Uniform, 12);
+  const std::vector<int32_t> start = nearest_neighbour_tour(instance, 0);
+  BatchConfig config;
+  config.kicks = 200;
+  config.walks = 2;
+  std::vector<int32_t> on_cpu = start, on_gpu = start;
+  config.backend = Backend::Cpu;
+  const StretchRound cpu = improve_stretches(instance, on_cpu, 1000, 321, config);
+  config.backend = Backend::Cuda;
+  const StretchRound gpu = improve_stretches(instance, on_gpu, 1000, 321, config);
+  validate_permutation(on_gpu, instance.n());
+  EXPECT_GT(gpu.gain, 0);
+  EXPECT_EQ(gpu.stretches, 5);
+  EXPECT_EQ(tour_length(instance, start) - tour_length(instance, on_gpu), gpu.gain);
+  EXPECT_EQ(gpu.gain, cpu.gain);
+  EXPECT_EQ(gpu.kicks, cpu.kicks);
+  EXPECT_EQ(on_gpu, on_cpu);
+}
+
+TEST(BatchWalksCuda, TheStretchSearchShortensATourOnTheGpu) {
+  FORMICA_REQUIRE_CUDA();
+  const Instance instance = io::generate_instance(20000, io::InstanceKind::Uniform, 13);
+  const std::vector<int32_t> start = nearest_neighbour_tour(instance, 0);
+  const int64_t start_length = tour_length(instance, start);
+  BatchConfig config;
+  config.backend = Backend::Cuda;
+  StretchBatchSearch search(instance, config, 1000, 0.5);
+  search.offer(start, start_length);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  search.stop();
+  ASSERT_FALSE(search.failure());
+  std::vector<int32_t> out;
+  const int64_t length = search.best(out);
+  validate_permutation(out, instance.n());
+  EXPECT_EQ(tour_length(instance, out), length);
+  EXPECT_LT(length, start_length * 0.95) << "a nearest-neighbour tour is some 25 % above a good one";
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "localsearch/cpu/k_opt_move.h"
 #include "localsearch/cpu/lin_kernighan.h"
 #include "localsearch/edge_set_check.h"
+#include "test_support.h"
 
 namespace formica::localsearch::cpu {
 namespace {
@@ -34,13 +35,7 @@ EdgeSet after(std::span<const int32_t> tour, std::span<const int32_t> t) {
   return edges;
 }
 
-std::vector<int32_t> random_tour(int n, uint64_t seed) {
-  std::vector<int32_t> tour(static_cast<size_t>(n));
-  std::iota(tour.begin(), tour.end(), 0);
-  RandomStream rng(seed, 4);
-  for (int i = n - 1; i > 0; --i) std::swap(tour[i], tour[rng.below(static_cast<uint32_t>(i + 1))]);
-  return tour;
-}
+std::vector<int32_t> random_tour(int n, uint64_t seed) { return test::random_tour(n, seed, 4); }
 
 /// A random sequential move of k exchanges on `tour`: distinct tour edges (t[2i], t[2i+1]), no
 /// added edge a loop.

@@ -23,13 +23,7 @@
 namespace formica::localsearch::cpu {
 namespace {
 
-std::vector<int32_t> random_tour(int n, uint64_t seed) {
-  std::vector<int32_t> tour(static_cast<size_t>(n));
-  std::iota(tour.begin(), tour.end(), 0);
-  RandomStream rng(seed, 3);
-  for (int i = n - 1; i > 0; --i) std::swap(tour[i], tour[rng.below(static_cast<uint32_t>(i + 1))]);
-  return tour;
-}
+std::vector<int32_t> random_tour(int n, uint64_t seed) { return test::random_tour(n, seed, 3); }
 
 /// The space-filling-curve tour climbed to the 2-opt + Or-opt + 3-opt local optimum over `lists`.
 std::vector<int32_t> three_opt_tour(const Instance& instance, const CandidateLists& lists) {

@@ -14,16 +14,7 @@
 #include "localsearch/double_bridge.h"
 
 namespace formica::localsearch::cpu {
-namespace {
 
-/// Neighbours per city of a stretch's chains (the whole-tour threads take 10; a stretch's lists
-/// are built from its matrix, so fewer cost less).
-constexpr int kStretchNeighbours = 8;
-constexpr uint64_t kStretchStreams = 0x57E7C40000000000ull;
-constexpr uint64_t kOffsetStreams = 0x0FF5E70000000000ull;
-
-/// The cities of a stretch as an instance of their own: their coordinates (same metric), or their
-/// rows and columns of the matrix.
 Instance stretch_instance(const Instance& instance, std::span<const int32_t> cities) {
   const size_t m = cities.size();
   if (instance.has_coordinates()) {
@@ -39,12 +30,24 @@ Instance stretch_instance(const Instance& instance, std::span<const int32_t> cit
   return Instance::from_matrix("stretch", static_cast<int>(m), std::move(weights));
 }
 
-/// Exact length of the path through `cities` in the order `order` gives (indices into cities).
 int64_t path_through(const Instance& instance, std::span<const int32_t> cities, std::span<const int32_t> order) {
   int64_t length = 0;
   for (size_t i = 0; i + 1 < order.size(); ++i) length += instance.distance(cities[order[i]], cities[order[i + 1]]);
   return length;
 }
+
+StretchCut stretch_cut(int n, int stretch, int offset, int s) {
+  const int count = n / stretch;
+  return {offset + s * stretch, s + 1 == count ? n - s * stretch : stretch};
+}
+
+namespace {
+
+/// Neighbours per city of a stretch's chains (the whole-tour threads take 10; a stretch's lists
+/// are built from its matrix, so fewer cost less).
+constexpr int kStretchNeighbours = 8;
+constexpr uint64_t kStretchStreams = 0x57E7C40000000000ull;
+constexpr uint64_t kOffsetStreams = 0x0FF5E70000000000ull;
 
 /// Walks the path through `cities` (in tour order, both ends fixed) with `kicks` kicks of iterated
 /// Lin-Kernighan; writes the shortest path found back into `cities` and returns the exact gain (0
@@ -79,16 +82,6 @@ int64_t improve_stretch(const Instance& instance, std::span<int32_t> cities, int
   for (int i = 0; i < m; ++i) walked[i] = cities[path[i]];
   std::copy(walked.begin(), walked.end(), cities.begin());
   return gain;
-}
-
-/// Stretch s of a round cut from `offset`: its first position and its cities (the last stretch
-/// takes the remainder).
-struct StretchCut {
-  int first, cities;
-};
-StretchCut stretch_cut(int n, int stretch, int offset, int s) {
-  const int count = n / stretch;
-  return {offset + s * stretch, s + 1 == count ? n - s * stretch : stretch};
 }
 
 /// Walks `tour`'s stretch `cut` (improve_stretch, `cities` its scratch) and writes the shorter path

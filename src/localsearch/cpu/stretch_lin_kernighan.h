@@ -44,6 +44,20 @@ namespace formica::localsearch::cpu {
 /// kicks take milliseconds, large enough that the seams are a small part of the tour.
 inline constexpr int kDefaultStretchCities = 1000;
 
+/// The cities of a stretch as an instance of their own: their coordinates (same metric), or their
+/// rows and columns of the matrix.
+Instance stretch_instance(const Instance& instance, std::span<const int32_t> cities);
+
+/// Exact length of the path through `cities` in the order `order` gives (indices into cities).
+int64_t path_through(const Instance& instance, std::span<const int32_t> cities, std::span<const int32_t> order);
+
+/// Stretch s of a round cut from `offset`: its first position and its number of cities.
+struct StretchCut {
+  int first, cities;
+};
+/// The cut of stretch s of n / stretch (the last one takes the remainder).
+StretchCut stretch_cut(int n, int stretch, int offset, int s);
+
 /// The island's share of the stretches (see the file comment): region `part` of `parts`.
 struct StretchRegion {
   int part = 0;
