@@ -256,15 +256,20 @@ TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
   SolverConfig ample = config;
   ample.time_limit = eax_budget(3038, 1) * 1.01;  // enough for one thread
   EXPECT_EQ(resolve_config(ample, 3038, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
-  // Less time, or outside the band measured (1,000 to 40,000 cities): the colonies.
+  // Less time, or outside the band measured (1,000 to 90,000 cities): the colonies.
   SolverConfig brief = config;
   brief.time_limit = budget * 0.99;
   EXPECT_EQ(resolve_config(brief, 3038, Backend::Cpu).algorithm, Algorithm::Mmas);
   EXPECT_EQ(resolve_config(config, 999, Backend::Cpu).algorithm, Algorithm::Mmas);
   SolverConfig huge;
   huge.time_limit = 3600;
-  EXPECT_EQ(resolve_config(huge, 40'001, Backend::Cpu).algorithm, Algorithm::Mmas);
-  EXPECT_EQ(resolve_config(huge, 40'000, Backend::Cpu).algorithm, Algorithm::Eax);
+  EXPECT_EQ(resolve_config(huge, 90'001, Backend::Cpu).algorithm, Algorithm::Mmas);
+  EXPECT_EQ(resolve_config(huge, 90'000, Backend::Cpu).algorithm, Algorithm::Eax);
+  // On the GPU the host threads beside the colonies run GA-EAX inside the band, Lin-Kernighan above it.
+  SolverConfig long_gpu;
+  long_gpu.time_limit = 7200;  // past pla85900's crossing even on one host thread (1,813 s)
+  EXPECT_EQ(resolve_config(long_gpu, 85'900, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
+  EXPECT_EQ(resolve_config(long_gpu, 90'001, Backend::Cuda).colony.host_search, aco::HostSearch::LinKernighan);
   // A run bounded by iterations, or one where the user chose anything of the colonies, islands or
   // the host threads, keeps the colonies; general settings do not.
   SolverConfig counted = config;
