@@ -4,6 +4,7 @@
     python3 bench/lkh_compare.py --formica BUILD/formica --instances pcb3038,fnl4461 \\
         --budgets 1,3,10,30 --seeds 3 [--lkh-processes P] [--formica-args "..."] \\
         [--csv OUT.csv] [--plot OUT.png] [--table OUT.md]
+    python3 bench/lkh_compare.py --from-csv a.csv b.csv=LABEL ... [--plot OUT.png] [--table OUT.md]
 
 For every instance, budget b and seed s:
   * formica: `formica solve INSTANCE --time-limit b --seed s --json ...`, its wall time measured
@@ -34,6 +35,9 @@ and must measure what its trace last said.
 Output: one CSV row per run (instance, n, solver, budget, seed, wall_s, length, gap_pct), a
 Markdown table of median gaps per instance and budget with formica's standing, and with --plot
 one panel per instance of gap against wall time (log axis), both solvers.
+
+--from-csv runs nothing: it reads the rows of earlier runs' --csv files and writes their table and
+plot; FILE=LABEL names that file's formica rows LABEL (two formica settings on one plot).
 """
 
 from __future__ import annotations
@@ -219,6 +223,22 @@ def median_gap(rows: list[dict]) -> float | None:
     return None if m == float("inf") else m
 
 
+def read_rows(spec: str) -> list[dict]:
+    """The rows of an earlier --csv file, given as FILE or FILE=LABEL (its formica rows' solver
+    renamed LABEL), typed as the runs write them."""
+    path, _, label = spec.partition("=")
+    rows = []
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            number = lambda key, kind: kind(r[key]) if r[key] not in ("", None) else None
+            rows.append({"instance": r["instance"], "n": int(r["n"]),
+                         "solver": label if label and r["solver"] == "formica" else r["solver"],
+                         "budget": float(r["budget"]), "seed": int(r["seed"]), "wall_s": float(r["wall_s"]),
+                         "length": number("length", int), "gap_pct": number("gap_pct", float),
+                         "processes": int(r["processes"])})
+    return rows
+
+
 def write_table(rows: list[dict], out) -> None:
     by_key: dict[tuple[str, float, str], list[dict]] = {}
     for r in rows:
@@ -250,7 +270,9 @@ def plot(rows: list[dict], path: str) -> None:
     instances = sorted({r["instance"] for r in rows})
     fig, axes = plt.subplots(1, len(instances), figsize=(5 * len(instances), 4), squeeze=False)
     for ax, instance in zip(axes[0], instances):
-        for solver, style in (("formica", "o-"), ("lkh3", "s--")):
+        solvers = sorted({r["solver"] for r in rows if r["instance"] == instance}, key=lambda x: (x == "lkh3", x))
+        for solver in solvers:
+            style = "s--" if solver == "lkh3" else "o-"
             mine = [r for r in rows if r["instance"] == instance and r["solver"] == solver]
             points = []  # a budget whose median run has no tour yet draws nothing
             for b in sorted({r["budget"] for r in mine}):
@@ -258,7 +280,7 @@ def plot(rows: list[dict], path: str) -> None:
                 if (gap := median_gap(at)) is not None:
                     points.append((statistics.median(r["wall_s"] for r in at), gap))
             ax.plot([x for x, _ in points], [y for _, y in points], style,
-                    label="formica" if solver == "formica" else "LKH-3 (elkai)")
+                    label="LKH-3 (elkai)" if solver == "lkh3" else solver)
             ax.scatter([r["wall_s"] for r in mine if r["gap_pct"] is not None],
                        [r["gap_pct"] for r in mine if r["gap_pct"] is not None], s=8, alpha=0.4)
         ax.set_xscale("log")
@@ -273,8 +295,10 @@ def plot(rows: list[dict], path: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--formica", required=True, help="the formica binary")
-    parser.add_argument("--instances", required=True, help="comma-separated TSPLIB names or paths")
+    parser.add_argument("--formica", help="the formica binary")
+    parser.add_argument("--instances", help="comma-separated TSPLIB names or paths")
+    parser.add_argument("--from-csv", nargs="+", metavar="FILE[=LABEL]",
+                        help="run nothing: the table and plot of earlier --csv files")
     parser.add_argument("--budgets", default="1,3,10,30", help="comma-separated seconds")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--first-seed", type=int, default=1, help="seeds first-seed .. first-seed + seeds - 1")
@@ -293,6 +317,17 @@ def main() -> None:
     parser.add_argument("--table", help="write the Markdown table here as well as to stdout")
     parser.add_argument("--plot", help="gap against wall time, one panel per instance (PNG)")
     args = parser.parse_args()
+    if args.from_csv:
+        rows = [row for spec in args.from_csv for row in read_rows(spec)]
+        write_table(rows, sys.stdout)
+        if args.table:
+            with open(args.table, "w") as f:
+                write_table(rows, f)
+        if args.plot:
+            plot(rows, args.plot)
+        return
+    if not args.formica or not args.instances:
+        parser.error("--formica and --instances are needed unless --from-csv is given")
 
     budgets = [float(b) for b in args.budgets.split(",")]
     solvers = set(args.solvers.split(","))

@@ -5,6 +5,7 @@ its trace the way LKH-3 does (no elkai, no formica binary needed)."""
 import importlib.util
 import io
 import sys
+import tempfile
 import time
 import unittest
 from pathlib import Path
@@ -98,6 +99,23 @@ class Table(unittest.TestCase):
         out = io.StringIO()
         lkh_compare.write_table([self.row("formica", 1, 0.2), self.row("lkh3", 1, 0.1)], out)
         self.assertIn("| NO |", out.getvalue())
+
+    def test_earlier_runs_are_read_back_relabelled_and_plotted(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "runs.csv"
+            path.write_text("instance,n,solver,budget,seed,wall_s,length,gap_pct,processes\n"
+                            "x,3,formica,1.0,1,1.0,,,1\n"
+                            "x,3,formica,10.0,1,9.5,101,1.0,1\n"
+                            "x,3,lkh3,10.0,1,10.0,100,0.0,16\n")
+            rows = lkh_compare.read_rows(f"{path}=formica (eax)")
+            self.assertEqual([r["solver"] for r in rows], ["formica (eax)", "formica (eax)", "lkh3"])
+            self.assertIsNone(rows[0]["length"])
+            self.assertIsNone(rows[0]["gap_pct"])
+            self.assertEqual((rows[1]["length"], rows[1]["gap_pct"], rows[1]["wall_s"]), (101, 1.0, 9.5))
+            self.assertEqual(lkh_compare.read_rows(str(path))[0]["solver"], "formica")
+            plot_path = Path(tmp) / "curves.png"
+            lkh_compare.plot(rows, str(plot_path))
+            self.assertGreater(plot_path.stat().st_size, 1000)
 
 
 if __name__ == "__main__":
