@@ -42,6 +42,7 @@ def solve_batch(
     seeds: Optional[Sequence[Optional[int]]] = None,
     time_limits: Optional[Sequence[Optional[float]]] = None,
     targets: Optional[Sequence[Optional[float]]] = None,
+    start_tours: Optional[Sequence[Optional[Any]]] = None,
     metric: Optional[str] = None,
     **parameters: Any,
 ) -> list[Result]:
@@ -69,6 +70,9 @@ def solve_batch(
             progress(done, total, seconds) as instances finish (on the calling thread).
         seeds, time_limits, targets: per instance, one value (or None for the batch's) each:
             its own seed, time limit, and a length to stop at.
+        start_tours: per instance, a tour (a permutation of 0 .. n_i - 1, e.g. yesterday's
+            route or another solver's) that every walk of the instance starts from instead of a
+            nearest-neighbour tour, or None for those; the result is never longer than it.
         metric: for coordinate arrays and matrices, as in formica.solve ("euc_2d" by default,
             "float" for unrounded distances, ...).
         **parameters: other batch parameters by name: kick_segment, ls_neighbours (2 to 32),
@@ -98,11 +102,15 @@ def solve_batch(
     per_seed = _per_instance("seeds", seeds, count)
     per_time = _per_instance("time_limits", time_limits, count)
     per_target = _per_instance("targets", targets, count)
+    per_start = [
+        None if tour is None else _start_tour(i, tour, problem.instance.n)
+        for i, (tour, problem) in enumerate(zip(_per_instance("start_tours", start_tours, count), problems))
+    ]
     limits = None
-    if seeds is not None or time_limits is not None or targets is not None:
+    if seeds is not None or time_limits is not None or targets is not None or start_tours is not None:
         limits = [
-            {"seed": s, "time_limit": t, "target": _solver_target(target, problem)}
-            for s, t, target, problem in zip(per_seed, per_time, per_target, problems)
+            {"seed": s, "time_limit": t, "target": _solver_target(target, problem), "start": start}
+            for s, t, target, problem, start in zip(per_seed, per_time, per_target, problems, per_start)
         ]
     settings = {"backend": backend, "time_limit": time_limit, "kicks": kicks, "seed": seed, "threads": threads,
                 "walks": walks, **parameters}
@@ -185,6 +193,18 @@ def _per_instance(name: str, values: Optional[Sequence[Any]], count: int) -> lis
     if len(values) != count:
         raise ValueError(f"{name} has {len(values)} values but the batch has {count} instances")
     return values
+
+
+def _start_tour(i: int, tour: Any, n: int) -> list[int]:
+    """Instance i's start tour as a list of city indices; the batch checks it is a permutation."""
+    array = np.asarray(tour)
+    if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
+        raise ValueError(f"instance {i}: a start tour is a 1-D sequence of city indices, got shape {array.shape} "
+                         f"of {array.dtype}")
+    if array.size and (int(array.min()) < 0 or int(array.max()) >= n):
+        bad = int(array.min()) if int(array.min()) < 0 else int(array.max())
+        raise ValueError(f"instance {i}: the start tour is not a permutation of 0 .. {n - 1} (city {bad})")
+    return [int(c) for c in array]
 
 
 def _solver_target(target: Optional[float], problem: Problem) -> Optional[int]:

@@ -14,6 +14,7 @@
 
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include "batch/batch_parameters.h"
 #include "batch/batch_solver.h"
@@ -24,7 +25,7 @@
 namespace formica::python {
 namespace {
 
-constexpr const char* kLimitKeys = "seed, time_limit, kicks, target";
+constexpr const char* kLimitKeys = "seed, time_limit, kicks, target, start";
 
 /// Instance i's limits from a dict with any of the keys kLimitKeys (None: the batch's).
 batch::InstanceLimits limits_of(const nb::handle& entry, size_t i) {
@@ -42,6 +43,8 @@ batch::InstanceLimits limits_of(const nb::handle& entry, size_t i) {
       limits.kicks = nb::cast<int64_t>(value);
     else if (name == "target")
       limits.target = nb::cast<int64_t>(value);
+    else if (name == "start")
+      limits.start = nb::cast<std::vector<int32_t>>(value);
     else
       throw InputError(concat("instance ", i, ": unknown limit '", name, "' (valid: ", kLimitKeys, ")"));
   }
@@ -136,7 +139,7 @@ void bind_batch(nb::module_& m) {
   m.def("solve_batch", &solve_batch, nb::arg("instances"), nb::arg("parameters"), nb::arg("limits").none(),
         nb::arg("progress").none(),
         "Solves every Instance of `instances` at once with the batch parameters given as text by name;\n"
-        "`limits`, when not None, holds one dict (seed, time_limit, kicks, target) or None per instance;\n"
+        "`limits`, when not None, holds one dict (seed, time_limit, kicks, target, start) or None per instance;\n"
         "`progress`, when not None, is called as progress(done, total, seconds) as instances finish.\n"
         "Returns one dict per instance: tour, length, iterations (kicks), seconds, history, config (JSON\n"
         "text), backend, device, stop_reason, seed, walks.");

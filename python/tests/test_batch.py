@@ -279,3 +279,35 @@ def test_the_cluster_example_on_ray_and_dask(executor: str, package: str, monkey
                                       backend="cpu", threads=1)
     whole = formica.solve_batch(points, kicks=20, walks=1, backend="cpu", threads=1, progress=False)
     assert all(np.array_equal(a.tour, b.tour) for a, b in zip(results, whole))
+
+
+def test_start_tours_are_where_every_walk_of_their_instance_starts() -> None:
+    points = _points(2, 120, seed=5)
+    long_run = formica.solve_batch(points, kicks=3000, seed=1, backend="cpu", threads=2, progress=False)
+    no_kicks = dict(kicks=0, seed=1, backend="cpu", threads=2, progress=False)
+    warm = formica.solve_batch(points, start_tours=[long_run[0].tour, None], **no_kicks)
+    cold = formica.solve_batch(points, **no_kicks)
+    assert warm[0].length <= long_run[0].length  # climbed from the given tour, never longer
+    assert cold[0].length > long_run[0].length  # a nearest-neighbour start climbed without kicks
+    assert warm[1].length == cold[1].length  # None: the instance's own start
+    assert sorted(warm[0].tour.tolist()) == list(range(120))
+    # Any integer sequence will do: a list, an int64 array.
+    as_list = formica.solve_batch(points, start_tours=[list(map(int, long_run[0].tour)), None], **no_kicks)
+    assert as_list[0].length == warm[0].length
+
+
+@pytest.mark.parametrize(
+    "tour, message",
+    [
+        (list(range(119)), "instance 0: the start tour has 119 cities, the instance 120"),
+        ([0] * 120, "instance 0: the start tour is not a permutation of 0 .. 119"),
+        (list(range(1, 121)), "instance 0: the start tour is not a permutation of 0 .. 119 (city 120)"),
+        ([[0, 1], [2, 3]], "instance 0: a start tour is a 1-D sequence of city indices"),
+        (np.linspace(0, 1, 120), "instance 0: a start tour is a 1-D sequence of city indices"),
+    ],
+)
+def test_a_start_tour_that_is_no_tour_is_refused_naming_its_instance(tour: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        formica.solve_batch(_points(2, 120), start_tours=[tour, None], kicks=1, backend="cpu", progress=False)
+    with pytest.raises(ValueError, match="start_tours has 1 values but the batch has 2 instances"):
+        formica.solve_batch(_points(2, 120), start_tours=[None], kicks=1, backend="cpu", progress=False)
