@@ -37,9 +37,32 @@ struct BatchOptionsCli {
   std::string input;
   std::map<std::string, std::string> values;  // batch parameter name -> text
   std::vector<std::string> settings;          // --set key=value
-  std::string out_dir, summary;
+  std::string out_dir, summary, start_tours;
   bool quiet = false;
 };
+
+/// Every instance's start tour from `folder`/NAME.tour where that file exists (none where it does
+/// not); a folder that holds none of them is an error (a mistyped folder, not a choice).
+std::vector<batch::InstanceLimits> read_start_tours(const fs::path& folder, const io::BatchInput& input, int& found) {
+  FORMICA_EXPECTS(fs::is_directory(folder), "--start-tours ", folder.string(), ": not a folder");
+  std::vector<batch::InstanceLimits> limits(input.instances.size());
+  found = 0;
+  for (size_t i = 0; i < input.instances.size(); ++i) {
+    const fs::path file = folder / (input.names[i] + ".tour");
+    if (!fs::exists(file)) continue;
+    try {
+      std::vector<int32_t> tour = io::read_tour(file);
+      validate_permutation(tour, input.instances[i].n());
+      limits[i].start = std::move(tour);
+    } catch (const InputError& error) {
+      throw InputError(concat("--start-tours ", file.string(), ": ", error.what()));
+    }
+    ++found;
+  }
+  FORMICA_EXPECTS(found > 0, "--start-tours ", folder.string(), ": no NAME.tour for any of the ", input.instances.size(),
+                  " instances (", input.names.front(), ".tour, ...)");
+  return limits;
+}
 
 /// One instance's line of the summary.
 struct Row {
@@ -126,7 +149,10 @@ int run_solve_batch(const BatchOptionsCli& o) {
   FORMICA_EXPECTS(o.summary.empty() || summary.extension() == ".csv" || summary.extension() == ".json",
                   "--summary ", o.summary, ": the file name must end in .csv or .json");
   const io::BatchInput input = io::load_batch_input(o.input);
-  batch::validate_batch(input.instances, config, {});
+  int started = 0;
+  const std::vector<batch::InstanceLimits> limits =
+      o.start_tours.empty() ? std::vector<batch::InstanceLimits>{} : read_start_tours(o.start_tours, input, started);
+  batch::validate_batch(input.instances, config, limits);
   if (!o.out_dir.empty()) {
     std::error_code ec;
     fs::create_directories(o.out_dir, ec);
@@ -140,6 +166,7 @@ int run_solve_batch(const BatchOptionsCli& o) {
     for (const Instance& instance : input.instances) smallest = std::min(smallest, instance.n()), largest = std::max(largest, instance.n());
     std::cerr << "formica: " << input.instances.size() << " instances from " << o.input << " (n = " << smallest
               << (smallest == largest ? std::string() : concat(" to ", largest)) << "), seed " << config.seed
+              << (limits.empty() ? std::string() : concat(", start tours for ", started, " of them"))
               << " (Ctrl-C or SIGTERM stops early and keeps every instance's best tour)\n";
   }
 
@@ -154,7 +181,7 @@ int run_solve_batch(const BatchOptionsCli& o) {
       std::cerr << (tty ? "\r" : "") << "formica: " << p.done << "/" << p.total << " instances solved, "
                 << fixed(p.seconds, 1) << " s" << (tty && p.done < p.total ? "" : "\n") << std::flush;
     };
-  const batch::Batch batch = batch::solve_batch(input.instances, config, {}, options);
+  const batch::Batch batch = batch::solve_batch(input.instances, config, limits, options);
   interrupt_guard.reset();
 
   std::vector<Row> rows;
@@ -190,6 +217,9 @@ Command add_solve_batch_command(CLI::App& app) {
   }
   sub->add_option("--set", o->settings, "Any batch parameter as key=value (repeatable), e.g. --set ls-neighbours=8");
   sub->add_option("--out-dir", o->out_dir, "Write one TSPLIB .tour per instance into this folder (NAME.tour)");
+  sub->add_option("--start-tours", o->start_tours,
+                  "A folder of TSPLIB .tour files: an instance with a NAME.tour there starts every walk from it "
+                  "(e.g. an earlier --out-dir); the others start as usual");
   sub->add_option("--summary", o->summary,
                   "Write a summary of every instance (name, n, length, optimum, gap, seconds, kicks, stop_reason) "
                   "to FILE.csv or FILE.json");

@@ -662,6 +662,47 @@ std::vector<double> batch_coordinates(int b, int n) {
   return xy;
 }
 
+TEST(CliBatch, StartToursFromAFolderOfTourFilesAreWhereTheirInstancesWalksStart) {
+  const fs::path in = temp_folder("batch_start_in"), first = temp_folder("batch_start_first"),
+                 second = temp_folder("batch_start_second"), empty = temp_folder("batch_start_empty");
+  io::write_tsplib(in / "a.tsp", io::generate_instance(150, io::InstanceKind::Uniform, 3));
+  io::write_tsplib(in / "b.tsp", io::generate_instance(120, io::InstanceKind::Uniform, 4));
+  const std::string common = " --backend cpu --threads 2 --quiet --summary ";
+  const Outcome long_run = formica("solve-batch " + in.string() + " --kicks 3000" + common +
+                                   (first / "s.csv").string() + " --out-dir " + first.string());
+  ASSERT_EQ(long_run.code, 0) << long_run.err;
+  fs::remove(first / "b.tour");  // b starts as usual
+  const Outcome warm = formica("solve-batch " + in.string() + " --kicks 0 --start-tours " + first.string() +
+                               " --backend cpu --threads 2 --summary " + (second / "s.csv").string());
+  ASSERT_EQ(warm.code, 0) << warm.err;
+  EXPECT_NE(warm.err.find(", start tours for 1 of them"), std::string::npos) << warm.err;
+  const Outcome cold = formica("solve-batch " + in.string() + " --kicks 0" + common + (empty / "s.csv").string());
+  ASSERT_EQ(cold.code, 0) << cold.err;
+  const auto length_of = [](const fs::path& csv, int row) {
+    std::vector<std::string> fields;
+    std::istringstream line(lines_of(slurp(csv))[row]);
+    for (std::string field; std::getline(line, field, ',');) fields.push_back(field);
+    return std::stoll(fields[2]);
+  };
+  EXPECT_LE(length_of(second / "s.csv", 1), length_of(first / "s.csv", 1)) << "a: climbed from the long run's tour";
+  EXPECT_GT(length_of(empty / "s.csv", 1), length_of(first / "s.csv", 1)) << "a: a nearest-neighbour start, no kicks";
+  EXPECT_EQ(length_of(second / "s.csv", 2), length_of(empty / "s.csv", 2)) << "b: no tour file, its own start";
+
+  // A folder with none of the names, a tour of the wrong instance, no folder: one line, exit 2.
+  const Outcome none = formica("solve-batch " + in.string() + " --kicks 1 --start-tours " + empty.string());
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find(": no NAME.tour for any of the 2 instances (a.tour, ...)"), std::string::npos) << none.err;
+  fs::copy_file(first / "a.tour", empty / "b.tour");
+  const Outcome wrong = formica("solve-batch " + in.string() + " --kicks 1 --start-tours " + empty.string());
+  EXPECT_EQ(wrong.code, 2);
+  EXPECT_NE(wrong.err.find((empty / "b.tour").string() + ": tour has 150 cities but the instance has 120"),
+            std::string::npos)
+      << wrong.err;
+  const Outcome missing = formica("solve-batch " + in.string() + " --kicks 1 --start-tours " + (in / "nowhere").string());
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find(": not a folder"), std::string::npos) << missing.err;
+}
+
 TEST(CliBatch, FolderOfTspFilesGivesVerifiedToursAndACsvSummary) {
   const fs::path in = temp_folder("batch_in"), out = temp_folder("batch_out"), csv = temp("batch.csv");
   io::write_tsplib(in / "b-uniform.tsp", io::generate_instance(60, io::InstanceKind::Uniform, 1));
