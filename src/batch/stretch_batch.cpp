@@ -85,10 +85,7 @@ StretchRound improve_stretches(const Instance& instance, std::span<int32_t> tour
     const int m = static_cast<int>(own.size());
     const std::vector<int32_t> path = transforms[s]->path(batch.results[s].tour.order());
     if (path.front() != 0 || path.back() != m - 1) return;  // ends moved: only possible in an unfinished repair
-    std::vector<int32_t> identity(static_cast<size_t>(m));
-    std::iota(identity.begin(), identity.end(), 0);
-    const int64_t gain = localsearch::cpu::path_through(instance, own, identity) -
-                         localsearch::cpu::path_through(instance, own, path);
+    const int64_t gain = path_length(instance, own) - localsearch::cpu::path_through(instance, own, path);
     if (gain <= 0) return;
     const int first = localsearch::cpu::stretch_cut(n, stretch, offset, s).first;
     for (int i = 0; i < m; ++i) tour[(first + i) % n] = own[path[i]];

@@ -74,9 +74,7 @@ int64_t improve_stretch(const Instance& instance, std::span<int32_t> cities, int
   }
   const std::vector<int32_t> path = transform.path(walk.tour());
   if (path.front() != 0 || path.back() != m - 1) return 0;  // the ends moved (a walk cut short mid-repair)
-  std::vector<int32_t> identity(static_cast<size_t>(m));
-  std::iota(identity.begin(), identity.end(), 0);
-  const int64_t gain = path_through(instance, cities, identity) - path_through(instance, cities, path);
+  const int64_t gain = path_length(instance, cities) - path_through(instance, cities, path);
   if (gain <= 0) return 0;
   std::vector<int32_t> walked(static_cast<size_t>(m));
   for (int i = 0; i < m; ++i) walked[i] = cities[path[i]];
