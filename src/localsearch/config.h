@@ -147,6 +147,14 @@ struct EdgeAssemblyConfig {
   /// thread, 180-240 s (bench/results/eax_kicks_2026-11-29): fnl4461 reached its optimum in 8 of 8
   /// runs with 10, 30 or 50 kicks and in 2 of 6 with climbed restarts.
   int restart_kicks = 30;
+  /// The first population: 0, tours climbed from `start`; K > 0, the first tour (the
+  /// nearest-neighbour climb, or the tour handed in: the colonies' beside them) and that tour with
+  /// K kicks each, as the restarts above: built in seconds where a climbed population of 85,900
+  /// cities takes minutes. Measured on pla85900 beside the GPU colonies (H200 host, 14 threads,
+  /// seed 1, 120 s; bench/results/eax_first_kicks_2026-11-29): 0.318 % with 30 kicks, 0.271 % with
+  /// 30 kicks and a population of 30, against 0.224-0.334 % for the default's Lin-Kernighan
+  /// threads (4 seeds): no gain, so off by default.
+  int first_kicks = 0;
   int neighbours = 10;  ///< nearest neighbours per city: the start climbs' lists and the joins'
   int threads = 1;
   uint64_t seed = 1;

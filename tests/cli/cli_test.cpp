@@ -908,6 +908,7 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   EXPECT_LE(continued["best_length"].get<int64_t>(), best);
   EXPECT_EQ(continued["parameters"]["eax_start"], "space-filling-curve");
   EXPECT_EQ(continued["parameters"]["eax_restart_kicks"], 30);  // the default
+  EXPECT_EQ(continued["parameters"]["eax_first_kicks"], 0);     // the default
   // Bad settings and the GPU are refused in one line.
   const Outcome small = formica("solve " + instance.string() + " --algorithm eax --population 1");
   EXPECT_EQ(small.code, 2);
@@ -921,6 +922,9 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   const Outcome kicks = formica("solve " + instance.string() + " --algorithm eax --eax-restart-kicks -1");
   EXPECT_EQ(kicks.code, 2);
   EXPECT_EQ(kicks.err, "formica: error: --eax-restart-kicks must be in [0, 100000], got -1\n");
+  const Outcome first_kicks = formica("solve " + instance.string() + " --algorithm eax --eax-first-kicks -3");
+  EXPECT_EQ(first_kicks.code, 2);
+  EXPECT_EQ(first_kicks.err, "formica: error: --eax-first-kicks must be in [0, 100000], got -3\n");
   if (cuda::built_with_cuda() && cuda::find_device()) {
     const Outcome gpu = formica("solve " + instance.string() + " --algorithm eax --backend cuda");
     EXPECT_EQ(gpu.code, 2);

@@ -103,10 +103,12 @@ void EdgeAssemblyConfig::validate() const {
                   growth);
   FORMICA_EXPECTS(restart_kicks >= 0 && restart_kicks <= 100'000, "--eax-restart-kicks must be in [0, 100000], got ",
                   restart_kicks);
+  FORMICA_EXPECTS(first_kicks >= 0 && first_kicks <= 100'000, "--eax-first-kicks must be in [0, 100000], got ",
+                  first_kicks);
 }
 
 std::string EdgeAssemblyConfig::describe() const {
-  return concat("GA-EAX: population ", population,
+  return concat("GA-EAX: population ", population, first_kicks > 0 ? concat(" (the first tour kicked ", first_kicks, " times)") : std::string(),
                 growth == 0   ? std::string()
                 : growth == 1 ? std::string(" (a new one whenever it converges)")
                               : concat(" (", growth, " times as large whenever it converges)"),
@@ -175,7 +177,8 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   std::vector<std::vector<int32_t>> tours(static_cast<size_t>(population));
   std::vector<int64_t> lengths(tours.size());
   std::atomic<bool> cut{false};
-  const bool kicked = restarts_ > 0 && config_.restart_kicks > 0 && n >= kMinKickCities;
+  const int kicks = restarts_ > 0 ? config_.restart_kicks : config_.first_kicks;
+  const bool kicked = kicks > 0 && n >= kMinKickCities;
 #pragma omp parallel num_threads(config_.threads) if (config_.threads > 1)
   {
     NeighbourClimber climber(instance_, lists_, ClimbOptions{.or_opt = true});
@@ -195,7 +198,7 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
       } else if (kicked) {
         RandomStream random(seed_, kKickTag << 32 | static_cast<uint64_t>(started_ + i));
         walk.reset(best_tour_, best_length_);
-        walk.perturb(instance_, *lk, random, &stop, kMaxKickSegment, config_.restart_kicks);
+        walk.perturb(instance_, *lk, random, &stop, kMaxKickSegment, kicks);
         if (stop.requested()) cut = true;
         tours[i].assign(walk.tour().begin(), walk.tour().end());
       } else {
