@@ -152,8 +152,8 @@ struct EdgeAssemblyConfig {
   /// K kicks each, as the restarts above: built in seconds where a climbed population of 85,900
   /// cities takes minutes. Measured on pla85900 beside the GPU colonies (H200 host, 14 threads,
   /// seed 1, 120 s; bench/results/eax_first_kicks_2026-11-29): 0.318 % with 30 kicks, 0.271 % with
-  /// 30 kicks and a population of 30, against 0.224-0.334 % for the default's Lin-Kernighan
-  /// threads (4 seeds): no gain, so off by default.
+  /// 30 kicks and a population of 30, against 0.224-0.334 % (median 0.244 %, seeds 1-5) for the
+  /// default's Lin-Kernighan threads: no gain, so off by default.
   int first_kicks = 0;
   int neighbours = 10;  ///< nearest neighbours per city: the start climbs' lists and the joins'
   int threads = 1;

@@ -248,7 +248,9 @@ void add_eax_parameters(std::vector<Parameter>& p) {
                "eax: the first population: 0 (default), tours climbed from --eax-start; K, the first tour (the "
                "colonies' beside them) and that tour with K double-bridge kicks each, repaired by Lin-Kernighan, as the "
                "restarts: a population built in seconds where climbed ones take minutes (large instances)",
-               [](SolverConfig& c, std::string_view v) { c.eax.first_kicks = parse_value<int>("eax-first-kicks", v); },
+               [](SolverConfig& c, std::string_view v) {
+                 c.eax.first_kicks = parse_value<int>("eax-first-kicks", v);
+               },
                [](const SolverConfig& c) { return nlohmann::json(c.eax.first_kicks); }});
   p.push_back({"children", "eax: children per pair of parents at most, each from another AB-cycle",
                [](SolverConfig& c, std::string_view v) { c.eax.children = parse_value<int>("children", v); },

@@ -549,8 +549,9 @@ TEST(EdgeAssemblySearch, FirstKicksSpreadTheFirstPopulationAroundTheFirstTour) {
   const Instance instance = io::generate_instance(1000, io::InstanceKind::Uniform, 12);
   double shared_least[2] = {1, 1};
   for (const int kicks : {0, 2}) {
-    cpu::EdgeAssemblySearch search(instance,
-                                   {.population = 8, .growth = 0, .first_kicks = kicks, .threads = 2, .seed = 5});
+    const cpu::EdgeAssemblyConfig config{
+        .population = 8, .growth = 0, .first_kicks = kicks, .threads = 2, .seed = 5};
+    cpu::EdgeAssemblySearch search(instance, config);
     const std::vector<int32_t> first = search.best_tour();
     const int64_t first_length = search.best_length();
     ASSERT_TRUE(search.step(StopFlag{}));  // the first population

@@ -108,12 +108,14 @@ void EdgeAssemblyConfig::validate() const {
 }
 
 std::string EdgeAssemblyConfig::describe() const {
-  return concat("GA-EAX: population ", population, first_kicks > 0 ? concat(" (the first tour kicked ", first_kicks, " times)") : std::string(),
+  return concat("GA-EAX: population ", population,
+                first_kicks > 0 ? concat(" (the first tour kicked ", first_kicks, " times)") : std::string(),
                 growth == 0   ? std::string()
                 : growth == 1 ? std::string(" (a new one whenever it converges)")
                               : concat(" (", growth, " times as large whenever it converges)"),
-                restart_kicks > 0 && growth > 0 ? concat(", the next from the best tour kicked ", restart_kicks, " times")
-                                                : std::string(),
+                restart_kicks > 0 && growth > 0
+                    ? concat(", the next from the best tour kicked ", restart_kicks, " times")
+                    : std::string(),
                 ", ", children, " children per pair", stages == 2 ? " (then block E-sets)" : "", ", ",
                 to_string(selection), " selection, ", neighbours, " nearest neighbours");
 }
