@@ -94,9 +94,17 @@ int portfolio_ls_neighbours(int n, Backend backend) {
 
 /// Host threads of iterated Lin-Kernighan beside the colonies (--lk-threads): on the GPU from
 /// kMinKickCities cities on, every hardware thread but two (the one driving the GPU and one for the
-/// CUDA context and driver), which otherwise sit idle; none on the CPU, where the ants take the threads (two
-/// cores, 10 s, one ant thread and one Lin-Kernighan thread against two ant threads: pr1002 0.16 / 0.15 %
-/// against 0.00 / 0.15 %, pr2392 0.37 % against 0.29 %). H200 host (16 threads, so 14), 5 seeds, median gap
+/// CUDA context and driver), which otherwise sit idle. On the CPU, in a run bounded by time, half of
+/// the run's threads (the colonies keep the others; none with one thread): a run of counted
+/// iterations stays repeatable from its seed. This project's 2-core VM, one ant thread and one
+/// Lin-Kernighan thread against two ant threads (seeds 1-3, gap to the optimum; 2026-11-29): pr1002
+/// 1 s 0.00 / 0.16 / 0.29 % against 0.33 / 0.24 / 0.28 %, pr2392 3 s 0.13 / 0.28 / 0.19 % against
+/// 0.35 / 0.54 / 0.71 %, fnl4461 3 s 0.16 / 0.15 / 0.15 % against 0.41 / 0.39 / 0.56 % and 10 s
+/// 0.11 / 0.10 / 0.14 % against 0.27 / 0.32 / 0.42 %, rl5915 5 s 0.56 / 0.44 / 0.46 % against
+/// 0.53 / 0.47 / 0.56 %, usa13509 10 s 0.36 / 0.32 / 0.29 % against 0.51 % thrice; seed 1, 30 s:
+/// usa13509 0.21 against 0.35 %, pla85900 1.05 against 1.20 %, 200,000 uniform cities 323.3 M
+/// against 328.7 M. (Before the Lin-Kernighan threads' 3-opt steps and independent walks the ant
+/// threads were ahead: pr1002 0.16 / 0.15 % against 0.00 / 0.15 %, pr2392 0.37 % against 0.29 %.) H200 host (16 threads, so 14), 5 seeds, median gap
 /// at the reference times without / with them: pr2392 0.247 / 0.247 % (fresh processes 0.295 / 0.237 %; with
 /// 15 threads 0.341 %, oversubscribed), fnl4461 0.244 / 0.145 %, usa13509 0.257 / 0.208 %, pla85900 0.920 /
 /// 0.438 %; the 10-s sweep's u2319 0.287 -> 0.077 % (in 0.17 s), though u2152 0.100 -> 0.107 % and pr2392
@@ -106,9 +114,12 @@ int portfolio_ls_neighbours(int n, Backend backend) {
 /// rows 62.0 / 27.7 s (section 17). The price: a run below 2,000 cities, like one above, is no longer
 /// repeatable from its seed alone.
 /// With several islands in the process (--islands, --gpus) each takes its share of the threads.
-int portfolio_lk_threads(int n, Backend backend, int islands) {
-  if (backend != Backend::Cuda || n < localsearch::cpu::kMinKickCities) return 0;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / islands - 2);
+int portfolio_lk_threads(int n, Backend backend, const SolverConfig& config) {
+  if (n < localsearch::cpu::kMinKickCities) return 0;
+  if (backend == Backend::Cuda)
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / config.islands - 2);
+  const bool timed = config.time_limit && !config.iterations;
+  return timed ? threads_per_island(config) / 2 : 0;
 }
 
 /// Edges a focused ant re-decides: about n / 8, from 16 up to 128 (bench/quality_time.sh, two CPU
@@ -220,7 +231,11 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   }
   if (unset("lk-threads", c.lk_threads, defaults.colony.lk_threads) &&
       !(config.was_named("merge-tours") && !c.merge_tours))
-    c.lk_threads = portfolio_lk_threads(n, backend, config.islands);
+  {
+    c.lk_threads = portfolio_lk_threads(n, backend, config);
+    // On the CPU the Lin-Kernighan threads take their share of the run's threads from the colonies.
+    if (backend == Backend::Cpu && c.lk_threads > 0) config.threads = threads_per_island(config) - c.lk_threads;
+  }
   // A budget in which GA-EAX's population converges: the host threads run it.
   if (c.lk_threads > 0 && c.lk_stretch == 0 && !(config.was_named("lk-independent") && c.lk_independent) &&
       !config.was_named("lk-step") && eax_pays(config, n, c.lk_threads) && unset("host-search", c.host_search, defaults.colony.host_search))

@@ -95,7 +95,9 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   EXPECT_EQ(resolve_config(colonies(), 4000, Backend::Cuda).colony.neighbour_lists,
             NeighbourShape::Nearest);
   // On the GPU from 8 cities, iterated Lin-Kernighan threads on the host's other cores,
-  // exchanging tours through the merge; none on the CPU, whose cores the ants take.
+  // exchanging tours through the merge. On the CPU, in a run bounded by time, half of the run's
+  // threads, the colonies keeping the others; none in a run of counted iterations (repeatable from
+  // its seed) or of one thread.
   for (const int n : {5, 7}) {
     const SolverConfig tiny_gpu = resolve_config(colonies(), n, Backend::Cuda);
     EXPECT_EQ(tiny_gpu.colony.lk_threads, 0) << n;
@@ -109,13 +111,32 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
     EXPECT_NE(
         portfolio_summary(gpu, n, EdgeWeightType::Euc2D, Backend::Cuda).find("Lin-Kernighan host thread"),
         std::string::npos);
-    const SolverConfig cpu = resolve_config(colonies(), n, Backend::Cpu);
-    EXPECT_EQ(cpu.colony.lk_threads, 0) << n;
-    EXPECT_FALSE(cpu.colony.lk_independent) << n;
-    EXPECT_FALSE(cpu.colony.merge_tours) << n;
-    EXPECT_EQ(portfolio_summary(cpu, n, EdgeWeightType::Euc2D, Backend::Cpu).find("merged"),
+    SolverConfig five = colonies();
+    set_parameter(five, "threads", "5");
+    const SolverConfig cpu = resolve_config(five, n, Backend::Cpu);
+    EXPECT_EQ(cpu.colony.lk_threads, 2) << n;
+    EXPECT_EQ(cpu.threads, 3) << n;  // the colonies'
+    EXPECT_TRUE(cpu.colony.merge_tours) << n;
+    EXPECT_EQ(cpu.colony.lk_independent, n < 4000) << n;
+    EXPECT_NE(portfolio_summary(cpu, n, EdgeWeightType::Euc2D, Backend::Cpu)
+                  .find("with 2 iterated Lin-Kernighan host threads"),
               std::string::npos);
+    SolverConfig fifty = five;
+    fifty.iterations = 50;
+    const SolverConfig repeatable = resolve_config(fifty, n, Backend::Cpu);
+    EXPECT_EQ(repeatable.colony.lk_threads, 0) << n;
+    EXPECT_EQ(repeatable.threads, 5) << n;
+    EXPECT_FALSE(repeatable.colony.lk_independent) << n;
+    EXPECT_FALSE(repeatable.colony.merge_tours) << n;
+    EXPECT_EQ(portfolio_summary(repeatable, n, EdgeWeightType::Euc2D, Backend::Cpu).find("merged"),
+              std::string::npos);
+    SolverConfig one = colonies();
+    set_parameter(one, "threads", "1");
+    EXPECT_EQ(resolve_config(one, n, Backend::Cpu).colony.lk_threads, 0) << n;
   }
+  SolverConfig tiny_cpu = colonies();
+  set_parameter(tiny_cpu, "threads", "4");
+  EXPECT_EQ(resolve_config(tiny_cpu, 7, Backend::Cpu).colony.lk_threads, 0);
   EXPECT_TRUE(short_run.colony.merge_tours);
   SolverConfig without_threads = colonies();
   set_parameter(without_threads, "lk-threads", "0");
