@@ -103,8 +103,11 @@ int portfolio_ls_neighbours(int n, Backend backend) {
 /// 0.11 / 0.10 / 0.14 % against 0.27 / 0.32 / 0.42 %, rl5915 5 s 0.56 / 0.44 / 0.46 % against
 /// 0.53 / 0.47 / 0.56 %, usa13509 10 s 0.36 / 0.32 / 0.29 % against 0.51 % thrice; seed 1, 30 s:
 /// usa13509 0.21 against 0.35 %, pla85900 1.05 against 1.20 %, 200,000 uniform cities 323.3 M
-/// against 328.7 M. (Before the Lin-Kernighan threads' 3-opt steps and independent walks the ant
-/// threads were ahead: pr1002 0.16 / 0.15 % against 0.00 / 0.15 %, pr2392 0.37 % against 0.29 %.) H200 host (16 threads, so 14), 5 seeds, median gap
+/// against 328.7 M; the H200 host's 16 cores, 200,000 cities, 30 s: 8 + 8 threads 320.8 M against
+/// 327.6 M (bench/results/cpu_lk_threads_2026-11-29). Before the Lin-Kernighan threads' 3-opt steps
+/// and independent walks the ant threads were ahead: pr1002 0.16 / 0.15 % against 0.00 / 0.15 %,
+/// pr2392 0.37 % against 0.29 %.
+/// On the GPU, H200 host (16 threads, so 14), 5 seeds, median gap
 /// at the reference times without / with them: pr2392 0.247 / 0.247 % (fresh processes 0.295 / 0.237 %; with
 /// 15 threads 0.341 %, oversubscribed), fnl4461 0.244 / 0.145 %, usa13509 0.257 / 0.208 %, pla85900 0.920 /
 /// 0.438 %; the 10-s sweep's u2319 0.287 -> 0.077 % (in 0.17 s), though u2152 0.100 -> 0.107 % and pr2392
@@ -234,7 +237,8 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   {
     c.lk_threads = portfolio_lk_threads(n, backend, config);
     // On the CPU the Lin-Kernighan threads take their share of the run's threads from the colonies.
-    if (backend == Backend::Cpu && c.lk_threads > 0) config.threads = threads_per_island(config) - c.lk_threads;
+    if (backend == Backend::Cpu && c.lk_threads > 0)
+      config.threads = threads_per_island(config) - c.lk_threads;
   }
   // A budget in which GA-EAX's population converges: the host threads run it.
   if (c.lk_threads > 0 && c.lk_stretch == 0 && !(config.was_named("lk-independent") && c.lk_independent) &&
