@@ -233,8 +233,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
       c.colonies = kGpuSmallColonies;
   }
   if (unset("lk-threads", c.lk_threads, defaults.colony.lk_threads) &&
-      !(config.was_named("merge-tours") && !c.merge_tours))
-  {
+      !(config.was_named("merge-tours") && !c.merge_tours)) {
     c.lk_threads = portfolio_lk_threads(n, backend, config);
     // On the CPU the Lin-Kernighan threads take their share of the run's threads from the colonies.
     if (backend == Backend::Cpu && c.lk_threads > 0)
