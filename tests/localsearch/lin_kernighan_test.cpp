@@ -226,5 +226,65 @@ TEST(KickedTour, PerturbKeepsAPermutationOfExactLength) {
   }
 }
 
+/// Whether a and b are neighbours on `tour`.
+bool adjacent(std::span<const int32_t> tour, int a, int b) {
+  const int n = static_cast<int>(tour.size());
+  for (int p = 0; p < n; ++p)
+    if (tour[p] == a) return tour[(p + 1) % n] == b || tour[(p + n - 1) % n] == b;
+  return false;
+}
+
+/// The position p of `tour`'s longest edge (tour[p], tour[p + 1]).
+int longest_edge(const Instance& instance, std::span<const int32_t> tour) {
+  const int n = static_cast<int>(tour.size());
+  const auto length = [&](int p) { return instance.distance(tour[p], tour[(p + 1) % n]); };
+  int longest = 0;
+  for (int p = 1; p < n; ++p)
+    if (length(p) > length(longest)) longest = p;
+  return longest;
+}
+
+/// The options' fixed edge (a stretch's closing edge) stays in the tour through every step kind's
+/// chains and through kicks and perturbations, even where removing it would pay: here it is the
+/// longest edge of a random tour, which every chain from its ends would take out first.
+TEST(LinKernighan, NoChainNorKickRemovesTheFixedEdge) {
+  for (const LinKernighanStep step : kSteps)
+    for (const int n : {9, 60, 700}) {
+      const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 13);
+      const CandidateLists lists = build_candidate_lists(instance, std::min(10, n - 1));
+      std::vector<int32_t> tour = random_tour(n, 4);
+      const int longest = longest_edge(instance, tour);
+      const int a = tour[longest], b = tour[(longest + 1) % n];
+      LinKernighanOptions options = lin_kernighan_options(step, n);
+      options.fixed_edge = {b, a};
+      LinKernighan lk(instance, lists, options);
+      EXPECT_FALSE(lk.removable(a, b));
+      EXPECT_TRUE(lk.removable(a, tour[(longest + 2) % n]) || n < 3);
+      const int64_t before = tour_length(instance, tour);
+      const NeighbourClimbCounts counts = lk.improve(tour);
+      validate_permutation(tour, n);
+      EXPECT_EQ(before - counts.gain, tour_length(instance, tour));
+      EXPECT_GT(counts.gain, 0) << n;
+      EXPECT_TRUE(adjacent(tour, a, b)) << to_string(step) << " " << n << ": a chain removed the fixed edge";
+      KickedTour walk;
+      walk.reset(tour, tour_length(instance, tour));
+      RandomStream random(3, static_cast<uint64_t>(n));
+      walk.perturb(instance, lk, random, nullptr, kMaxKickSegment, kEscapeBridges);
+      for (int k = 0; k < 300; ++k) walk.kick(instance, lk, random, nullptr, kMaxKickSegment);
+      tour.assign(walk.tour().begin(), walk.tour().end());
+      validate_permutation(tour, n);
+      EXPECT_EQ(walk.length(), tour_length(instance, tour));
+      EXPECT_TRUE(adjacent(tour, a, b)) << to_string(step) << " " << n << ": a kick removed the fixed edge";
+    }
+  // Without a fixed edge the same longest edge goes.
+  const Instance instance = io::generate_instance(60, io::InstanceKind::Uniform, 13);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  std::vector<int32_t> tour = random_tour(60, 4);
+  const int longest = longest_edge(instance, tour);
+  const int a = tour[longest], b = tour[(longest + 1) % 60];
+  LinKernighan(instance, lists, lin_kernighan_options(LinKernighanStep::ThreeOpt)).improve(tour);
+  EXPECT_FALSE(adjacent(tour, a, b));
+}
+
 }  // namespace
 }  // namespace formica::localsearch::cpu

@@ -1,7 +1,6 @@
 // One kick of iterated Lin-Kernighan (see kicked_tour.h).
 #include "localsearch/cpu/kicked_tour.h"
 
-
 namespace formica::localsearch::cpu {
 
 void KickedTour::reset(std::span<const int32_t> tour, int64_t length) {
@@ -12,14 +11,19 @@ void KickedTour::reset(std::span<const int32_t> tour, int64_t length) {
   length_ = length;
 }
 
-DoubleBridge KickedTour::bridge(const Instance& instance, RandomStream& random, int max_segment, int32_t (&ends)[8],
-                                int64_t& delta) {
+DoubleBridge KickedTour::bridge(const Instance& instance, const LinKernighan& lk, RandomStream& random,
+                                int max_segment, int32_t (&ends)[8], int64_t& delta) {
   const int n = static_cast<int>(tour_.size());
   const auto at = [n](int p) { return p % n; };
-  // The kick, a double bridge: x, A, B, C, y -> x, C, B, A, y (saved_ holds the tour before it).
-  const DoubleBridge bridge = draw_double_bridge(random, n, max_segment);
+  // The kick, a double bridge: x, A, B, C, y -> x, C, B, A, y (saved_ holds the tour before it),
+  // drawn again while it would remove the chains' fixed edge (about 4 draws in n do).
+  DoubleBridge bridge;
+  do {
+    bridge = draw_double_bridge(random, n, max_segment);
+    double_bridge_ends(bridge, [&](int p) { return tour_[at(p)]; }, ends);
+  } while (!lk.removable(ends[0], ends[1]) || !lk.removable(ends[2], ends[3]) ||
+           !lk.removable(ends[4], ends[5]) || !lk.removable(ends[6], ends[7]));
   const int p0 = bridge.p0, m = bridge.moved();
-  double_bridge_ends(bridge, [&](int p) { return tour_[at(p)]; }, ends);
   delta = double_bridge_delta(ends, [&](int a, int b) { return instance.distance(a, b); });
   for (int i = 0; i < m; ++i) tour_[at(p0 + 1 + i)] = saved_[at(double_bridge_source(bridge, i))];
   for (int i = 1; i <= m; ++i) pos_[tour_[at(p0 + i)]] = at(p0 + i);
@@ -31,7 +35,7 @@ void KickedTour::perturb(const Instance& instance, LinKernighan& lk, RandomStrea
   for (int b = 0; b < bridges; ++b) {
     int32_t ends[8];
     int64_t delta = 0;
-    bridge(instance, random, max_segment, ends, delta);
+    bridge(instance, lk, random, max_segment, ends, delta);
     length_ += delta - lk.improve(tour_, pos_, ends, stop).gain;
     saved_ = tour_;
   }
@@ -43,7 +47,7 @@ void KickedTour::kick(const Instance& instance, LinKernighan& lk, RandomStream& 
   const auto at = [n](int p) { return p % n; };
   int32_t ends[8];
   int64_t kick = 0;
-  const DoubleBridge bridge = this->bridge(instance, random, max_segment, ends, kick);
+  const DoubleBridge bridge = this->bridge(instance, lk, random, max_segment, ends, kick);
   const int p0 = bridge.p0, m = bridge.moved();
   const NeighbourClimbCounts repair = lk.improve(tour_, pos_, ends, stop);
   const int64_t next = length_ + kick - repair.gain;

@@ -22,9 +22,10 @@ class KickedTour {
   /// Starts the walk at `tour`, of exact length `length`.
   void reset(std::span<const int32_t> tour, int64_t length);
 
-  /// One kick (a double bridge drawn from `random`, stretches of at most `max_segment` cities),
-  /// repaired by `lk` and kept or undone as the file comment says (length() tells whether the
-  /// tour got shorter). The tour must have at least kMinKickCities cities.
+  /// One kick (a double bridge drawn from `random`, stretches of at most `max_segment` cities,
+  /// never across `lk`'s fixed edge), repaired by `lk` and kept or undone as the file comment
+  /// says (length() tells whether the tour got shorter). The tour must have at least
+  /// kMinKickCities cities.
   void kick(const Instance& instance, LinKernighan& lk, RandomStream& random, const StopFlag* stop,
             int max_segment);
 
@@ -38,10 +39,10 @@ class KickedTour {
   int64_t length() const { return length_; }
 
  private:
-  /// Applies a double bridge drawn from `random` to tour_ (from saved_): its eight ends and the
-  /// length it adds.
-  DoubleBridge bridge(const Instance& instance, RandomStream& random, int max_segment, int32_t (&ends)[8],
-                      int64_t& delta);
+  /// Applies a double bridge drawn from `random` to tour_ (from saved_), none that removes `lk`'s
+  /// fixed edge: its eight ends and the length it adds.
+  DoubleBridge bridge(const Instance& instance, const LinKernighan& lk, RandomStream& random, int max_segment,
+                      int32_t (&ends)[8], int64_t& delta);
 
   std::vector<int32_t> tour_, saved_, pos_;  // tour_ equals saved_ between kicks
   int64_t length_ = -1;

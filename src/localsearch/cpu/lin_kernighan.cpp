@@ -17,11 +17,12 @@ int breadth_at(const LinKernighanOptions& options, int depth) {
                     kMaxBreadth);
 }
 
-/// Chains from every city of `queue` (each tries t2 = succ, then pred, and keeps the first chain
-/// that gains), the cities of a kept chain's changed edges queued again, until the queue is empty
-/// or `stop`.
-template <class C>
-NeighbourClimbCounts run_chains(C& chain, const ArrayTour& t, CityQueue& queue, const StopFlag* stop) {
+/// Chains from every city of `queue` (each tries t2 = succ, then pred, where `removable` lets the
+/// edge (t1, t2) go, and keeps the first chain that gains), the cities of a kept chain's changed edges queued
+/// again, until the queue is empty or `stop`.
+template <class C, class Removable>
+NeighbourClimbCounts run_chains(C& chain, const ArrayTour& t, CityQueue& queue, const StopFlag* stop,
+                                Removable removable) {
   NeighbourClimbCounts counts;
   while (!queue.empty()) {
     if ((++counts.evaluated & 255) == 0 && stop != nullptr && stop->requested()) {
@@ -30,7 +31,7 @@ NeighbourClimbCounts run_chains(C& chain, const ArrayTour& t, CityQueue& queue, 
     }
     const int t1 = queue.pop();
     for (const int t2 : {t.succ(t1), t.pred(t1)}) {
-      if (!chain.run(t1, t2)) continue;
+      if (!removable(t1, t2) || !chain.run(t1, t2)) continue;
       ++counts.moves;
       counts.gain += chain.best_gain();
       queue.push(t1);
@@ -49,8 +50,8 @@ NeighbourClimbCounts run_chains(C& chain, const ArrayTour& t, CityQueue& queue, 
 class LinKernighan::Chain {
  public:
   Chain(const Instance& instance, const CandidateLists& lists, const LinKernighanOptions& options,
-        ArrayTour& tour)
-      : instance_(instance), lists_(lists), options_(options), t_(tour) {}
+        ArrayTour& tour, const ChainEdges& fixed)
+      : instance_(instance), lists_(lists), options_(options), t_(tour), fixed_(fixed) {}
 
   /// Searches the chains from t1 with t2 its tour neighbour. Leaves the tour improved by
   /// best_gain() > 0 and returns true, or leaves it as it was and returns false.
@@ -107,7 +108,8 @@ class LinKernighan::Chain {
       if (t3 == t1_ || t3 == t_.succ(t2) || t3 == t_.pred(t2)) continue;
       const int t4 = forward ? t_.pred(t3) : t_.succ(t3);
       if (t4 == t2 || t4 == t1_) continue;
-      if (contains(added_, edge(t3, t4)) || contains(removed_, edge(t2, t3))) continue;
+      if (contains(added_, edge(t3, t4)) || contains(removed_, edge(t2, t3)) || fixed_.fixed(t3, t4))
+        continue;
       const Choice c{distance(t3, t4) - distance(t2, t3), distance(t4, t1_), g, t3, t4};
       // Keep the `width` best choices, best first (full ties: the nearer t3, listed first).
       int at = count;
@@ -153,6 +155,7 @@ class LinKernighan::Chain {
   const CandidateLists& lists_;
   const LinKernighanOptions& options_;
   ArrayTour& t_;
+  const ChainEdges& fixed_;  // only its fixed edge is asked about
   int t1_ = 0;
   std::vector<Step> steps_;
   std::vector<uint64_t> added_, removed_;
@@ -316,6 +319,7 @@ LinKernighan::LinKernighan(const Instance& instance, const CandidateLists& lists
       queue_(instance.n()),
       edges_(instance.n()),
       list_distances_(distances) {
+  edges_.fix(options_.fixed_edge[0], options_.fixed_edge[1]);
   if (options_.step == LinKernighanStep::ThreeOpt && list_distances_.empty())
     list_distances_ = own_distances_ = list_distances(instance, lists);
 }
@@ -332,17 +336,18 @@ NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, std::span<in
   ArrayTour t(tour, pos);
   queue_.clear();
   for (const int32_t city : active) queue_.push(city);
+  const auto removable = [this](int a, int b) { return this->removable(a, b); };
   if (options_.step == LinKernighanStep::ThreeOpt) {
     StepChain<ThreeOptSteps> chain(instance_, lists_, options_, t, edges_,
                                    ThreeOptSteps(list_distances_, options_.max_reversal));
-    return run_chains(chain, t, queue_, stop);
+    return run_chains(chain, t, queue_, stop, removable);
   }
   if (options_.step == LinKernighanStep::FiveOpt) {
     StepChain<KOptSteps> chain(instance_, lists_, options_, t, edges_, KOptSteps(5, options_.step_neighbours));
-    return run_chains(chain, t, queue_, stop);
+    return run_chains(chain, t, queue_, stop, removable);
   }
-  Chain chain(instance_, lists_, options_, t);
-  return run_chains(chain, t, queue_, stop);
+  Chain chain(instance_, lists_, options_, t, edges_);
+  return run_chains(chain, t, queue_, stop, removable);
 }
 
 }  // namespace formica::localsearch::cpu

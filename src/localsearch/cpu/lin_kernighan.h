@@ -48,6 +48,9 @@ struct LinKernighanOptions {
   /// t4), so that no reversal is much longer; 0: no bound. On large tours most of a chain's time
   /// goes into reversing long stretches for tentative steps that are then undone.
   int max_reversal = 0;
+  /// An edge of the tour that no chain removes (-1, -1: none): a stretch closed into a tour of its
+  /// own by the edge between its fixed ends (stretch_lin_kernighan.h).
+  std::array<int, 2> fixed_edge{-1, -1};
 };
 
 /// From kBoundedReversalCities cities the 3-opt steps bound their reach to kMaxReversal positions
@@ -95,6 +98,8 @@ class LinKernighan {
   /// caller may widen as its search goes on.
   int max_reversal() const { return options_.max_reversal; }
   void set_max_reversal(int positions) { options_.max_reversal = positions; }
+  /// False for the options' fixed edge, which no chain removes (nor a kick: kicked_tour.h).
+  bool removable(int a, int b) const { return !edges_.fixed(a, b); }
 
  private:
   struct Step {

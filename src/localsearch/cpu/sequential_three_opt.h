@@ -52,8 +52,17 @@ class ChainEdges {
   }
   void add(int a, int b) { added_.push_back(key(a, b)), touch(a, b); }
   void remove(int a, int b) { removed_.push_back(key(a, b)), touch(a, b); }
-  /// The chain may remove (a, b) unless it added it, and add (a, b) unless it removed it.
-  bool may_remove(int a, int b) const { return !touches(a, b) || !contains(added_, key(a, b)); }
+  /// An edge no chain removes at all (a stretch's closing edge: stretch_lin_kernighan.h); -1, -1
+  /// for none. It stays through clear().
+  void fix(int a, int b) { fixed_a_ = a, fixed_b_ = b; }
+  bool fixed(int a, int b) const {
+    return (a == fixed_a_ && b == fixed_b_) || (a == fixed_b_ && b == fixed_a_);
+  }
+  /// The chain may remove (a, b) unless it added it or it is fixed, and add (a, b) unless it
+  /// removed it.
+  bool may_remove(int a, int b) const {
+    return !fixed(a, b) && (!touches(a, b) || !contains(added_, key(a, b)));
+  }
   bool may_add(int a, int b) const { return !touches(a, b) || !contains(removed_, key(a, b)); }
   size_t size() const { return removed_.size(); }
   /// Back to the first `added` and `removed` edges (the stamps stay: queries stay exact).
@@ -77,6 +86,7 @@ class ChainEdges {
   std::vector<uint64_t> added_, removed_;
   std::vector<uint32_t> touched_;
   uint32_t stamp_ = 1;
+  int fixed_a_ = -1, fixed_b_ = -1;
 };
 
 /// Keeps `m` among the `width` moves of largest gain in `open`, largest first (ties: found first).
