@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   app.add_option("--seconds", seconds, "wall time of each")->check(CLI::Range(0.1, 3600.0));
   app.add_option("--every", every, "seconds between printed lengths")->check(CLI::Range(0.1, 3600.0));
   app.add_option("--threads", threads, "Lin-Kernighan threads, 0 for all hardware threads");
-  app.add_option("--stretch", stretch, "cities per stretch")->check(CLI::Range(8, 100000));
+  app.add_option("--stretch", stretch, "cities per stretch")->check(CLI::Range(8, 10000000));
   app.add_option("--kicks", kicks, "kicks per stretch and round, 0 for as many as it has cities");
   app.add_option("--instance", instance_spec, "a TSPLIB name or path (or uniform:N[:seed]) instead of --cities");
   app.add_flag("--stretches-only", stretches_only, "leave out the whole-tour threads");
@@ -199,7 +199,8 @@ int main(int argc, char** argv) {
                 static_cast<long long>(stretches.kicks()));
   }
   if (whole_only) return 0;
-  localsearch::cpu::StretchLinKernighan stretches(instance, threads, seed, stretch, kicks);
+  localsearch::cpu::StretchLinKernighan stretches(instance, threads, seed, stretch, kicks, 0, {},
+                                                  *localsearch::parse_lk_step(step));
   char name[64];
   std::snprintf(name, sizeof name, "stretches of %d, %d kicks", stretch, kicks > 0 ? kicks : stretch);
   run(name, stretches);

@@ -98,8 +98,9 @@ void ColonyConfig::validate() const {
   FORMICA_EXPECTS(
       !lk_independent || lk_threads > 0,
       "--lk-independent: there are no Lin-Kernighan threads to walk independently; add --lk-threads N");
-  FORMICA_EXPECTS(lk_stretch == 0 || (lk_stretch >= 8 && lk_stretch <= 100000),
-                  "--lk-stretch must be 0 (the whole tour) or in [8, 100000], got ", lk_stretch);
+  FORMICA_EXPECTS(lk_stretch == 0 || (lk_stretch >= 8 && lk_stretch <= kMaxStretchCities),
+                  "--lk-stretch must be 0 (the whole tour) or in [8, ", kMaxStretchCities, "], got ",
+                  lk_stretch);
   FORMICA_EXPECTS(lk_regions >= 1 && lk_region >= 0 && lk_region < lk_regions,
                   "the island's region must be in [0, ", lk_regions, "), got ", lk_region);
   FORMICA_EXPECTS(lk_stretch == 0 || !lk_independent,

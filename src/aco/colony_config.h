@@ -141,16 +141,18 @@ struct ColonyConfig {
   bool lk_independent = false;
   /// The Lin-Kernighan threads walk stretches of this many consecutive cities of the tour, each
   /// a path with fixed ends, instead of the whole tour (localsearch/cpu/stretch_lin_kernighan.h:
-  /// the decomposition for very large tours); 0: the whole tour. Tours of fewer than two stretches
-  /// are walked whole. Needs lk_threads, and shared walks.
+  /// the decomposition for very large tours; auto: n / lk_threads from 150,000 cities); 0: the
+  /// whole tour. Tours of fewer than two stretches are walked whole. Needs lk_threads, and shared
+  /// walks.
   int lk_stretch = 0;
+  static constexpr int kMaxStretchCities = 10000000;
   /// With several islands: each island's stretch threads walk only the stretches that start in
   /// its region of the plane, `lk_region` of `lk_regions` (localsearch/cpu/stretch_lin_kernighan.h);
   /// false: every island walks every stretch. The region is the island's rank, set by the solver.
   bool lk_split = true;
   int lk_region = 0, lk_regions = 1;
-  /// What one step of the whole-tour Lin-Kernighan threads' chains is (localsearch/cpu/
-  /// lin_kernighan.h); the stretch threads' chains are of 2-opt steps. 3-opt steps, one thread,
+  /// What one step of the Lin-Kernighan threads' chains is (localsearch/cpu/lin_kernighan.h), over
+  /// the whole tour or its stretches. 3-opt steps, one thread,
   /// 10 s, 6 seeds, mean gap against 2-opt steps: pcb3038 0.090 / 0.164 %, fnl4461 0.085 / 0.121 %,
   /// pr2392 0.102 / 0.272 % (bench/results/lk_step_cpu.txt).
   localsearch::LinKernighanStep lk_step = localsearch::LinKernighanStep::ThreeOpt;

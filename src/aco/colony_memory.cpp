@@ -36,11 +36,13 @@ ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
   const size_t lk_lists =
       static_cast<size_t>(std::min(local_search ? config.ls_neighbours : kMergerNeighbours, n - 1)) * 4;
   memory.host = lk_threads > 0 ? cities * (lk_lists + lk_threads * per_lk_thread + 8) : 0;
-  // --lk-stretch: the threads' tour, its published and offered copies and the merge's copy; per
-  // thread a stretch's (m + 1)^2 matrix, its lists and its walk.
+  // --lk-stretch: the threads' tour, its published and offered copies, the merge's copy and the
+  // settled marks; per thread a stretch's coordinates, lists and their distances, its walk and its
+  // chains' arrays (about 160 bytes a city; a matrix instance's stretch adds its m^2 weights,
+  // less than the instance's own matrix unless several threads hold stretches of over n / 2).
   if (lk_threads > 0 && config.lk_stretch > 0 && n >= 2 * config.lk_stretch) {
-    const size_t m = static_cast<size_t>(config.lk_stretch) + 1;
-    memory.host = cities * 16 + lk_threads * (m * m * 4 + m * 96);
+    const size_t m = static_cast<size_t>(config.lk_stretch);
+    memory.host = cities * 17 + lk_threads * m * 160;
   }
   // --host-search eax (localsearch/cpu/eax_companion.h): the population and the next generation's
   // tours, the edge counts (about 16 neighbours a city held by some tour, 8 bytes each), its

@@ -64,9 +64,11 @@ ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
   };
   if (config.lk_stretch > 0 && instance.n() >= 2 * config.lk_stretch) {
     companion_ = std::make_unique<localsearch::cpu::StretchHandOver>(
-        instance, config.lk_threads, config.seed, config.lk_stretch, localsearch::cpu::kStretchStallGain, whole_tour,
+        instance, config.lk_threads, config.seed, config.lk_stretch, localsearch::cpu::kStretchStallGain,
+        whole_tour,
         config.lk_split ? localsearch::cpu::StretchRegion{config.lk_region, config.lk_regions}
-                        : localsearch::cpu::StretchRegion{});
+                        : localsearch::cpu::StretchRegion{},
+        config.lk_step);
     return;
   }
   companion_ = whole_tour();

@@ -64,6 +64,35 @@ TEST(StretchLinKernighan, RoundsShortenACoordinateTourAndKeepItATour) {
   EXPECT_LT(walk_rounds(instance, start, 400, 3), tour_length(instance, start));
 }
 
+/// Stretches of n / threads cities with 3-opt steps (what auto runs on very large tours): every
+/// round keeps a tour, its published length exact, and the seams between stretches (the edges no
+/// stretch holds) stay where the round cut them.
+TEST(StretchLinKernighan, LargeStretchesWithThreeOptStepsKeepTheirEnds) {
+  const Instance instance = io::generate_instance(4000, io::InstanceKind::Uniform, 12);
+  const std::vector<int32_t> start = space_filling_curve_tour(instance);
+  const int64_t start_length = tour_length(instance, start);
+  StretchLinKernighan threads(instance, 2, 3, 2000, 300, 0, {}, LinKernighanStep::ThreeOpt);
+  threads.offer(start, start_length);
+  ASSERT_TRUE(test::wait_for([&] { return threads.rounds() >= 3; }, 60.0)) << threads.rounds() << " rounds";
+  threads.stop();
+  std::vector<int32_t> best;
+  const int64_t length = threads.best(best);
+  validate_permutation(best, instance.n());
+  EXPECT_EQ(length, tour_length(instance, best));
+  EXPECT_LT(length, start_length * 0.97) << "the curve tour climbed by Lin-Kernighan";
+  // One round of walk_stretches (2-opt steps) from a cut at 123: the cities at each stretch's
+  // first and last positions stay there, whatever the walk did in between.
+  std::vector<int32_t> tour = start;
+  EXPECT_GT(walk_stretches(instance, tour, 1000, 123, 50, 2, 7), 0);
+  validate_permutation(tour, instance.n());
+  for (int s = 0; s < 4; ++s) {
+    const StretchCut cut = stretch_cut(instance.n(), 1000, 123, s);
+    const int first = cut.first % instance.n(), last = (cut.first + cut.cities - 1) % instance.n();
+    EXPECT_EQ(tour[first], start[first]) << s;
+    EXPECT_EQ(tour[last], start[last]) << s;
+  }
+}
+
 TEST(StretchLinKernighan, MatrixInstancesAndAShortLastStretch) {
   const Instance instance = matrix_instance(230, 8);  // 230 = 4 x 50 + 30: the last stretch is 80
   std::vector<int32_t> start(230);

@@ -5,9 +5,11 @@
 
 namespace formica::localsearch::cpu {
 
-StretchHandOver::StretchHandOver(const Instance& instance, int threads, uint64_t seed, int stretch, double stall_gain,
-                                 WholeTour whole_tour, StretchRegion region)
-    : stretches_(instance, threads, seed, stretch, 0, stall_gain, region), make_whole_tour_(std::move(whole_tour)) {
+StretchHandOver::StretchHandOver(const Instance& instance, int threads, uint64_t seed, int stretch,
+                                 double stall_gain, WholeTour whole_tour, StretchRegion region,
+                                 LinKernighanStep step)
+    : stretches_(instance, threads, seed, stretch, 0, stall_gain, region, step),
+      make_whole_tour_(std::move(whole_tour)) {
   hand_over_ = std::thread([this] {
     if (!stretches_.wait_until_stalled()) return;
     std::unique_ptr<TourCompanion> whole = make_whole_tour_();

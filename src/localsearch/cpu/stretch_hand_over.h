@@ -39,11 +39,12 @@ class StretchHandOver final : public TourCompanion {
   /// object's, when the stretches stall; it may take a while (candidate lists).
   using WholeTour = std::function<std::unique_ptr<TourCompanion>()>;
 
-  /// Starts the stretch threads (StretchLinKernighan's arguments, kicks as many as a stretch has
-  /// cities, the island's region of them) and a thread that waits for them to stall and then
+  /// Starts the stretch threads (StretchLinKernighan's arguments, its default kicks, the island's
+  /// region of the stretches, their chains of `step`s) and a thread that waits for them to stall and then
   /// starts `whole_tour`'s.
   StretchHandOver(const Instance& instance, int threads, uint64_t seed, int stretch, double stall_gain,
-                  WholeTour whole_tour, StretchRegion region = {});
+                  WholeTour whole_tour, StretchRegion region = {},
+                  LinKernighanStep step = LinKernighanStep::TwoOpt);
   ~StretchHandOver() override { stop(); }
   StretchHandOver(const StretchHandOver&) = delete;
   StretchHandOver& operator=(const StretchHandOver&) = delete;

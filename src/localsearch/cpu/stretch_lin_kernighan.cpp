@@ -43,37 +43,58 @@ StretchCut stretch_cut(int n, int stretch, int offset, int s) {
 
 namespace {
 
-/// Neighbours per city of a stretch's chains (the whole-tour threads take 10; a stretch's lists
-/// are built from its matrix, so fewer cost less).
+/// Neighbours per city of a stretch's chains, from the stretch's own cities (the whole-tour
+/// threads take 10; kMaxRoundKicks' measurements ran with 8).
 constexpr int kStretchNeighbours = 8;
 constexpr uint64_t kStretchStreams = 0x57E7C40000000000ull;
 constexpr uint64_t kOffsetStreams = 0x0FF5E70000000000ull;
 
-/// Walks the path through `cities` (in tour order, both ends fixed) with `kicks` kicks of iterated
-/// Lin-Kernighan; writes the shortest path found back into `cities` and returns the exact gain (0
-/// when nothing shorter was found).
-int64_t improve_stretch(const Instance& instance, std::span<int32_t> cities, int kicks, RandomStream& random,
-                        const StopFlag& stop, std::atomic<int64_t>& kicked) {
+/// Cities at each end of a stretch that stay unsettled after its walk: their moves could not reach
+/// past the stretch's ends, so the next round (cut elsewhere) climbs them again.
+constexpr int kSeamCities = 50;
+
+/// One stretch's walk: its kicks, its chains' step, and which cities are settled (by city, 1 where
+/// a walk climbed the city and its tour edges have not changed since; empty: none is).
+struct StretchWalk {
+  int kicks = 0;
+  LinKernighanStep step = LinKernighanStep::TwoOpt;
+  std::span<uint8_t> settled;
+};
+
+/// Walks the path through `cities` (in tour order, both ends fixed): Lin-Kernighan chains of
+/// `walk.step`s from its unsettled cities, then `walk.kicks` kicks of iterated Lin-Kernighan;
+/// writes the shortest path found back into `cities` and returns the exact gain (0 when nothing
+/// shorter was found). The path is closed into a tour of its own by the edge between its ends,
+/// which no chain and no kick removes (LinKernighanOptions::fixed_edge): cut there, every tour of
+/// the walk is a path between the same ends, shorter by as much as the tour is.
+int64_t improve_stretch(const Instance& instance, std::span<int32_t> cities, const StretchWalk& walk,
+                        RandomStream& random, const StopFlag& stop, std::atomic<int64_t>& kicked) {
   const int m = static_cast<int>(cities.size());
-  PathEnds ends;
-  ends.open = true;
-  ends.start = 0;
-  ends.end = m - 1;
-  const PathTransform transform(stretch_instance(instance, cities), ends);
-  const Instance& closed = transform.instance();  // the path and the dummy city m that closes it
-  const CandidateLists lists = build_candidate_lists(closed, kStretchNeighbours);
-  std::vector<int32_t> order(static_cast<size_t>(m) + 1);
+  const Instance stretch = stretch_instance(instance, cities);
+  const CandidateLists lists = build_candidate_lists(stretch, kStretchNeighbours, 1);
+  LinKernighanOptions options = lin_kernighan_options(walk.step, m);
+  options.fixed_edge = {m - 1, 0};
+  std::vector<int32_t> order(static_cast<size_t>(m)), pos(static_cast<size_t>(m)), active;
   std::iota(order.begin(), order.end(), 0);
-  LinKernighan lk(closed, lists);
-  lk.improve(order, &stop);
-  KickedTour walk;
-  walk.reset(order, tour_length(closed, order));
-  for (int k = 0; k < kicks && !stop.requested(); ++k) {
-    walk.kick(closed, lk, random, &stop, kMaxKickSegment);
+  std::iota(pos.begin(), pos.end(), 0);
+  for (int i = 0; i < m; ++i)
+    if (walk.settled.empty() || walk.settled[cities[i]] == 0) active.push_back(i);
+  LinKernighan lk(stretch, lists, options);
+  lk.improve(order, pos, active, &stop);
+  KickedTour kicked_tour;
+  kicked_tour.reset(order, tour_length(stretch, order));
+  for (int k = 0; k < walk.kicks && !stop.requested(); ++k) {
+    kicked_tour.kick(stretch, lk, random, &stop, kMaxKickSegment);
     kicked.fetch_add(1, std::memory_order_relaxed);
   }
-  const std::vector<int32_t> path = transform.path(walk.tour());
-  if (path.front() != 0 || path.back() != m - 1) return 0;  // the ends moved (a walk cut short mid-repair)
+  // Cut the walk's tour at the fixed edge: from city 0 away from m - 1, round to m - 1.
+  const std::span<const int32_t> closed = kicked_tour.tour();
+  const int at = static_cast<int>(std::find(closed.begin(), closed.end(), 0) - closed.begin());
+  const int next = closed[(at + 1) % m], previous = closed[(at + m - 1) % m];
+  if (next != m - 1 && previous != m - 1) return 0;     // the fixed edge is gone: never (the tests check)
+  const int64_t direction = next == m - 1 ? m - 1 : 1;  // m - 1 steps back round the cycle
+  std::vector<int32_t> path(static_cast<size_t>(m));
+  for (int i = 0; i < m; ++i) path[i] = closed[(at + i * direction) % m];
   const int64_t gain = path_length(instance, cities) - path_through(instance, cities, path);
   if (gain <= 0) return 0;
   std::vector<int32_t> walked(static_cast<size_t>(m));
@@ -82,17 +103,21 @@ int64_t improve_stretch(const Instance& instance, std::span<int32_t> cities, int
   return gain;
 }
 
-/// Walks `tour`'s stretch `cut` (improve_stretch, `cities` its scratch) and writes the shorter path
-/// back into the same positions; returns the gain.
-int64_t walk_stretch(const Instance& instance, std::span<int32_t> tour, StretchCut cut, int kicks,
-                     RandomStream& random, const StopFlag& stop, std::atomic<int64_t>& kicked,
-                     std::vector<int32_t>& cities) {
+/// Walks `tour`'s stretch `cut` (improve_stretch, `cities` its scratch), writes the shorter path
+/// back into the same positions and, unless stopped, marks the stretch's cities settled but for
+/// those near its ends; returns the gain.
+int64_t walk_stretch(const Instance& instance, std::span<int32_t> tour, StretchCut cut,
+                     const StretchWalk& walk, RandomStream& random, const StopFlag& stop,
+                     std::atomic<int64_t>& kicked, std::vector<int32_t>& cities) {
   const int n = static_cast<int>(tour.size());
   cities.resize(static_cast<size_t>(cut.cities));
   for (int i = 0; i < cut.cities; ++i) cities[i] = tour[(cut.first + i) % n];
-  const int64_t gain = improve_stretch(instance, cities, kicks, random, stop, kicked);
+  const int64_t gain = improve_stretch(instance, cities, walk, random, stop, kicked);
   if (gain > 0)
     for (int i = 0; i < cut.cities; ++i) tour[(cut.first + i) % n] = cities[i];
+  if (!walk.settled.empty() && !stop.requested())
+    for (int i = 0; i < cut.cities; ++i)
+      walk.settled[cities[i]] = i >= kSeamCities && i < cut.cities - kSeamCities ? 1 : 0;
   return gain;
 }
 
@@ -147,9 +172,10 @@ int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int st
     std::vector<int32_t> cities;
     for (int s; (s = next.fetch_add(1)) < count;) {
       RandomStream random(seed, kStretchStreams + static_cast<uint64_t>(s));
-      gain.fetch_add(walk_stretch(instance, tour, stretch_cut(n, stretch, offset, s), kicks, random,
-                                  stop != nullptr ? *stop : never, kicked, cities),
-                     std::memory_order_relaxed);
+      gain.fetch_add(
+          walk_stretch(instance, tour, stretch_cut(n, stretch, offset, s), {.kicks = kicks, .settled = {}},
+                       random, stop != nullptr ? *stop : never, kicked, cities),
+          std::memory_order_relaxed);
     }
   };
   std::vector<std::thread> helpers;
@@ -159,16 +185,19 @@ int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int st
   return gain.load();
 }
 
-StretchLinKernighan::StretchLinKernighan(const Instance& instance, int threads, uint64_t seed, int stretch, int kicks,
-                                         double stall_gain, StretchRegion region)
+StretchLinKernighan::StretchLinKernighan(const Instance& instance, int threads, uint64_t seed, int stretch,
+                                         int kicks, double stall_gain, StretchRegion region,
+                                         LinKernighanStep step)
     : instance_(instance),
       seed_(seed),
+      step_(step),
       stretch_(std::max(stretch, kMinKickCities)),
-      kicks_per_stretch_(kicks > 0 ? kicks : stretch_),
+      kicks_per_stretch_(kicks > 0 ? kicks : std::min(stretch_, kMaxRoundKicks)),
       count_(instance.n() / stretch_),
       stall_gain_(stall_gain),
       region_(region),
-      regions_(region.parts > 1 ? city_regions(instance, region.parts) : std::vector<int32_t>{}) {
+      regions_(region.parts > 1 ? city_regions(instance, region.parts) : std::vector<int32_t>{}),
+      settled_(static_cast<size_t>(instance.n()), 0) {
   FORMICA_EXPECTS(count_ >= 2, "the stretch Lin-Kernighan threads need at least 2 stretches of ", stretch_,
                   " cities, the instance has ", instance.n());
   FORMICA_EXPECTS(region.parts >= 1 && region.part >= 0 && region.part < region.parts,
@@ -240,6 +269,16 @@ void StretchLinKernighan::start_round() {
   returned_ = 0;
 }
 
+void StretchLinKernighan::unsettle_changed(std::span<const int32_t> next) {
+  const int n = instance_.n();
+  std::vector<int32_t> succ(static_cast<size_t>(n));
+  for (int p = 0; p < n; ++p) succ[tour_[p]] = tour_[(p + 1) % n];
+  for (int p = 0; p < n; ++p) {
+    const int32_t a = next[p], b = next[(p + 1) % n];
+    if (succ[a] != b && succ[b] != a) settled_[a] = settled_[b] = 0;
+  }
+}
+
 void StretchLinKernighan::end_round() {
   // The stall gain is the whole tour's; a round of a region's stretches is held to its share.
   const double share = static_cast<double>(round_stretches_.size()) / count_;
@@ -251,6 +290,7 @@ void StretchLinKernighan::end_round() {
     best_length_.store(length_, std::memory_order_release);
   }
   if (offered_length_ >= 0 && offered_length_ < length_) {
+    unsettle_changed(offered_);
     tour_ = std::move(offered_);
     length_ = offered_length_;
   }
@@ -285,7 +325,8 @@ void StretchLinKernighan::work() {
     lock.unlock();
     // This stretch's positions are this thread's until it returns them.
     RandomStream random(seed_, kStretchStreams + (round << 24) + static_cast<uint64_t>(s));
-    const int64_t gain = walk_stretch(instance_, tour_, cut, kicks_per_stretch_, random, stop, kicks_, cities);
+    const StretchWalk walk{.kicks = kicks_per_stretch_, .step = step_, .settled = settled_};
+    const int64_t gain = walk_stretch(instance_, tour_, cut, walk, random, stop, kicks_, cities);
     lock.lock();
     round_gain_ += gain;
     walked_.fetch_add(1, std::memory_order_relaxed);
