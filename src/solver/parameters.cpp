@@ -139,8 +139,8 @@ void add_colony_parameters(std::vector<Parameter>& p) {
       "lk-stretch",
       "MMAS / ACS / GACO with --lk-threads: the threads walk stretches of this many consecutive cities "
       "of the tour (paths with fixed ends, a new cut every round) until a round shortens the tour by "
-      "less than 0.01 %, then the whole tour: the decomposition of very large tours (default 0: the "
-      "whole tour from the start, measured ahead at 200,000 and 1,000,000 cities)",
+      "less than 0.01 %, then the whole tour: the decomposition of very large tours (auto: n / "
+      "lk-threads from 150,000 cities, one stretch a thread; 0: the whole tour)",
       [](auto& c) -> auto& { return c.lk_stretch; }));
   p.push_back(
       {"lk-split",

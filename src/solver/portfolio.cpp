@@ -31,6 +31,8 @@ namespace {
 /// ants, so 32 colonies cost little more time per iteration than 8 (H200, the 10-s sweep's 11
 /// misses below 2,000 cities: 7 of them reach 0.1 % with 32 colonies, none with 8).
 constexpr int kSmall = 2000, kGpuSmallColonies = 32, kOrOptBelow = 4000;
+/// From kStretchFrom cities the Lin-Kernighan threads walk stretches of the tour (below).
+constexpr int kStretchFrom = 150000;
 
 /// From kSmall to kOrOptBelow cities, given at least kBandSecondsPerCity seconds per city, the GPU
 /// runs kBandColonies colonies of 128 ants and merges their best tours every 10 iterations
@@ -250,18 +252,25 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (c.lk_threads > 0 && n < kOrOptBelow && c.lk_stretch == 0 && c.host_search == aco::HostSearch::LinKernighan &&
       unset("lk-independent", c.lk_independent, defaults.colony.lk_independent))
     c.lk_independent = true;
-  // Very large tours: the threads walk the whole tour. The stretches (--lk-stretch, the
-  // decomposition) were the default from 500,000 cities until the whole-tour 3-opt steps bounded
-  // their reach (lin_kernighan.h, kBoundedReversalCities): since then the whole-tour threads are
-  // ahead at both sizes measured. H100 + 16-core host, uniform instances, seeds 1-3: a million
-  // cities, 120 s, 720,844,416 / 720,519,650 / 720,177,770 whole against 721,577,075 / 721,516,916 /
-  // 721,230,102 with the stretches first (at 40 s 728.0-730.6 M against 734.6 M); 200,000 cities,
-  // 60 s, whole 319,824,733 / 319,850,776 / 319,842,957 (the stretches, session 36: 320.9-321.0 M).
-  // bench/results/large_h100/bounded_reversal_h100.txt.
+  // Very large tours: the threads walk stretches of n / threads cities each, one a thread
+  // (--lk-stretch, the decomposition; stretch_lin_kernighan.h), so that every thread's gains add
+  // up, where whole-tour threads that share one walk keep only the one that gained most. H200
+  // host, 14 threads, 60 s, the same start (bench/large_tour_bench, kMaxRoundKicks): 200,000
+  // cities 319.87 M (stretches of 25,000) against 320.29 M whole; a million cities 717.2 M
+  // (35,000) against 722.8 M.
+  if (c.lk_threads > 0 && n >= kStretchFrom && c.host_search == aco::HostSearch::LinKernighan &&
+      !c.lk_independent && unset("lk-stretch", c.lk_stretch, defaults.colony.lk_stretch))
+    c.lk_stretch = n / std::max(c.lk_threads, 2);
   // The Lin-Kernighan threads exchange tours through the merge.
   if ((merged || c.lk_threads > 0) && unset("merge-tours", c.merge_tours, defaults.colony.merge_tours))
     c.merge_tours = true;
   return config;
+}
+
+int island_stretch(const SolverConfig& request, const SolverConfig& resolved, int regions) {
+  const aco::ColonyConfig& c = resolved.colony;
+  if (c.lk_stretch == 0 || !c.lk_split || regions <= 1 || request.colony.lk_stretch != 0) return c.lk_stretch;
+  return std::max(c.lk_stretch / regions, localsearch::cpu::kMinKickCities);
 }
 
 std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightType type, Backend backend) {
@@ -287,16 +296,18 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
           ? concat(" with ", c.lk_threads, " host thread", c.lk_threads > 1 ? "s" : "",
                    " of GA-EAX (a population of ", c.eax.population,
                    " tours crossed by edge assembly; the time limit is past the ",
-                   std::round(eax_budget(n, c.lk_threads) * 10) / 10, " s in which it overtakes the colonies)")
+                   std::round(eax_budget(n, c.lk_threads) * 10) / 10,
+                   " s in which it overtakes the colonies)")
       : c.lk_threads > 0 ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread",
-                                c.lk_threads > 1 ? "s" : "", " (", localsearch::to_string(c.lk_step), " steps",
-                                c.lk_independent ? ", independent walks)" : ")",
-                                c.lk_stretch > 0 ? concat(" over stretches of ", c.lk_stretch, " cities (2opt steps), then the whole tour") : "")
-                       : std::string(),
+                                  c.lk_threads > 1 ? "s" : "", " (", localsearch::to_string(c.lk_step),
+                                  " steps", c.lk_independent ? ", independent walks)" : ")",
+                                  c.lk_stretch > 0 ? concat(" over stretches of ", c.lk_stretch,
+                                                            " cities, then the whole tour")
+                                                   : "")
+                         : std::string(),
       ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours, " ",
       c.ls_candidates == aco::LsCandidates::Alpha ? std::string_view("alpha-nearest") : to_string(lists),
-      " neighbours, pheromone on ", c.candidates,
-      " candidate edges per city (O(n k) memory), ",
+      " neighbours, pheromone on ", c.candidates, " candidate edges per city (O(n k) memory), ",
       resolved.polish ? "exact 2-opt + Or-opt + 3-opt polish of the best tour" : "no final polish");
 }
 

@@ -35,4 +35,9 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend);
 /// One line saying what the portfolio picked and why ("n = 2392 on the GPU: ..."), for the CLI.
 std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightType type, Backend backend);
 
+/// The stretch an island walks when `regions` islands split the decomposition (--lk-split): the
+/// stretches auto chose for `request` (one a thread) divided between the regions, so that each
+/// island still has one for every thread; a stretch the request gave, or none, as it is.
+int island_stretch(const SolverConfig& request, const SolverConfig& resolved, int regions);
+
 }  // namespace formica

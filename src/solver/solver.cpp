@@ -393,7 +393,9 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     searched.seed = config.seed + static_cast<uint64_t>(options.ranks->rank());
     searched.colony.lk_region = options.ranks->rank();
     searched.colony.lk_regions = options.ranks->size();
+    searched.colony.lk_stretch = island_stretch(request, config, searched.colony.lk_regions);
     result.config.colony.lk_regions = searched.colony.lk_regions;  // what the islands split (rank 0's region)
+    result.config.colony.lk_stretch = searched.colony.lk_stretch;
     islands.emplace(*options.ranks, instance,
                     config.island_interval > 0 ? config.island_interval
                                                : default_island_interval(instance.n(), config.time_limit),

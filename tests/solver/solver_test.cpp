@@ -16,6 +16,7 @@
 #include "core/nearest_neighbour.h"
 #include "core/tour.h"
 #include "io/generator.h"
+#include "localsearch/cpu/iterated_lin_kernighan.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/or_opt_check.h"
 #include "localsearch/three_opt_check.h"
@@ -173,16 +174,40 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
               localsearch::LocalSearchKind::ThreeOpt);
   }
   EXPECT_EQ(resolve_config(colonies(), 13509, Backend::Cuda).ant_system.ants, 2048);
-  // The GPU's Lin-Kernighan threads walk the whole tour at every size (measured ahead of the
-  // stretches at 200,000 and 1,000,000 cities since the bounded reversals); --lk-stretch is kept.
-  for (const int n : {200000, 500000, 1'000'000})
-    EXPECT_EQ(resolve_config(colonies(), n, Backend::Cuda).colony.lk_stretch, 0) << n;
+  // From 150,000 cities the Lin-Kernighan threads walk stretches of n / threads cities, one a
+  // thread (at least two stretches); below, the whole tour. A named --lk-stretch is kept.
+  for (const Backend backend : {Backend::Cpu, Backend::Cuda}) {
+    EXPECT_EQ(resolve_config(colonies(), 149'999, backend).colony.lk_stretch, 0);
+    for (const int n : {150'000, 200'000, 1'000'000}) {
+      SolverConfig large = colonies();
+      set_parameter(large, "time-limit", "60");  // on the CPU, Lin-Kernighan threads in timed runs
+      set_parameter(large, "threads", "4");
+      const aco::ColonyConfig c = resolve_config(large, n, backend).colony;
+      ASSERT_GT(c.lk_threads, 0) << n;
+      EXPECT_EQ(c.lk_stretch, n / std::max(c.lk_threads, 2)) << n;
+      EXPECT_GE(n / c.lk_stretch, std::max(c.lk_threads, 2)) << "a stretch for every thread";
+    }
+  }
+  // Islands that split the decomposition between their regions keep one stretch a thread each.
+  const SolverConfig request = colonies();
+  SolverConfig split = colonies();
+  split.colony.lk_stretch = 70000;  // auto's
+  EXPECT_EQ(island_stretch(request, split, 1), 70000);
+  EXPECT_EQ(island_stretch(request, split, 2), 35000);
+  EXPECT_EQ(island_stretch(request, split, 100000), localsearch::cpu::kMinKickCities);
+  split.colony.lk_split = false;
+  EXPECT_EQ(island_stretch(request, split, 2), 70000) << "every island walks every stretch";
+  split.colony.lk_split = true;
+  EXPECT_EQ(island_stretch(split, split, 2), 70000) << "a stretch the request gave stays";
+  SolverConfig whole;
+  set_parameter(whole, "lk-stretch", "0");
+  EXPECT_EQ(resolve_config(whole, 1'000'000, Backend::Cuda).colony.lk_stretch, 0);
   SolverConfig stretches;
   set_parameter(stretches, "lk-stretch", "1000");
   const SolverConfig huge = resolve_config(stretches, 1'000'000, Backend::Cuda);
   EXPECT_EQ(huge.colony.lk_stretch, 1000);
   EXPECT_NE(portfolio_summary(huge, 1'000'000, EdgeWeightType::Euc2D, Backend::Cuda)
-                .find("over stretches of 1000 cities (2opt steps), then the whole tour"),
+                .find("(3opt steps) over stretches of 1000 cities, then the whole tour"),
             std::string::npos);
   // The GPU runs many ants at once, the CPU a few dozen.
   EXPECT_GT(resolve_config(colonies(), 100'000, Backend::Cuda).ant_system.ants,
