@@ -11,6 +11,7 @@
 //   large_tour_bench --cities 200000 --seconds 60 --whole-only --batch-stretches --lk-step 3opt
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -54,7 +55,8 @@ int main(int argc, char** argv) {
   app.add_option("--every", every, "seconds between printed lengths")->check(CLI::Range(0.1, 3600.0));
   app.add_option("--threads", threads, "Lin-Kernighan threads, 0 for all hardware threads");
   app.add_option("--stretch", stretch, "cities per stretch")->check(CLI::Range(8, 10000000));
-  app.add_option("--kicks", kicks, "kicks per stretch and round, 0 for as many as it has cities");
+  app.add_option("--kicks", kicks,
+                 "kicks per stretch and round, 0 for as many as it has cities (at most 5,000)");
   app.add_option("--instance", instance_spec, "a TSPLIB name or path (or uniform:N[:seed]) instead of --cities");
   app.add_flag("--stretches-only", stretches_only, "leave out the whole-tour threads");
   app.add_flag("--whole-only", whole_only, "leave out the stretch threads");
@@ -202,7 +204,8 @@ int main(int argc, char** argv) {
   localsearch::cpu::StretchLinKernighan stretches(instance, threads, seed, stretch, kicks, 0, {},
                                                   *localsearch::parse_lk_step(step));
   char name[64];
-  std::snprintf(name, sizeof name, "stretches of %d, %d kicks", stretch, kicks > 0 ? kicks : stretch);
+  std::snprintf(name, sizeof name, "stretches of %d, %d kicks", stretch,
+                kicks > 0 ? kicks : std::min(stretch, localsearch::cpu::kMaxRoundKicks));
   run(name, stretches);
   std::printf("stretch rounds: %lld\n", static_cast<long long>(stretches.rounds()));
   return 0;

@@ -3,6 +3,7 @@
 // publish only shorter tours, exactly measured.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <numeric>
 #include <thread>
@@ -284,6 +285,53 @@ TEST(LinKernighan, NoChainNorKickRemovesTheFixedEdge) {
   const int a = tour[longest], b = tour[(longest + 1) % 60];
   LinKernighan(instance, lists, lin_kernighan_options(LinKernighanStep::ThreeOpt)).improve(tour);
   EXPECT_FALSE(adjacent(tour, a, b));
+}
+
+/// The blocks of 64 positions a tour's moves rewrote: each once, wrapping round the tour's end,
+/// none after clear().
+TEST(TouchedBlocks, MarksEachBlockOnceAndWrapsRoundTheTour) {
+  TouchedBlocks touched;
+  touched.reset(200);  // blocks 0..3, the last of 8 positions
+  touched.mark(10, 5);
+  touched.mark(60, 10);   // blocks 0 and 1
+  touched.mark(195, 10);  // 195..199 and 0..4: blocks 3 and 0
+  std::vector<int32_t> blocks(touched.blocks().begin(), touched.blocks().end());
+  std::sort(blocks.begin(), blocks.end());
+  EXPECT_EQ(blocks, (std::vector<int32_t>{0, 1, 3}));
+  int positions = 0, largest = -1;
+  touched.for_each_position([&](int p) { ++positions, largest = std::max(largest, p); });
+  EXPECT_EQ(positions, 64 + 64 + 8);
+  EXPECT_EQ(largest, 199);
+  touched.clear();
+  EXPECT_TRUE(touched.blocks().empty());
+  touched.mark(0, 200);
+  EXPECT_EQ(touched.blocks().size(), 4u);
+}
+
+/// Kicks that are kept and kicks that are undone (only the rewritten positions copied either way)
+/// leave a permutation of exact length after every kick, with every step kind.
+TEST(KickedTour, EveryKickKeepsAPermutationOfExactLength) {
+  const Instance instance = io::generate_instance(2000, io::InstanceKind::Clustered, 21);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  for (const LinKernighanStep step : kSteps) {
+    LinKernighan lk(instance, lists, lin_kernighan_options(step, 2000));
+    std::vector<int32_t> tour = three_opt_tour(instance, lists);
+    lk.improve(tour);
+    KickedTour walk;
+    walk.reset(tour, tour_length(instance, tour));
+    RandomStream random(5, 6);
+    int64_t kept = 0, previous = walk.length();
+    for (int k = 0; k < 600; ++k) {
+      walk.kick(instance, lk, random, nullptr, kMaxKickSegment);
+      tour.assign(walk.tour().begin(), walk.tour().end());
+      validate_permutation(tour, 2000);
+      ASSERT_EQ(walk.length(), tour_length(instance, tour)) << to_string(step) << " kick " << k;
+      EXPECT_LE(walk.length(), previous);
+      kept += walk.length() < previous;
+      previous = walk.length();
+    }
+    EXPECT_GT(kept, 0) << to_string(step);
+  }
 }
 
 }  // namespace

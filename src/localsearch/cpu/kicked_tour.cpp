@@ -6,6 +6,7 @@ namespace formica::localsearch::cpu {
 void KickedTour::reset(std::span<const int32_t> tour, int64_t length) {
   tour_.assign(tour.begin(), tour.end());
   saved_ = tour_;
+  touched_.reset(static_cast<int>(tour_.size()));
   pos_.resize(tour_.size());
   for (size_t p = 0; p < tour_.size(); ++p) pos_[tour_[p]] = static_cast<int32_t>(p);
   length_ = length;
@@ -48,23 +49,23 @@ void KickedTour::kick(const Instance& instance, LinKernighan& lk, RandomStream& 
   int32_t ends[8];
   int64_t kick = 0;
   const DoubleBridge bridge = this->bridge(instance, lk, random, max_segment, ends, kick);
-  const int p0 = bridge.p0, m = bridge.moved();
+  // Only the positions the kick and the repair rewrote are copied between tour_ and saved_: a city
+  // that moved left a touched position and reached one.
+  touched_.clear();
+  touched_.mark(at(bridge.p0 + 1), bridge.moved());
+  lk.track(&touched_);
   const NeighbourClimbCounts repair = lk.improve(tour_, pos_, ends, stop);
+  lk.track(nullptr);
   const int64_t next = length_ + kick - repair.gain;
   if (next <= length_) {  // keep it (equal lengths too: plateaus)
-    if (repair.moves == 0)
-      for (int i = 1; i <= m; ++i) saved_[at(p0 + i)] = tour_[at(p0 + i)];
-    else
-      saved_ = tour_;
+    touched_.for_each_position([this](int p) { saved_[p] = tour_[p]; });
     length_ = next;
     return;
   }
-  if (repair.moves == 0) {  // undo the kick only
-    for (int i = 1; i <= m; ++i) tour_[at(p0 + i)] = saved_[at(p0 + i)], pos_[tour_[at(p0 + i)]] = at(p0 + i);
-  } else {
-    tour_ = saved_;
-    for (int p = 0; p < n; ++p) pos_[tour_[p]] = p;
-  }
+  touched_.for_each_position([this](int p) {
+    tour_[p] = saved_[p];
+    pos_[tour_[p]] = p;
+  });
 }
 
 }  // namespace formica::localsearch::cpu

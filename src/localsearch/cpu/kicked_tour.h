@@ -2,7 +2,8 @@
 // (iterated_lin_kernighan.h) and the stretch threads (stretch_lin_kernighan.h) both repeat: kick the
 // tour with a double bridge, repair it with Lin-Kernighan chains from the eight cities at the
 // changed edges, keep the result when it is no longer than before (equal lengths too: the walk
-// crosses plateaus), else go back. Lengths are exact TSPLIB integers, kept incrementally.
+// crosses plateaus), else go back. Lengths are exact TSPLIB integers, kept incrementally. Keeping
+// and going back copy only the positions the kick and its repair rewrote (TouchedBlocks).
 #pragma once
 
 #include <cstdint>
@@ -45,6 +46,7 @@ class KickedTour {
                       int32_t (&ends)[8], int64_t& delta);
 
   std::vector<int32_t> tour_, saved_, pos_;  // tour_ equals saved_ between kicks
+  TouchedBlocks touched_;                    // the positions a kick and its repair rewrote
   int64_t length_ = -1;
 };
 

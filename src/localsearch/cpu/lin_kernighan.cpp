@@ -334,6 +334,7 @@ NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, std::span<in
                                            std::span<const int32_t> active, const StopFlag* stop) {
   if (static_cast<int>(tour.size()) < kThreeOptMinCities) return {};
   ArrayTour t(tour, pos);
+  t.track(touched_);
   queue_.clear();
   for (const int32_t city : active) queue_.push(city);
   const auto removable = [this](int a, int b) { return this->removable(a, b); };

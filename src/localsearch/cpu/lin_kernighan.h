@@ -29,6 +29,7 @@
 #include "core/instance.h"
 #include "core/search.h"
 #include "localsearch/config.h"
+#include "localsearch/cpu/array_tour.h"
 #include "localsearch/cpu/city_queue.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/cpu/sequential_three_opt.h"
@@ -100,6 +101,8 @@ class LinKernighan {
   void set_max_reversal(int positions) { options_.max_reversal = positions; }
   /// False for the options' fixed edge, which no chain removes (nor a kick: kicked_tour.h).
   bool removable(int a, int b) const { return !edges_.fixed(a, b); }
+  /// Marks every position the next improve() calls rewrite in `touched` (nullptr: none).
+  void track(TouchedBlocks* touched) { touched_ = touched; }
 
  private:
   struct Step {
@@ -117,6 +120,7 @@ class LinKernighan {
   ChainEdges edges_;  // the step chains' (3-opt, 5-opt)
   std::vector<int32_t> own_distances_;       // the 3-opt step's table when the caller gave none
   std::span<const int32_t> list_distances_;  // d(c, each listed city): the caller's or own_distances_
+  TouchedBlocks* touched_ = nullptr;
 };
 
 }  // namespace formica::localsearch::cpu
