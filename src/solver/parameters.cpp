@@ -140,7 +140,7 @@ void add_colony_parameters(std::vector<Parameter>& p) {
       "MMAS / ACS / GACO with --lk-threads: the threads walk stretches of this many consecutive cities "
       "of the tour (paths with fixed ends, a new cut every round) until a round shortens the tour by "
       "less than 0.01 %, then the whole tour: the decomposition of very large tours (auto: n / "
-      "lk-threads from 150,000 cities, one stretch a thread; 0: the whole tour)",
+      "lk-threads from 150,000 cities with two or more threads, one stretch a thread; 0: the whole tour)",
       [](auto& c) -> auto& { return c.lk_stretch; }));
   p.push_back(
       {"lk-split",

@@ -31,8 +31,9 @@ namespace {
 /// ants, so 32 colonies cost little more time per iteration than 8 (H200, the 10-s sweep's 11
 /// misses below 2,000 cities: 7 of them reach 0.1 % with 32 colonies, none with 8).
 constexpr int kSmall = 2000, kGpuSmallColonies = 32, kOrOptBelow = 4000;
-/// From kStretchFrom cities the Lin-Kernighan threads walk stretches of the tour (below).
-constexpr int kStretchFrom = 150000;
+/// From kStretchFrom cities and kMinStretchThreads Lin-Kernighan threads, the threads walk
+/// stretches of the tour (below).
+constexpr int kStretchFrom = 150000, kMinStretchThreads = 2;
 
 /// From kSmall to kOrOptBelow cities, given at least kBandSecondsPerCity seconds per city, the GPU
 /// runs kBandColonies colonies of 128 ants and merges their best tours every 10 iterations
@@ -257,10 +258,16 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   // up, where whole-tour threads that share one walk keep only the one that gained most. H200
   // host, 14 threads, 60 s, the same start (bench/large_tour_bench, kMaxRoundKicks): 200,000
   // cities 319.87 M (stretches of 25,000) against 320.29 M whole; a million cities 717.2 M
-  // (35,000) against 722.8 M.
-  if (c.lk_threads > 0 && n >= kStretchFrom && c.host_search == aco::HostSearch::LinKernighan &&
-      !c.lk_independent && unset("lk-stretch", c.lk_stretch, defaults.colony.lk_stretch))
-    c.lk_stretch = n / std::max(c.lk_threads, 2);
+  // (35,000) against 722.8 M. The solver, one H200 and 16 cores each, the two at once: 200,000
+  // cities at 60 s 319.72 / 319.66 / 319.67 M against 319.91 / 319.92 / 319.88 M whole (seeds
+  // 1-3), a million at 120 s 716.29 / 716.05 M against 721.88 / 720.91 M (seeds 1-2;
+  // bench/results/big_stretches_2026-11-29). One thread gains nothing from it: the 2-core VM's
+  // CPU backend (one Lin-Kernighan thread), 200,000 cities, 30 s, 322.62 M in two stretches
+  // against 322.31 M whole; so it needs kMinStretchThreads.
+  if (c.lk_threads >= kMinStretchThreads && n >= kStretchFrom &&
+      c.host_search == aco::HostSearch::LinKernighan && !c.lk_independent &&
+      unset("lk-stretch", c.lk_stretch, defaults.colony.lk_stretch))
+    c.lk_stretch = n / c.lk_threads;
   // The Lin-Kernighan threads exchange tours through the merge.
   if ((merged || c.lk_threads > 0) && unset("merge-tours", c.merge_tours, defaults.colony.merge_tours))
     c.merge_tours = true;

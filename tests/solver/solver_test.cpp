@@ -174,8 +174,8 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
               localsearch::LocalSearchKind::ThreeOpt);
   }
   EXPECT_EQ(resolve_config(colonies(), 13509, Backend::Cuda).ant_system.ants, 2048);
-  // From 150,000 cities the Lin-Kernighan threads walk stretches of n / threads cities, one a
-  // thread (at least two stretches); below, the whole tour. A named --lk-stretch is kept.
+  // From 150,000 cities two or more Lin-Kernighan threads walk stretches of n / threads cities,
+  // one a thread; below, or with one thread, the whole tour. A named --lk-stretch is kept.
   for (const Backend backend : {Backend::Cpu, Backend::Cuda}) {
     EXPECT_EQ(resolve_config(colonies(), 149'999, backend).colony.lk_stretch, 0);
     for (const int n : {150'000, 200'000, 1'000'000}) {
@@ -184,10 +184,20 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
       set_parameter(large, "threads", "4");
       const aco::ColonyConfig c = resolve_config(large, n, backend).colony;
       ASSERT_GT(c.lk_threads, 0) << n;
-      EXPECT_EQ(c.lk_stretch, n / std::max(c.lk_threads, 2)) << n;
-      EXPECT_GE(n / c.lk_stretch, std::max(c.lk_threads, 2)) << "a stretch for every thread";
+      if (c.lk_threads == 1) {
+        EXPECT_EQ(c.lk_stretch, 0) << n;
+        continue;
+      }
+      EXPECT_EQ(c.lk_stretch, n / c.lk_threads) << n;
+      EXPECT_EQ(n / c.lk_stretch, c.lk_threads) << "a stretch for every thread";
     }
   }
+  SolverConfig one_thread = colonies();
+  set_parameter(one_thread, "time-limit", "60");
+  set_parameter(one_thread, "threads", "2");  // on the CPU: one Lin-Kernighan thread
+  const aco::ColonyConfig single = resolve_config(one_thread, 200'000, Backend::Cpu).colony;
+  EXPECT_EQ(single.lk_threads, 1);
+  EXPECT_EQ(single.lk_stretch, 0) << "one thread walks the whole tour";
   // Islands that split the decomposition between their regions keep one stretch a thread each.
   const SolverConfig request = colonies();
   SolverConfig split = colonies();
