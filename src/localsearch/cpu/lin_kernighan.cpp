@@ -17,12 +17,12 @@ int breadth_at(const LinKernighanOptions& options, int depth) {
                     kMaxBreadth);
 }
 
-/// Chains from every city of `queue` (each tries t2 = succ, then pred, where `removable` lets the
-/// edge (t1, t2) go, and keeps the first chain that gains), the cities of a kept chain's changed edges queued
-/// again, until the queue is empty or `stop`.
-template <class C, class Removable>
+/// Chains from every city of `queue` (each tries t2 = succ, then pred, unless (t1, t2) is the
+/// fixed edge of `edges`, and keeps the first chain that gains), the cities of a kept chain's
+/// changed edges queued again, until the queue is empty or `stop`.
+template <class C>
 NeighbourClimbCounts run_chains(C& chain, const ArrayTour& t, CityQueue& queue, const StopFlag* stop,
-                                Removable removable) {
+                                const ChainEdges& edges) {
   NeighbourClimbCounts counts;
   while (!queue.empty()) {
     if ((++counts.evaluated & 255) == 0 && stop != nullptr && stop->requested()) {
@@ -31,7 +31,7 @@ NeighbourClimbCounts run_chains(C& chain, const ArrayTour& t, CityQueue& queue, 
     }
     const int t1 = queue.pop();
     for (const int t2 : {t.succ(t1), t.pred(t1)}) {
-      if (!removable(t1, t2) || !chain.run(t1, t2)) continue;
+      if (edges.fixed(t1, t2) || !chain.run(t1, t2)) continue;
       ++counts.moves;
       counts.gain += chain.best_gain();
       queue.push(t1);
@@ -337,18 +337,17 @@ NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, std::span<in
   t.track(touched_);
   queue_.clear();
   for (const int32_t city : active) queue_.push(city);
-  const auto removable = [this](int a, int b) { return this->removable(a, b); };
   if (options_.step == LinKernighanStep::ThreeOpt) {
     StepChain<ThreeOptSteps> chain(instance_, lists_, options_, t, edges_,
                                    ThreeOptSteps(list_distances_, options_.max_reversal));
-    return run_chains(chain, t, queue_, stop, removable);
+    return run_chains(chain, t, queue_, stop, edges_);
   }
   if (options_.step == LinKernighanStep::FiveOpt) {
     StepChain<KOptSteps> chain(instance_, lists_, options_, t, edges_, KOptSteps(5, options_.step_neighbours));
-    return run_chains(chain, t, queue_, stop, removable);
+    return run_chains(chain, t, queue_, stop, edges_);
   }
   Chain chain(instance_, lists_, options_, t, edges_);
-  return run_chains(chain, t, queue_, stop, removable);
+  return run_chains(chain, t, queue_, stop, edges_);
 }
 
 }  // namespace formica::localsearch::cpu
