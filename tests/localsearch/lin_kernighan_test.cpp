@@ -276,6 +276,15 @@ TEST(LinKernighan, NoChainNorKickRemovesTheFixedEdge) {
       validate_permutation(tour, n);
       EXPECT_EQ(walk.length(), tour_length(instance, tour));
       EXPECT_TRUE(adjacent(tour, a, b)) << to_string(step) << " " << n << ": a kick removed the fixed edge";
+      if (step == LinKernighanStep::FiveOpt) continue;
+      walk.reset(tour, tour_length(instance, tour), true);  // the same on a two-level list
+      walk.perturb(instance, lk, random, nullptr, kMaxKickSegment, kEscapeBridges);
+      for (int k = 0; k < 300; ++k) walk.kick(instance, lk, random, nullptr, kMaxKickSegment);
+      tour.assign(walk.tour().begin(), walk.tour().end());
+      validate_permutation(tour, n);
+      EXPECT_EQ(walk.length(), tour_length(instance, tour));
+      EXPECT_TRUE(adjacent(tour, a, b))
+          << to_string(step) << " " << n << ": a list's kick removed the fixed edge";
     }
   // Without a fixed edge the same longest edge goes.
   const Instance instance = io::generate_instance(60, io::InstanceKind::Uniform, 13);
@@ -313,24 +322,49 @@ TEST(TouchedBlocks, MarksEachBlockOnceAndWrapsRoundTheTour) {
 TEST(KickedTour, EveryKickKeepsAPermutationOfExactLength) {
   const Instance instance = io::generate_instance(2000, io::InstanceKind::Clustered, 21);
   const CandidateLists lists = build_candidate_lists(instance, 10);
-  for (const LinKernighanStep step : kSteps) {
-    LinKernighan lk(instance, lists, lin_kernighan_options(step, 2000));
-    std::vector<int32_t> tour = three_opt_tour(instance, lists);
-    lk.improve(tour);
-    KickedTour walk;
-    walk.reset(tour, tour_length(instance, tour));
-    RandomStream random(5, 6);
-    int64_t kept = 0, previous = walk.length();
-    for (int k = 0; k < 600; ++k) {
-      walk.kick(instance, lk, random, nullptr, kMaxKickSegment);
-      tour.assign(walk.tour().begin(), walk.tour().end());
-      validate_permutation(tour, 2000);
-      ASSERT_EQ(walk.length(), tour_length(instance, tour)) << to_string(step) << " kick " << k;
-      EXPECT_LE(walk.length(), previous);
-      kept += walk.length() < previous;
-      previous = walk.length();
+  for (const LinKernighanStep step : kSteps)
+    for (const bool two_level : {false, true}) {
+      if (two_level && step == LinKernighanStep::FiveOpt) continue;
+      LinKernighan lk(instance, lists, lin_kernighan_options(step, 2000));
+      std::vector<int32_t> tour = three_opt_tour(instance, lists);
+      lk.improve(tour);
+      KickedTour walk;
+      walk.reset(tour, tour_length(instance, tour), two_level);
+      EXPECT_EQ(walk.two_level(), two_level);
+      RandomStream random(5, 6);
+      int64_t kept = 0, previous = walk.length();
+      for (int k = 0; k < 600; ++k) {
+        walk.kick(instance, lk, random, nullptr, kMaxKickSegment);
+        tour.assign(walk.tour().begin(), walk.tour().end());
+        validate_permutation(tour, 2000);
+        ASSERT_EQ(walk.length(), tour_length(instance, tour)) << to_string(step) << " kick " << k;
+        EXPECT_LE(walk.length(), previous);
+        kept += walk.length() < previous;
+        previous = walk.length();
+      }
+      EXPECT_GT(kept, 0) << to_string(step);
     }
-    EXPECT_GT(kept, 0) << to_string(step);
+}
+
+/// Chains on a two-level list: the exact gain, and a tour as short as the arrays' chains leave
+/// from the same start (the chains' search does not depend on which way round a tour is held, but
+/// which way round it is decides which of t1's edges a chain tries first).
+TEST(LinKernighan, ChainsOnATwoLevelListShortenAsMuchAsOnArrays) {
+  const int n = 3000;
+  const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 17);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  for (const LinKernighanStep step : {LinKernighanStep::TwoOpt, LinKernighanStep::ThreeOpt}) {
+    std::vector<int32_t> tour = random_tour(n, 8), array_tour = tour, all(static_cast<size_t>(n));
+    std::iota(all.begin(), all.end(), 0);
+    const int64_t before = tour_length(instance, tour);
+    TwoLevelTour list(tour);
+    LinKernighan lk(instance, lists, lin_kernighan_options(step, n));
+    const NeighbourClimbCounts counts = lk.improve(list, all);
+    list.write(tour);
+    validate_permutation(tour, n);
+    EXPECT_EQ(before - counts.gain, tour_length(instance, tour)) << to_string(step);
+    const int64_t on_arrays = before - lk.improve(array_tour).gain;
+    EXPECT_LT(std::abs(before - counts.gain - on_arrays), on_arrays / 100) << to_string(step);
   }
 }
 

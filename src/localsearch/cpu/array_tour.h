@@ -78,6 +78,11 @@ class ArrayTour {
   int pos(int city) const { return pos_[city]; }
   int succ(int city) const { return at(pos_[city] + 1); }
   int pred(int city) const { return at(pos_[city] - 1); }
+  /// b lies on the way from a to c going forward (succ), a and c included.
+  bool between(int a, int b, int c) const {
+    const int pa = pos_[a], pb = pos_[b], pc = pos_[c];
+    return pa <= pc ? pa <= pb && pb <= pc : pb >= pa || pb <= pc;
+  }
 
   /// The 2-opt move removing edges e1 and e2 (edge e joins positions e and e + 1): reverses
   /// positions i+1..j for i = min, j = max, or equivalently the rest of the cycle, whichever is

@@ -2,6 +2,7 @@
 #include "localsearch/cpu/iterated_lin_kernighan.h"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "core/rng.h"
@@ -76,30 +77,41 @@ void IteratedLinKernighan::work(int worker) {
   KickedTour walk;
   std::vector<int32_t> adopted;
   int64_t walk_best = -1, since_best = 0;  // the walk's shortest tour, kicks since it got shorter
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point published = Clock::now();
+  bool unpublished = false;  // the walk's tour is shorter than it last published
+  const auto publish_walk = [&] {
+    publish(walk.tour(), walk.length());
+    if (independent_) {
+      const std::lock_guard lock(mutex_);
+      walks_[worker].length = walk.length();
+      walks_[worker].tour.assign(walk.tour().begin(), walk.tour().end());
+    }
+    published = Clock::now(), unpublished = false;
+  };
   while (!stop_.load(std::memory_order_relaxed)) {
     if (walk.length() < 0 || (!independent_ && best_length_.load(std::memory_order_acquire) < walk_best)) {
       const int64_t length = best(adopted);  // adopt
-      walk.reset(adopted, length);
+      walk.reset(adopted, length, walks_two_level(n, lk_options_.step));
       walk_best = length, since_best = 0;
     }
     walk.kick(instance_, lk, random, &stop, kMaxKickSegment);
     kicks_.fetch_add(1, std::memory_order_relaxed);
     if (walk.length() < walk_best) {
       walk_best = walk.length(), since_best = 0;
-      publish(walk.tour(), walk.length());
-      if (independent_) {
-        const std::lock_guard lock(mutex_);
-        walks_[worker].length = walk.length();
-        walks_[worker].tour.assign(walk.tour().begin(), walk.tour().end());
-      }
+      unpublished = true;
+      // A list's tour is written out and copied at most every kPublishPeriod: on large tours most
+      // kicks that are kept shorten the tour, and each copy costs as much as hundreds of kicks.
+      if (!walk.two_level() || Clock::now() - published >= kPublishPeriod) publish_walk();
     } else if (++since_best >= kStallKicks) {  // stuck: first widen the steps' reach, then leave the basin
-      if (const int bound = lk.max_reversal(); bound > 0)
+      if (const int bound = lk.max_reversal(); bound > 0 && !walk.two_level())
         lk.set_max_reversal(2 * bound >= n / 2 ? 0 : 2 * bound);
       else
         walk.perturb(instance_, lk, random, &stop, kMaxKickSegment, kEscapeBridges);
       since_best = 0;
     }
   }
+  if (unpublished) publish_walk();
 }
 
 }  // namespace formica::localsearch::cpu

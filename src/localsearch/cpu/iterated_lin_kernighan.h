@@ -32,6 +32,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -56,6 +57,8 @@ using localsearch::kMinKickCities;
 /// take it out (see the file comment).
 inline constexpr int64_t kStallKicks = 1000;
 inline constexpr int kEscapeBridges = 3;
+/// A walk on a two-level list publishes its shorter tours at most this often (and when it stops).
+inline constexpr std::chrono::milliseconds kPublishPeriod{10};
 
 class IteratedLinKernighan final : public TourCompanion {
  public:

@@ -2,6 +2,7 @@
 #include "localsearch/cpu/lin_kernighan.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "localsearch/cpu/array_tour.h"
@@ -20,8 +21,8 @@ int breadth_at(const LinKernighanOptions& options, int depth) {
 /// Chains from every city of `queue` (each tries t2 = succ, then pred, unless (t1, t2) is the
 /// fixed edge of `edges`, and keeps the first chain that gains), the cities of a kept chain's
 /// changed edges queued again, until the queue is empty or `stop`.
-template <class C>
-NeighbourClimbCounts run_chains(C& chain, const ArrayTour& t, CityQueue& queue, const StopFlag* stop,
+template <class C, class Tour>
+NeighbourClimbCounts run_chains(C& chain, const Tour& t, CityQueue& queue, const StopFlag* stop,
                                 const ChainEdges& edges) {
   NeighbourClimbCounts counts;
   while (!queue.empty()) {
@@ -47,10 +48,11 @@ NeighbourClimbCounts run_chains(C& chain, const ArrayTour& t, CityQueue& queue, 
 
 /// One chain from t1: the steps applied so far (the tour is edited in place), the edges the chain
 /// added and removed, and the best closed gain with the number of steps that reach it.
+template <class Tour>
 class LinKernighan::Chain {
  public:
-  Chain(const Instance& instance, const CandidateLists& lists, const LinKernighanOptions& options,
-        ArrayTour& tour, const ChainEdges& fixed)
+  Chain(const Instance& instance, const CandidateLists& lists, const LinKernighanOptions& options, Tour& tour,
+        const ChainEdges& fixed)
       : instance_(instance), lists_(lists), options_(options), t_(tour), fixed_(fixed) {}
 
   /// Searches the chains from t1 with t2 its tour neighbour. Leaves the tour improved by
@@ -154,7 +156,7 @@ class LinKernighan::Chain {
   const Instance& instance_;
   const CandidateLists& lists_;
   const LinKernighanOptions& options_;
-  ArrayTour& t_;
+  Tour& t_;
   const ChainEdges& fixed_;  // only its fixed edge is asked about
   int t1_ = 0;
   std::vector<Step> steps_;
@@ -171,14 +173,21 @@ class ThreeOptSteps {
   using Move = SequentialMove;
   ThreeOptSteps(std::span<const int32_t> distances, int max_reversal)
       : distances_(distances), max_reversal_(max_reversal) {}
-  bool search(const ArrayTour& t, const Instance& instance, const CandidateLists& lists, const ChainEdges& edges,
+  template <class Tour>
+  bool search(const Tour& t, const Instance& instance, const CandidateLists& lists, const ChainEdges& edges,
               int t1, int t2, int64_t g, int width, Move& closing, std::vector<Move>& open) const {
     return search_sequential_three_opt(t, instance, lists, edges, t1, t2, g, width, closing, open,
                                        distances_, max_reversal_);
   }
-  void apply(ArrayTour& t, const Move& m) { apply_sequential_three_opt(t, m, log_); }
+  template <class Tour>
+  void apply(Tour& t, const Move& m) {
+    apply_sequential_three_opt(t, m, log_);
+  }
   size_t mark() const { return log_.size(); }
-  void undo(ArrayTour& t, size_t mark) { undo_exchanges(t, log_, mark); }
+  template <class Tour>
+  void undo(Tour& t, size_t mark) {
+    undo_exchanges(t, log_, mark);
+  }
   /// Keeps what was applied: the log starts again.
   void forget() { log_.clear(); }
   static void record(ChainEdges& edges, const Move& m) {
@@ -240,13 +249,18 @@ class KOptSteps {
 
 /// One chain of searched steps from t1 (LinKernighanStep::ThreeOpt and FiveOpt): the moves applied
 /// so far (the tour is edited in place), the edges added and removed.
-template <class Steps>
+template <class Steps, class Tour>
 class LinKernighan::StepChain {
  public:
   using Move = typename Steps::Move;
   StepChain(const Instance& instance, const CandidateLists& lists, const LinKernighanOptions& options,
-            ArrayTour& tour, ChainEdges& edges, Steps steps)
-      : instance_(instance), lists_(lists), options_(options), t_(tour), edges_(edges), steps_(std::move(steps)) {}
+            Tour& tour, ChainEdges& edges, Steps steps)
+      : instance_(instance),
+        lists_(lists),
+        options_(options),
+        t_(tour),
+        edges_(edges),
+        steps_(std::move(steps)) {}
 
   /// Searches the chains from t1 with t2 its tour neighbour. Leaves the tour improved by
   /// best_gain() > 0 and returns true, or leaves it as it was and returns false.
@@ -301,7 +315,7 @@ class LinKernighan::StepChain {
   const Instance& instance_;
   const CandidateLists& lists_;
   const LinKernighanOptions& options_;
-  ArrayTour& t_;
+  Tour& t_;
   ChainEdges& edges_;
   Steps steps_;
   int t1_ = 0;
@@ -335,18 +349,33 @@ NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, std::span<in
   if (static_cast<int>(tour.size()) < kThreeOptMinCities) return {};
   ArrayTour t(tour, pos);
   t.track(touched_);
+  if (options_.step == LinKernighanStep::FiveOpt) {
+    queue_.clear();
+    for (const int32_t city : active) queue_.push(city);
+    StepChain<KOptSteps, ArrayTour> chain(instance_, lists_, options_, t, edges_,
+                                          KOptSteps(5, options_.step_neighbours));
+    return run_chains(chain, t, queue_, stop, edges_);
+  }
+  return climb(t, active, stop);
+}
+
+NeighbourClimbCounts LinKernighan::improve(TwoLevelTour& tour, std::span<const int32_t> active,
+                                           const StopFlag* stop) {
+  if (options_.step == LinKernighanStep::FiveOpt) throw std::logic_error("5-opt steps need an array tour");
+  if (tour.n() < kThreeOptMinCities) return {};
+  return climb(tour, active, stop);
+}
+
+template <class Tour>
+NeighbourClimbCounts LinKernighan::climb(Tour& t, std::span<const int32_t> active, const StopFlag* stop) {
   queue_.clear();
   for (const int32_t city : active) queue_.push(city);
   if (options_.step == LinKernighanStep::ThreeOpt) {
-    StepChain<ThreeOptSteps> chain(instance_, lists_, options_, t, edges_,
-                                   ThreeOptSteps(list_distances_, options_.max_reversal));
+    StepChain<ThreeOptSteps, Tour> chain(instance_, lists_, options_, t, edges_,
+                                         ThreeOptSteps(list_distances_, options_.max_reversal));
     return run_chains(chain, t, queue_, stop, edges_);
   }
-  if (options_.step == LinKernighanStep::FiveOpt) {
-    StepChain<KOptSteps> chain(instance_, lists_, options_, t, edges_, KOptSteps(5, options_.step_neighbours));
-    return run_chains(chain, t, queue_, stop, edges_);
-  }
-  Chain chain(instance_, lists_, options_, t, edges_);
+  Chain<Tour> chain(instance_, lists_, options_, t, edges_);
   return run_chains(chain, t, queue_, stop, edges_);
 }
 

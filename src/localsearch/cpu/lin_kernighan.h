@@ -95,6 +95,11 @@ class LinKernighan {
   NeighbourClimbCounts improve(std::span<int32_t> tour, std::span<int32_t> pos,
                                std::span<const int32_t> active, const StopFlag* stop = nullptr);
 
+  /// The same on a two-level list (two_level_tour.h), for large tours; 2-opt and 3-opt steps only
+  /// (5-opt steps rewrite stretches by position), and no max_reversal bound.
+  NeighbourClimbCounts improve(TwoLevelTour& tour, std::span<const int32_t> active,
+                               const StopFlag* stop = nullptr);
+
   /// The 3-opt steps' bound on reversals (LinKernighanOptions::max_reversal; 0: none), which a
   /// caller may widen as its search goes on.
   int max_reversal() const { return options_.max_reversal; }
@@ -108,9 +113,13 @@ class LinKernighan {
   struct Step {
     int t2, t3, t4;
   };
+  template <class Tour>
   class Chain;
-  template <class Steps>
+  template <class Steps, class Tour>
   class StepChain;
+  /// The chains of the 2-opt or 3-opt steps from the cities of `active`, on either tour form.
+  template <class Tour>
+  NeighbourClimbCounts climb(Tour& t, std::span<const int32_t> active, const StopFlag* stop);
 
   const Instance& instance_;
   const CandidateLists& lists_;

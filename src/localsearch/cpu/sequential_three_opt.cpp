@@ -3,26 +3,25 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <type_traits>
 #include <utility>
 
 namespace formica::localsearch::cpu {
 namespace {
 
 /// The tour seen going from t1 to t2: succ, pred and between in that direction.
+template <class Tour>
 struct Oriented {
-  const ArrayTour& t;
+  const Tour& t;
   bool forward;
   int suc(int c) const { return forward ? t.succ(c) : t.pred(c); }
   int pre(int c) const { return forward ? t.pred(c) : t.succ(c); }
   /// b lies on the way from a to c (both included).
-  bool between(int a, int b, int c) const {
-    if (!forward) std::swap(a, c);
-    const int pa = t.pos(a), pb = t.pos(b), pc = t.pos(c);
-    return pa <= pc ? pa <= pb && pb <= pc : pb >= pa || pb <= pc;
-  }
+  bool between(int a, int b, int c) const { return forward ? t.between(a, b, c) : t.between(c, b, a); }
 };
 
-void logged_exchange(ArrayTour& t, std::vector<Exchange>& log, int u1, int u2, int v1, int v2) {
+template <class Tour>
+void logged_exchange(Tour& t, std::vector<Exchange>& log, int u1, int u2, int v1, int v2) {
   t.exchange(u1, u2, v1, v2);
   log.push_back({u1, u2, v1, v2});
 }
@@ -40,17 +39,23 @@ std::vector<int32_t> list_distances(const Instance& instance, const CandidateLis
   return distances;
 }
 
-bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, const CandidateLists& lists,
+template <class Tour>
+bool search_sequential_three_opt(const Tour& t, const Instance& instance, const CandidateLists& lists,
                                  const ChainEdges& edges, int t1, int t2, int64_t g, int width,
                                  SequentialMove& closing, std::vector<SequentialMove>& open,
                                  std::span<const int32_t> distances, int max_reversal) {
   open.clear();
-  const Oriented o{t, t.succ(t1) == t2};
-  // a and b more than max_reversal positions apart along the tour, either way round.
+  const Oriented<Tour> o{t, t.succ(t1) == t2};
+  // a and b more than max_reversal positions apart along the tour, either way round (an array's
+  // bound: a two-level list has no positions, and no long reversals to avoid).
   const auto far = [&t, max_reversal](int a, int b) {
-    if (max_reversal <= 0) return false;
-    const int apart = std::abs(t.pos(a) - t.pos(b));
-    return std::min(apart, t.n() - apart) > max_reversal;
+    if constexpr (std::is_same_v<Tour, ArrayTour>) {
+      if (max_reversal <= 0) return false;
+      const int apart = std::abs(t.pos(a) - t.pos(b));
+      return std::min(apart, t.n() - apart) > max_reversal;
+    } else {
+      return false;
+    }
   };
   const auto d = [&](int a, int b) { return instance.distance(a, b); };
   const auto k = static_cast<size_t>(lists.k());
@@ -105,8 +110,9 @@ bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, c
   return false;
 }
 
-void apply_sequential_three_opt(ArrayTour& t, const SequentialMove& m, std::vector<Exchange>& log) {
-  const Oriented o{t, t.succ(m.t1) == m.t2};
+template <class Tour>
+void apply_sequential_three_opt(Tour& t, const SequentialMove& m, std::vector<Exchange>& log) {
+  const Oriented<Tour> o{t, t.succ(m.t1) == m.t2};
   if (m.t5 < 0 || o.pre(m.t3) == m.t4) {
     // t4 before t3: the 2-opt move, then (t4, t1), (t5, t6) replaced by (t4, t5), (t6, t1).
     logged_exchange(t, log, m.t2, m.t1, m.t3, m.t4);
@@ -126,12 +132,23 @@ void apply_sequential_three_opt(ArrayTour& t, const SequentialMove& m, std::vect
   logged_exchange(t, log, m.t2, m.t5, m.t3, m.t4);  // t1 t6 .. t2 t3 .. t5 t4
 }
 
-void undo_exchanges(ArrayTour& t, std::vector<Exchange>& log, size_t keep) {
+template <class Tour>
+void undo_exchanges(Tour& t, std::vector<Exchange>& log, size_t keep) {
   while (log.size() > keep) {
     const Exchange e = log.back();
     t.exchange(e.u1, e.v1, e.u2, e.v2);  // removes (u1, v1), (u2, v2): what the exchange added
     log.pop_back();
   }
 }
+
+#define FORMICA_THREE_OPT_FOR(Tour)                                                                       \
+  template bool search_sequential_three_opt(const Tour&, const Instance&, const CandidateLists&,          \
+                                            const ChainEdges&, int, int, int64_t, int, SequentialMove&,   \
+                                            std::vector<SequentialMove>&, std::span<const int32_t>, int); \
+  template void apply_sequential_three_opt(Tour&, const SequentialMove&, std::vector<Exchange>&);         \
+  template void undo_exchanges(Tour&, std::vector<Exchange>&, size_t);
+FORMICA_THREE_OPT_FOR(ArrayTour)
+FORMICA_THREE_OPT_FOR(TwoLevelTour)
+#undef FORMICA_THREE_OPT_FOR
 
 }  // namespace formica::localsearch::cpu

@@ -25,6 +25,7 @@
 #include "core/candidates.h"
 #include "core/instance.h"
 #include "localsearch/cpu/array_tour.h"
+#include "localsearch/cpu/two_level_tour.h"
 
 namespace formica::localsearch::cpu {
 
@@ -117,16 +118,20 @@ std::vector<int32_t> list_distances(const Instance& instance, const CandidateLis
 /// returns false. `distances` is list_distances(instance, lists) or empty (then computed as needed);
 /// the result is the same. `max_reversal` > 0 leaves out every t3 more than that many positions
 /// along the tour from t2, and every t5 as far from t4 (LinKernighanOptions::max_reversal).
-bool search_sequential_three_opt(const ArrayTour& t, const Instance& instance, const CandidateLists& lists,
+/// Tour: ArrayTour or TwoLevelTour (which has no positions, so no max_reversal bound).
+template <class Tour>
+bool search_sequential_three_opt(const Tour& t, const Instance& instance, const CandidateLists& lists,
                                  const ChainEdges& edges, int t1, int t2, int64_t g, int width,
                                  SequentialMove& closing, std::vector<SequentialMove>& open,
                                  std::span<const int32_t> distances = {}, int max_reversal = 0);
 
 /// Applies `m` to `t` as two or three 2-opt moves, appending them to `log` (undo_exchanges takes
 /// them back). The tour then holds (t2, t3), (t4, t5), and (t6, t1) (or (t4, t1) for a 2-opt move).
-void apply_sequential_three_opt(ArrayTour& t, const SequentialMove& m, std::vector<Exchange>& log);
+template <class Tour>
+void apply_sequential_three_opt(Tour& t, const SequentialMove& m, std::vector<Exchange>& log);
 
 /// Takes back the exchanges of `log` from index `keep` on, last first, and drops them from it.
-void undo_exchanges(ArrayTour& t, std::vector<Exchange>& log, size_t keep);
+template <class Tour>
+void undo_exchanges(Tour& t, std::vector<Exchange>& log, size_t keep);
 
 }  // namespace formica::localsearch::cpu

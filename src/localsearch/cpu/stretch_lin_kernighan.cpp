@@ -82,7 +82,7 @@ int64_t improve_stretch(const Instance& instance, std::span<int32_t> cities, con
   LinKernighan lk(stretch, lists, options);
   lk.improve(order, pos, active, &stop);
   KickedTour kicked_tour;
-  kicked_tour.reset(order, tour_length(stretch, order));
+  kicked_tour.reset(order, tour_length(stretch, order), walks_two_level(m, walk.step));
   for (int k = 0; k < walk.kicks && !stop.requested(); ++k) {
     kicked_tour.kick(stretch, lk, random, &stop, kMaxKickSegment);
     kicked.fetch_add(1, std::memory_order_relaxed);
