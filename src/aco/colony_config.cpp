@@ -98,6 +98,9 @@ void ColonyConfig::validate() const {
   FORMICA_EXPECTS(
       !lk_independent || lk_threads > 0,
       "--lk-independent: there are no Lin-Kernighan threads to walk independently; add --lk-threads N");
+  FORMICA_EXPECTS(
+      !lk_adopt_merged || lk_independent,
+      "--lk-adopt-merged: only independent walks take the merged tour; add --lk-independent true");
   FORMICA_EXPECTS(lk_stretch == 0 || (lk_stretch >= 8 && lk_stretch <= kMaxStretchCities),
                   "--lk-stretch must be 0 (the whole tour) or in [8, ", kMaxStretchCities, "], got ",
                   lk_stretch);
@@ -129,14 +132,16 @@ std::string ColonyConfig::describe() const {
   return text +
          (focused() ? concat(" focused-edges=", focused_edges) : std::string(" construction=whole-tours")) +
          (merge_tours ? " merge-tours=true" : "") +
-         (lk_threads > 0 ? concat(" lk-threads=", lk_threads,
-                                  host_search == HostSearch::Eax
-                                      ? std::string(" host-search=eax")
-                                      : concat(" lk-step=", localsearch::to_string(lk_step)))
-                         : "") +
-         (lk_independent ? " lk-independent=true" : "") + (lk_stretch > 0 ? concat(" lk-stretch=", lk_stretch) : "") +
+         (lk_threads > 0
+              ? concat(" lk-threads=", lk_threads,
+                       host_search == HostSearch::Eax ? std::string(" host-search=eax")
+                                                      : concat(" lk-step=", localsearch::to_string(lk_step)))
+              : "") +
+         (lk_independent ? " lk-independent=true" : "") + (lk_adopt_merged ? " lk-adopt-merged=true" : "") +
+         (lk_stretch > 0 ? concat(" lk-stretch=", lk_stretch) : "") +
          (lk_stretch > 0 && lk_regions > 1
-              ? (lk_split ? concat(" lk-split=region-", lk_region, "-of-", lk_regions) : std::string(" lk-split=false"))
+              ? (lk_split ? concat(" lk-split=region-", lk_region, "-of-", lk_regions)
+                          : std::string(" lk-split=false"))
               : "");
 }
 

@@ -139,6 +139,10 @@ struct ColonyConfig {
   /// tour joins the merge, instead of all adopting the shortest tour any of them found. Needs
   /// lk_threads.
   bool lk_independent = false;
+  /// With lk_independent: a walk takes the merged tour whenever it is shorter than the walk's own
+  /// shortest, so every walk goes on from all the walks' gains merged (where shared walks keep only
+  /// the one walk that gained most, and independent walks keep only their own).
+  bool lk_adopt_merged = false;
   /// The Lin-Kernighan threads walk stretches of this many consecutive cities of the tour, each
   /// a path with fixed ends, instead of the whole tour (localsearch/cpu/stretch_lin_kernighan.h:
   /// the decomposition for very large tours; auto: n / lk_threads from 150,000 cities); 0: the

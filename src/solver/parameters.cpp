@@ -163,6 +163,13 @@ void add_colony_parameters(std::vector<Parameter>& p) {
        "the first tour, each one's best tour joining the merge; false: they all adopt the shortest found",
        [](SolverConfig& c, std::string_view v) { c.colony.lk_independent = parse_bool("lk-independent", v); },
        [](const SolverConfig& c) { return nlohmann::json(c.colony.lk_independent); }});
+  p.push_back({"lk-adopt-merged",
+               "MMAS / ACS / GACO with --lk-independent true: true lets every walk take the merged tour (all "
+               "the walks' gains merged with the colonies') whenever it is shorter than the walk's own best",
+               [](SolverConfig& c, std::string_view v) {
+                 c.colony.lk_adopt_merged = parse_bool("lk-adopt-merged", v);
+               },
+               [](const SolverConfig& c) { return nlohmann::json(c.colony.lk_adopt_merged); }});
 }
 
 std::string_view start_help() {

@@ -305,13 +305,16 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
                    " tours crossed by edge assembly; the time limit is past the ",
                    std::round(eax_budget(n, c.lk_threads) * 10) / 10,
                    " s in which it overtakes the colonies)")
-      : c.lk_threads > 0 ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread",
-                                  c.lk_threads > 1 ? "s" : "", " (", localsearch::to_string(c.lk_step),
-                                  " steps", c.lk_independent ? ", independent walks)" : ")",
-                                  c.lk_stretch > 0 ? concat(" over stretches of ", c.lk_stretch,
-                                                            " cities, then the whole tour")
-                                                   : "")
-                         : std::string(),
+      : c.lk_threads > 0
+          ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread", c.lk_threads > 1 ? "s" : "",
+                   " (", localsearch::to_string(c.lk_step), " steps",
+                   c.lk_adopt_merged  ? ", independent walks that take the merged tour)"
+                   : c.lk_independent ? ", independent walks)"
+                                      : ")",
+                   c.lk_stretch > 0
+                       ? concat(" over stretches of ", c.lk_stretch, " cities, then the whole tour")
+                       : "")
+          : std::string(),
       ", local search ", localsearch::to_string(c.local_search), " over ", c.ls_neighbours, " ",
       c.ls_candidates == aco::LsCandidates::Alpha ? std::string_view("alpha-nearest") : to_string(lists),
       " neighbours, pheromone on ", c.candidates, " candidate edges per city (O(n k) memory), ",

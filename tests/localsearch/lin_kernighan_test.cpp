@@ -181,6 +181,58 @@ TEST(IteratedLinKernighan, IndependentWalksKeepTheirOwnShortestTours) {
   EXPECT_TRUE(walks.empty());
 }
 
+/// Independent walks that adopt offers take an offered tour shorter than their own shortest (the
+/// colonies' merge of all the walks) and walk on from it; without adopt_offers they never do.
+TEST(IteratedLinKernighan, WalksThatAdoptOffersTakeAShorterMergedTour) {
+  const Instance instance = io::generate_instance(1200, io::InstanceKind::Uniform, 12);
+  CandidateLists lists = build_candidate_lists(instance, 10);
+  const std::vector<int32_t> start = random_tour(1200, 3);
+  const int64_t start_length = tour_length(instance, start);
+  // A far shorter tour than the walks from a random one have when they first publish theirs.
+  std::vector<int32_t> good = three_opt_tour(instance, lists);
+  LinKernighan lk(instance, lists, lin_kernighan_options(LinKernighanStep::ThreeOpt));
+  lk.improve(good);
+  KickedTour kicked;
+  kicked.reset(good, tour_length(instance, good));
+  RandomStream random(1, 2);
+  for (int k = 0; k < 3000; ++k) kicked.kick(instance, lk, random, nullptr, kMaxKickSegment);
+  good.assign(kicked.tour().begin(), kicked.tour().end());
+  const int64_t good_length = kicked.length();
+  for (const bool adopt : {false, true}) {
+    IteratedLinKernighan threads(instance, lists, 2, 7, true,
+                                 lin_kernighan_options(LinKernighanStep::ThreeOpt), adopt);
+    threads.offer(start, start_length);
+    std::vector<IteratedLinKernighan::Walk> walks;
+    ASSERT_TRUE(test::wait_for(
+        [&] {
+          threads.walks(walks);
+          return walks.size() == 2;
+        },
+        20.0));
+    threads.offer(good, good_length);
+    if (adopt) {
+      // Each walk takes it, and publishes once it walks below it.
+      ASSERT_TRUE(test::wait_for(
+          [&] {
+            threads.walks(walks);
+            return threads.adoptions() == 2 && walks[0].length < good_length && walks[1].length < good_length;
+          },
+          20.0))
+          << threads.adoptions() << " adoptions " << walks[0].length << " " << walks[1].length << " good "
+          << good_length << " start " << start_length;
+    }
+    threads.stop();
+    threads.walks(walks);
+    for (const IteratedLinKernighan::Walk& walk : walks) {
+      validate_permutation(walk.tour, instance.n());
+      EXPECT_EQ(walk.length, tour_length(instance, walk.tour));
+    }
+    if (!adopt) {
+      EXPECT_EQ(threads.adoptions(), 0);
+    }
+  }
+}
+
 TEST(IteratedLinKernighan, KicksStayPermutationsOnTinyTours) {
   // With 8 cities each double-bridge stretch is 1 or 2 long and the kick spans the whole tour.
   for (const int n : {8, 9, 13}) {

@@ -14,11 +14,13 @@
 namespace formica::localsearch::cpu {
 
 IteratedLinKernighan::IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads,
-                                           uint64_t seed, bool independent, LinKernighanOptions lk)
+                                           uint64_t seed, bool independent, LinKernighanOptions lk,
+                                           bool adopt_offers)
     : instance_(instance),
       lists_(std::move(lists)),
       seed_(seed),
       independent_(independent),
+      adopt_offers_(adopt_offers && independent),
       lk_options_(lk),
       list_distances_(lk.step == LinKernighanStep::ThreeOpt ? list_distances(instance, lists_)
                                                             : std::vector<int32_t>{}) {
@@ -38,6 +40,14 @@ void IteratedLinKernighan::stop() {
 
 void IteratedLinKernighan::offer(std::span<const int32_t> tour, int64_t length) {
   publish(tour, length);
+  if (adopt_offers_) {
+    const std::lock_guard lock(mutex_);
+    const int64_t shortest = offer_length_.load(std::memory_order_relaxed);
+    if (shortest < 0 || length < shortest) {
+      offer_tour_.assign(tour.begin(), tour.end());
+      offer_length_.store(length, std::memory_order_release);
+    }
+  }
   offered_.notify_all();
 }
 
@@ -90,6 +100,18 @@ void IteratedLinKernighan::work(int worker) {
     published = Clock::now(), unpublished = false;
   };
   while (!stop_.load(std::memory_order_relaxed)) {
+    const int64_t offered = adopt_offers_ ? offer_length_.load(std::memory_order_acquire) : -1;
+    if (walk.length() >= 0 && offered >= 0 && offered < walk_best) {  // a merged tour
+      int64_t length = 0;
+      {
+        const std::lock_guard lock(mutex_);
+        adopted = offer_tour_;
+        length = offer_length_.load(std::memory_order_relaxed);
+      }
+      walk.reset(adopted, length, walks_two_level(n, lk_options_.step));
+      walk_best = length, since_best = 0;
+      adoptions_.fetch_add(1, std::memory_order_relaxed);
+    }
     if (walk.length() < 0 || (!independent_ && best_length_.load(std::memory_order_acquire) < walk_best)) {
       const int64_t length = best(adopted);  // adopt
       walk.reset(adopted, length, walks_two_level(n, lk_options_.step));

@@ -65,8 +65,10 @@ class IteratedLinKernighan final : public TourCompanion {
   /// Starts `threads` workers (at least 1) on `instance` (which must outlive this object), their
   /// chains choosing among `lists`, idle until the first offer(); worker w draws its kicks from
   /// seed and w.
+  /// With `adopt_offers` (and `independent`), a walk takes an offered tour whenever it is shorter
+  /// than the walk's own shortest: the colonies' merge offers every walk's gains merged into one.
   IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads, uint64_t seed,
-                       bool independent = false, LinKernighanOptions lk = {});
+                       bool independent = false, LinKernighanOptions lk = {}, bool adopt_offers = false);
   /// Stops and joins the workers.
   ~IteratedLinKernighan() override { stop(); }
   IteratedLinKernighan(const IteratedLinKernighan&) = delete;
@@ -81,6 +83,8 @@ class IteratedLinKernighan final : public TourCompanion {
   /// With independent walks, each worker's shortest tour so far; empty with shared walks.
   void walks(std::vector<Walk>& out) const override;
   int64_t kicks() const override { return kicks_.load(std::memory_order_relaxed); }
+  /// How often a walk took an offered tour (with adopt_offers).
+  int64_t adoptions() const { return adoptions_.load(std::memory_order_relaxed); }
 
  private:
   void work(int worker);
@@ -91,14 +95,18 @@ class IteratedLinKernighan final : public TourCompanion {
   const CandidateLists lists_;
   const uint64_t seed_;
   const bool independent_;
+  const bool adopt_offers_;
   const LinKernighanOptions lk_options_;
   const std::vector<int32_t> list_distances_;  // the 3-opt step's table, one for every worker
   mutable std::mutex mutex_;
   std::condition_variable offered_;
   std::vector<int32_t> best_;  // guarded by mutex_
   std::vector<Walk> walks_;    // guarded by mutex_; one per worker with independent walks
+  std::vector<int32_t> offer_tour_;        // guarded by mutex_: the shortest offer, with adopt_offers_
+  std::atomic<int64_t> offer_length_{-1};  // written under mutex_
   std::atomic<int64_t> best_length_{-1};
   std::atomic<int64_t> kicks_{0};
+  std::atomic<int64_t> adoptions_{0};
   std::atomic<bool> stop_{false};
   std::vector<std::thread> workers_;
 };
