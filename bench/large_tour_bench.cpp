@@ -76,9 +76,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 10));
   app.add_option("--lk-depth", depth, "steps of one chain at most")->check(CLI::Range(1, 1000));
   int max_reversal = -1;
-  app.add_option("--lk-max-reversal", max_reversal,
-                 "3opt: no step further along the tour than this many positions, 0 for no bound (default: "
-                 "the solver's, by n)")
+  app.add_option(
+         "--lk-max-reversal", max_reversal,
+         "3opt on arrays (walks below 10,000 cities, whose tours are arrays): no step further along the "
+         "tour than this many positions, 0 for no bound (default: the solver's, by n)")
       ->check(CLI::Range(0, 10000000));
   app.add_flag("--start-only", seconds_only_start, "only build the start tour");
   bool batch_stretches = false;

@@ -125,11 +125,8 @@ void IteratedLinKernighan::work(int worker) {
       // A list's tour is written out and copied at most every kPublishPeriod: on large tours most
       // kicks that are kept shorten the tour, and each copy costs as much as hundreds of kicks.
       if (!walk.two_level() || Clock::now() - published >= kPublishPeriod) publish_walk();
-    } else if (++since_best >= kStallKicks) {  // stuck: first widen the steps' reach, then leave the basin
-      if (const int bound = lk.max_reversal(); bound > 0 && !walk.two_level())
-        lk.set_max_reversal(2 * bound >= n / 2 ? 0 : 2 * bound);
-      else
-        walk.perturb(instance_, lk, random, &stop, kMaxKickSegment, kEscapeBridges);
+    } else if (++since_best >= kStallKicks) {  // stuck: leave the basin
+      walk.perturb(instance_, lk, random, &stop, kMaxKickSegment, kEscapeBridges);
       since_best = 0;
     }
   }

@@ -16,9 +16,9 @@
 // all: walks that settle in different basins are each good in places). Lengths are exact TSPLIB
 // integers, kept incrementally and checked by the tests against the tour.
 //
-// On large tours the 3-opt steps start with a bound on how far along the tour a step may reach
-// (LinKernighanOptions::max_reversal): a walk that goes kStallKicks kicks without a shorter tour
-// first doubles that bound (none once it passes half the tour), and only then escapes.
+// From kTwoLevelCities cities a walk edits a two-level list (kicked_tour.h), on which no move
+// reverses more than a few segments, so the 3-opt steps' bound on reversals (LinKernighanOptions::
+// max_reversal, which once made walks on large arrays fast) does not apply to the walks.
 //
 // A walk that has gone kStallKicks kicks without a shorter tour leaves its basin: kEscapeBridges
 // double bridges in a row, each repaired, kept whatever the length, and the walk goes on from

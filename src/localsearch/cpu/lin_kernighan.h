@@ -54,9 +54,10 @@ struct LinKernighanOptions {
   std::array<int, 2> fixed_edge{-1, -1};
 };
 
-/// From kBoundedReversalCities cities the 3-opt steps bound their reach to kMaxReversal positions
-/// (iterated_lin_kernighan.h doubles the bound whenever a walk stalls). One thread, the same start
-/// tour, this project's 2-core VM: 200,000 uniform cities (seeds 1-3, nearest-neighbour start),
+/// From kBoundedReversalCities cities the 3-opt steps on arrays bound their reach to kMaxReversal
+/// positions; the walks of iterated Lin-Kernighan edit two-level lists from kTwoLevelCities on
+/// (kicked_tour.h), where the bound does not apply. Measured before those lists: one thread, the
+/// same start tour, this project's 2-core VM: 200,000 uniform cities (seeds 1-3, nearest-neighbour start),
 /// 10,000 against no bound: at 20 s 3.5 to 6.7 times the kicks and tours 0.14 / 0.15 / 0.39 %
 /// shorter, at 60 s level (+0.06 / 0.00 / -0.07 %); 50,000 in between at 20 s, 1,000 too tight
 /// (worse, with 7 times the kicks). A million cities (seed 1, the colonies' start tour, 30 s):
@@ -100,10 +101,6 @@ class LinKernighan {
   NeighbourClimbCounts improve(TwoLevelTour& tour, std::span<const int32_t> active,
                                const StopFlag* stop = nullptr);
 
-  /// The 3-opt steps' bound on reversals (LinKernighanOptions::max_reversal; 0: none), which a
-  /// caller may widen as its search goes on.
-  int max_reversal() const { return options_.max_reversal; }
-  void set_max_reversal(int positions) { options_.max_reversal = positions; }
   /// False for the options' fixed edge, which no chain removes (nor a kick: kicked_tour.h).
   bool removable(int a, int b) const { return !edges_.fixed(a, b); }
   /// Marks every position the next improve() calls rewrite in `touched` (nullptr: none).

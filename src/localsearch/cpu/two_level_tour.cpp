@@ -85,24 +85,37 @@ void TwoLevelTour::reverse(int a, int b) {
 }
 
 void TwoLevelTour::reverse_inside(int a, int b) {
+  if (a == b) return;
   const int p = pred(a), q = succ(b);
   Segment& s = segments_[cities_[a].segment];
-  scratch_.clear();
-  int first_at = -1, last_at = -1;
-  for (int c = a;; c = succ(c)) {
-    if (c == s.first) first_at = static_cast<int>(scratch_.size());
-    if (c == s.last) last_at = static_cast<int>(scratch_.size());
-    scratch_.push_back(c);
-    if (c == b) break;
+  // The city at each position of the stretch takes the seq of its mirror image: pairs from both
+  // ends inwards.
+  for (int x = a, y = b;;) {
+    std::swap(cities_[x].seq, cities_[y].seq);
+    x = succ(x);
+    if (x == y) break;
+    y = pred(y);
+    if (x == y) break;
   }
-  const int k = static_cast<int>(scratch_.size());
-  // The city at forward index i of the stretch takes the seq of the one at k - 1 - i.
-  for (int i = 0; i < k / 2; ++i) std::swap(cities_[scratch_[i]].seq, cities_[scratch_[k - 1 - i]].seq);
-  if (first_at >= 0) s.first = scratch_[k - 1 - first_at];
-  if (last_at >= 0) s.last = scratch_[k - 1 - last_at];
-  link(p, scratch_[k - 1]);
-  for (int i = k - 1; i > 0; --i) link(scratch_[i], scratch_[i - 1]);
-  link(scratch_[0], q);
+  // Every city of the stretch shares s's bit: swapping its two pointers reverses the stretch
+  // inside; then a and b take each other's place at the stretch's ends.
+  for (int c = a;;) {
+    City& x = cities_[c];
+    const int next = succ(c);
+    std::swap(x.next, x.prev);
+    if (c == b) break;
+    c = next;
+  }
+  if (s.first == a)
+    s.first = b;
+  else if (s.first == b)
+    s.first = a;
+  if (s.last == a)
+    s.last = b;
+  else if (s.last == b)
+    s.last = a;
+  link(p, b);
+  link(a, q);
 }
 
 void TwoLevelTour::split_at(int c, bool before) {
