@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "localsearch/cpu/array_tour.h"
@@ -349,13 +350,6 @@ NeighbourClimbCounts LinKernighan::improve(std::span<int32_t> tour, std::span<in
   if (static_cast<int>(tour.size()) < kThreeOptMinCities) return {};
   ArrayTour t(tour, pos);
   t.track(touched_);
-  if (options_.step == LinKernighanStep::FiveOpt) {
-    queue_.clear();
-    for (const int32_t city : active) queue_.push(city);
-    StepChain<KOptSteps, ArrayTour> chain(instance_, lists_, options_, t, edges_,
-                                          KOptSteps(5, options_.step_neighbours));
-    return run_chains(chain, t, queue_, stop, edges_);
-  }
   return climb(t, active, stop);
 }
 
@@ -370,6 +364,13 @@ template <class Tour>
 NeighbourClimbCounts LinKernighan::climb(Tour& t, std::span<const int32_t> active, const StopFlag* stop) {
   queue_.clear();
   for (const int32_t city : active) queue_.push(city);
+  if constexpr (std::is_same_v<Tour, ArrayTour>) {  // 5-opt steps rewrite stretches by position
+    if (options_.step == LinKernighanStep::FiveOpt) {
+      StepChain<KOptSteps, ArrayTour> chain(instance_, lists_, options_, t, edges_,
+                                            KOptSteps(5, options_.step_neighbours));
+      return run_chains(chain, t, queue_, stop, edges_);
+    }
+  }
   if (options_.step == LinKernighanStep::ThreeOpt) {
     StepChain<ThreeOptSteps, Tour> chain(instance_, lists_, options_, t, edges_,
                                          ThreeOptSteps(list_distances_, options_.max_reversal));

@@ -114,7 +114,7 @@ class LinKernighan {
   class Chain;
   template <class Steps, class Tour>
   class StepChain;
-  /// The chains of the 2-opt or 3-opt steps from the cities of `active`, on either tour form.
+  /// The chains from the cities of `active`, on either tour form (5-opt steps on arrays only).
   template <class Tour>
   NeighbourClimbCounts climb(Tour& t, std::span<const int32_t> active, const StopFlag* stop);
 
