@@ -17,16 +17,17 @@
 #include <memory>
 #include <thread>
 
-#include "bench_support.h"
 #include "aco/colony_config.h"
 #include "aco/colony_merge.h"
 #include "aco/cpu/focused_construction.h"
 #include "batch/stretch_batch.h"
-#include "core/candidates.h"
+#include "bench_support.h"
 #include "bounds/alpha_nearness.h"
+#include "core/candidates.h"
 #include "core/nearest_neighbour.h"
 #include "core/tour.h"
 #include "io/generator.h"
+#include "io/tsplib.h"
 #include "localsearch/cpu/iterated_lin_kernighan.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/cpu/stretch_lin_kernighan.h"
@@ -69,9 +70,15 @@ int main(int argc, char** argv) {
       ->expected(3)
       ->check(CLI::Range(1, 8));  // default: the step's (localsearch::cpu::lin_kernighan_options)
   int depth = 50, step_neighbours = 5, alpha = 0;
-  app.add_option("--alpha", alpha, "the Lin-Kernighan threads' lists: the K alpha-nearest of a Held-Karp ascent "
-                                   "(its time counted in the set-up) instead of the 10 nearest")
+  app.add_option("--alpha", alpha,
+                 "the Lin-Kernighan threads' lists: the K alpha-nearest of a Held-Karp ascent "
+                 "(its time counted in the set-up) instead of --lists")
       ->check(CLI::Range(0, 10));
+  std::string shape = "nearest";
+  int list_size = 10;
+  app.add_option("--lists", shape, "the Lin-Kernighan threads' lists when not alpha: nearest or quadrant")
+      ->check(CLI::IsMember({"nearest", "quadrant"}));
+  app.add_option("--neighbours", list_size, "cities per nearest or quadrant list")->check(CLI::Range(4, 20));
   app.add_option("--lk-neighbours", step_neighbours, "5opt: the first this many neighbours of each list")
       ->check(CLI::Range(1, 10));
   app.add_option("--lk-depth", depth, "steps of one chain at most")->check(CLI::Range(1, 1000));
@@ -81,6 +88,8 @@ int main(int argc, char** argv) {
          "3opt on arrays (walks below 10,000 cities, whose tours are arrays): no step further along the "
          "tour than this many positions, 0 for no bound (default: the solver's, by n)")
       ->check(CLI::Range(0, 10000000));
+  std::string start_file;
+  app.add_option("--start", start_file, "start from this TSPLIB tour file instead");
   app.add_flag("--start-only", seconds_only_start, "only build the start tour");
   bool batch_stretches = false;
   int batch_stretch = batch::kDefaultBatchStretch, batch_walks = 0;
@@ -104,11 +113,19 @@ int main(int argc, char** argv) {
       instance_spec.empty() ? io::generate_instance(cities, io::InstanceKind::Uniform, seed) : bench::load(instance_spec);
   const CandidateLists lists =
       alpha > 0 ? bounds::alpha_candidate_lists(instance, alpha, bounds::BoundOptions{.threads = threads})
-                : build_candidate_lists(instance, 10, threads);
+                : build_candidate_lists(instance, list_size, threads, *parse_neighbour_shape(shape));
   const double setup = seconds_since(start);
   start = std::chrono::steady_clock::now();
   std::vector<int32_t> tour;
-  if (nearest) {
+  if (!start_file.empty()) {
+    try {
+      tour = io::read_tour(start_file);
+      validate_permutation(tour, instance.n());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s: %s\n", start_file.c_str(), e.what());
+      return 1;
+    }
+  } else if (nearest) {
     tour = nearest_neighbour_tour(instance, 0);
     localsearch::cpu::NeighbourClimber(instance, lists,
                                        localsearch::cpu::climb_options(localsearch::LocalSearchKind::ThreeOpt, true))
@@ -120,11 +137,14 @@ int main(int argc, char** argv) {
     tour = aco::focused_start_tour(instance, config, &lists);
   }
   const int64_t length = tour_length(instance, tour);
-  std::printf("%s, %d cities, seed %llu (instance and lists %.1f s): start tour (%s) %lld in %.1f s; %d threads, "
-              "%.0f s each\n",
-              instance.name().c_str(), instance.n(), static_cast<unsigned long long>(seed), setup,
-              nearest ? "nearest neighbour, 3-opt" : "the colonies' focused_start_tour", static_cast<long long>(length),
-              seconds_since(start), threads, seconds);
+  std::printf(
+      "%s, %d cities, seed %llu (instance and lists %.1f s): start tour (%s) %lld in %.1f s; %d threads, "
+      "%.0f s each\n",
+      instance.name().c_str(), instance.n(), static_cast<unsigned long long>(seed), setup,
+      !start_file.empty() ? start_file.c_str()
+      : nearest           ? "nearest neighbour, 3-opt"
+                          : "the colonies' focused_start_tour",
+      static_cast<long long>(length), seconds_since(start), threads, seconds);
   if (seconds_only_start) return 0;
   // Offers the start to every search, prints the shortest published length every `every`
   // seconds and, with several searches, merges their tours every `exchange` seconds and offers the

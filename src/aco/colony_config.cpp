@@ -27,6 +27,13 @@ constexpr Entry<AntConstruction> kConstructions[] = {
     {AntConstruction::ThreadPerAnt, {"thread-per-ant", "a thread per ant, as in Li and Jin's Algorithm 1"}},
 };
 
+constexpr Entry<LkLists> kLkLists[] = {
+    {LkLists::Colonies, {"colonies", "the local search's lists (--ls-candidates, --neighbour-lists)"}},
+    {LkLists::Nearest, {"nearest", "their own 10 nearest neighbours"}},
+    {LkLists::Quadrant,
+     {"quadrant", "their own 10 quadrant neighbours (2 nearest per quadrant, then the nearest)"}},
+};
+
 constexpr Entry<LsCandidates> kLsCandidates[] = {
     {LsCandidates::Neighbours, {"neighbours", "the --neighbour-lists lists (nearest or quadrant)"}},
     {LsCandidates::Alpha,
@@ -67,6 +74,10 @@ std::vector<NamedValue> ant_construction_names() { return names_of(kConstruction
 std::string_view to_string(LsCandidates source) { return name_of(kLsCandidates, source); }
 std::optional<LsCandidates> parse_ls_candidates(std::string_view text) { return value_of(kLsCandidates, text); }
 std::vector<NamedValue> ls_candidates_names() { return names_of(kLsCandidates); }
+
+std::string_view to_string(LkLists lists) { return name_of(kLkLists, lists); }
+std::optional<LkLists> parse_lk_lists(std::string_view text) { return value_of(kLkLists, text); }
+std::vector<NamedValue> lk_lists_names() { return names_of(kLkLists); }
 
 void ColonyConfig::validate() const {
   FORMICA_EXPECTS(ants >= 0, "--ants must be at least 1, got ", ants);
@@ -134,8 +145,11 @@ std::string ColonyConfig::describe() const {
          (merge_tours ? " merge-tours=true" : "") +
          (lk_threads > 0
               ? concat(" lk-threads=", lk_threads,
-                       host_search == HostSearch::Eax ? std::string(" host-search=eax")
-                                                      : concat(" lk-step=", localsearch::to_string(lk_step)))
+                       host_search == HostSearch::Eax
+                           ? std::string(" host-search=eax")
+                           : concat(" lk-step=", localsearch::to_string(lk_step),
+                                    lk_lists != LkLists::Colonies ? concat(" lk-lists=", to_string(lk_lists))
+                                                                  : std::string()))
               : "") +
          (lk_independent ? " lk-independent=true" : "") + (lk_adopt_merged ? " lk-adopt-merged=true" : "") +
          (lk_stretch > 0 ? concat(" lk-stretch=", lk_stretch) : "") +

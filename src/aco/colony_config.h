@@ -52,6 +52,13 @@ enum class LsCandidates {
   Alpha,       // the alpha-nearest from a Held-Karp ascent (bounds/alpha_nearness.h)
 };
 
+/// Which neighbour lists the Lin-Kernighan threads' chains search (not the colonies').
+enum class LkLists {
+  Colonies,  // the local search's (ls_candidates, neighbour_lists, ls_neighbours)
+  Nearest,   // their own: the 10 nearest
+  Quadrant,  // their own: 2 nearest in each quadrant, filled up to 10 with the nearest
+};
+
 /// What the host threads beside the colonies (lk_threads) run.
 enum class HostSearch {
   LinKernighan,  // iterated Lin-Kernighan (localsearch/cpu/iterated_lin_kernighan.h)
@@ -70,6 +77,9 @@ std::optional<AntConstruction> parse_ant_construction(std::string_view text);
 std::string_view to_string(LsCandidates source);
 std::optional<LsCandidates> parse_ls_candidates(std::string_view text);
 std::vector<NamedValue> ls_candidates_names();
+std::string_view to_string(LkLists lists);
+std::optional<LkLists> parse_lk_lists(std::string_view text);
+std::vector<NamedValue> lk_lists_names();
 std::vector<NamedValue> ant_construction_names();
 
 /// Length of the sorted neighbour list searched before the whole instance when no candidate is
@@ -160,6 +170,8 @@ struct ColonyConfig {
   /// 10 s, 6 seeds, mean gap against 2-opt steps: pcb3038 0.090 / 0.164 %, fnl4461 0.085 / 0.121 %,
   /// pr2392 0.102 / 0.272 % (bench/results/lk_step_cpu.txt).
   localsearch::LinKernighanStep lk_step = localsearch::LinKernighanStep::ThreeOpt;
+  /// The lists the Lin-Kernighan threads search (whole tours; stretches make their own nearest).
+  LkLists lk_lists = LkLists::Colonies;
   /// What the lk_threads run: iterated Lin-Kernighan, or GA-EAX (whole tours only, shared: not
   /// with lk_stretch or lk_independent).
   HostSearch host_search = HostSearch::LinKernighan;

@@ -52,13 +52,18 @@ ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
   }
   // The whole-tour threads: at once, or after the stretches (with a copy of the lists, when given,
   // since the caller's need not outlive the stretch rounds).
-  auto given = lists != nullptr ? std::make_shared<const CandidateLists>(*lists) : nullptr;
-  auto whole_tour = [&instance, config, given] {
+  auto given = lists != nullptr && config.lk_lists == LkLists::Colonies
+                   ? std::make_shared<const CandidateLists>(*lists)
+                   : nullptr;
+  const NeighbourShape shape = config.lk_lists == LkLists::Quadrant  ? NeighbourShape::Quadrant
+                               : config.lk_lists == LkLists::Nearest ? NeighbourShape::Nearest
+                                                                     : config.neighbour_lists;
+  auto whole_tour = [&instance, config, given, shape] {
     return std::make_unique<localsearch::cpu::IteratedLinKernighan>(
         instance,
         given ? *given
               : build_candidate_lists(instance, std::min(kMergerNeighbours, instance.n() - 1), config.threads,
-                                      config.neighbour_lists),
+                                      shape),
         config.lk_threads, config.seed, config.lk_independent,
         localsearch::cpu::lin_kernighan_options(config.lk_step, instance.n()), config.lk_adopt_merged);
   };

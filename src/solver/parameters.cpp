@@ -157,6 +157,11 @@ void add_colony_parameters(std::vector<Parameter>& p) {
       "lk-step", "MMAS / ACS / GACO with --lk-threads: one step of the Lin-Kernighan threads' chains:",
       localsearch::lk_step_names, localsearch::parse_lk_step, localsearch::to_string,
       [](auto& c) -> auto& { return c.colony.lk_step; }));
+  p.push_back(named_parameter<aco::LkLists>(
+      "lk-lists",
+      "MMAS / ACS / GACO with --lk-threads: the neighbour lists the Lin-Kernighan threads search:",
+      aco::lk_lists_names, aco::parse_lk_lists, aco::to_string,
+      [](auto& c) -> auto& { return c.colony.lk_lists; }));
   p.push_back(
       {"lk-independent",
        "MMAS / ACS / GACO with --lk-threads: true lets every Lin-Kernighan thread walk on alone from "

@@ -308,6 +308,8 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       : c.lk_threads > 0
           ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread", c.lk_threads > 1 ? "s" : "",
                    " (", localsearch::to_string(c.lk_step), " steps",
+                   c.lk_lists != aco::LkLists::Colonies ? concat(" over ", to_string(c.lk_lists), " lists")
+                                                        : std::string(),
                    c.lk_adopt_merged  ? ", independent walks that take the merged tour)"
                    : c.lk_independent ? ", independent walks)"
                                       : ")",

@@ -95,33 +95,39 @@ TEST(ColonyMerger, OneTourOrTinyInstancesGiveNothing) {
 
 TEST(ColonyMerger, TakesTheLinKernighanThreadsTourAndHandsThemTheMerge) {
   const Instance instance = io::generate_instance(1500, io::InstanceKind::Uniform, 6);
-  Colonies colonies = climbed_colonies(instance, 2);
-  const int best = colonies.records[1].best_length < colonies.records[0].best_length ? 1 : 0;
-  const long long before = colonies.records[best].best_length;
-  ColonyConfig config;
-  config.merge_tours = true;
-  config.lk_threads = 2;
-  ColonyMerger merger(instance, config, nullptr);
-  merger.start(std::span<const int32_t>(colonies.tours).subspan(static_cast<size_t>(best) * 1500, 1500),
-               before);
-  std::vector<int32_t> merged;
-  // Due while the threads' best moves on, though no colony record changes.
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  int iteration = kMergeInterval, receiver = -1;
-  while (receiver < 0 && std::chrono::steady_clock::now() < until) {
-    if (merger.due(colonies.records, iteration))
-      receiver = merger.merge(instance, colonies.records, iteration, colonies.tours, colonies.tours, merged);
-    iteration += kMergeInterval;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  // The threads' lists: the colonies' (here none given: built as theirs), or their own.
+  for (const LkLists lists : {LkLists::Colonies, LkLists::Nearest, LkLists::Quadrant}) {
+    SCOPED_TRACE(to_string(lists));
+    Colonies colonies = climbed_colonies(instance, 2);
+    const int best = colonies.records[1].best_length < colonies.records[0].best_length ? 1 : 0;
+    const long long before = colonies.records[best].best_length;
+    ColonyConfig config;
+    config.merge_tours = true;
+    config.lk_threads = 2;
+    config.lk_lists = lists;
+    ColonyMerger merger(instance, config, nullptr);
+    merger.start(std::span<const int32_t>(colonies.tours).subspan(static_cast<size_t>(best) * 1500, 1500),
+                 before);
+    std::vector<int32_t> merged;
+    // Due while the threads' best moves on, though no colony record changes.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    int iteration = kMergeInterval, receiver = -1;
+    while (receiver < 0 && std::chrono::steady_clock::now() < until) {
+      if (merger.due(colonies.records, iteration))
+        receiver =
+            merger.merge(instance, colonies.records, iteration, colonies.tours, colonies.tours, merged);
+      iteration += kMergeInterval;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_EQ(receiver, best) << "after " << merger.lk_kicks() << " kicks";
+    // The threads' first better tour may come from their first climb, before a kick (in a slow,
+    // sanitized build it does): the kicks follow.
+    while (merger.lk_kicks() == 0 && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_GT(merger.lk_kicks(), 0);
+    EXPECT_LT(colonies.records[best].best_length, before);
+    EXPECT_EQ(Tour(instance, merged).length(), colonies.records[best].best_length);
   }
-  ASSERT_EQ(receiver, best) << "after " << merger.lk_kicks() << " kicks";
-  // The threads' first better tour may come from their first climb, before a kick (in a slow,
-  // sanitized build it does): the kicks follow.
-  while (merger.lk_kicks() == 0 && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  EXPECT_GT(merger.lk_kicks(), 0);
-  EXPECT_LT(colonies.records[best].best_length, before);
-  EXPECT_EQ(Tour(instance, merged).length(), colonies.records[best].best_length);
 }
 
 TEST(ColonyMerger, LinKernighanThreadsNeedTheMerge) {

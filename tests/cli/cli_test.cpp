@@ -571,6 +571,23 @@ TEST(Cli, LkStepPicksTheLinKernighanThreadsStep) {
   EXPECT_NE(bad.err.find("valid: 2opt, 3opt, 5opt"), std::string::npos) << bad.err;
 }
 
+TEST(Cli, LkListsPicksTheLinKernighanThreadsLists) {
+  const fs::path json = temp("lk_lists.json");
+  for (const std::string lists : {"colonies", "nearest", "quadrant"}) {
+    const Outcome run =
+        formica("solve --backend cpu --iterations 30 --merge-tours true --lk-threads 1 --lk-lists " + lists +
+                " --quiet --json " + json.string());
+    ASSERT_EQ(run.code, 0) << run.err;
+    const auto doc = nlohmann::json::parse(slurp(json));
+    EXPECT_EQ(doc["parameters"]["lk_lists"], lists);
+  }
+  fs::remove(json);
+  const Outcome bad = formica("solve --iterations 1 --lk-lists alpha");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  EXPECT_NE(bad.err.find("valid: colonies, nearest, quadrant"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, IslandsInOneProcessExchangeAndWriteOneTour) {
   const fs::path json = temp("islands.json"), tour = temp("islands.tour");
   const Outcome run = formica("solve " + data("square.tsp") + " --backend cpu --islands 2 --threads 1 --time-limit 2 " +

@@ -242,12 +242,18 @@ TEST(SequentialThreeOpt, ABoundedReversalKeepsEveryStepNearAlongTheTour) {
   EXPECT_GT(left_out, 0);  // the bound did leave moves out
 }
 
-TEST(SequentialThreeOpt, LargeToursBoundTheirReversalsByDefault) {
+TEST(SequentialThreeOpt, LargeToursBoundTheirReversalsAndNarrowTheirChainsByDefault) {
   EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt, kBoundedReversalCities - 1).max_reversal, 0);
   EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt, 200000).max_reversal, kMaxReversal);
   EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt, 1000000).max_reversal, kMaxReversal);
   EXPECT_EQ(lin_kernighan_options(LinKernighanStep::TwoOpt, 200000).max_reversal, 0);
   EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt).max_reversal, 0);
+  // Narrower chains on large tours; 5, 3, 1 below, and 5-opt steps never backtrack.
+  EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt, kNarrowBreadthCities - 1).breadth,
+            (std::array<int, 3>{5, 3, 1}));
+  EXPECT_EQ(lin_kernighan_options(LinKernighanStep::ThreeOpt, kNarrowBreadthCities).breadth,
+            (std::array<int, 3>{3, 1, 1}));
+  EXPECT_EQ(lin_kernighan_options(LinKernighanStep::FiveOpt, 200000).breadth, (std::array<int, 3>{1, 1, 1}));
 }
 
 TEST(SequentialThreeOpt, NeverUndoesTheChainsEdges) {
