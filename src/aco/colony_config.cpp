@@ -31,7 +31,9 @@ constexpr Entry<LkLists> kLkLists[] = {
     {LkLists::Colonies, {"colonies", "the local search's lists (--ls-candidates, --neighbour-lists)"}},
     {LkLists::Nearest, {"nearest", "their own 10 nearest neighbours"}},
     {LkLists::Quadrant,
-     {"quadrant", "their own 10 quadrant neighbours (2 nearest per quadrant, then the nearest)"}},
+     {"quadrant",
+      "their own quadrant neighbours, 10 (8 on stretches): the nearest in each quadrant, "
+      "then the nearest"}},
 };
 
 constexpr Entry<LsCandidates> kLsCandidates[] = {

@@ -56,7 +56,7 @@ enum class LsCandidates {
 enum class LkLists {
   Colonies,  // the local search's (ls_candidates, neighbour_lists, ls_neighbours)
   Nearest,   // their own: the 10 nearest
-  Quadrant,  // their own: 2 nearest in each quadrant, filled up to 10 with the nearest
+  Quadrant,  // their own: the 2 nearest in each quadrant, filled up to 10 with the nearest
 };
 
 /// What the host threads beside the colonies (lk_threads) run.
@@ -170,7 +170,8 @@ struct ColonyConfig {
   /// 10 s, 6 seeds, mean gap against 2-opt steps: pcb3038 0.090 / 0.164 %, fnl4461 0.085 / 0.121 %,
   /// pr2392 0.102 / 0.272 % (bench/results/lk_step_cpu.txt).
   localsearch::LinKernighanStep lk_step = localsearch::LinKernighanStep::ThreeOpt;
-  /// The lists the Lin-Kernighan threads search (whole tours; stretches make their own nearest).
+  /// The lists the Lin-Kernighan threads search; stretch walks make their own, of 8 quadrant
+  /// neighbours with Quadrant and of the 8 nearest otherwise.
   LkLists lk_lists = LkLists::Colonies;
   /// What the lk_threads run: iterated Lin-Kernighan, or GA-EAX (whole tours only, shared: not
   /// with lk_stretch or lk_independent).

@@ -73,7 +73,8 @@ ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
         whole_tour,
         config.lk_split ? localsearch::cpu::StretchRegion{config.lk_region, config.lk_regions}
                         : localsearch::cpu::StretchRegion{},
-        config.lk_step);
+        config.lk_step,
+        config.lk_lists == LkLists::Quadrant ? NeighbourShape::Quadrant : NeighbourShape::Nearest);
     return;
   }
   companion_ = whole_tour();

@@ -64,22 +64,25 @@ TEST(StretchLinKernighan, RoundsShortenACoordinateTourAndKeepItATour) {
   EXPECT_LT(walk_rounds(instance, start, 400, 3), tour_length(instance, start));
 }
 
-/// Stretches of n / threads cities with 3-opt steps (what auto runs on very large tours): every
-/// round keeps a tour, its published length exact, and the seams between stretches (the edges no
-/// stretch holds) stay where the round cut them.
+/// Stretches of n / threads cities with 3-opt steps (what auto runs on very large tours), over
+/// nearest or quadrant lists (--lk-lists quadrant): every round keeps a tour, its published length
+/// exact, and the seams between stretches (the edges no stretch holds) stay where the round cut them.
 TEST(StretchLinKernighan, LargeStretchesWithThreeOptStepsKeepTheirEnds) {
   const Instance instance = io::generate_instance(4000, io::InstanceKind::Uniform, 12);
   const std::vector<int32_t> start = space_filling_curve_tour(instance);
   const int64_t start_length = tour_length(instance, start);
-  StretchLinKernighan threads(instance, 2, 3, 2000, 300, 0, {}, LinKernighanStep::ThreeOpt);
-  threads.offer(start, start_length);
-  ASSERT_TRUE(test::wait_for([&] { return threads.rounds() >= 3; }, 60.0)) << threads.rounds() << " rounds";
-  threads.stop();
-  std::vector<int32_t> best;
-  const int64_t length = threads.best(best);
-  validate_permutation(best, instance.n());
-  EXPECT_EQ(length, tour_length(instance, best));
-  EXPECT_LT(length, start_length * 0.97) << "the curve tour climbed by Lin-Kernighan";
+  for (const NeighbourShape shape : {NeighbourShape::Nearest, NeighbourShape::Quadrant}) {
+    SCOPED_TRACE(to_string(shape));
+    StretchLinKernighan threads(instance, 2, 3, 2000, 300, 0, {}, LinKernighanStep::ThreeOpt, shape);
+    threads.offer(start, start_length);
+    ASSERT_TRUE(test::wait_for([&] { return threads.rounds() >= 3; }, 60.0)) << threads.rounds() << " rounds";
+    threads.stop();
+    std::vector<int32_t> best;
+    const int64_t length = threads.best(best);
+    validate_permutation(best, instance.n());
+    EXPECT_EQ(length, tour_length(instance, best));
+    EXPECT_LT(length, start_length * 0.97) << "the curve tour climbed by Lin-Kernighan";
+  }
   // One round of walk_stretches (2-opt steps) from a cut at 123: the cities at each stretch's
   // first and last positions stay there, whatever the walk did in between.
   std::vector<int32_t> tour = start;

@@ -7,8 +7,8 @@ namespace formica::localsearch::cpu {
 
 StretchHandOver::StretchHandOver(const Instance& instance, int threads, uint64_t seed, int stretch,
                                  double stall_gain, WholeTour whole_tour, StretchRegion region,
-                                 LinKernighanStep step)
-    : stretches_(instance, threads, seed, stretch, 0, stall_gain, region, step),
+                                 LinKernighanStep step, NeighbourShape shape)
+    : stretches_(instance, threads, seed, stretch, 0, stall_gain, region, step, shape),
       make_whole_tour_(std::move(whole_tour)) {
   hand_over_ = std::thread([this] {
     if (!stretches_.wait_until_stalled()) return;

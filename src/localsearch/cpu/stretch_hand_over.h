@@ -40,11 +40,12 @@ class StretchHandOver final : public TourCompanion {
   using WholeTour = std::function<std::unique_ptr<TourCompanion>()>;
 
   /// Starts the stretch threads (StretchLinKernighan's arguments, its default kicks, the island's
-  /// region of the stretches, their chains of `step`s) and a thread that waits for them to stall and then
-  /// starts `whole_tour`'s.
+  /// region of the stretches, their chains of `step`s over lists of `shape`) and a thread that waits
+  /// for them to stall and then starts `whole_tour`'s.
   StretchHandOver(const Instance& instance, int threads, uint64_t seed, int stretch, double stall_gain,
                   WholeTour whole_tour, StretchRegion region = {},
-                  LinKernighanStep step = LinKernighanStep::TwoOpt);
+                  LinKernighanStep step = LinKernighanStep::TwoOpt,
+                  NeighbourShape shape = NeighbourShape::Nearest);
   ~StretchHandOver() override { stop(); }
   StretchHandOver(const StretchHandOver&) = delete;
   StretchHandOver& operator=(const StretchHandOver&) = delete;

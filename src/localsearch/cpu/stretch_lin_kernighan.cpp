@@ -53,11 +53,12 @@ constexpr uint64_t kOffsetStreams = 0x0FF5E70000000000ull;
 /// past the stretch's ends, so the next round (cut elsewhere) climbs them again.
 constexpr int kSeamCities = 50;
 
-/// One stretch's walk: its kicks, its chains' step, and which cities are settled (by city, 1 where
-/// a walk climbed the city and its tour edges have not changed since; empty: none is).
+/// One stretch's walk: its kicks, its chains' step and lists' shape, and which cities are settled
+/// (by city, 1 where a walk climbed the city and its tour edges have not changed since; empty: none is).
 struct StretchWalk {
   int kicks = 0;
   LinKernighanStep step = LinKernighanStep::TwoOpt;
+  NeighbourShape shape = NeighbourShape::Nearest;
   std::span<uint8_t> settled;
 };
 
@@ -71,7 +72,7 @@ int64_t improve_stretch(const Instance& instance, std::span<int32_t> cities, con
                         RandomStream& random, const StopFlag& stop, std::atomic<int64_t>& kicked) {
   const int m = static_cast<int>(cities.size());
   const Instance stretch = stretch_instance(instance, cities);
-  const CandidateLists lists = build_candidate_lists(stretch, kStretchNeighbours, 1);
+  const CandidateLists lists = build_candidate_lists(stretch, kStretchNeighbours, 1, walk.shape);
   LinKernighanOptions options = lin_kernighan_options(walk.step, m);
   options.fixed_edge = {m - 1, 0};
   std::vector<int32_t> order(static_cast<size_t>(m)), pos(static_cast<size_t>(m)), active;
@@ -187,10 +188,11 @@ int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int st
 
 StretchLinKernighan::StretchLinKernighan(const Instance& instance, int threads, uint64_t seed, int stretch,
                                          int kicks, double stall_gain, StretchRegion region,
-                                         LinKernighanStep step)
+                                         LinKernighanStep step, NeighbourShape shape)
     : instance_(instance),
       seed_(seed),
       step_(step),
+      shape_(shape),
       stretch_(std::max(stretch, kMinKickCities)),
       kicks_per_stretch_(kicks > 0 ? kicks : std::min(stretch_, kMaxRoundKicks)),
       count_(instance.n() / stretch_),
@@ -325,7 +327,7 @@ void StretchLinKernighan::work() {
     lock.unlock();
     // This stretch's positions are this thread's until it returns them.
     RandomStream random(seed_, kStretchStreams + (round << 24) + static_cast<uint64_t>(s));
-    const StretchWalk walk{.kicks = kicks_per_stretch_, .step = step_, .settled = settled_};
+    const StretchWalk walk{.kicks = kicks_per_stretch_, .step = step_, .shape = shape_, .settled = settled_};
     const int64_t gain = walk_stretch(instance_, tour_, cut, walk, random, stop, kicks_, cities);
     lock.lock();
     round_gain_ += gain;

@@ -38,6 +38,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/candidates.h"
 #include "core/instance.h"
 #include "core/search.h"
 #include "localsearch/cpu/lin_kernighan.h"
@@ -96,10 +97,12 @@ class StretchLinKernighan final : public TourCompanion {
   /// round (0: as many as it has cities, at most kMaxRoundKicks). With `stall_gain` > 0 the rounds end for
   /// good after the first round that shortened the tour by less than that fraction of its length (its share
   /// of it, when `region` leaves the threads a share of the stretches) (stalled()). The stretches' chains
-  /// take `step`s (lin_kernighan_options by the stretch's cities).
+  /// take `step`s (lin_kernighan_options by the stretch's cities) over lists of `shape` (each
+  /// stretch's own, kStretchNeighbours a city).
   StretchLinKernighan(const Instance& instance, int threads, uint64_t seed,
                       int stretch = kDefaultStretchCities, int kicks = 0, double stall_gain = 0,
-                      StretchRegion region = {}, LinKernighanStep step = LinKernighanStep::TwoOpt);
+                      StretchRegion region = {}, LinKernighanStep step = LinKernighanStep::TwoOpt,
+                      NeighbourShape shape = NeighbourShape::Nearest);
   ~StretchLinKernighan() override { stop(); }
   StretchLinKernighan(const StretchLinKernighan&) = delete;
   StretchLinKernighan& operator=(const StretchLinKernighan&) = delete;
@@ -136,6 +139,7 @@ class StretchLinKernighan final : public TourCompanion {
   const Instance& instance_;
   const uint64_t seed_;
   const LinKernighanStep step_;                    // of the stretches' chains
+  const NeighbourShape shape_;                     // of their lists
   const int stretch_, kicks_per_stretch_, count_;  // count_: stretches a round
   const double stall_gain_;
   const StretchRegion region_;
