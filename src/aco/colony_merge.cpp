@@ -11,6 +11,23 @@
 #include "localsearch/partition_merge.h"
 
 namespace formica::aco {
+namespace {
+
+/// The shape of the lists the Lin-Kernighan threads build for themselves: theirs by `lists`, or
+/// `colonies` (the shape they follow with LkLists::Colonies).
+NeighbourShape threads_shape(LkLists lists, NeighbourShape colonies) {
+  switch (lists) {
+    case LkLists::Nearest:
+      return NeighbourShape::Nearest;
+    case LkLists::Quadrant:
+      return NeighbourShape::Quadrant;
+    case LkLists::Colonies:
+      break;
+  }
+  return colonies;
+}
+
+}  // namespace
 
 int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors, std::vector<int32_t>& current) {
   std::stable_sort(donors.begin(), donors.end(),
@@ -51,13 +68,15 @@ ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
     return;
   }
   // The whole-tour threads: at once, or after the stretches (with a copy of the lists, when given,
-  // since the caller's need not outlive the stretch rounds).
-  auto given = lists != nullptr && config.lk_lists == LkLists::Colonies
+  // since the caller's need not outlive the stretch rounds). The colonies' lists serve them when
+  // asked for, or when they are the very lists the threads would build.
+  const NeighbourShape shape = threads_shape(config.lk_lists, config.neighbour_lists);
+  const bool same_lists =
+      config.ls_candidates == LsCandidates::Neighbours && config.ls_neighbours == kMergerNeighbours &&
+      effective_shape(config.neighbour_lists, instance.type()) == effective_shape(shape, instance.type());
+  auto given = lists != nullptr && (config.lk_lists == LkLists::Colonies || same_lists)
                    ? std::make_shared<const CandidateLists>(*lists)
                    : nullptr;
-  const NeighbourShape shape = config.lk_lists == LkLists::Quadrant  ? NeighbourShape::Quadrant
-                               : config.lk_lists == LkLists::Nearest ? NeighbourShape::Nearest
-                                                                     : config.neighbour_lists;
   auto whole_tour = [&instance, config, given, shape] {
     return std::make_unique<localsearch::cpu::IteratedLinKernighan>(
         instance,
@@ -73,8 +92,7 @@ ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
         whole_tour,
         config.lk_split ? localsearch::cpu::StretchRegion{config.lk_region, config.lk_regions}
                         : localsearch::cpu::StretchRegion{},
-        config.lk_step,
-        config.lk_lists == LkLists::Quadrant ? NeighbourShape::Quadrant : NeighbourShape::Nearest);
+        config.lk_step, threads_shape(config.lk_lists, NeighbourShape::Nearest));
     return;
   }
   companion_ = whole_tour();
