@@ -88,10 +88,6 @@ int main(int argc, char** argv) {
          "3opt on arrays (walks below 10,000 cities, whose tours are arrays): no step further along the "
          "tour than this many positions, 0 for no bound (default: the solver's, by n)")
       ->check(CLI::Range(0, 10000000));
-  bool merge_walks = false;
-  app.add_flag(
-      "--merge-walks", merge_walks,
-      "the whole-tour threads merge their gains into a shorter published tour instead of adopting it");
   std::string start_file;
   app.add_option("--start", start_file, "start from this TSPLIB tour file instead");
   app.add_flag("--start-only", seconds_only_start, "only build the start tour");
@@ -209,10 +205,8 @@ int main(int argc, char** argv) {
     return lk;
   };
   if (!stretches_only) {
-    localsearch::cpu::IteratedLinKernighan whole(instance, lists, threads, seed, false, whole_options(),
-                                                 false, merge_walks);
+    localsearch::cpu::IteratedLinKernighan whole(instance, lists, threads, seed, false, whole_options());
     run("whole tour", whole);
-    std::printf("merges: %lld\n", static_cast<long long>(whole.merges()));
   }
   if (batch_stretches) {
     batch::BatchConfig config;
@@ -220,8 +214,7 @@ int main(int argc, char** argv) {
     config.walks = batch_walks;
     config.seed = seed;
     config.threads = threads;
-    localsearch::cpu::IteratedLinKernighan whole(instance, lists, threads, seed, false, whole_options(),
-                                                 false, merge_walks);
+    localsearch::cpu::IteratedLinKernighan whole(instance, lists, threads, seed, false, whole_options());
     batch::StretchBatchSearch stretches(instance, config, batch_stretch, round_seconds);
     run_all("whole tour + batch stretches", {&whole, &stretches});
     if (const std::exception_ptr failure = stretches.failure()) std::rethrow_exception(failure);

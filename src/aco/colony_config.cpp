@@ -114,10 +114,6 @@ void ColonyConfig::validate() const {
   FORMICA_EXPECTS(
       !lk_adopt_merged || lk_independent,
       "--lk-adopt-merged: only independent walks take the merged tour; add --lk-independent true");
-  FORMICA_EXPECTS(
-      !lk_merge_walks || (lk_threads > 0 && !lk_independent && host_search == HostSearch::LinKernighan),
-      "--lk-merge-walks: only shared walks of Lin-Kernighan threads merge their gains; add --lk-threads N "
-      "and leave out --lk-independent and --host-search eax");
   FORMICA_EXPECTS(lk_stretch == 0 || (lk_stretch >= 8 && lk_stretch <= kMaxStretchCities),
                   "--lk-stretch must be 0 (the whole tour) or in [8, ", kMaxStretchCities, "], got ",
                   lk_stretch);
@@ -158,7 +154,6 @@ std::string ColonyConfig::describe() const {
                                                                   : std::string()))
               : "") +
          (lk_independent ? " lk-independent=true" : "") + (lk_adopt_merged ? " lk-adopt-merged=true" : "") +
-         (lk_merge_walks ? " lk-merge-walks=true" : "") +
          (lk_stretch > 0 ? concat(" lk-stretch=", lk_stretch) : "") +
          (lk_stretch > 0 && lk_regions > 1
               ? (lk_split ? concat(" lk-split=region-", lk_region, "-of-", lk_regions)

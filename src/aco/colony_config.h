@@ -153,9 +153,6 @@ struct ColonyConfig {
   /// shortest, so every walk goes on from all the walks' gains merged (where shared walks keep only
   /// the one walk that gained most, and independent walks keep only their own).
   bool lk_adopt_merged = false;
-  /// Shared walks: a walk that finds a shorter tour published merges its own gains into it
-  /// (partition crossover) instead of dropping them (localsearch/cpu/iterated_lin_kernighan.h).
-  bool lk_merge_walks = false;
   /// The Lin-Kernighan threads walk stretches of this many consecutive cities of the tour, each
   /// a path with fixed ends, instead of the whole tour (localsearch/cpu/stretch_lin_kernighan.h:
   /// the decomposition for very large tours; auto: n / lk_threads from 150,000 cities); 0: the

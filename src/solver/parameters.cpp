@@ -175,12 +175,6 @@ void add_colony_parameters(std::vector<Parameter>& p) {
                  c.colony.lk_adopt_merged = parse_bool("lk-adopt-merged", v);
                },
                [](const SolverConfig& c) { return nlohmann::json(c.colony.lk_adopt_merged); }});
-  p.push_back(
-      {"lk-merge-walks",
-       "MMAS / ACS / GACO with --lk-threads and shared walks: true lets a walk that finds a shorter "
-       "tour published merge its own gains into it (partition crossover) instead of dropping them",
-       [](SolverConfig& c, std::string_view v) { c.colony.lk_merge_walks = parse_bool("lk-merge-walks", v); },
-       [](const SolverConfig& c) { return nlohmann::json(c.colony.lk_merge_walks); }});
 }
 
 std::string_view start_help() {

@@ -588,22 +588,6 @@ TEST(Cli, LkListsPicksTheLinKernighanThreadsLists) {
   EXPECT_NE(bad.err.find("valid: colonies, nearest, quadrant"), std::string::npos) << bad.err;
 }
 
-TEST(Cli, LkMergeWalksLetsSharedWalksMergeTheirGains) {
-  const fs::path json = temp("lk_merge_walks.json");
-  const Outcome run = formica(
-      "solve --backend cpu --iterations 30 --merge-tours true --lk-threads 2 --lk-merge-walks true --quiet "
-      "--json " +
-      json.string());
-  ASSERT_EQ(run.code, 0) << run.err;
-  EXPECT_EQ(nlohmann::json::parse(slurp(json))["parameters"]["lk_merge_walks"], true);
-  fs::remove(json);
-  const Outcome bad = formica(
-      "solve --iterations 1 --merge-tours true --lk-threads 2 --lk-independent true --lk-merge-walks true");
-  EXPECT_EQ(bad.code, 2);
-  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
-  EXPECT_NE(bad.err.find("--lk-merge-walks: only shared walks"), std::string::npos) << bad.err;
-}
-
 TEST(Cli, IslandsInOneProcessExchangeAndWriteOneTour) {
   const fs::path json = temp("islands.json"), tour = temp("islands.tour");
   const Outcome run = formica("solve " + data("square.tsp") + " --backend cpu --islands 2 --threads 1 --time-limit 2 " +

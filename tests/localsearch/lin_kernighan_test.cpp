@@ -181,35 +181,6 @@ TEST(IteratedLinKernighan, IndependentWalksKeepTheirOwnShortestTours) {
   EXPECT_TRUE(walks.empty());
 }
 
-/// Shared walks that merge: a walk whose tour holds gains when it finds a shorter tour published
-/// merges them into it (partition crossover) and publishes the merge, which stays a permutation of
-/// its exact length; walks that adopt never merge. Both on arrays and on two-level lists.
-TEST(IteratedLinKernighan, SharedWalksMergeTheirGainsIntoThePublishedTour) {
-  for (const int n : {2000, kTwoLevelCities + 2000}) {
-    const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 5);
-    const CandidateLists lists = build_candidate_lists(instance, 10);
-    const std::vector<int32_t> start = three_opt_tour(instance, lists);
-    const int64_t start_length = tour_length(instance, start);
-    for (const bool merge : {false, true}) {
-      IteratedLinKernighan threads(instance, lists, 4, 9, false,
-                                   lin_kernighan_options(LinKernighanStep::ThreeOpt, n), false, merge);
-      threads.offer(start, start_length);
-      ASSERT_TRUE(test::wait_for(
-          [&] { return threads.best_length() < start_length && (!merge || threads.merges() >= 3); }, 30.0))
-          << n << " cities, " << threads.merges() << " merges after " << threads.kicks() << " kicks";
-      threads.stop();
-      std::vector<int32_t> best;
-      const int64_t length = threads.best(best);
-      validate_permutation(best, n);
-      EXPECT_EQ(length, tour_length(instance, best)) << n;
-      EXPECT_LT(length, start_length) << n;
-      if (!merge) {
-        EXPECT_EQ(threads.merges(), 0) << n;
-      }
-    }
-  }
-}
-
 /// Independent walks that adopt offers take an offered tour shorter than their own shortest (the
 /// colonies' merge of all the walks) and walk on from it; without adopt_offers they never do.
 TEST(IteratedLinKernighan, WalksThatAdoptOffersTakeAShorterMergedTour) {

@@ -10,19 +10,17 @@
 #include "localsearch/cpu/kicked_tour.h"
 #include "localsearch/cpu/lin_kernighan.h"
 #include "localsearch/cpu/sequential_three_opt.h"
-#include "localsearch/partition_merge.h"
 
 namespace formica::localsearch::cpu {
 
 IteratedLinKernighan::IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads,
                                            uint64_t seed, bool independent, LinKernighanOptions lk,
-                                           bool adopt_offers, bool merge_gains)
+                                           bool adopt_offers)
     : instance_(instance),
       lists_(std::move(lists)),
       seed_(seed),
       independent_(independent),
       adopt_offers_(adopt_offers && independent),
-      merge_gains_(merge_gains && !independent),
       lk_options_(lk),
       list_distances_(lk.step == LinKernighanStep::ThreeOpt ? list_distances(instance, lists_)
                                                             : std::vector<int32_t>{}) {
@@ -88,13 +86,10 @@ void IteratedLinKernighan::work(int worker) {
   stop.interrupt = &stop_;
   KickedTour walk;
   std::vector<int32_t> adopted;
-  std::vector<Edge> added, removed;
   int64_t walk_best = -1, since_best = 0;  // the walk's shortest tour, kicks since it got shorter
-  bool gained = false;                     // a kick shortened the walk since it last took the published tour
   using Clock = std::chrono::steady_clock;
-  Clock::time_point published = Clock::now(), taken = Clock::now();
+  Clock::time_point published = Clock::now();
   bool unpublished = false;  // the walk's tour is shorter than it last published
-  const bool two_level = walks_two_level(n, lk_options_.step);
   const auto publish_walk = [&] {
     publish(walk.tour(), walk.length());
     if (independent_) {
@@ -103,26 +98,6 @@ void IteratedLinKernighan::work(int worker) {
       walks_[worker].tour.assign(walk.tour().begin(), walk.tour().end());
     }
     published = Clock::now(), unpublished = false;
-  };
-  const auto restart = [&](std::span<const int32_t> tour, int64_t length) {
-    walk.reset(tour, length, two_level);
-    walk_best = length, since_best = 0, gained = false, taken = Clock::now();
-  };
-  // Takes the published tour, with the walk's gains merged into it when there are some to merge.
-  const auto take_published = [&] {
-    const int64_t length = best(adopted);
-    if (merge_gains_ && gained) {
-      const MergeBase base(instance_, adopted, length);
-      base.difference(walk.tour(), added, removed);
-      const MergedTour merged = base.merge(base.improving_exchanges(added, removed));
-      if (merged.exchanges > 0) {
-        restart(merged.tour, merged.length);
-        merges_.fetch_add(1, std::memory_order_relaxed);
-        publish_walk();
-        return;
-      }
-    }
-    restart(adopted, length);
   };
   while (!stop_.load(std::memory_order_relaxed)) {
     const int64_t offered = adopt_offers_ ? offer_length_.load(std::memory_order_acquire) : -1;
@@ -133,20 +108,17 @@ void IteratedLinKernighan::work(int worker) {
         adopted = offer_tour_;
         length = offer_length_.load(std::memory_order_relaxed);
       }
-      restart(adopted, length);
+      walk.reset(adopted, length, walks_two_level(n, lk_options_.step));
+      walk_best = length, since_best = 0;
       adoptions_.fetch_add(1, std::memory_order_relaxed);
     }
-    if (walk.length() < 0) {
-      const int64_t length = best(adopted);  // the first tour
-      restart(adopted, length);
-    } else if (!independent_ && best_length_.load(std::memory_order_acquire) < walk_best &&
-               (!merge_gains_ || !gained || Clock::now() - taken >= kPublishPeriod)) {
-      take_published();  // a walk with gains merges them at most every kPublishPeriod
+    if (walk.length() < 0 || (!independent_ && best_length_.load(std::memory_order_acquire) < walk_best)) {
+      const int64_t length = best(adopted);  // adopt
+      walk.reset(adopted, length, walks_two_level(n, lk_options_.step));
+      walk_best = length, since_best = 0;
     }
-    const int64_t before = walk.length();
     walk.kick(instance_, lk, random, &stop, kMaxKickSegment);
     kicks_.fetch_add(1, std::memory_order_relaxed);
-    gained = gained || walk.length() < before;
     if (walk.length() < walk_best) {
       walk_best = walk.length(), since_best = 0;
       unpublished = true;

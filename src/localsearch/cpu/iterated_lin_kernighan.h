@@ -27,13 +27,6 @@
 // 0.115 % (the walk had stalled from 20 s on), pr2392 0.290 / 0.225 %, fnl4461 0.095 / 0.100 %
 // (still improving there). 3000 kicks and 1, 3 or 10 bridges on pcb3038: 0.166, 0.154, 0.120 %.
 //
-// Shared walks that merge (merge_gains): a walk that finds a shorter tour published while its own
-// tour holds gains since it last took the published one does not drop them: at most every
-// kPublishPeriod it merges them into the published tour (partition crossover, partition_merge.h,
-// the published tour as the base), walks on from the merge and publishes it. Walks that adopt the
-// shortest tour keep one walk's gains; on large tours, where each walk gains in its own places, the
-// merge keeps them all.
-//
 // The threads run freely beside the caller, so what they find depends on timing: a run with
 // workers is not repeatable from its seed alone.
 #pragma once
@@ -74,11 +67,8 @@ class IteratedLinKernighan final : public TourCompanion {
   /// seed and w.
   /// With `adopt_offers` (and `independent`), a walk takes an offered tour whenever it is shorter
   /// than the walk's own shortest: the colonies' merge offers every walk's gains merged into one.
-  /// With `merge_gains` (and shared walks), a walk merges its gains into a shorter published tour
-  /// instead of dropping them (see the file comment).
   IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads, uint64_t seed,
-                       bool independent = false, LinKernighanOptions lk = {}, bool adopt_offers = false,
-                       bool merge_gains = false);
+                       bool independent = false, LinKernighanOptions lk = {}, bool adopt_offers = false);
   /// Stops and joins the workers.
   ~IteratedLinKernighan() override { stop(); }
   IteratedLinKernighan(const IteratedLinKernighan&) = delete;
@@ -95,8 +85,6 @@ class IteratedLinKernighan final : public TourCompanion {
   int64_t kicks() const override { return kicks_.load(std::memory_order_relaxed); }
   /// How often a walk took an offered tour (with adopt_offers).
   int64_t adoptions() const { return adoptions_.load(std::memory_order_relaxed); }
-  /// How often a walk merged its gains into the published tour and gained by it (with merge_gains).
-  int64_t merges() const { return merges_.load(std::memory_order_relaxed); }
 
  private:
   void work(int worker);
@@ -108,7 +96,6 @@ class IteratedLinKernighan final : public TourCompanion {
   const uint64_t seed_;
   const bool independent_;
   const bool adopt_offers_;
-  const bool merge_gains_;
   const LinKernighanOptions lk_options_;
   const std::vector<int32_t> list_distances_;  // the 3-opt step's table, one for every worker
   mutable std::mutex mutex_;
@@ -120,7 +107,6 @@ class IteratedLinKernighan final : public TourCompanion {
   std::atomic<int64_t> best_length_{-1};
   std::atomic<int64_t> kicks_{0};
   std::atomic<int64_t> adoptions_{0};
-  std::atomic<int64_t> merges_{0};
   std::atomic<bool> stop_{false};
   std::vector<std::thread> workers_;
 };
