@@ -35,6 +35,16 @@ constexpr int kSmall = 2000, kGpuSmallColonies = 32, kOrOptBelow = 4000;
 /// stretches of the tour (below).
 constexpr int kStretchFrom = 150000, kMinStretchThreads = 2;
 
+/// From kQuadrantThreadsFrom cities the Lin-Kernighan threads search quadrant lists of their own
+/// (--lk-lists quadrant; the stretch walks of very large tours take 8 quadrant neighbours). The
+/// 2 x H200 host, one GPU and 16 cores a run, default (the colonies' 10 nearest) against quadrant,
+/// gap to the optimum: pla85900 120 s, seeds 1-5, median 0.2365 / 0.2196 % (4 seeds of 5 ahead);
+/// pla33810 60 s, seeds 1-3, 0.1954 / 0.1798, 0.2429 / 0.1869, 0.2458 / 0.1624 %; 200,000 uniform
+/// cities 60 s, seeds 1-2, 319,483,620 / 319,484,256 and 319,504,555 / 319,493,984 (level). Below
+/// it they were not ahead: usa13509 10 s, seeds 1-5, median 0.1519 / 0.1600 %; d18512 20 s, seeds
+/// 1-3, 0.0961 / 0.0874 % (bench/results/lk_lists_breadth_2026-11-29, quadrant_end_to_end_2026-11-30).
+constexpr int kQuadrantThreadsFrom = 30000;
+
 /// From kSmall to kOrOptBelow cities, given at least kBandSecondsPerCity seconds per city, the GPU
 /// runs kBandColonies colonies of 128 ants and merges their best tours every 10 iterations
 /// (--merge-tours, aco/colony_merge.h); with less time, one colony of 1,024 ants, which converges
@@ -268,6 +278,9 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
       c.host_search == aco::HostSearch::LinKernighan && !c.lk_independent &&
       unset("lk-stretch", c.lk_stretch, defaults.colony.lk_stretch))
     c.lk_stretch = n / c.lk_threads;
+  if (c.lk_threads > 0 && c.host_search == aco::HostSearch::LinKernighan && n >= kQuadrantThreadsFrom &&
+      unset("lk-lists", c.lk_lists, defaults.colony.lk_lists))
+    c.lk_lists = aco::LkLists::Quadrant;
   // The Lin-Kernighan threads exchange tours through the merge.
   if ((merged || c.lk_threads > 0) && unset("merge-tours", c.merge_tours, defaults.colony.merge_tours))
     c.merge_tours = true;
@@ -308,8 +321,11 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       : c.lk_threads > 0
           ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread", c.lk_threads > 1 ? "s" : "",
                    " (", localsearch::to_string(c.lk_step), " steps",
-                   c.lk_lists != aco::LkLists::Colonies ? concat(" over ", to_string(c.lk_lists), " lists")
-                                                        : std::string(),
+                   c.lk_lists == aco::LkLists::Colonies ? std::string()
+                   : c.lk_lists == aco::LkLists::Quadrant &&
+                           effective_shape(NeighbourShape::Quadrant, type) == NeighbourShape::Nearest
+                       ? std::string(" over nearest lists")
+                       : concat(" over ", to_string(c.lk_lists), " lists"),
                    c.lk_adopt_merged  ? ", independent walks that take the merged tour)"
                    : c.lk_independent ? ", independent walks)"
                                       : ")",

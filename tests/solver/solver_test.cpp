@@ -104,11 +104,22 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
     EXPECT_EQ(tiny_gpu.colony.lk_threads, 0) << n;
     EXPECT_FALSE(tiny_gpu.colony.merge_tours) << n;
   }
-  for (const int n : {8, 1000, 1999, 2000, 2392, 4000, 200000}) {
+  for (const int n : {8, 1000, 1999, 2000, 2392, 4000, 29999, 30000, 200000}) {
     const SolverConfig gpu = resolve_config(colonies(), n, Backend::Cuda);
     EXPECT_GE(gpu.colony.lk_threads, 1) << n;
     EXPECT_TRUE(gpu.colony.merge_tours) << n;
     EXPECT_EQ(gpu.colony.lk_independent, n < 4000) << n;  // independent walks below 4,000 cities
+    // From 30,000 cities the threads search quadrant lists of their own (nearest ones where the
+    // instance has no planar coordinates).
+    EXPECT_EQ(gpu.colony.lk_lists, n >= 30000 ? aco::LkLists::Quadrant : aco::LkLists::Colonies) << n;
+    EXPECT_EQ(portfolio_summary(gpu, n, EdgeWeightType::Euc2D, Backend::Cuda).find("over quadrant lists") !=
+                  std::string::npos,
+              n >= 30000)
+        << n;
+    EXPECT_EQ(portfolio_summary(gpu, n, EdgeWeightType::Explicit, Backend::Cuda).find("over nearest lists") !=
+                  std::string::npos,
+              n >= 30000)
+        << n;
     EXPECT_NE(
         portfolio_summary(gpu, n, EdgeWeightType::Euc2D, Backend::Cuda).find("Lin-Kernighan host thread"),
         std::string::npos);
@@ -217,7 +228,7 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   const SolverConfig huge = resolve_config(stretches, 1'000'000, Backend::Cuda);
   EXPECT_EQ(huge.colony.lk_stretch, 1000);
   EXPECT_NE(portfolio_summary(huge, 1'000'000, EdgeWeightType::Euc2D, Backend::Cuda)
-                .find("(3opt steps) over stretches of 1000 cities, then the whole tour"),
+                .find("(3opt steps over quadrant lists) over stretches of 1000 cities, then the whole tour"),
             std::string::npos);
   // The GPU runs many ants at once, the CPU a few dozen.
   EXPECT_GT(resolve_config(colonies(), 100'000, Backend::Cuda).ant_system.ants,
