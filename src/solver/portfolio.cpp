@@ -41,8 +41,9 @@ constexpr int kStretchFrom = 150000, kMinStretchThreads = 2;
 /// gap to the optimum: pla85900 120 s, seeds 1-5, median 0.2365 / 0.2196 % (4 seeds of 5 ahead);
 /// pla33810 60 s, seeds 1-3, 0.1954 / 0.1798, 0.2429 / 0.1869, 0.2458 / 0.1624 %; 200,000 uniform
 /// cities 60 s, seeds 1-2, 319,483,620 / 319,484,256 and 319,504,555 / 319,493,984 (level). Below
-/// it they were not ahead: usa13509 10 s, seeds 1-5, median 0.1519 / 0.1600 %; d18512 20 s, seeds
-/// 1-3, 0.0961 / 0.0874 % (bench/results/lk_lists_breadth_2026-11-29, quadrant_end_to_end_2026-11-30).
+/// it they were not ahead: usa13509 10 s, seeds 1-5, median 0.1519 / 0.1600 % (2 seeds of 5
+/// ahead); d18512 20 s, seeds 1-3, 0.0961 / 0.1028, 0.0783 / 0.0874, 0.1178 / 0.0806 % (1 of 3)
+/// (bench/results/lk_lists_breadth_2026-11-29, quadrant_end_to_end_2026-11-30).
 constexpr int kQuadrantThreadsFrom = 30000;
 
 /// From kSmall to kOrOptBelow cities, given at least kBandSecondsPerCity seconds per city, the GPU
