@@ -11,10 +11,7 @@
 #include "localsearch/partition_merge.h"
 
 namespace formica::aco {
-namespace {
 
-/// The shape of the lists the Lin-Kernighan threads build for themselves: theirs by `lists`, or
-/// `colonies` (the shape they follow with LkLists::Colonies).
 NeighbourShape threads_shape(LkLists lists, NeighbourShape colonies) {
   switch (lists) {
     case LkLists::Nearest:
@@ -26,8 +23,6 @@ NeighbourShape threads_shape(LkLists lists, NeighbourShape colonies) {
   }
   return colonies;
 }
-
-}  // namespace
 
 int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors, std::vector<int32_t>& current) {
   std::stable_sort(donors.begin(), donors.end(),

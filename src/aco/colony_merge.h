@@ -38,6 +38,11 @@ constexpr int kMergeInterval = 10;
 /// Neighbours per city of the Lin-Kernighan threads when the colonies have no local-search lists.
 constexpr int kMergerNeighbours = 10;
 
+/// The shape of the lists the Lin-Kernighan threads build for themselves: theirs by `lists`, or
+/// `colonies` (the shape they follow with LkLists::Colonies). Instances without planar coordinates
+/// get the nearest whatever the shape (effective_shape).
+NeighbourShape threads_shape(LkLists lists, NeighbourShape colonies);
+
 /// A tour and its exact length, to merge.
 using LengthTour = std::pair<long long, std::span<const int32_t>>;
 

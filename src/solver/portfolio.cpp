@@ -322,11 +322,12 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       : c.lk_threads > 0
           ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread", c.lk_threads > 1 ? "s" : "",
                    " (", localsearch::to_string(c.lk_step), " steps",
-                   c.lk_lists == aco::LkLists::Colonies ? std::string()
-                   : c.lk_lists == aco::LkLists::Quadrant &&
-                           effective_shape(NeighbourShape::Quadrant, type) == NeighbourShape::Nearest
-                       ? std::string(" over nearest lists")
-                       : concat(" over ", to_string(c.lk_lists), " lists"),
+                   c.lk_lists == aco::LkLists::Colonies
+                       ? std::string()
+                       : concat(" over ",
+                                to_string(effective_shape(
+                                    aco::threads_shape(c.lk_lists, NeighbourShape::Nearest), type)),
+                                " lists"),
                    c.lk_adopt_merged  ? ", independent walks that take the merged tour)"
                    : c.lk_independent ? ", independent walks)"
                                       : ")",
