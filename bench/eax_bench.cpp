@@ -10,6 +10,7 @@
 #include "core/search.h"
 #include "core/tour.h"
 #include "io/known_optima.h"
+#include "io/tsplib.h"
 #include "localsearch/cpu/edge_assembly_search.h"
 #include "solver/solver.h"
 
@@ -39,6 +40,11 @@ int main(int argc, char** argv) {
   app.add_option("--restart-kicks", config.restart_kicks,
                  "populations after the first: 0 climbed from --start; K the best tour with K kicks, each repaired")
       ->check(CLI::Range(0, 100000));
+  app.add_option("--first-kicks", config.first_kicks,
+                 "the first population: 0 climbed from --start; K the first tour with K kicks, each repaired")
+      ->check(CLI::Range(0, 100000));
+  std::string start_file;
+  app.add_option("--start-tour", start_file, "the population's first tour: this TSPLIB tour file");
   bool once = false;
   app.add_flag("--once", once, "one population: stop when it converges (no larger one after it)");
   std::string selection = "entropy";
@@ -56,7 +62,17 @@ int main(int argc, char** argv) {
   };
   const Instance instance = bench::load(instance_spec);
   if (optimum == 0) optimum = known_optimum(instance.name(), instance.n()).value_or(0);
-  localsearch::cpu::EdgeAssemblySearch search(instance, config);
+  std::vector<int32_t> first;
+  if (!start_file.empty()) {
+    try {
+      first = io::read_tour(start_file);
+      validate_permutation(first, instance.n());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s: %s\n", start_file.c_str(), e.what());
+      return 1;
+    }
+  }
+  localsearch::cpu::EdgeAssemblySearch search(instance, config, std::move(first));
   std::printf("%s, %d cities: %s, seed %llu (lists and first tour %.2f s)\n", instance.name().c_str(),
               instance.n(), config.describe().c_str(), static_cast<unsigned long long>(config.seed),
               elapsed());
