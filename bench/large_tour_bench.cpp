@@ -207,6 +207,9 @@ int main(int argc, char** argv) {
   if (!stretches_only) {
     localsearch::cpu::IteratedLinKernighan whole(instance, lists, threads, seed, false, whole_options());
     run("whole tour", whole);
+    if (whole.replayed() + whole.refused() > 0)
+      std::printf("shared tour: %lld shortening kicks replayed, %lld refused\n",
+                  static_cast<long long>(whole.replayed()), static_cast<long long>(whole.refused()));
   }
   if (batch_stretches) {
     batch::BatchConfig config;
@@ -223,7 +226,8 @@ int main(int argc, char** argv) {
   }
   if (whole_only) return 0;
   localsearch::cpu::StretchLinKernighan stretches(instance, threads, seed, stretch, kicks, 0, {},
-                                                  *localsearch::parse_lk_step(step));
+                                                  *localsearch::parse_lk_step(step),
+                                                  *parse_neighbour_shape(shape));
   char name[64];
   std::snprintf(name, sizeof name, "stretches of %d, %d kicks", stretch,
                 kicks > 0 ? kicks : std::min(stretch, localsearch::cpu::kMaxRoundKicks));

@@ -119,11 +119,16 @@ void ColonyConfig::validate() const {
                   lk_stretch);
   FORMICA_EXPECTS(lk_regions >= 1 && lk_region >= 0 && lk_region < lk_regions,
                   "the island's region must be in [0, ", lk_regions, "), got ", lk_region);
+  FORMICA_EXPECTS(
+      !lk_replay || (lk_threads > 0 && !lk_independent),
+      "--lk-replay: only shared Lin-Kernighan walks replay their moves; add --lk-threads N and leave out "
+      "--lk-independent");
   FORMICA_EXPECTS(lk_stretch == 0 || !lk_independent,
                   "--lk-stretch: the stretch threads share one walk; leave out --lk-independent");
-  FORMICA_EXPECTS(host_search == HostSearch::LinKernighan || (lk_stretch == 0 && !lk_independent),
-                  "--host-search eax: GA-EAX's threads share one population over the whole tour; leave out "
-                  "--lk-stretch and --lk-independent");
+  FORMICA_EXPECTS(
+      host_search == HostSearch::LinKernighan || (lk_stretch == 0 && !lk_independent && !lk_replay),
+      "--host-search eax: GA-EAX's threads share one population over the whole tour; leave out "
+      "--lk-stretch, --lk-independent and --lk-replay");
   FORMICA_EXPECTS(
       focused_edges == 0 || variant != ColonyVariant::Acs,
       "--focused-edges: ACS builds its tours in lockstep; focused construction needs mmas or gaco");
@@ -154,7 +159,7 @@ std::string ColonyConfig::describe() const {
                                                                   : std::string()))
               : "") +
          (lk_independent ? " lk-independent=true" : "") + (lk_adopt_merged ? " lk-adopt-merged=true" : "") +
-         (lk_stretch > 0 ? concat(" lk-stretch=", lk_stretch) : "") +
+         (lk_replay ? " lk-replay=true" : "") + (lk_stretch > 0 ? concat(" lk-stretch=", lk_stretch) : "") +
          (lk_stretch > 0 && lk_regions > 1
               ? (lk_split ? concat(" lk-split=region-", lk_region, "-of-", lk_regions)
                           : std::string(" lk-split=false"))

@@ -153,6 +153,10 @@ struct ColonyConfig {
   /// shortest, so every walk goes on from all the walks' gains merged (where shared walks keep only
   /// the one walk that gained most, and independent walks keep only their own).
   bool lk_adopt_merged = false;
+  /// Shared walks on two-level lists (10,000 cities and more, 2-opt or 3-opt steps) hand their
+  /// gains to the shared tour, which replays their moves, instead of adopting the shortest tour
+  /// (localsearch/cpu/iterated_lin_kernighan.h). Needs lk_threads and shared walks.
+  bool lk_replay = false;
   /// The Lin-Kernighan threads walk stretches of this many consecutive cities of the tour, each
   /// a path with fixed ends, instead of the whole tour (localsearch/cpu/stretch_lin_kernighan.h:
   /// the decomposition for very large tours; auto: n / lk_threads from 150,000 cities); 0: the

@@ -79,7 +79,8 @@ ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
               : build_candidate_lists(instance, std::min(kMergerNeighbours, instance.n() - 1), config.threads,
                                       shape),
         config.lk_threads, config.seed, config.lk_independent,
-        localsearch::cpu::lin_kernighan_options(config.lk_step, instance.n()), config.lk_adopt_merged);
+        localsearch::cpu::lin_kernighan_options(config.lk_step, instance.n()), config.lk_adopt_merged,
+        config.lk_replay);
   };
   if (config.lk_stretch > 0 && instance.n() >= 2 * config.lk_stretch) {
     companion_ = std::make_unique<localsearch::cpu::StretchHandOver>(

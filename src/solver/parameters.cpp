@@ -175,6 +175,13 @@ void add_colony_parameters(std::vector<Parameter>& p) {
                  c.colony.lk_adopt_merged = parse_bool("lk-adopt-merged", v);
                },
                [](const SolverConfig& c) { return nlohmann::json(c.colony.lk_adopt_merged); }});
+  p.push_back(
+      {"lk-replay",
+       "MMAS / ACS / GACO with --lk-threads, 10,000 cities or more: true lets the shared Lin-Kernighan "
+       "walks hand their gains to the shared tour, which replays their moves, instead of adopting the "
+       "shortest tour (false)",
+       [](SolverConfig& c, std::string_view v) { c.colony.lk_replay = parse_bool("lk-replay", v); },
+       [](const SolverConfig& c) { return nlohmann::json(c.colony.lk_replay); }});
 }
 
 std::string_view start_help() {

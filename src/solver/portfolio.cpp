@@ -255,13 +255,15 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   }
   // A budget in which GA-EAX's population converges: the host threads run it.
   if (c.lk_threads > 0 && c.lk_stretch == 0 && !(config.was_named("lk-independent") && c.lk_independent) &&
-      !config.was_named("lk-step") && eax_pays(config, n, c.lk_threads) && unset("host-search", c.host_search, defaults.colony.host_search))
+      !config.was_named("lk-step") && !config.was_named("lk-replay") && eax_pays(config, n, c.lk_threads) &&
+      unset("host-search", c.host_search, defaults.colony.host_search))
     c.host_search = aco::HostSearch::Eax;
   // Independent walks below kOrOptBelow: H200, 3 seeds, 10 s, stop at 0.1 %, shared / independent:
   // u2152 0.107 / 0.068 %, pr2392 0.107 / 0.060 % (median); at the reference times fnl4461 0.134 /
   // 0.209 %, usa13509 0.218 / 0.260 %, pla85900 0.372 / 0.751 %: where one walk has more to improve
   // than it can in the time, the walks must share (section 17 of the tuning file).
-  if (c.lk_threads > 0 && n < kOrOptBelow && c.lk_stretch == 0 && c.host_search == aco::HostSearch::LinKernighan &&
+  if (c.lk_threads > 0 && n < kOrOptBelow && c.lk_stretch == 0 &&
+      c.host_search == aco::HostSearch::LinKernighan && !c.lk_replay &&
       unset("lk-independent", c.lk_independent, defaults.colony.lk_independent))
     c.lk_independent = true;
   // Very large tours: the threads walk stretches of n / threads cities each, one a thread

@@ -143,6 +143,12 @@ TEST(ColonyMerger, LinKernighanThreadsNeedTheMerge) {
   EXPECT_THROW(config.validate(), InputError);
   config.lk_threads = 2;
   EXPECT_NO_THROW(config.validate());
+  config.lk_replay = true;  // only shared walks replay
+  EXPECT_THROW(config.validate(), InputError);
+  config.lk_independent = false;
+  EXPECT_NO_THROW(config.validate());
+  config.lk_threads = 0;
+  EXPECT_THROW(config.validate(), InputError);
 }
 
 TEST(ColonyMerger, MergesTheIndependentWalksToo) {

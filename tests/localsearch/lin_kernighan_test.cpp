@@ -18,6 +18,7 @@
 #include "localsearch/cpu/kicked_tour.h"
 #include "localsearch/cpu/lin_kernighan.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
+#include "localsearch/cpu/two_level_tour.h"
 #include "localsearch/start_tour.h"
 #include "test_support.h"
 
@@ -148,6 +149,48 @@ TEST(IteratedLinKernighan, PublishesOnlyShorterToursExactlyMeasured) {
   EXPECT_LE(threads.best_length(), length);
   const int64_t later = threads.best(best);
   EXPECT_EQ(later, tour_length(instance, best));
+}
+
+/// With replay, shared walks from kTwoLevelCities cities hand their gains to the shared tour, which
+/// replays their moves: it gets shorter by exactly what was replayed (the published length is the
+/// tour's), and most hand-overs are replayed rather than refused.
+TEST(IteratedLinKernighan, SharedWalksOnListsReplayTheirKicksOnTheSharedTour) {
+  const int n = kTwoLevelCities + 2000;
+  const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 5);
+  CandidateLists lists = build_candidate_lists(instance, 8);
+  const std::vector<int32_t> start = three_opt_tour(instance, lists);
+  const int64_t start_length = tour_length(instance, start);
+  IteratedLinKernighan threads(instance, lists, 3, 7, false,
+                               lin_kernighan_options(LinKernighanStep::ThreeOpt, n), false, true);
+  threads.offer(start, start_length);
+  ASSERT_TRUE(test::wait_for([&] { return threads.replayed() >= 200; }, 60.0))
+      << threads.replayed() << " replayed, " << threads.refused() << " refused";
+  threads.stop();
+  std::vector<int32_t> best;
+  const int64_t length = threads.best(best);
+  validate_permutation(best, n);
+  EXPECT_EQ(length, tour_length(instance, best));
+  EXPECT_LT(length, start_length);
+  EXPECT_GT(threads.replayed(), 4 * threads.refused());
+  // Without replay the shared walks adopt: nothing replayed. Walks that cannot replay (independent,
+  // or on arrays: 5-opt steps, or fewer than kTwoLevelCities cities) are refused with an InputError.
+  IteratedLinKernighan adopting(instance, lists, 2, 7, false,
+                                lin_kernighan_options(LinKernighanStep::ThreeOpt, n));
+  adopting.offer(start, start_length);
+  ASSERT_TRUE(test::wait_for([&] { return adopting.best_length() < start_length; }, 60.0));
+  adopting.stop();
+  EXPECT_EQ(adopting.replayed() + adopting.refused(), 0);
+  EXPECT_THROW(IteratedLinKernighan(instance, lists, 2, 7, true,
+                                    lin_kernighan_options(LinKernighanStep::ThreeOpt, n), false, true),
+               InputError);
+  EXPECT_THROW(IteratedLinKernighan(instance, lists, 2, 7, false,
+                                    lin_kernighan_options(LinKernighanStep::FiveOpt, n), false, true),
+               InputError);
+  const Instance small = io::generate_instance(kTwoLevelCities - 1, io::InstanceKind::Uniform, 5);
+  EXPECT_THROW(
+      IteratedLinKernighan(small, build_candidate_lists(small, 8), 2, 7, false,
+                           lin_kernighan_options(LinKernighanStep::ThreeOpt, small.n()), false, true),
+      InputError);
 }
 
 TEST(IteratedLinKernighan, IndependentWalksKeepTheirOwnShortestTours) {
@@ -396,6 +439,48 @@ TEST(KickedTour, EveryKickKeepsAPermutationOfExactLength) {
       }
       EXPECT_GT(kept, 0) << to_string(step);
     }
+}
+
+/// A walk on a two-level list that logs its moves: the log played on a copy of the tour it started
+/// from (TwoLevelTour::replay) gives the walk's tour, through kept, equal and undone kicks and
+/// escapes alike; after clear_log() the log starts from the walk's tour of then.
+TEST(KickedTour, LoggedMovesReplayedOnTheStartGiveTheWalksTour) {
+  const Instance instance = io::generate_instance(2000, io::InstanceKind::Clustered, 21);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  LinKernighan lk(instance, lists, lin_kernighan_options(LinKernighanStep::ThreeOpt, 2000));
+  std::vector<int32_t> tour = three_opt_tour(instance, lists);
+  KickedTour walk;
+  walk.reset(tour, tour_length(instance, tour), true);
+  walk.log_moves(true);
+  RandomStream random(5, 7);
+  const auto cycle = [](std::span<const int32_t> order) {  // each city's two neighbours, sorted
+    std::vector<std::pair<int, int>> neighbours(order.size());
+    const size_t n = order.size();
+    for (size_t p = 0; p < n; ++p) {
+      const int a = order[(p + n - 1) % n], b = order[(p + 1) % n];
+      neighbours[order[p]] = {std::min(a, b), std::max(a, b)};
+    }
+    return neighbours;
+  };
+  for (int round = 0; round < 4; ++round) {
+    TwoLevelTour copy(walk.tour());
+    for (int k = 0; k < 300; ++k) {
+      walk.kick(instance, lk, random, nullptr, kMaxKickSegment);
+      if (k % 100 == 99) walk.perturb(instance, lk, random, nullptr, kMaxKickSegment, kEscapeBridges);
+    }
+    EXPECT_FALSE(walk.logged().empty());
+    ASSERT_TRUE(copy.replay(walk.logged())) << "round " << round;
+    std::vector<int32_t> replayed(2000);
+    copy.write(replayed);
+    EXPECT_EQ(cycle(replayed), cycle(walk.tour())) << "round " << round;
+    EXPECT_EQ(tour_length(instance, replayed), walk.length());
+    walk.clear_log();
+  }
+  walk.reset(tour, tour_length(instance, tour), true);
+  EXPECT_TRUE(walk.logged().empty());
+  walk.log_moves(false);
+  for (int k = 0; k < 100; ++k) walk.kick(instance, lk, random, nullptr, kMaxKickSegment);
+  EXPECT_TRUE(walk.logged().empty());
 }
 
 /// Chains on a two-level list: the exact gain, and a tour as short as the arrays' chains leave

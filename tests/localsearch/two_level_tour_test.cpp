@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -126,6 +127,89 @@ TEST(TwoLevelTour, RollbackRestoresTheCycleAndUndoingMovesEmptiesTheJournal) {
       }
       list.journal(false);
     }
+  }
+}
+
+/// The edges of the list's cycle, each (smaller city, larger city), sorted.
+std::vector<std::pair<int, int>> cycle_edges(const TwoLevelTour& list) {
+  std::vector<std::pair<int, int>> edges;
+  for (int c = 0; c < list.n(); ++c) edges.emplace_back(std::min(c, list.succ(c)), std::max(c, list.succ(c)));
+  std::sort(edges.begin(), edges.end());
+  return edges;
+}
+
+/// A walk's journal replayed on another copy of the tour (the shared tour of iterated_lin_kernighan.h):
+/// on the same tour it gives the walk's cycle; on one that other moves changed elsewhere it adds
+/// the walk's exchange to theirs; where another move took an edge the journal removes, it is
+/// refused and the copy is left as it was.
+TEST(TwoLevelTour, ReplayAddsAJournalsExchangeOrRefusesIt) {
+  for (const int n : {40, 1000, 5000}) {
+    const std::vector<int32_t> tour = shuffled(n, 19);
+    std::vector<int32_t> pos(tour.size());
+    for (int p = 0; p < n; ++p) pos[tour[p]] = p;
+    RandomStream rng(23, static_cast<uint64_t>(n));
+    int replayed = 0, refused = 0;
+    for (int round = 0; round < 60; ++round) {
+      TwoLevelTour walk(tour), shared(tour);
+      std::vector<int32_t> walk_tour = tour, walk_pos = pos, other_tour = tour, other_pos = pos;
+      ArrayTour array(walk_tour, walk_pos);
+      // The walk's moves, a few positions apart as a kick's repair makes them.
+      walk.journal(true);
+      for (int m = 0; m < 6; ++m) {
+        auto [u1, u2, v1, v2] = random_move(array, rng, 12);
+        if (u2 == v1 || v2 == u1) continue;
+        array.exchange(u1, u2, v1, v2);
+        walk.exchange(u1, u2, v1, v2);
+      }
+      const std::vector<std::array<int32_t, 4>> moves(walk.journal().begin(), walk.journal().end());
+      if (round % 3 == 0) {  // the same tour
+        ASSERT_TRUE(shared.replay(moves));
+        EXPECT_EQ(cycle_edges(shared), cycle_edges(walk));
+        ++replayed;
+        continue;
+      }
+      // Another walk's move on the shared tour first: anywhere (round % 3 == 1), or one that
+      // removes an edge the journal removes (round % 3 == 2).
+      const std::vector<std::pair<int, int>> start = cycle_edges(TwoLevelTour(tour)),
+                                             mine = cycle_edges(walk);
+      std::vector<std::pair<int, int>> removed;  // by the journal
+      std::set_difference(start.begin(), start.end(), mine.begin(), mine.end(), std::back_inserter(removed));
+      ArrayTour other(other_tour, other_pos);
+      std::array<int, 4> move{};
+      do {
+        move = random_move(other, rng, 0);
+        if (round % 3 == 2 && !removed.empty()) {
+          const auto [a, b] = removed[rng.below(static_cast<uint32_t>(removed.size()))];
+          const int far = other.at((pos[a] + n / 2) % n);
+          move = other.succ(a) == b ? std::array<int, 4>{a, b, far, other.succ(far)}
+                                    : std::array<int, 4>{a, b, far, other.pred(far)};
+        }
+      } while (move[1] == move[2] || move[3] == move[0] || move[0] == move[2]);
+      shared.exchange(move[0], move[1], move[2], move[3]);
+      const std::vector<std::pair<int, int>> before = cycle_edges(shared);
+      if (!shared.replay(moves)) {
+        EXPECT_EQ(cycle_edges(shared), before) << "a refused replay changed the tour";
+        ++refused;
+        continue;
+      }
+      ASSERT_NE(round % 3, 2) << "replayed moves whose edge another move had taken";
+      // The shared tour is one cycle holding both exchanges: the other move's and the journal's.
+      std::vector<int32_t> order(static_cast<size_t>(n));
+      shared.write(order);
+      std::vector<int32_t> sorted = order;
+      std::sort(sorted.begin(), sorted.end());
+      for (int i = 0; i < n; ++i) ASSERT_EQ(sorted[i], i);
+      std::vector<std::pair<int, int>> expected, added;
+      std::set_difference(mine.begin(), mine.end(), start.begin(), start.end(), std::back_inserter(added));
+      std::set_difference(before.begin(), before.end(), removed.begin(), removed.end(),
+                          std::back_inserter(expected));
+      expected.insert(expected.end(), added.begin(), added.end());
+      std::sort(expected.begin(), expected.end());
+      EXPECT_EQ(cycle_edges(shared), expected);
+      ++replayed;
+    }
+    EXPECT_GE(replayed, 20) << n;
+    EXPECT_GE(refused, 10) << n;
   }
 }
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <utility>
 
+#include "core/error.h"
 #include "core/rng.h"
 #include "core/search.h"
 #include "localsearch/cpu/kicked_tour.h"
@@ -15,15 +16,21 @@ namespace formica::localsearch::cpu {
 
 IteratedLinKernighan::IteratedLinKernighan(const Instance& instance, CandidateLists lists, int threads,
                                            uint64_t seed, bool independent, LinKernighanOptions lk,
-                                           bool adopt_offers)
+                                           bool adopt_offers, bool replay)
     : instance_(instance),
       lists_(std::move(lists)),
       seed_(seed),
       independent_(independent),
       adopt_offers_(adopt_offers && independent),
+      replays_(replay),
       lk_options_(lk),
       list_distances_(lk.step == LinKernighanStep::ThreeOpt ? list_distances(instance, lists_)
                                                             : std::vector<int32_t>{}) {
+  if (replays_ && (independent_ || !walks_two_level(instance.n(), lk.step)))
+    throw InputError(
+        concat("--lk-replay: only shared walks on two-level lists replay their moves (10,000 cities or "
+               "more, 2-opt or 3-opt steps); this run's walks ",
+               independent_ ? "are independent" : "keep arrays"));
   if (independent_) walks_.resize(static_cast<size_t>(std::max(threads, 1)));
   for (int w = 0; w < std::max(threads, 1); ++w) workers_.emplace_back([this, w] { work(w); });
 }
@@ -57,13 +64,37 @@ void IteratedLinKernighan::publish(std::span<const int32_t> tour, int64_t length
   if (best >= 0 && length >= best) return;
   best_.assign(tour.begin(), tour.end());
   best_length_.store(length, std::memory_order_release);
+  if (replays_) {
+    shared_.assign(tour);
+    shared_ahead_ = false;
+    version_.fetch_add(1, std::memory_order_release);
+  }
+}
+
+int64_t IteratedLinKernighan::take(std::vector<int32_t>& out, int64_t& version) const {
+  const std::lock_guard lock(mutex_);
+  const int64_t length = best_length_.load(std::memory_order_relaxed);
+  if (shared_ahead_) shared_.write(best_), shared_ahead_ = false;
+  if (length >= 0) out = best_;
+  version = version_.load(std::memory_order_relaxed);
+  return length;
+}
+
+int64_t IteratedLinKernighan::hand_over(std::span<const std::array<int32_t, 4>> moves, int64_t delta) {
+  const std::lock_guard lock(mutex_);
+  if (!shared_.replay(moves)) {
+    refused_.fetch_add(1, std::memory_order_relaxed);
+    return -1;
+  }
+  replayed_.fetch_add(1, std::memory_order_relaxed);
+  best_length_.store(best_length_.load(std::memory_order_relaxed) + delta, std::memory_order_release);
+  shared_ahead_ = true;
+  return version_.fetch_add(1, std::memory_order_release) + 1;
 }
 
 int64_t IteratedLinKernighan::best(std::vector<int32_t>& out) const {
-  const std::lock_guard lock(mutex_);
-  const int64_t length = best_length_.load(std::memory_order_relaxed);
-  if (length >= 0) out = best_;
-  return length;
+  int64_t version = 0;
+  return take(out, version);
 }
 
 void IteratedLinKernighan::walks(std::vector<Walk>& out) const {
@@ -99,7 +130,41 @@ void IteratedLinKernighan::work(int worker) {
     }
     published = Clock::now(), unpublished = false;
   };
+  int64_t seen = -1;           // replays_: the shared tour's version the walk last took or made
+  int64_t base = -1;           // replays_: the walk's length when it last took or handed over
+  bool resync = false;         // replays_: the shared tour refused the walk's moves
+  Clock::time_point synced{};  // replays_: when the walk last took the shared tour
+  walk.log_moves(replays_);
   while (!stop_.load(std::memory_order_relaxed)) {
+    if (replays_) {
+      if (walk.length() < 0 || resync ||
+          (seen != shared_version() && Clock::now() - synced >= kResyncPeriod)) {
+        const int64_t length = take(adopted, seen);
+        walk.reset(adopted, length, true);
+        base = walk_best = length, since_best = 0;
+        synced = Clock::now(), resync = false;
+      }
+      walk.kick(instance_, lk, random, &stop, kMaxKickSegment);
+      kicks_.fetch_add(1, std::memory_order_relaxed);
+      if (walk.length() < base) {  // hand over everything since the last hand-over
+        const int64_t version = hand_over(walk.logged(), walk.length() - base);
+        walk.clear_log();
+        base = walk.length();
+        if (version < 0)
+          resync = true;
+        else if (version == seen + 1)
+          seen = version;  // no other walk changed it since
+      } else if (walk.logged().size() > kMaxLoggedMoves) {
+        resync = true;  // an excursion too long to replay
+      }
+      if (walk.length() < walk_best) {
+        walk_best = walk.length(), since_best = 0;
+      } else if (++since_best >= kStallKicks) {
+        walk.perturb(instance_, lk, random, &stop, kMaxKickSegment, kEscapeBridges);
+        since_best = 0;
+      }
+      continue;
+    }
     const int64_t offered = adopt_offers_ ? offer_length_.load(std::memory_order_acquire) : -1;
     if (walk.length() >= 0 && offered >= 0 && offered < walk_best) {  // a merged tour
       int64_t length = 0;

@@ -11,6 +11,7 @@ std::span<const int32_t> KickedTour::tour() const {
 void KickedTour::reset(std::span<const int32_t> tour, int64_t length, bool two_level) {
   two_level_ = two_level;
   length_ = length;
+  log_.clear();
   saved_.assign(tour.begin(), tour.end());
   stale_ = false;
   if (two_level_) {
@@ -79,9 +80,13 @@ void KickedTour::perturb(const Instance& instance, LinKernighan& lk, RandomStrea
     int32_t ends[8];
     int64_t delta = 0;
     if (two_level_) {
+      list_.journal(logging_);
       list_bridge(instance, lk, random, max_segment, ends, delta);
       length_ += delta - lk.improve(list_, ends, stop).gain;
       stale_ = true;
+      if (logging_) log_.insert(log_.end(), list_.journal().begin(), list_.journal().end());
+      list_.forget();
+      list_.journal(false);
       continue;
     }
     bridge(instance, lk, random, max_segment, ends, delta);
@@ -101,6 +106,7 @@ void KickedTour::kick(const Instance& instance, LinKernighan& lk, RandomStream& 
     list_bridge(instance, lk, random, max_segment, ends, kick);
     const int64_t next = length_ + kick - lk.improve(list_, ends, stop).gain;
     if (next <= length_) {
+      if (logging_) log_.insert(log_.end(), list_.journal().begin(), list_.journal().end());
       list_.forget();
       length_ = next;
       stale_ = true;

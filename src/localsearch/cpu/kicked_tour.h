@@ -10,6 +10,7 @@
 // pay; the list's tour is written out as an array only when tour() is asked for it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -51,6 +52,14 @@ class KickedTour {
   void perturb(const Instance& instance, LinKernighan& lk, RandomStream& random, const StopFlag* stop,
                int max_segment, int bridges);
 
+  /// On a two-level list, while on, every move the walk keeps (the kicks' kept or equal, their
+  /// repairs', perturb()'s) is logged, first first, as TwoLevelTour::journal() lists them: the
+  /// walk's tour is the tour at the last clear_log() or reset() with the logged moves played, for
+  /// TwoLevelTour::replay() on another copy of that tour. Off by default; reset() empties the log.
+  void log_moves(bool on) { logging_ = on; }
+  std::span<const std::array<int32_t, 4>> logged() const { return log_; }
+  void clear_log() { log_.clear(); }
+
   /// The walk's tour (the one kept) and its exact length; -1 before reset().
   std::span<const int32_t> tour() const;
   int64_t length() const { return length_; }
@@ -71,6 +80,8 @@ class KickedTour {
   TouchedBlocks touched_;               // the positions a kick and its repair rewrote
   bool two_level_ = false;
   TwoLevelTour list_;
+  bool logging_ = false;
+  std::vector<std::array<int32_t, 4>> log_;  // the kept moves since reset() or clear_log()
   mutable bool stale_ = false;  // saved_ behind list_
   int64_t length_ = -1;
 };

@@ -61,6 +61,23 @@ void TwoLevelTour::rollback() {
   journaling_ = on;
 }
 
+bool TwoLevelTour::replay(std::span<const std::array<int32_t, 4>> moves) {
+  journal_.clear();
+  journaling_ = true;
+  for (const auto& [u1, u2, v1, v2] : moves) {
+    const bool forward = succ(u1) == u2 && succ(v1) == v2, backward = pred(u1) == u2 && pred(v1) == v2;
+    if (!forward && !backward) {
+      rollback();
+      journaling_ = false;
+      return false;
+    }
+    exchange(u1, u2, v1, v2);
+  }
+  journal_.clear();
+  journaling_ = false;
+  return true;
+}
+
 void TwoLevelTour::reverse(int a, int b) {
   if (a == b) return;
   const int sa = cities_[a].segment, sb = cities_[b].segment;

@@ -62,6 +62,14 @@ class TwoLevelTour {
   void rollback();
   /// Empties the journal (what it recorded stays).
   void forget() { journal_.clear(); }
+  /// The moves recorded since the journal was last empty, first first, each {u1, u2, v1, v2}.
+  std::span<const std::array<int32_t, 4>> journal() const { return journal_; }
+
+  /// Plays `moves` (another list's journal, the same cities) on this tour, each only where its
+  /// two edges are here with the same orientation, so that it is a 2-opt move of this cycle too:
+  /// true when all were, and the tour then differs from before by exactly the edges the moves
+  /// exchange; false, the tour unchanged, at the first that was not. Replaces the journal.
+  bool replay(std::span<const std::array<int32_t, 4>> moves);
 
   /// How often a move fell back to rebuilding the lists from an array (segments grown past
   /// kMaxSegmentFactor times their size, or a split the run could not use): for the tests.
