@@ -445,9 +445,9 @@ TEST(KickedTour, EveryKickKeepsAPermutationOfExactLength) {
 /// from (TwoLevelTour::replay) gives the walk's tour, through kept, equal and undone kicks and
 /// escapes alike; after clear_log() the log starts from the walk's tour of then.
 TEST(KickedTour, LoggedMovesReplayedOnTheStartGiveTheWalksTour) {
-  const Instance instance = io::generate_instance(2000, io::InstanceKind::Clustered, 21);
+  const Instance instance = io::generate_instance(1000, io::InstanceKind::Clustered, 21);
   const CandidateLists lists = build_candidate_lists(instance, 10);
-  LinKernighan lk(instance, lists, lin_kernighan_options(LinKernighanStep::ThreeOpt, 2000));
+  LinKernighan lk(instance, lists, lin_kernighan_options(LinKernighanStep::ThreeOpt, 1000));
   std::vector<int32_t> tour = three_opt_tour(instance, lists);
   KickedTour walk;
   walk.reset(tour, tour_length(instance, tour), true);
@@ -462,15 +462,15 @@ TEST(KickedTour, LoggedMovesReplayedOnTheStartGiveTheWalksTour) {
     }
     return neighbours;
   };
-  for (int round = 0; round < 4; ++round) {
+  for (int round = 0; round < 3; ++round) {
     TwoLevelTour copy(walk.tour());
-    for (int k = 0; k < 300; ++k) {
+    for (int k = 0; k < 150; ++k) {
       walk.kick(instance, lk, random, nullptr, kMaxKickSegment);
-      if (k % 100 == 99) walk.perturb(instance, lk, random, nullptr, kMaxKickSegment, kEscapeBridges);
+      if (k % 50 == 49) walk.perturb(instance, lk, random, nullptr, kMaxKickSegment, kEscapeBridges);
     }
     EXPECT_FALSE(walk.logged().empty());
     ASSERT_TRUE(copy.replay(walk.logged())) << "round " << round;
-    std::vector<int32_t> replayed(2000);
+    std::vector<int32_t> replayed(1000);
     copy.write(replayed);
     EXPECT_EQ(cycle(replayed), cycle(walk.tour())) << "round " << round;
     EXPECT_EQ(tour_length(instance, replayed), walk.length());
@@ -479,7 +479,7 @@ TEST(KickedTour, LoggedMovesReplayedOnTheStartGiveTheWalksTour) {
   walk.reset(tour, tour_length(instance, tour), true);
   EXPECT_TRUE(walk.logged().empty());
   walk.log_moves(false);
-  for (int k = 0; k < 100; ++k) walk.kick(instance, lk, random, nullptr, kMaxKickSegment);
+  for (int k = 0; k < 50; ++k) walk.kick(instance, lk, random, nullptr, kMaxKickSegment);
   EXPECT_TRUE(walk.logged().empty());
 }
 
