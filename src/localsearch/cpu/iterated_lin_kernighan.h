@@ -74,8 +74,8 @@ using localsearch::kMinKickCities;
 /// take it out (see the file comment).
 inline constexpr int64_t kStallKicks = 1000;
 inline constexpr int kEscapeBridges = 3;
-/// A walk on a two-level list publishes its shorter tours at most this often (and when it stops):
-/// independent walks.
+/// A walk on a two-level list that does not replay publishes its shorter tours at most this often
+/// (and when it stops).
 inline constexpr std::chrono::milliseconds kPublishPeriod{10};
 /// A shared walk on a two-level list takes the shared tour again at most this often when other
 /// walks changed it.
