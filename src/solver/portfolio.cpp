@@ -180,6 +180,23 @@ int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 constexpr double kEaxSeconds = 1.8e-5;
 constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 90'000;
 
+/// GA-EAX's first population by budget (eax_population). A population of P tours converges in
+/// about P / 100 times the time of 100: each generation crosses P pairs, and the generations to
+/// convergence hardly change with P (this project's 2-core VM, rl5915, one thread, seed 1,
+/// eax_bench --once: 100 tours 0.034 % at about 17 s of generations, 268 generations; 500 tours
+/// 0.0019 % after 118 s, 332 generations; bench/results/eax_population_2026-11-30). A population
+/// converged at the run's end is far shorter than a small one that converged early and stalled
+/// (usa13509, 60-s runs of 100 tours: the gap at 30 s is the gap at 120 s on all 5 seeds,
+/// bench/results/five_seeds_2026-11-29; the restarts around the best tour find nothing more),
+/// so auto sizes the population to converge in about half of the time limit: 100 tours per
+/// kEaxPopulationMargin x eax_budget seconds, at most kEaxMaxAutoPopulation. The default solver on
+/// the H200 host (one GPU and 16 cores a run, seed 1): usa13509 at 300 s, 490 tours, the optimum
+/// at 120 s, where 100 tours stood at 0.0279 % from 60 s to the end; at 600 s the optimum by 300 s;
+/// fnl4461 at 60 s, 520 tours, the optimum by 30 s on seeds 1-3; d18512 at 120 / 300 s, 120 / 300
+/// tours, 0.0005 / 0.0002 % (100 tours, 5 seeds: median 0.0019 %).
+constexpr double kEaxPopulationMargin = 2.0;
+constexpr int kEaxMaxAutoPopulation = 1000;
+
 /// Parameters that leave the choice of algorithm to auto: those of every run (and the algorithm
 /// itself, which is auto here: the Python package always names it).
 bool general_parameter(std::string_view name) {
@@ -211,12 +228,21 @@ double eax_budget(int n, int threads) {
          std::sqrt(static_cast<double>(kEaxReferenceThreads) / std::max(1, threads));
 }
 
+int eax_population(int n, int threads, double time_limit) {
+  const int first = localsearch::cpu::EdgeAssemblyConfig{}.population;
+  const double fits = time_limit / (kEaxPopulationMargin * eax_budget(n, threads));
+  const int rounded = static_cast<int>(std::floor(first * fits / 10)) * 10;
+  return std::clamp(rounded, first, kEaxMaxAutoPopulation);
+}
+
 double default_time_limit(int n) { return std::clamp(n / 2000.0, 10.0, 60.0); }
 
 SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (config.algorithm != Algorithm::Auto) return config;
   if (backend == Backend::Cpu && cpu_runs_eax(config, n)) {
     config.algorithm = Algorithm::Eax;
+    if (!config.was_named("population") && config.eax.population == SolverConfig{}.eax.population)
+      config.eax.population = eax_population(n, threads_per_island(config), *config.time_limit);
     return config;
   }
   const SolverConfig defaults;
@@ -258,6 +284,9 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
       !config.was_named("lk-step") && !config.was_named("lk-replay") && eax_pays(config, n, c.lk_threads) &&
       unset("host-search", c.host_search, defaults.colony.host_search))
     c.host_search = aco::HostSearch::Eax;
+  if (c.host_search == aco::HostSearch::Eax && config.time_limit &&
+      unset("population", config.eax.population, defaults.eax.population))
+    config.eax.population = eax_population(n, c.lk_threads, *config.time_limit);
   // Independent walks below kOrOptBelow: H200, 3 seeds, 10 s, stop at 0.1 %, shared / independent:
   // u2152 0.107 / 0.068 %, pr2392 0.107 / 0.060 % (median); at the reference times fnl4461 0.134 /
   // 0.209 %, usa13509 0.218 / 0.260 %, pla85900 0.372 / 0.751 %: where one walk has more to improve
@@ -317,7 +346,7 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
                     : std::string(),
       c.lk_threads > 0 && c.host_search == aco::HostSearch::Eax
           ? concat(" with ", c.lk_threads, " host thread", c.lk_threads > 1 ? "s" : "",
-                   " of GA-EAX (a population of ", c.eax.population,
+                   " of GA-EAX (a population of ", resolved.eax.population,
                    " tours crossed by edge assembly; the time limit is past the ",
                    std::round(eax_budget(n, c.lk_threads) * 10) / 10,
                    " s in which it overtakes the colonies)")

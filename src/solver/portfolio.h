@@ -26,6 +26,11 @@ double default_time_limit(int n);
 /// or islands, the run is --algorithm eax.
 double eax_budget(int n, int threads);
 
+/// The first population auto gives GA-EAX on n cities, `threads` threads and `time_limit` seconds:
+/// about what converges in half of the time limit (portfolio.cpp has the data), 100 tours (the
+/// default) up to twice eax_budget, 1,000 at most. A population named by the user stays as named.
+int eax_population(int n, int threads, double time_limit);
+
 /// `config` with what auto means for n cities on `backend` (already resolved) and its time limit
 /// (none: a run bounded by iterations only): the algorithm and every portfolio field left at its
 /// default. resolve_config sets the default time limit first. A config whose algorithm is not Auto

@@ -60,6 +60,20 @@ class TracedLkh(unittest.TestCase):
         self.assertEqual(lkh_compare.best_by(runs, run.events[0][0]), 120)
         self.assertEqual(lkh_compare.best_by(runs, 2.0), 100)
 
+    def test_a_final_tour_shorter_than_the_trace_counts_from_its_end_and_a_longer_one_is_an_error(self):
+        runs = lkh_compare.run_lkh_anytime(PROBLEM, 2.0, 1, 1, None, child())
+        (run,) = runs
+        self.assertIsNotNone(run.ended_s)
+        self.assertGreaterEqual(run.ended_s, run.events[-1][0])
+        with self.assertRaises(ValueError):
+            run.reconcile(101)
+        run.reconcile(100)  # as the trace said: nothing changes
+        self.assertEqual([c for _, c in run.events], [120, 100])
+        run.reconcile(97)
+        self.assertEqual(run.events[-1], (run.ended_s, 97))
+        self.assertEqual(lkh_compare.best_by(runs, run.ended_s), 97)
+        self.assertEqual(lkh_compare.best_by(runs, run.events[1][0]), 100)
+
     def test_the_best_of_the_processes_counts_and_a_process_past_the_cap_is_stopped(self):
         start = time.perf_counter()
         runs = lkh_compare.run_lkh_anytime(PROBLEM, 0.5, 1, 2, None, child())  # seeds 1000 and 1001

@@ -364,6 +364,40 @@ TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
   }
 }
 
+TEST(Solver, AutoSizesGaEaxsPopulationByTheTimeLimit) {
+  // 100 tours (the default) up to twice the budget in which 100 converge, then in proportion to
+  // the time limit, at most 1,000.
+  const int first = SolverConfig{}.eax.population;
+  const double budget = eax_budget(13509, 14);
+  EXPECT_EQ(eax_population(13509, 14, budget), first);
+  EXPECT_EQ(eax_population(13509, 14, 2 * budget), first);
+  EXPECT_EQ(eax_population(13509, 14, 6.02 * budget), 3 * first);
+  EXPECT_EQ(eax_population(13509, 14, 1e6), 1000);
+  EXPECT_LT(eax_population(13509, 4, 6.02 * budget), 3 * first);  // fewer threads, a slower population
+  EXPECT_EQ(eax_population(13509, 14, 5.01 * budget) % 10, 0);
+  // Both backends' auto take it; a population the user named stays.
+  SolverConfig config;
+  config.time_limit = 6 * eax_budget(3038, hardware_threads());
+  const SolverConfig cpu = resolve_config(config, 3038, Backend::Cpu);
+  ASSERT_EQ(cpu.algorithm, Algorithm::Eax);
+  EXPECT_EQ(cpu.eax.population, eax_population(3038, hardware_threads(), *config.time_limit));
+  EXPECT_GT(cpu.eax.population, first);
+  const SolverConfig gpu = resolve_config(config, 3038, Backend::Cuda);
+  if (gpu.colony.lk_threads == 0) GTEST_SKIP() << "one hardware thread: no host threads beside the colonies";
+  ASSERT_EQ(gpu.colony.host_search, aco::HostSearch::Eax);
+  EXPECT_EQ(gpu.eax.population, eax_population(3038, gpu.colony.lk_threads, *config.time_limit));
+  const std::string summary = portfolio_summary(gpu, 3038, EdgeWeightType::Euc2D, Backend::Cuda);
+  EXPECT_NE(summary.find(concat("a population of ", gpu.eax.population, " tours")), std::string::npos)
+      << summary;
+  SolverConfig named = config;
+  set_parameter(named, "population", "40");
+  EXPECT_EQ(resolve_config(named, 3038, Backend::Cuda).eax.population, 40);
+  // The colonies' runs keep the default: no GA-EAX there.
+  SolverConfig brief;
+  brief.time_limit = 1;
+  EXPECT_EQ(resolve_config(brief, 3038, Backend::Cuda).eax.population, first);
+}
+
 TEST(Solver, TheHostThreadsRunGaEaxBesideTheColonies) {
   const Instance instance = io::generate_instance(1200, io::InstanceKind::Uniform, 5);
   SolverConfig config;
