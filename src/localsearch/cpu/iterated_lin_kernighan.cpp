@@ -130,6 +130,21 @@ void IteratedLinKernighan::work(int worker) {
     }
     published = Clock::now(), unpublished = false;
   };
+  // One kick, counted: true when it made the walk's tour its shortest; after kStallKicks kicks
+  // without that the walk leaves its basin (kEscapeBridges bridges, kept whatever they cost).
+  const auto kick = [&] {
+    walk.kick(instance_, lk, random, &stop, kMaxKickSegment);
+    kicks_.fetch_add(1, std::memory_order_relaxed);
+    if (walk.length() < walk_best) {
+      walk_best = walk.length(), since_best = 0;
+      return true;
+    }
+    if (++since_best >= kStallKicks) {
+      walk.perturb(instance_, lk, random, &stop, kMaxKickSegment, kEscapeBridges);
+      since_best = 0;
+    }
+    return false;
+  };
   int64_t seen = -1;           // replays_: the shared tour's version the walk last took or made
   int64_t base = -1;           // replays_: the walk's length when it last took or handed over
   bool resync = false;         // replays_: the shared tour refused the walk's moves
@@ -144,9 +159,9 @@ void IteratedLinKernighan::work(int worker) {
         base = walk_best = length, since_best = 0;
         synced = Clock::now(), resync = false;
       }
-      walk.kick(instance_, lk, random, &stop, kMaxKickSegment);
-      kicks_.fetch_add(1, std::memory_order_relaxed);
-      if (walk.length() < base) {  // hand over everything since the last hand-over
+      // base is the walk's shortest length since it last took the shared tour or handed over, so
+      // a kick that shortens the walk hands over everything since the last hand-over.
+      if (kick()) {
         const int64_t version = hand_over(walk.logged(), walk.length() - base);
         walk.clear_log();
         base = walk.length();
@@ -156,12 +171,6 @@ void IteratedLinKernighan::work(int worker) {
           seen = version;  // no other walk changed it since
       } else if (walk.logged().size() > kMaxLoggedMoves) {
         resync = true;  // an excursion too long to replay
-      }
-      if (walk.length() < walk_best) {
-        walk_best = walk.length(), since_best = 0;
-      } else if (++since_best >= kStallKicks) {
-        walk.perturb(instance_, lk, random, &stop, kMaxKickSegment, kEscapeBridges);
-        since_best = 0;
       }
       continue;
     }
@@ -182,17 +191,11 @@ void IteratedLinKernighan::work(int worker) {
       walk.reset(adopted, length, walks_two_level(n, lk_options_.step));
       walk_best = length, since_best = 0;
     }
-    walk.kick(instance_, lk, random, &stop, kMaxKickSegment);
-    kicks_.fetch_add(1, std::memory_order_relaxed);
-    if (walk.length() < walk_best) {
-      walk_best = walk.length(), since_best = 0;
+    if (kick()) {
       unpublished = true;
       // A list's tour is written out and copied at most every kPublishPeriod: on large tours most
       // kicks that are kept shorten the tour, and each copy costs as much as hundreds of kicks.
       if (!walk.two_level() || Clock::now() - published >= kPublishPeriod) publish_walk();
-    } else if (++since_best >= kStallKicks) {  // stuck: leave the basin
-      walk.perturb(instance_, lk, random, &stop, kMaxKickSegment, kEscapeBridges);
-      since_best = 0;
     }
   }
   if (unpublished) publish_walk();
