@@ -46,6 +46,9 @@ int main(int argc, char** argv) {
   std::string start_file;
   app.add_option("--start-tour", start_file, "the population's first tour: this TSPLIB tour file");
   bool once = false;
+  app.add_flag(
+      "--restart-apart", config.restart_apart,
+      "populations after the first climbed without the best tour, which joins each once it has converged");
   app.add_flag("--once", once, "one population: stop when it converges (no larger one after it)");
   std::string selection = "entropy";
   app.add_option("--selection", selection, "which child replaces its parent")

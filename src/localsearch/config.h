@@ -147,6 +147,11 @@ struct EdgeAssemblyConfig {
   /// thread, 180-240 s (bench/results/eax_kicks_2026-11-29): fnl4461 reached its optimum in 8 of 8
   /// runs with 10, 30 or 50 kicks and in 2 of 6 with climbed restarts.
   int restart_kicks = 30;
+  /// The populations after the first climbed from `start` without the best tour, which joins a
+  /// population only once that has converged on its own (restart_kicks is then unused): each
+  /// restart searches a basin of its own, and the crossover then takes from the best tour what the
+  /// new basin lacks.
+  bool restart_apart = false;
   /// The first population: 0, tours climbed from `start`; K > 0, the first tour (the
   /// nearest-neighbour climb, or the tour handed in: the colonies' beside them) and that tour with
   /// K kicks each, as the restarts above: built in seconds where a climbed population of 85,900

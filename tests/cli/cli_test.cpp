@@ -942,6 +942,9 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   const Outcome first_kicks = formica("solve " + instance.string() + " --algorithm eax --eax-first-kicks -3");
   EXPECT_EQ(first_kicks.code, 2);
   EXPECT_EQ(first_kicks.err, "formica: error: --eax-first-kicks must be in [0, 100000], got -3\n");
+  const Outcome apart = formica("solve " + instance.string() + " --algorithm eax --eax-restart-apart maybe");
+  EXPECT_EQ(apart.code, 2);
+  EXPECT_EQ(apart.err, "formica: error: --eax-restart-apart: 'maybe' is not true or false\n");
   if (cuda::built_with_cuda() && cuda::find_device()) {
     const Outcome gpu = formica("solve " + instance.string() + " --algorithm eax --backend cuda");
     EXPECT_EQ(gpu.code, 2);

@@ -542,6 +542,41 @@ TEST(EdgeAssemblySearch, RestartKicksSpreadTheNextPopulationAroundTheBestTour) {
   EXPECT_LT(shared_least[0], 0.9);
 }
 
+// --eax-restart-apart: the population after a convergence climbs without the best tour, converges
+// on its own (both stages), and only then gets the best tour in place of its longest.
+TEST(EdgeAssemblySearch, RestartsApartConvergeOnTheirOwnBeforeTheBestTourJoins) {
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 12);
+  cpu::EdgeAssemblySearch search(
+      instance, {.population = 8, .growth = 1, .restart_apart = true, .threads = 2, .seed = 5});
+  while (search.restarts() < 1) ASSERT_TRUE(search.step(StopFlag{}));
+  const std::vector<int32_t> best = search.best_tour();
+  const int64_t best_length = search.best_length();
+  const auto holds_best = [&] {
+    return std::ranges::find(search.population(), best) != search.population().end();
+  };
+  ASSERT_TRUE(search.step(StopFlag{}));  // the next population
+  ASSERT_EQ(search.population().size(), 8u);
+  EXPECT_FALSE(holds_best());
+  EXPECT_EQ(search.best_length(), best_length);   // kept aside
+  EXPECT_FALSE(search.adopt(best, best_length));  // an offer too: not shorter, and no guest slot now
+  EXPECT_FALSE(holds_best());
+  int joined_from_stage = 0;
+  while (search.restarts() < 2) {
+    const int stage = search.stage();
+    ASSERT_TRUE(search.step(StopFlag{}));
+    EXPECT_LE(search.best_length(), best_length);
+    for (size_t i = 0; i < search.population().size(); ++i)
+      ASSERT_EQ(tour_length(instance, search.population()[i]), search.lengths()[i]);
+    if (joined_from_stage == 0 && holds_best()) {
+      joined_from_stage = stage;
+      EXPECT_EQ(search.stage(), 1);  // the stages again, with the best tour
+    }
+  }
+  EXPECT_EQ(joined_from_stage, 2);
+  validate_permutation(search.best_tour(), instance.n());
+  EXPECT_EQ(tour_length(instance, search.best_tour()), search.best_length());
+}
+
 // --eax-first-kicks: the first population is the first tour (the nearest-neighbour tour's climb)
 // and that tour kicked, each kick repaired, so every tour keeps nearly all of its edges; without,
 // climbed from random starts, far fewer. The crossover then improves it as any population.

@@ -113,7 +113,9 @@ std::string EdgeAssemblyConfig::describe() const {
                 growth == 0   ? std::string()
                 : growth == 1 ? std::string(" (a new one whenever it converges)")
                               : concat(" (", growth, " times as large whenever it converges)"),
-                restart_kicks > 0 && growth > 0
+                restart_apart && growth > 0
+                    ? std::string(", the next climbed apart, the best tour joining it once it has converged")
+                : restart_kicks > 0 && growth > 0
                     ? concat(", the next from the best tour kicked ", restart_kicks, " times")
                     : std::string(),
                 ", ", children, " children per pair", stages == 2 ? " (then block E-sets)" : "", ", ",
@@ -179,7 +181,8 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   std::vector<std::vector<int32_t>> tours(static_cast<size_t>(population));
   std::vector<int64_t> lengths(tours.size());
   std::atomic<bool> cut{false};
-  const int kicks = restarts_ > 0 ? config_.restart_kicks : config_.first_kicks;
+  const bool apart = restarts_ > 0 && config_.restart_apart;
+  const int kicks = apart ? 0 : restarts_ > 0 ? config_.restart_kicks : config_.first_kicks;
   const bool kicked = kicks > 0 && n >= kMinKickCities;
 #pragma omp parallel num_threads(config_.threads) if (config_.threads > 1)
   {
@@ -195,7 +198,7 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
         cut = true;
         continue;
       }
-      if (i == 0) {
+      if (i == 0 && !apart) {
         tours[i] = best_tour_;
       } else if (kicked) {
         RandomStream random(seed_, kKickTag << 32 | static_cast<uint64_t>(started_ + i));
@@ -229,8 +232,24 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   stage_ = 1;
   stall_ = 0;
   built_ = true;
+  apart_ = apart;
   take_shortest();
   return true;
+}
+
+void EdgeAssemblySearch::join_best() {
+  const int slot = static_cast<int>(std::max_element(lengths_.begin(), lengths_.end()) - lengths_.begin());
+  if (frequency_) {
+    frequency_->add_tour(tours_[slot], -1);
+    frequency_->add_tour(best_tour_, 1);
+  }
+  tours_[slot] = best_tour_;
+  lengths_[slot] = best_length_;
+  if (slot == guest_) guest_ = -1;
+  apart_ = false;
+  stage_ = 1;
+  stall_ = 0;
+  take_shortest();
 }
 
 void EdgeAssemblySearch::take_shortest() {
@@ -256,6 +275,7 @@ bool EdgeAssemblySearch::adopt(std::span<const int32_t> tour, int64_t length) {
     best_tour_.assign(tour.begin(), tour.end());
   }
   if (!built_) return shorter;  // the next population starts from the best tour
+  if (apart_) return shorter;   // a population climbed apart takes the best tour once it has converged
   const int slot = guest_ >= 0 ? guest_
                                 : static_cast<int>(std::max_element(lengths_.begin(), lengths_.end()) - lengths_.begin());
   if (length >= lengths_[slot]) return shorter;
@@ -344,6 +364,8 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
     if (stage_ == 1 && config_.stages == 2) {
       stage_ = 2;
       stall_ = 0;
+    } else if (apart_) {
+      join_best();  // the population has converged on its own: now the crossover with the best tour
     } else if (config_.growth >= 1) {
       population_ = next_population_size();
       built_ = false;

@@ -74,7 +74,8 @@ class EdgeAssemblySearch final : public Search {
   /// copies of one tour: H100, usa13509, 60 s, seed 1, the GPU colonies' tours offered to 14
   /// threads, each in place of the longest tour: 0.154 % at 30 s, 0.0079 % at 60 s; in the guest's
   /// slot: 0.032 / 0.0046 % (GA-EAX alone on 16 threads: 0.038 / 0.0052 %). A population not built
-  /// yet holds it as its first tour when shorter than the search's own.
+  /// yet holds it as its first tour when shorter than the search's own; one climbed apart
+  /// (restart_apart) holds none: the tour, when shorter, becomes the best, which joins it later.
   bool supports_adoption() const override { return true; }
   bool adopt(std::span<const int32_t> tour, int64_t length) override;
 
@@ -97,6 +98,8 @@ class EdgeAssemblySearch final : public Search {
   bool generation(const StopFlag& stop);
   /// The population's shortest tour as the iteration's best, and as the best when shorter.
   void take_shortest();
+  /// restart_apart: the best tour in place of the population's longest, and the stages again.
+  void join_best();
   /// The size of the population after this one: `growth` times as large, as far as memory allows.
   int next_population_size() const;
 
@@ -121,6 +124,7 @@ class EdgeAssemblySearch final : public Search {
   int64_t own_shortest_ = 0;
   int64_t started_ = 0;  // random starts drawn so far: each population climbs new ones
   int guest_ = -1;       // the population's slot of adopted tours, -1 before the first
+  bool apart_ = false;   // restart_apart: the population was built without the best tour, not yet joined
   bool built_ = false, converged_ = false;
   StepTimes times_;
 };
