@@ -238,14 +238,16 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
 }
 
 void EdgeAssemblySearch::join_best() {
-  const int slot = static_cast<int>(std::max_element(lengths_.begin(), lengths_.end()) - lengths_.begin());
-  if (frequency_) {
-    frequency_->add_tour(tours_[slot], -1);
-    frequency_->add_tour(best_tour_, 1);
+  if (iteration_best_ > best_length_) {  // else the population found as short a tour by itself
+    const int slot = static_cast<int>(std::max_element(lengths_.begin(), lengths_.end()) - lengths_.begin());
+    if (frequency_) {
+      frequency_->add_tour(tours_[slot], -1);
+      frequency_->add_tour(best_tour_, 1);
+    }
+    tours_[slot] = best_tour_;
+    lengths_[slot] = best_length_;
+    if (slot == guest_) guest_ = -1;
   }
-  tours_[slot] = best_tour_;
-  lengths_[slot] = best_length_;
-  if (slot == guest_) guest_ = -1;
   apart_ = false;
   stage_ = 1;
   stall_ = 0;

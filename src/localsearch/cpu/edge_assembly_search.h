@@ -98,7 +98,8 @@ class EdgeAssemblySearch final : public Search {
   bool generation(const StopFlag& stop);
   /// The population's shortest tour as the iteration's best, and as the best when shorter.
   void take_shortest();
-  /// restart_apart: the best tour in place of the population's longest, and the stages again.
+  /// restart_apart: the best tour in place of the population's longest (unless the population holds
+  /// as short a tour already), and the stages again.
   void join_best();
   /// The size of the population after this one: `growth` times as large, as far as memory allows.
   int next_population_size() const;
