@@ -230,9 +230,9 @@ double eax_budget(int n, int threads) {
 
 int eax_population(int n, int threads, double time_limit) {
   const int first = localsearch::cpu::EdgeAssemblyConfig{}.population;
-  const double fits = time_limit / (kEaxPopulationMargin * eax_budget(n, threads));
-  const int rounded = static_cast<int>(std::floor(first * fits / 10)) * 10;
-  return std::clamp(rounded, first, kEaxMaxAutoPopulation);
+  const double wanted = first * time_limit / (kEaxPopulationMargin * eax_budget(n, threads));
+  if (!(wanted < kEaxMaxAutoPopulation)) return kEaxMaxAutoPopulation;  // also a time limit of 1e300
+  return std::max(static_cast<int>(std::floor(wanted / 10)) * 10, first);
 }
 
 double default_time_limit(int n) { return std::clamp(n / 2000.0, 10.0, 60.0); }

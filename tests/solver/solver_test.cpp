@@ -373,6 +373,7 @@ TEST(Solver, AutoSizesGaEaxsPopulationByTheTimeLimit) {
   EXPECT_EQ(eax_population(13509, 14, 2 * budget), first);
   EXPECT_EQ(eax_population(13509, 14, 6.02 * budget), 3 * first);
   EXPECT_EQ(eax_population(13509, 14, 1e6), 1000);
+  EXPECT_EQ(eax_population(13509, 14, 1e300), 1000);              // no overflow (found by fuzz_parameters)
   EXPECT_LT(eax_population(13509, 4, 6.02 * budget), 3 * first);  // fewer threads, a slower population
   EXPECT_EQ(eax_population(13509, 14, 5.01 * budget) % 10, 0);
   // Both backends' auto take it; a population the user named stays.
