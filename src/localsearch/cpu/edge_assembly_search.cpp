@@ -237,15 +237,19 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   return true;
 }
 
+void EdgeAssemblySearch::replace(int slot, std::span<const int32_t> tour, int64_t length) {
+  if (frequency_) {
+    frequency_->add_tour(tours_[slot], -1);
+    frequency_->add_tour(tour, 1);
+  }
+  tours_[slot].assign(tour.begin(), tour.end());
+  lengths_[slot] = length;
+}
+
 void EdgeAssemblySearch::join_best() {
   if (iteration_best_ > best_length_) {  // else the population found as short a tour by itself
     const int slot = static_cast<int>(std::max_element(lengths_.begin(), lengths_.end()) - lengths_.begin());
-    if (frequency_) {
-      frequency_->add_tour(tours_[slot], -1);
-      frequency_->add_tour(best_tour_, 1);
-    }
-    tours_[slot] = best_tour_;
-    lengths_[slot] = best_length_;
+    replace(slot, best_tour_, best_length_);
     if (slot == guest_) guest_ = -1;
   }
   apart_ = false;
@@ -283,12 +287,7 @@ bool EdgeAssemblySearch::adopt(std::span<const int32_t> tour, int64_t length) {
   if (length >= lengths_[slot]) return shorter;
   for (size_t i = 0; i < tours_.size(); ++i)
     if (lengths_[i] == length && std::ranges::equal(tours_[i], tour)) return shorter;
-  if (frequency_) {
-    frequency_->add_tour(tours_[slot], -1);
-    frequency_->add_tour(tour, 1);
-  }
-  tours_[slot].assign(tour.begin(), tour.end());
-  lengths_[slot] = length;
+  replace(slot, tour, length);
   guest_ = slot;
   return shorter;
 }

@@ -98,6 +98,8 @@ class EdgeAssemblySearch final : public Search {
   bool generation(const StopFlag& stop);
   /// The population's shortest tour as the iteration's best, and as the best when shorter.
   void take_shortest();
+  /// `tour` of `length` in the population's slot `slot`, the edge frequencies kept.
+  void replace(int slot, std::span<const int32_t> tour, int64_t length);
   /// restart_apart: the best tour in place of the population's longest (unless the population holds
   /// as short a tour already), and the stages again.
   void join_best();
