@@ -34,6 +34,10 @@ constexpr Entry<LkLists> kLkLists[] = {
      {"quadrant",
       "their own quadrant neighbours, 10 (8 on stretches): the nearest in each quadrant, "
       "then the nearest"}},
+    {LkLists::Alpha,
+     {"alpha",
+      "quadrant lists until a Held-Karp ascent on a thread beside them ends, then its 5 "
+      "alpha-nearest (LKH's candidates; the whole-tour threads only)"}},
 };
 
 constexpr Entry<LsCandidates> kLsCandidates[] = {
@@ -123,6 +127,9 @@ void ColonyConfig::validate() const {
       !lk_replay || (lk_threads > 0 && !lk_independent),
       "--lk-replay: only shared Lin-Kernighan walks replay their moves; add --lk-threads N and leave out "
       "--lk-independent");
+  FORMICA_EXPECTS(lk_stretch == 0 || lk_lists != LkLists::Alpha,
+                  "--lk-lists alpha: the whole-tour threads take alpha lists, the stretch threads do not; "
+                  "leave out --lk-stretch or take --lk-lists quadrant");
   FORMICA_EXPECTS(lk_stretch == 0 || !lk_independent,
                   "--lk-stretch: the stretch threads share one walk; leave out --lk-independent");
   FORMICA_EXPECTS(

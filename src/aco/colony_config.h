@@ -57,6 +57,7 @@ enum class LkLists {
   Colonies,  // the local search's (ls_candidates, neighbour_lists, ls_neighbours)
   Nearest,   // their own: the 10 nearest
   Quadrant,  // their own: the 2 nearest in each quadrant, filled up to 10 with the nearest
+  Alpha,     // quadrant until a Held-Karp ascent beside them ends, then its 5 alpha-nearest
 };
 
 /// What the host threads beside the colonies (lk_threads) run.

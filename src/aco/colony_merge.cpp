@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "bounds/alpha_nearness.h"
 #include "localsearch/cpu/eax_companion.h"
 #include "localsearch/cpu/stretch_hand_over.h"
 #include "localsearch/partition_merge.h"
@@ -17,6 +18,7 @@ NeighbourShape threads_shape(LkLists lists, NeighbourShape colonies) {
     case LkLists::Nearest:
       return NeighbourShape::Nearest;
     case LkLists::Quadrant:
+    case LkLists::Alpha:  // until the ascent's lists come
       return NeighbourShape::Quadrant;
     case LkLists::Colonies:
       break;
@@ -51,6 +53,43 @@ int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors, s
   }
   return length;
 }
+
+ThreadListsAscent::ThreadListsAscent(const Instance& instance,
+                                     localsearch::cpu::IteratedLinKernighan& search) {
+  thread_ = std::thread([this, &instance, &search] {
+    try {
+      bounds::BoundOptions options;
+      options.threads = 1;
+      options.interrupt = &stop_;
+      const bounds::LowerBound bound = bounds::lower_bound(instance, options);
+      if (stop_.load()) return;  // the run ends: no lists from an interrupted ascent
+      const CandidateLists pool = build_candidate_lists(
+          instance, bounds::alpha_pool_size(kThreadsAlphaNeighbours), 1, NeighbourShape::Quadrant);
+      CandidateLists lists = bounds::alpha_candidate_lists(instance, bound, pool, kThreadsAlphaNeighbours, 1);
+      if (stop_.load()) return;
+      search.use_lists(std::move(lists));
+      handed_over_.store(true, std::memory_order_release);
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  });
+}
+
+void ThreadListsAscent::end() {
+  stop_.store(true);
+  if (thread_.joinable()) thread_.join();
+}
+
+void ThreadListsAscent::stop() {
+  end();
+  if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+}
+
+ColonyMerger::ColonyMerger() = default;
+ColonyMerger::ColonyMerger(ColonyMerger&&) noexcept = default;
+ColonyMerger& ColonyMerger::operator=(ColonyMerger&&) noexcept = default;
+
+ColonyMerger::~ColonyMerger() { ascent_.reset(); }
 
 ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
                            const CandidateLists* lists) {
@@ -91,7 +130,9 @@ ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
         config.lk_step, threads_shape(config.lk_lists, NeighbourShape::Nearest));
     return;
   }
-  companion_ = whole_tour();
+  std::unique_ptr<localsearch::cpu::IteratedLinKernighan> threads = whole_tour();
+  if (config.lk_lists == LkLists::Alpha) ascent_ = std::make_unique<ThreadListsAscent>(instance, *threads);
+  companion_ = std::move(threads);
 }
 
 std::vector<long long> ColonyMerger::lengths(const std::vector<ColonyRecord>& records) const {
@@ -109,6 +150,7 @@ int ColonyMerger::finish(const Instance& instance, std::vector<ColonyRecord>& re
                          std::span<const int32_t> best_tours, std::span<const int32_t> restart_tours,
                          std::vector<int32_t>& merged) {
   if (!companion_) return -1;
+  if (ascent_) ascent_->stop();
   companion_->stop();
   return merge(instance, records, iteration, best_tours, restart_tours, merged);
 }

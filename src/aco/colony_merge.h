@@ -15,14 +15,19 @@
 // colonies then search around the threads' best tour and the threads kick the colonies' best.
 // With --lk-independent the threads walk on alone and each one's best tour is a donor as well.
 // With --lk-stretch they walk stretches of the tour instead of the whole of it
-// (localsearch/cpu/stretch_lin_kernighan.h), on very large tours. With --host-search eax the
-// threads run GA-EAX instead (localsearch/cpu/eax_companion.h): the merged tour joins its
+// (localsearch/cpu/stretch_lin_kernighan.h), on very large tours. With --lk-lists alpha
+// a Held-Karp ascent runs on a thread of its own beside the whole-tour threads, which walk on
+// quadrant lists until it hands them its alpha-nearest (ThreadListsAscent). With --host-search eax
+// the threads run GA-EAX instead (localsearch/cpu/eax_companion.h): the merged tour joins its
 // population, and the population's shortest tour is the donor.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <span>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -43,6 +48,39 @@ constexpr int kMergerNeighbours = 10;
 /// get the nearest whatever the shape (effective_shape).
 NeighbourShape threads_shape(LkLists lists, NeighbourShape colonies);
 
+/// The alpha-nearest per city that --lk-lists alpha hands the Lin-Kernighan threads (LKH's 5).
+/// pla85900, 14 threads alone from the solver's 30-s tour (0.319 %), 90 s, the device tool's H200
+/// host: 5 alpha-nearest 0.206 % (0.227 % 79 s after the start, the ascent's 11.3 s counted), 8
+/// 0.217 %, quadrant lists of 10 0.247 % (stalled from 60 s on). End to end it is not ahead: the
+/// solver at 120 s, seeds 1-5, median 0.2295 % against the default's 0.2195 % (two seeds at
+/// 0.16 %, three worse; bench/results/alpha_threads_2026-12-01), so it is not auto's choice.
+constexpr int kThreadsAlphaNeighbours = 5;
+
+/// LKH's candidate lists for running Lin-Kernighan threads: a Held-Karp ascent on a thread of its
+/// own (one core: the ascent does not get faster with more), whose kThreadsAlphaNeighbours
+/// alpha-nearest go to `search` (IteratedLinKernighan::use_lists) when it ends.
+class ThreadListsAscent {
+ public:
+  /// Starts the ascent; `instance` and `search` must outlive this object (or its stop()).
+  ThreadListsAscent(const Instance& instance, localsearch::cpu::IteratedLinKernighan& search);
+  ~ThreadListsAscent() { end(); }
+  ThreadListsAscent(const ThreadListsAscent&) = delete;
+  ThreadListsAscent& operator=(const ThreadListsAscent&) = delete;
+  /// Interrupts the ascent (the lists it would have made are dropped) and joins its thread;
+  /// rethrows what the ascent threw.
+  void stop();
+  /// True once `search` has the alpha lists.
+  bool handed_over() const { return handed_over_.load(std::memory_order_acquire); }
+
+ private:
+  void end();  // interrupts and joins
+
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> handed_over_{false};
+  std::exception_ptr failure_;  // written by the thread, read after join
+  std::thread thread_;
+};
+
 /// A tour and its exact length, to merge.
 using LengthTour = std::pair<long long, std::span<const int32_t>>;
 
@@ -54,7 +92,10 @@ int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors, s
 
 class ColonyMerger {
  public:
-  ColonyMerger() = default;
+  ColonyMerger();
+  ~ColonyMerger();  // stops the ascent before the threads it hands lists to
+  ColonyMerger(ColonyMerger&&) noexcept;
+  ColonyMerger& operator=(ColonyMerger&&) noexcept;  // the ascent first, while its threads live
   /// A merger with config.lk_threads Lin-Kernighan threads (none when 0), idle until the first merge.
   /// Their chains choose among `lists` (the colonies' local-search lists, copied), or, when null,
   /// among kMergerNeighbours neighbours of config.neighbour_lists' shape built here.
@@ -94,6 +135,9 @@ class ColonyMerger {
              std::span<const int32_t> best_tours, std::span<const int32_t> restart_tours,
              std::vector<int32_t>& merged);
 
+  /// With --lk-lists alpha: true once the threads have the ascent's lists.
+  bool alpha_lists() const { return ascent_ && ascent_->handed_over(); }
+
   /// Kicks the Lin-Kernighan threads tried so far (0 without them).
   int64_t lk_kicks() const { return companion_ ? companion_->kicks() : 0; }
 
@@ -105,6 +149,9 @@ class ColonyMerger {
            int64_t length, std::vector<int32_t>& merged);
 
   std::vector<long long> seen_;  // best and restart-best lengths (and the threads' best) at the last merge
+  // Declared before companion_, so that a move assignment ends the old ascent before it ends
+  // the old threads it hands lists to (the destructor stops it first as well).
+  std::unique_ptr<ThreadListsAscent> ascent_;
   std::unique_ptr<localsearch::cpu::TourCompanion> companion_;
 };
 

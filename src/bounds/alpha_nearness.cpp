@@ -121,7 +121,7 @@ CandidateLists alpha_candidate_lists(const Instance& instance, int k, const Boun
   const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const LowerBound bound = lower_bound(instance, options);
   const CandidateLists pool =
-      build_candidate_lists(instance, std::max(4 * k, 20), threads, NeighbourShape::Quadrant);
+      build_candidate_lists(instance, alpha_pool_size(k), threads, NeighbourShape::Quadrant);
   return alpha_candidate_lists(instance, bound, pool, k, threads);
 }
 

@@ -10,6 +10,7 @@
 // at a non-special city, O(log n) a pair.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -47,6 +48,9 @@ class AlphaNearness {
 /// the lists do not depend on it.
 CandidateLists alpha_candidate_lists(const Instance& instance, const LowerBound& bound, const CandidateLists& pool,
                                      int k, int threads);
+
+/// The nearest and quadrant neighbours per city among which the k alpha-nearest are chosen.
+inline int alpha_pool_size(int k) { return std::max(4 * k, 20); }
 
 /// The k alpha-nearest of every city from a fresh Held-Karp ascent (`options`) over a pool of
 /// max(4k, 20) nearest and quadrant neighbours: what the local search's --ls-candidates alpha reads.

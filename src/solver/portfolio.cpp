@@ -239,19 +239,19 @@ double default_time_limit(int n) { return std::clamp(n / 2000.0, 10.0, 60.0); }
 
 SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (config.algorithm != Algorithm::Auto) return config;
-  if (backend == Backend::Cpu && cpu_runs_eax(config, n)) {
-    config.algorithm = Algorithm::Eax;
-    if (!config.was_named("population") && config.eax.population == SolverConfig{}.eax.population)
-      config.eax.population = eax_population(n, threads_per_island(config), *config.time_limit);
-    return config;
-  }
   const SolverConfig defaults;
-  config.algorithm = Algorithm::Mmas;
-  aco::ColonyConfig& c = config.colony;
   // A field is the portfolio's to fill when nobody named it and it still holds its default.
   const auto unset = [&](std::string_view name, const auto& value, const auto& default_value) {
     return !config.was_named(name) && value == default_value;
   };
+  if (backend == Backend::Cpu && cpu_runs_eax(config, n)) {
+    config.algorithm = Algorithm::Eax;
+    if (unset("population", config.eax.population, defaults.eax.population))
+      config.eax.population = eax_population(n, threads_per_island(config), *config.time_limit);
+    return config;
+  }
+  config.algorithm = Algorithm::Mmas;
+  aco::ColonyConfig& c = config.colony;
   if (unset("local-search", c.local_search, defaults.colony.local_search))
     c.local_search = portfolio_local_search(n);
   if (unset("ls-neighbours", c.ls_neighbours, defaults.colony.ls_neighbours))
@@ -308,7 +308,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   // against 322.31 M whole; so it needs kMinStretchThreads.
   if (c.lk_threads >= kMinStretchThreads && n >= kStretchFrom &&
       c.host_search == aco::HostSearch::LinKernighan && !c.lk_independent &&
-      unset("lk-stretch", c.lk_stretch, defaults.colony.lk_stretch))
+      c.lk_lists != aco::LkLists::Alpha && unset("lk-stretch", c.lk_stretch, defaults.colony.lk_stretch))
     c.lk_stretch = n / c.lk_threads;
   if (c.lk_threads > 0 && c.host_search == aco::HostSearch::LinKernighan && n >= kQuadrantThreadsFrom &&
       unset("lk-lists", c.lk_lists, defaults.colony.lk_lists))
@@ -358,7 +358,10 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
                        : concat(" over ",
                                 to_string(effective_shape(
                                     aco::threads_shape(c.lk_lists, NeighbourShape::Nearest), type)),
-                                " lists"),
+                                " lists",
+                                c.lk_lists == aco::LkLists::Alpha
+                                    ? concat(", then the ", aco::kThreadsAlphaNeighbours, " alpha-nearest")
+                                    : std::string()),
                    c.lk_adopt_merged  ? ", independent walks that take the merged tour)"
                    : c.lk_independent ? ", independent walks)"
                                       : ")",

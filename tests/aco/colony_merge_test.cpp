@@ -11,10 +11,12 @@
 #include "aco/cpu/colony_search.h"
 #include "core/candidates.h"
 #include "core/error.h"
+#include "core/space_filling_curve.h"
 #include "core/tour.h"
 #include "io/generator.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/start_tour.h"
+#include "test_support.h"
 
 namespace formica::aco {
 namespace {
@@ -96,7 +98,7 @@ TEST(ColonyMerger, OneTourOrTinyInstancesGiveNothing) {
 TEST(ColonyMerger, TakesTheLinKernighanThreadsTourAndHandsThemTheMerge) {
   const Instance instance = io::generate_instance(1500, io::InstanceKind::Uniform, 6);
   // The threads' lists: the colonies' (here none given: built as theirs), or their own.
-  for (const LkLists lists : {LkLists::Colonies, LkLists::Nearest, LkLists::Quadrant}) {
+  for (const LkLists lists : {LkLists::Colonies, LkLists::Nearest, LkLists::Quadrant, LkLists::Alpha}) {
     SCOPED_TRACE(to_string(lists));
     Colonies colonies = climbed_colonies(instance, 2);
     const int best = colonies.records[1].best_length < colonies.records[0].best_length ? 1 : 0;
@@ -128,6 +130,55 @@ TEST(ColonyMerger, TakesTheLinKernighanThreadsTourAndHandsThemTheMerge) {
     EXPECT_LT(colonies.records[best].best_length, before);
     EXPECT_EQ(Tour(instance, merged).length(), colonies.records[best].best_length);
   }
+}
+
+/// --lk-lists alpha: the ascent beside the threads hands them its lists, through a move of the
+/// merger too, and the run's tour stays exact.
+TEST(ColonyMerger, TheAscentHandsTheThreadsAlphaLists) {
+  ColonyConfig config;
+  config.merge_tours = true;
+  config.lk_threads = 2;
+  config.lk_lists = LkLists::Alpha;
+  const Instance instance = io::generate_instance(2000, io::InstanceKind::Uniform, 3);
+  Colonies colonies = climbed_colonies(instance, 1);
+  ColonyMerger merger;
+  merger = ColonyMerger(instance, config, nullptr);
+  merger.start(colonies.tours, colonies.records[0].best_length);
+  ASSERT_TRUE(test::wait_for([&] { return merger.alpha_lists(); }, 120.0));
+  std::vector<int32_t> merged;
+  if (merger.finish(instance, colonies.records, kMergeInterval, colonies.tours, colonies.tours, merged) >=
+      0) {
+    EXPECT_EQ(Tour(instance, merged).length(), colonies.records[0].best_length);
+  }
+  // The stretch threads take no alpha lists: asking for both is refused.
+  config.lk_stretch = 500;
+  EXPECT_THROW(config.validate(), InputError);
+}
+
+/// The ascent hands its lists to every worker; stopped before it ends (200,000 cities, whose whole
+/// ascent takes over a minute on one core) it ends within seconds and hands over nothing.
+TEST(ThreadListsAscent, HandsOverItsListsOrEndsWithTheRun) {
+  const Instance instance = io::generate_instance(1500, io::InstanceKind::Clustered, 5);
+  const std::vector<int32_t> start = space_filling_curve_tour(instance);
+  localsearch::cpu::IteratedLinKernighan threads(instance, build_candidate_lists(instance, 10), 2, 3);
+  threads.offer(start, tour_length(instance, start));
+  ThreadListsAscent ascent(instance, threads);
+  ASSERT_TRUE(test::wait_for([&] { return ascent.handed_over() && threads.list_changes() == 2; }, 120.0));
+  ascent.stop();
+  threads.stop();
+  std::vector<int32_t> best;
+  const int64_t length = threads.best(best);
+  validate_permutation(best, instance.n());
+  EXPECT_EQ(length, tour_length(instance, best));
+
+  const Instance large = io::generate_instance(200000, io::InstanceKind::Uniform, 3);
+  localsearch::cpu::IteratedLinKernighan idle(large, build_candidate_lists(large, 5), 1, 3);
+  ThreadListsAscent ended(large, idle);
+  const auto before = std::chrono::steady_clock::now();
+  ended.stop();
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count(), 30.0);
+  EXPECT_FALSE(ended.handed_over());
+  EXPECT_EQ(idle.list_changes(), 0);
 }
 
 TEST(ColonyMerger, LinKernighanThreadsNeedTheMerge) {

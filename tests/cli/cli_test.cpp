@@ -573,7 +573,7 @@ TEST(Cli, LkStepPicksTheLinKernighanThreadsStep) {
 
 TEST(Cli, LkListsPicksTheLinKernighanThreadsLists) {
   const fs::path json = temp("lk_lists.json");
-  for (const std::string lists : {"colonies", "nearest", "quadrant"}) {
+  for (const std::string lists : {"colonies", "nearest", "quadrant", "alpha"}) {
     const Outcome run =
         formica("solve --backend cpu --iterations 30 --merge-tours true --lk-threads 1 --lk-lists " + lists +
                 " --quiet --json " + json.string());
@@ -582,10 +582,18 @@ TEST(Cli, LkListsPicksTheLinKernighanThreadsLists) {
     EXPECT_EQ(doc["parameters"]["lk_lists"], lists);
   }
   fs::remove(json);
-  const Outcome bad = formica("solve --iterations 1 --lk-lists alpha");
+  const Outcome bad = formica("solve --iterations 1 --lk-lists delaunay");
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
-  EXPECT_NE(bad.err.find("valid: colonies, nearest, quadrant"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("valid: colonies, nearest, quadrant, alpha"), std::string::npos) << bad.err;
+  // Alpha lists are the whole-tour threads'.
+  const Outcome stretches =
+      formica("solve --iterations 1 --merge-tours true --lk-threads 2 --lk-stretch 100 --lk-lists alpha");
+  EXPECT_EQ(stretches.code, 2);
+  EXPECT_EQ(std::count(stretches.err.begin(), stretches.err.end(), '\n'), 1) << stretches.err;
+  EXPECT_NE(stretches.err.find("--lk-lists alpha: the whole-tour threads take alpha lists"),
+            std::string::npos)
+      << stretches.err;
 }
 
 TEST(Cli, IslandsInOneProcessExchangeAndWriteOneTour) {

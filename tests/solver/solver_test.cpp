@@ -223,6 +223,12 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   SolverConfig whole;
   set_parameter(whole, "lk-stretch", "0");
   EXPECT_EQ(resolve_config(whole, 1'000'000, Backend::Cuda).colony.lk_stretch, 0);
+  // Alpha lists are the whole-tour threads': asking for them keeps the whole tour.
+  SolverConfig alpha;
+  set_parameter(alpha, "lk-lists", "alpha");
+  const aco::ColonyConfig alpha_colony = resolve_config(alpha, 200'000, Backend::Cuda).colony;
+  EXPECT_EQ(alpha_colony.lk_stretch, 0);
+  EXPECT_EQ(alpha_colony.lk_lists, aco::LkLists::Alpha);
   SolverConfig stretches;
   set_parameter(stretches, "lk-stretch", "1000");
   const SolverConfig huge = resolve_config(stretches, 1'000'000, Backend::Cuda);

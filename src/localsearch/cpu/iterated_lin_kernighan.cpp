@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <utility>
 
 #include "core/error.h"
@@ -18,14 +19,12 @@ IteratedLinKernighan::IteratedLinKernighan(const Instance& instance, CandidateLi
                                            uint64_t seed, bool independent, LinKernighanOptions lk,
                                            bool adopt_offers, bool replay)
     : instance_(instance),
-      lists_(std::move(lists)),
       seed_(seed),
       independent_(independent),
       adopt_offers_(adopt_offers && independent),
       replays_(replay),
       lk_options_(lk),
-      list_distances_(lk.step == LinKernighanStep::ThreeOpt ? list_distances(instance, lists_)
-                                                            : std::vector<int32_t>{}) {
+      lists_(make_lists(std::move(lists))) {
   if (replays_ && (independent_ || !walks_two_level(instance.n(), lk.step)))
     throw InputError(
         concat("--lk-replay: only shared walks on two-level lists replay their moves (10,000 cities or "
@@ -33,6 +32,23 @@ IteratedLinKernighan::IteratedLinKernighan(const Instance& instance, CandidateLi
                independent_ ? "are independent" : "keep arrays"));
   if (independent_) walks_.resize(static_cast<size_t>(std::max(threads, 1)));
   for (int w = 0; w < std::max(threads, 1); ++w) workers_.emplace_back([this, w] { work(w); });
+}
+
+std::shared_ptr<const IteratedLinKernighan::Lists> IteratedLinKernighan::make_lists(
+    CandidateLists lists) const {
+  FORMICA_EXPECTS(lists.n() == instance_.n(), "the Lin-Kernighan threads' lists have ", lists.n(),
+                  " rows for ", instance_.n(), " cities");
+  std::vector<int32_t> distances = lk_options_.step == LinKernighanStep::ThreeOpt
+                                       ? list_distances(instance_, lists)
+                                       : std::vector<int32_t>{};
+  return std::make_shared<const Lists>(Lists{std::move(lists), std::move(distances)});
+}
+
+void IteratedLinKernighan::use_lists(CandidateLists lists) {
+  std::shared_ptr<const Lists> made = make_lists(std::move(lists));
+  const std::lock_guard lock(mutex_);
+  lists_ = std::move(made);
+  lists_version_.fetch_add(1, std::memory_order_release);
 }
 
 void IteratedLinKernighan::stop() {
@@ -111,7 +127,20 @@ void IteratedLinKernighan::work(int worker) {
     offered_.wait(lock, [&] { return stop_.load() || best_length_.load() >= 0; });
   }
   if (stop_.load() || n < kMinKickCities) return;
-  LinKernighan lk(instance_, lists_, lk_options_, list_distances_);
+  std::shared_ptr<const Lists> lists;  // the ones lk chooses among
+  int64_t lists_seen = -1;
+  std::optional<LinKernighan> lk;
+  const auto take_lists = [&] {
+    if (lists_version_.load(std::memory_order_acquire) == lists_seen) return;
+    {
+      const std::lock_guard lock(mutex_);
+      lists = lists_;
+      lists_seen = lists_version_.load(std::memory_order_relaxed);
+    }
+    lk.emplace(instance_, lists->lists, lk_options_, lists->distances);
+    if (lists_seen > 0) list_changes_.fetch_add(1, std::memory_order_relaxed);
+  };
+  take_lists();
   RandomStream random(seed_, 0x11CC0000u + static_cast<uint64_t>(worker));
   StopFlag stop;
   stop.interrupt = &stop_;
@@ -133,14 +162,15 @@ void IteratedLinKernighan::work(int worker) {
   // One kick, counted: true when it made the walk's tour its shortest; after kStallKicks kicks
   // without that the walk leaves its basin (kEscapeBridges bridges, kept whatever they cost).
   const auto kick = [&] {
-    walk.kick(instance_, lk, random, &stop, kMaxKickSegment);
+    take_lists();
+    walk.kick(instance_, *lk, random, &stop, kMaxKickSegment);
     kicks_.fetch_add(1, std::memory_order_relaxed);
     if (walk.length() < walk_best) {
       walk_best = walk.length(), since_best = 0;
       return true;
     }
     if (++since_best >= kStallKicks) {
-      walk.perturb(instance_, lk, random, &stop, kMaxKickSegment, kEscapeBridges);
+      walk.perturb(instance_, *lk, random, &stop, kMaxKickSegment, kEscapeBridges);
       since_best = 0;
     }
     return false;

@@ -41,6 +41,10 @@
 // 0.115 % (the walk had stalled from 20 s on), pr2392 0.290 / 0.225 %, fnl4461 0.095 / 0.100 %
 // (still improving there). 3000 kicks and 1, 3 or 10 bridges on pcb3038: 0.166, 0.154, 0.120 %.
 //
+// use_lists() hands the workers other neighbour lists while they walk (each takes them at its
+// next kick): the colonies' merger starts them on quadrant lists and hands them LKH's
+// alpha-nearest once a Held-Karp ascent beside them has ended (--lk-lists alpha, colony_merge.h).
+//
 // The threads run freely beside the caller, so what they find depends on timing: a run with
 // workers is not repeatable from its seed alone.
 #pragma once
@@ -51,6 +55,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <thread>
@@ -100,6 +105,10 @@ class IteratedLinKernighan final : public TourCompanion {
   IteratedLinKernighan(const IteratedLinKernighan&) = delete;
   IteratedLinKernighan& operator=(const IteratedLinKernighan&) = delete;
 
+  /// From their next kick on the workers' chains choose among `lists` (n rows) instead.
+  void use_lists(CandidateLists lists);
+  /// How often a worker took lists handed over by use_lists().
+  int64_t list_changes() const { return list_changes_.load(std::memory_order_relaxed); }
   /// The workers adopt an offered tour at their next kick.
   void offer(std::span<const int32_t> tour, int64_t length) override;
   int64_t best(std::vector<int32_t>& out) const override;
@@ -127,15 +136,23 @@ class IteratedLinKernighan final : public TourCompanion {
   int64_t hand_over(std::span<const std::array<int32_t, 4>> moves, int64_t delta);
   int64_t shared_version() const { return version_.load(std::memory_order_acquire); }
 
+  /// Neighbour lists and the 3-opt step's table of their distances, one for every worker.
+  struct Lists {
+    CandidateLists lists;
+    std::vector<int32_t> distances;
+  };
+  std::shared_ptr<const Lists> make_lists(CandidateLists lists) const;
+
   const Instance& instance_;
-  const CandidateLists lists_;
   const uint64_t seed_;
   const bool independent_;
   const bool adopt_offers_;
   const bool replays_;  // shared walks on two-level lists (the file comment)
   const LinKernighanOptions lk_options_;
-  const std::vector<int32_t> list_distances_;  // the 3-opt step's table, one for every worker
   mutable std::mutex mutex_;
+  std::shared_ptr<const Lists> lists_;     // guarded by mutex_
+  std::atomic<int64_t> lists_version_{0};  // written under mutex_: changes of lists_
+  std::atomic<int64_t> list_changes_{0};
   std::condition_variable offered_;
   mutable std::vector<int32_t> best_;  // guarded by mutex_; with replays_, written from shared_
   TwoLevelTour shared_;                // guarded by mutex_: the published tour, with replays_
