@@ -46,6 +46,18 @@ constexpr int kStretchFrom = 150000, kMinStretchThreads = 2;
 /// (bench/results/lk_lists_breadth_2026-11-29, quadrant_end_to_end_2026-11-30).
 constexpr int kQuadrantThreadsFrom = 30000;
 
+/// On the CPU backend, from kCpuAlphaThreadsFrom to kCpuAlphaThreadsBelow cities, the whole-tour
+/// threads take LKH's 5 alpha-nearest once a Held-Karp ascent on a thread beside them ends
+/// (--lk-lists alpha, aco/colony_merge.h). This project's 2-core VM (one ant thread, one
+/// Lin-Kernighan thread), the default lists against alpha, gap to the optimum, one run each:
+/// usa13509 30 s seeds 1-2 0.18 / 0.06, 0.16 / 0.15 %; d18512 60 s 645,829 / 645,773 and 645,882 /
+/// 645,833; pla33810 60 s 0.2945 / 0.2535, 0.3025 / 0.2223 %; pla85900 120 s 0.4142 / 0.3251,
+/// 0.3915 / 0.3786 %, 30 s 0.5868 / 0.5255 %: ahead on 9 runs of 9. 200,000 uniform cities at
+/// 120 s were behind (319,791,311 / 319,950,886: the one-thread ascent takes most of the run).
+/// Beside the GPU's colonies they were level (pla85900 120 s, seeds 1-5, median 0.2295 % against
+/// 0.2195 %), so the GPU keeps quadrant lists (bench/results/alpha_threads_2026-12-01).
+constexpr int kCpuAlphaThreadsFrom = 10000, kCpuAlphaThreadsBelow = 100000;
+
 /// From kSmall to kOrOptBelow cities, given at least kBandSecondsPerCity seconds per city, the GPU
 /// runs kBandColonies colonies of 128 ants and merges their best tours every 10 iterations
 /// (--merge-tours, aco/colony_merge.h); with less time, one colony of 1,024 ants, which converges
@@ -310,9 +322,14 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
       c.host_search == aco::HostSearch::LinKernighan && !c.lk_independent &&
       c.lk_lists != aco::LkLists::Alpha && unset("lk-stretch", c.lk_stretch, defaults.colony.lk_stretch))
     c.lk_stretch = n / c.lk_threads;
-  if (c.lk_threads > 0 && c.host_search == aco::HostSearch::LinKernighan && n >= kQuadrantThreadsFrom &&
-      unset("lk-lists", c.lk_lists, defaults.colony.lk_lists))
-    c.lk_lists = aco::LkLists::Quadrant;
+  if (c.lk_threads > 0 && c.host_search == aco::HostSearch::LinKernighan &&
+      unset("lk-lists", c.lk_lists, defaults.colony.lk_lists)) {
+    if (backend == Backend::Cpu && c.lk_stretch == 0 && n >= kCpuAlphaThreadsFrom &&
+        n < kCpuAlphaThreadsBelow)
+      c.lk_lists = aco::LkLists::Alpha;
+    else if (n >= kQuadrantThreadsFrom)
+      c.lk_lists = aco::LkLists::Quadrant;
+  }
   // The Lin-Kernighan threads exchange tours through the merge.
   if ((merged || c.lk_threads > 0) && unset("merge-tours", c.merge_tours, defaults.colony.merge_tours))
     c.merge_tours = true;

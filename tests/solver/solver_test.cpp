@@ -203,6 +203,27 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
       EXPECT_EQ(n / c.lk_stretch, c.lk_threads) << "a stretch for every thread";
     }
   }
+  // On the CPU from 10,000 to 100,000 cities the whole-tour threads take alpha lists (quadrant
+  // until the ascent ends); the GPU's keep quadrant lists, and a named --lk-lists stays.
+  for (const int n : {9999, 10000, 85900, 99999, 100000}) {
+    SolverConfig request_cpu = colonies();
+    set_parameter(request_cpu, "time-limit", "20");
+    set_parameter(request_cpu, "threads", "4");
+    const SolverConfig cpu = resolve_config(request_cpu, n, Backend::Cpu);
+    ASSERT_GT(cpu.colony.lk_threads, 0) << n;
+    const bool alpha = n >= 10000 && n < 100000;
+    EXPECT_EQ(cpu.colony.lk_lists, alpha        ? aco::LkLists::Alpha
+                                   : n >= 30000 ? aco::LkLists::Quadrant
+                                                : aco::LkLists::Colonies)
+        << n;
+    EXPECT_EQ(portfolio_summary(cpu, n, EdgeWeightType::Euc2D, Backend::Cpu)
+                      .find("over quadrant lists, then the 5 alpha-nearest") != std::string::npos,
+              alpha)
+        << n;
+    EXPECT_NE(resolve_config(request_cpu, n, Backend::Cuda).colony.lk_lists, aco::LkLists::Alpha) << n;
+    set_parameter(request_cpu, "lk-lists", "nearest");
+    EXPECT_EQ(resolve_config(request_cpu, n, Backend::Cpu).colony.lk_lists, aco::LkLists::Nearest) << n;
+  }
   SolverConfig one_thread = colonies();
   set_parameter(one_thread, "time-limit", "60");
   set_parameter(one_thread, "threads", "2");  // on the CPU: one Lin-Kernighan thread
