@@ -63,9 +63,7 @@ ThreadListsAscent::ThreadListsAscent(const Instance& instance,
       options.interrupt = &stop_;
       const bounds::LowerBound bound = bounds::lower_bound(instance, options);
       if (stop_.load()) return;  // the run ends: no lists from an interrupted ascent
-      const CandidateLists pool = build_candidate_lists(
-          instance, bounds::alpha_pool_size(kThreadsAlphaNeighbours), 1, NeighbourShape::Quadrant);
-      CandidateLists lists = bounds::alpha_candidate_lists(instance, bound, pool, kThreadsAlphaNeighbours, 1);
+      CandidateLists lists = bounds::alpha_candidate_lists(instance, bound, kThreadsAlphaNeighbours, 1);
       if (stop_.load()) return;
       search.use_lists(std::move(lists));
       handed_over_.store(true, std::memory_order_release);

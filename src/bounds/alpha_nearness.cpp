@@ -117,12 +117,15 @@ CandidateLists alpha_candidate_lists(const Instance& instance, const LowerBound&
   return CandidateLists(n, k, std::move(ids));
 }
 
+CandidateLists alpha_candidate_lists(const Instance& instance, const LowerBound& bound, int k, int threads) {
+  const CandidateLists pool =
+      build_candidate_lists(instance, std::max(4 * k, 20), threads, NeighbourShape::Quadrant);
+  return alpha_candidate_lists(instance, bound, pool, k, threads);
+}
+
 CandidateLists alpha_candidate_lists(const Instance& instance, int k, const BoundOptions& options) {
   const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const LowerBound bound = lower_bound(instance, options);
-  const CandidateLists pool =
-      build_candidate_lists(instance, alpha_pool_size(k), threads, NeighbourShape::Quadrant);
-  return alpha_candidate_lists(instance, bound, pool, k, threads);
+  return alpha_candidate_lists(instance, lower_bound(instance, options), k, threads);
 }
 
 }  // namespace formica::bounds

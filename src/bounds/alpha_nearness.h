@@ -10,7 +10,6 @@
 // at a non-special city, O(log n) a pair.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -49,11 +48,11 @@ class AlphaNearness {
 CandidateLists alpha_candidate_lists(const Instance& instance, const LowerBound& bound, const CandidateLists& pool,
                                      int k, int threads);
 
-/// The nearest and quadrant neighbours per city among which the k alpha-nearest are chosen.
-inline int alpha_pool_size(int k) { return std::max(4 * k, 20); }
+/// The same over a pool of max(4k, 20) nearest and quadrant neighbours per city, built here.
+CandidateLists alpha_candidate_lists(const Instance& instance, const LowerBound& bound, int k, int threads);
 
-/// The k alpha-nearest of every city from a fresh Held-Karp ascent (`options`) over a pool of
-/// max(4k, 20) nearest and quadrant neighbours: what the local search's --ls-candidates alpha reads.
+/// The k alpha-nearest of every city from a fresh Held-Karp ascent (`options`), over the pool
+/// above: what the local search's --ls-candidates alpha reads.
 CandidateLists alpha_candidate_lists(const Instance& instance, int k, const BoundOptions& options);
 
 }  // namespace formica::bounds
