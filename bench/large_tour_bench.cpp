@@ -74,6 +74,12 @@ int main(int argc, char** argv) {
                  "the Lin-Kernighan threads' lists: the K alpha-nearest of a Held-Karp ascent "
                  "(its time counted in the set-up) instead of --lists")
       ->check(CLI::Range(0, 10));
+  int alpha_period = 0, alpha_neighbours = 10;
+  app.add_option("--alpha-period", alpha_period, "with --alpha: the ascent's first period, 0 for the default")
+      ->check(CLI::Range(0, 100000));
+  app.add_option("--alpha-neighbours", alpha_neighbours,
+                 "with --alpha: nearest and quadrant neighbours per city in the ascent's sparse graph")
+      ->check(CLI::Range(3, 20));
   std::string shape = "nearest";
   int list_size = 10;
   app.add_option("--lists", shape, "the Lin-Kernighan threads' lists when not alpha: nearest or quadrant")
@@ -112,7 +118,10 @@ int main(int argc, char** argv) {
   const Instance instance =
       instance_spec.empty() ? io::generate_instance(cities, io::InstanceKind::Uniform, seed) : bench::load(instance_spec);
   const CandidateLists lists =
-      alpha > 0 ? bounds::alpha_candidate_lists(instance, alpha, bounds::BoundOptions{.threads = threads})
+      alpha > 0 ? bounds::alpha_candidate_lists(
+                      instance, alpha,
+                      bounds::BoundOptions{
+                          .threads = threads, .neighbours = alpha_neighbours, .initial_period = alpha_period})
                 : build_candidate_lists(instance, list_size, threads, *parse_neighbour_shape(shape));
   const double setup = seconds_since(start);
   start = std::chrono::steady_clock::now();
