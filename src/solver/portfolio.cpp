@@ -55,7 +55,10 @@ constexpr int kQuadrantThreadsFrom = 30000;
 /// 0.3915 / 0.3786 %, 30 s 0.5868 / 0.5255 %: ahead on 9 runs of 9. 200,000 uniform cities at
 /// 120 s were behind (319,791,311 / 319,950,886: the one-thread ascent takes most of the run).
 /// Beside the GPU's colonies they were level (pla85900 120 s, seeds 1-5, median 0.2295 % against
-/// 0.2195 %), so the GPU keeps quadrant lists (bench/results/alpha_threads_2026-12-01).
+/// 0.2195 %), so the GPU keeps quadrant lists (bench/results/alpha_threads_2026-12-01). On 16
+/// cores (8 + 8 threads) alpha against the lists before: usa13509 20 s 0.1827 / 0.1152, 0.1274 /
+/// 0.1558 %; d18512 30 s 0.0792 / 0.0876, 0.0942 / 0.0794 %; pla33810 60 s 0.2301 / 0.2311 %;
+/// pla85900 120 s 0.2220 / 0.2636 %: level, ahead on the largest (bench/results/stop58_2026-12-01).
 constexpr int kCpuAlphaThreadsFrom = 10000, kCpuAlphaThreadsBelow = 100000;
 
 /// From kSmall to kOrOptBelow cities, given at least kBandSecondsPerCity seconds per city, the GPU
