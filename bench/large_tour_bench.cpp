@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
                  "the Lin-Kernighan threads' lists: the K alpha-nearest of a Held-Karp ascent "
                  "(its time counted in the set-up) instead of --lists")
       ->check(CLI::Range(0, 10));
-  int alpha_period = 0, alpha_neighbours = 10;
+  int alpha_period = 0, alpha_neighbours = bounds::BoundOptions{}.neighbours;
   app.add_option("--alpha-period", alpha_period, "with --alpha: the ascent's first period, 0 for the default")
       ->check(CLI::Range(0, 100000));
   app.add_option("--alpha-neighbours", alpha_neighbours,

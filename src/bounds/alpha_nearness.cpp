@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <thread>
 #include <tuple>
 
 namespace formica::bounds {
@@ -124,8 +123,7 @@ CandidateLists alpha_candidate_lists(const Instance& instance, const LowerBound&
 }
 
 CandidateLists alpha_candidate_lists(const Instance& instance, int k, const BoundOptions& options) {
-  const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return alpha_candidate_lists(instance, lower_bound(instance, options), k, threads);
+  return alpha_candidate_lists(instance, lower_bound(instance, options), k, thread_count(options.threads));
 }
 
 }  // namespace formica::bounds

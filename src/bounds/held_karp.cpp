@@ -11,13 +11,13 @@
 #include "core/timer.h"
 
 namespace formica::bounds {
-namespace {
-
 int thread_count(int requested) {
   if (requested > 0) return requested;
   const unsigned hardware = std::thread::hardware_concurrency();
   return hardware > 0 ? static_cast<int>(hardware) : 1;
 }
+
+namespace {
 
 /// The ascent's graph: the nearest and quadrant neighbours of every city and the edges of `tree`.
 SparseGraph ascent_graph(const Instance& instance, int neighbours, int threads, const OneTree& tree) {

@@ -60,6 +60,9 @@ struct LowerBound {
 /// The time the command line gives the bound by default: n / 2000 s, from 10 to 120 s.
 double default_bound_time(int n);
 
+/// The threads BoundOptions::threads asks for: `requested`, or every hardware thread when 0.
+int thread_count(int requested);
+
 /// The ascent's first period: n / 2 from 100 to 300 up to 20,000 cities, then 100. The whole
 /// schedule takes about 3 to 4 periods of iterations. Measured on a 2-core VM: 20,000 random cities
 /// end 0.004 % (period 300) and 0.008 % (100) below the 1,000 of n / 2 capped at 1,000, in 6.2 and
