@@ -195,6 +195,24 @@ int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 constexpr double kEaxSeconds = 1.8e-5;
 constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 90'000;
 
+/// Beside the GPU's colonies from kEaxNearestFrom cities, GA-EAX's population climbs from
+/// nearest-neighbour tours (eax_nearest_starts): random permutations take minutes to climb there
+/// (pla85900: the population of 100 still climbing at 400 s), nearest-neighbour tours 3.4 s on the
+/// H200 host's 14 threads. Alone such a population converges far above the optimum (pla85900, 50
+/// tours, this project's VM: 0.87 %), but beside the colonies it takes their tour in its guest slot
+/// (EdgeAssemblySearch::adopt) and mends it from its own diverse tours. H200 host, 14 threads,
+/// pla85900, seed 1 unless named, every tour verified (bench/results/eax_nearest_2026-12-02):
+/// 120 s, 50 tours: 0.2171 / 0.2123 / 0.2037 % (seeds 1-3) against the Lin-Kernighan threads'
+/// 0.2289-0.3127 / 0.2085 / 0.1890 %: level; 30 tours 0.2098 / 0.2656 %, 100 tours 0.2378 %, 200
+/// tours 0.3846 %. 200 s, 70 tours: 0.1714 %; 300 s, 100 tours: 0.1259 % (0.1440 % at 250 s),
+/// where the Lin-Kernighan threads stood at 0.242 % (200 s) and 0.232 % (300 s) and the population
+/// climbed from random tours at 0.359 % (300 s). Hence the crossing at 150 s on 14 threads
+/// (kEaxNearestSeconds n^1.5, scaled as kEaxSeconds), with kEaxNearestPopulation tours there and
+/// eax_population's growth past it (60 at 200 s, 100 at 300 s). The CPU's colonies, and GA-EAX
+/// alone, keep random starts: nothing there is measured with these.
+constexpr int kEaxNearestFrom = 50'000, kEaxNearestPopulation = 50;
+constexpr double kEaxNearestSeconds = 5.57e-6;  // 150 s on 85,900 cities and 14 threads
+
 /// GA-EAX's first population by budget (eax_population). A population of P tours converges in
 /// about P / 100 times the time of 100: each generation crosses P pairs, and the generations to
 /// convergence hardly change with P (this project's 2-core VM, rl5915, one thread, seed 1,
@@ -221,9 +239,9 @@ bool general_parameter(std::string_view name) {
 }
 
 /// Whether `config`'s time limit (a run not bounded by iterations) reaches eax_budget on `threads`.
-bool eax_pays(const SolverConfig& config, int n, int threads) {
+bool eax_pays(const SolverConfig& config, int n, int threads, Backend backend) {
   return !config.iterations && config.time_limit && n >= kEaxMinCities && n <= kEaxMaxCities &&
-         *config.time_limit >= eax_budget(n, threads);
+         *config.time_limit >= eax_budget(n, threads, backend);
 }
 
 /// Whether auto on the CPU is --algorithm eax: the budget pays and nobody chose anything of the
@@ -232,20 +250,23 @@ bool cpu_runs_eax(const SolverConfig& config, int n) {
   const SolverConfig defaults;
   return config.islands == 1 && std::ranges::all_of(config.named, general_parameter) &&
          config.colony == defaults.colony && config.ant_system == defaults.ant_system &&
-         config.two_opt == defaults.two_opt &&
-         eax_pays(config, n, threads_per_island(config));
+         config.two_opt == defaults.two_opt && eax_pays(config, n, threads_per_island(config), Backend::Cpu);
 }
 
 }  // namespace
 
-double eax_budget(int n, int threads) {
-  return kEaxSeconds * std::pow(static_cast<double>(n), 1.5) *
+bool eax_nearest_starts(int n, Backend backend) { return backend == Backend::Cuda && n >= kEaxNearestFrom; }
+
+double eax_budget(int n, int threads, Backend backend) {
+  return (eax_nearest_starts(n, backend) ? kEaxNearestSeconds : kEaxSeconds) *
+         std::pow(static_cast<double>(n), 1.5) *
          std::sqrt(static_cast<double>(kEaxReferenceThreads) / std::max(1, threads));
 }
 
-int eax_population(int n, int threads, double time_limit) {
-  const int first = localsearch::cpu::EdgeAssemblyConfig{}.population;
-  const double wanted = first * time_limit / (kEaxPopulationMargin * eax_budget(n, threads));
+int eax_population(int n, int threads, double time_limit, Backend backend) {
+  const int reference = localsearch::cpu::EdgeAssemblyConfig{}.population;
+  const int first = eax_nearest_starts(n, backend) ? kEaxNearestPopulation : reference;
+  const double wanted = reference * time_limit / (kEaxPopulationMargin * eax_budget(n, threads, backend));
   if (!(wanted < kEaxMaxAutoPopulation)) return kEaxMaxAutoPopulation;  // also a time limit of 1e300
   return std::max(static_cast<int>(std::floor(wanted / 10)) * 10, first);
 }
@@ -262,7 +283,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (backend == Backend::Cpu && cpu_runs_eax(config, n)) {
     config.algorithm = Algorithm::Eax;
     if (unset("population", config.eax.population, defaults.eax.population))
-      config.eax.population = eax_population(n, threads_per_island(config), *config.time_limit);
+      config.eax.population = eax_population(n, threads_per_island(config), *config.time_limit, Backend::Cpu);
     return config;
   }
   config.algorithm = Algorithm::Mmas;
@@ -296,12 +317,16 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   }
   // A budget in which GA-EAX's population converges: the host threads run it.
   if (c.lk_threads > 0 && c.lk_stretch == 0 && !(config.was_named("lk-independent") && c.lk_independent) &&
-      !config.was_named("lk-step") && !config.was_named("lk-replay") && eax_pays(config, n, c.lk_threads) &&
+      !config.was_named("lk-step") && !config.was_named("lk-replay") &&
+      eax_pays(config, n, c.lk_threads, backend) &&
       unset("host-search", c.host_search, defaults.colony.host_search))
     c.host_search = aco::HostSearch::Eax;
   if (c.host_search == aco::HostSearch::Eax && config.time_limit &&
       unset("population", config.eax.population, defaults.eax.population))
-    config.eax.population = eax_population(n, c.lk_threads, *config.time_limit);
+    config.eax.population = eax_population(n, c.lk_threads, *config.time_limit, backend);
+  if (c.host_search == aco::HostSearch::Eax && eax_nearest_starts(n, backend) &&
+      unset("eax-start", config.eax.start, defaults.eax.start))
+    config.eax.start = localsearch::StartKind::NearestNeighbour;
   // Independent walks below kOrOptBelow: H200, 3 seeds, 10 s, stop at 0.1 %, shared / independent:
   // u2152 0.107 / 0.068 %, pr2392 0.107 / 0.060 % (median); at the reference times fnl4461 0.134 /
   // 0.209 %, usa13509 0.218 / 0.260 %, pla85900 0.372 / 0.751 %: where one walk has more to improve
@@ -348,9 +373,10 @@ int island_stretch(const SolverConfig& request, const SolverConfig& resolved, in
 std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightType type, Backend backend) {
   if (resolved.algorithm == Algorithm::Eax) {
     const int threads = threads_per_island(resolved);
-    return concat("auto: n = ", n, " on the CPU: GA-EAX on ", threads, threads == 1 ? " thread" : " threads", " (",
-                  resolved.eax.population, " tours, ", resolved.eax.children,
-                  " children per pair), the time limit being past the ", std::round(eax_budget(n, threads) * 10) / 10,
+    return concat("auto: n = ", n, " on the CPU: GA-EAX on ", threads, threads == 1 ? " thread" : " threads",
+                  " (", resolved.eax.population, " tours, ", resolved.eax.children,
+                  " children per pair), the time limit being past the ",
+                  std::round(eax_budget(n, threads, Backend::Cpu) * 10) / 10,
                   " s in which its population overtakes the colonies");
   }
   const aco::ColonyConfig& c = resolved.colony;
@@ -366,9 +392,12 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
                     : std::string(),
       c.lk_threads > 0 && c.host_search == aco::HostSearch::Eax
           ? concat(" with ", c.lk_threads, " host thread", c.lk_threads > 1 ? "s" : "",
-                   " of GA-EAX (a population of ", resolved.eax.population,
-                   " tours crossed by edge assembly; the time limit is past the ",
-                   std::round(eax_budget(n, c.lk_threads) * 10) / 10,
+                   " of GA-EAX (a population of ", resolved.eax.population, " tours",
+                   resolved.eax.start == localsearch::StartKind::Random
+                       ? std::string()
+                       : concat(" climbed from ", localsearch::to_string(resolved.eax.start), " tours"),
+                   " crossed by edge assembly; the time limit is past the ",
+                   std::round(eax_budget(n, c.lk_threads, backend) * 10) / 10,
                    " s in which it overtakes the colonies)")
       : c.lk_threads > 0
           ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread", c.lk_threads > 1 ? "s" : "",

@@ -23,13 +23,19 @@ double default_time_limit(int n);
 /// population converges and overtakes the colonies (portfolio.cpp has the data). From there, on
 /// the GPU, the host threads beside the colonies run GA-EAX instead of Lin-Kernighan
 /// (--host-search eax); on the CPU, where nobody set a colony, ant or 2-opt parameter, iterations
-/// or islands, the run is --algorithm eax.
-double eax_budget(int n, int threads);
+/// or islands, the run is --algorithm eax. Shorter where eax_nearest_starts.
+double eax_budget(int n, int threads, Backend backend);
+
+/// Whether auto's GA-EAX on n cities climbs its population from nearest-neighbour tours instead of
+/// random ones (--eax-start): beside the GPU's colonies from 50,000 cities, where random tours take
+/// minutes to climb.
+bool eax_nearest_starts(int n, Backend backend);
 
 /// The first population auto gives GA-EAX on n cities, `threads` threads and `time_limit` seconds:
 /// about what converges in half of the time limit (portfolio.cpp has the data), 100 tours (the
-/// default) up to twice eax_budget, 1,000 at most. A population named by the user stays as named.
-int eax_population(int n, int threads, double time_limit);
+/// default; 50 where eax_nearest_starts) up to twice eax_budget, 1,000 at most. A population named
+/// by the user stays as named.
+int eax_population(int n, int threads, double time_limit, Backend backend);
 
 /// `config` with what auto means for n cities on `backend` (already resolved) and its time limit
 /// (none: a run bounded by iterations only): the algorithm and every portfolio field left at its

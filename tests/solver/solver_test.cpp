@@ -320,11 +320,11 @@ TEST(Solver, StretchThreadsSolveAndNeedThreads) {
 
 TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
   // The budget grows as n^1.5 and with fewer threads.
-  EXPECT_NEAR(eax_budget(3038, 16), 1.8e-5 * std::pow(3038.0, 1.5), 1e-9);
-  EXPECT_GT(eax_budget(13509, 16), eax_budget(3038, 16));
-  EXPECT_NEAR(eax_budget(3038, 4), 2 * eax_budget(3038, 16), 1e-9);
+  EXPECT_NEAR(eax_budget(3038, 16, Backend::Cpu), 1.8e-5 * std::pow(3038.0, 1.5), 1e-9);
+  EXPECT_GT(eax_budget(13509, 16, Backend::Cpu), eax_budget(3038, 16, Backend::Cpu));
+  EXPECT_NEAR(eax_budget(3038, 4, Backend::Cpu), 2 * eax_budget(3038, 16, Backend::Cpu), 1e-9);
   const int threads = hardware_threads();
-  const double budget = eax_budget(3038, threads);
+  const double budget = eax_budget(3038, threads, Backend::Cpu);
   SolverConfig config;
   config.time_limit = budget * 1.01;
   // The CPU: the run is GA-EAX, all of its settings its own defaults.
@@ -338,7 +338,7 @@ TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
   const SolverConfig gpu = resolve_config(config, 3038, Backend::Cuda);
   EXPECT_EQ(gpu.algorithm, Algorithm::Mmas);
   EXPECT_GE(gpu.colony.lk_threads, 1);
-  if (eax_budget(3038, gpu.colony.lk_threads) <= *config.time_limit) {
+  if (eax_budget(3038, gpu.colony.lk_threads, Backend::Cuda) <= *config.time_limit) {
     EXPECT_EQ(gpu.colony.host_search, aco::HostSearch::Eax);
     EXPECT_FALSE(gpu.colony.lk_independent);
     EXPECT_NO_THROW(gpu.validate());
@@ -348,7 +348,7 @@ TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
   const SolverConfig gpu_long = resolve_config(config, 3038 / 4, Backend::Cuda);  // 759 cities: not in the band
   EXPECT_EQ(gpu_long.colony.host_search, aco::HostSearch::LinKernighan);
   SolverConfig ample = config;
-  ample.time_limit = eax_budget(3038, 1) * 1.01;  // enough for one thread
+  ample.time_limit = eax_budget(3038, 1, Backend::Cuda) * 1.01;  // enough for one thread
   EXPECT_EQ(resolve_config(ample, 3038, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
   // Less time, or outside the band measured (1,000 to 90,000 cities): the colonies.
   SolverConfig brief = config;
@@ -361,7 +361,7 @@ TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
   EXPECT_EQ(resolve_config(huge, 90'000, Backend::Cpu).algorithm, Algorithm::Eax);
   // On the GPU the host threads beside the colonies run GA-EAX inside the band, Lin-Kernighan above it.
   SolverConfig long_gpu;
-  long_gpu.time_limit = 7200;  // past pla85900's crossing even on one host thread (1,813 s)
+  long_gpu.time_limit = 7200;  // past pla85900's crossing even on one host thread (561 s)
   EXPECT_EQ(resolve_config(long_gpu, 85'900, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
   EXPECT_EQ(resolve_config(long_gpu, 90'001, Backend::Cuda).colony.host_search, aco::HostSearch::LinKernighan);
   // A run bounded by iterations, or one where the user chose anything of the colonies, islands or
@@ -395,25 +395,27 @@ TEST(Solver, AutoSizesGaEaxsPopulationByTheTimeLimit) {
   // 100 tours (the default) up to twice the budget in which 100 converge, then in proportion to
   // the time limit, at most 1,000.
   const int first = SolverConfig{}.eax.population;
-  const double budget = eax_budget(13509, 14);
-  EXPECT_EQ(eax_population(13509, 14, budget), first);
-  EXPECT_EQ(eax_population(13509, 14, 2 * budget), first);
-  EXPECT_EQ(eax_population(13509, 14, 6.02 * budget), 3 * first);
-  EXPECT_EQ(eax_population(13509, 14, 1e6), 1000);
-  EXPECT_EQ(eax_population(13509, 14, 1e300), 1000);              // no overflow (found by fuzz_parameters)
-  EXPECT_LT(eax_population(13509, 4, 6.02 * budget), 3 * first);  // fewer threads, a slower population
-  EXPECT_EQ(eax_population(13509, 14, 5.01 * budget) % 10, 0);
+  const double budget = eax_budget(13509, 14, Backend::Cpu);
+  EXPECT_EQ(eax_population(13509, 14, budget, Backend::Cpu), first);
+  EXPECT_EQ(eax_population(13509, 14, 2 * budget, Backend::Cpu), first);
+  EXPECT_EQ(eax_population(13509, 14, 6.02 * budget, Backend::Cpu), 3 * first);
+  EXPECT_EQ(eax_population(13509, 14, 1e6, Backend::Cpu), 1000);
+  EXPECT_EQ(eax_population(13509, 14, 1e300, Backend::Cpu), 1000);  // no overflow (found by fuzz_parameters)
+  EXPECT_LT(eax_population(13509, 4, 6.02 * budget, Backend::Cpu),
+            3 * first);  // fewer threads, a slower population
+  EXPECT_EQ(eax_population(13509, 14, 5.01 * budget, Backend::Cpu) % 10, 0);
   // Both backends' auto take it; a population the user named stays.
   SolverConfig config;
-  config.time_limit = 6 * eax_budget(3038, hardware_threads());
+  config.time_limit = 6 * eax_budget(3038, hardware_threads(), Backend::Cpu);
   const SolverConfig cpu = resolve_config(config, 3038, Backend::Cpu);
   ASSERT_EQ(cpu.algorithm, Algorithm::Eax);
-  EXPECT_EQ(cpu.eax.population, eax_population(3038, hardware_threads(), *config.time_limit));
+  EXPECT_EQ(cpu.eax.population, eax_population(3038, hardware_threads(), *config.time_limit, Backend::Cpu));
   EXPECT_GT(cpu.eax.population, first);
   const SolverConfig gpu = resolve_config(config, 3038, Backend::Cuda);
   if (gpu.colony.lk_threads == 0) GTEST_SKIP() << "one hardware thread: no host threads beside the colonies";
   ASSERT_EQ(gpu.colony.host_search, aco::HostSearch::Eax);
-  EXPECT_EQ(gpu.eax.population, eax_population(3038, gpu.colony.lk_threads, *config.time_limit));
+  EXPECT_EQ(gpu.eax.population,
+            eax_population(3038, gpu.colony.lk_threads, *config.time_limit, Backend::Cuda));
   const std::string summary = portfolio_summary(gpu, 3038, EdgeWeightType::Euc2D, Backend::Cuda);
   EXPECT_NE(summary.find(concat("a population of ", gpu.eax.population, " tours")), std::string::npos)
       << summary;
@@ -424,6 +426,51 @@ TEST(Solver, AutoSizesGaEaxsPopulationByTheTimeLimit) {
   SolverConfig brief;
   brief.time_limit = 1;
   EXPECT_EQ(resolve_config(brief, 3038, Backend::Cuda).eax.population, first);
+}
+
+TEST(Solver, AutoClimbsGaEaxsPopulationFromNearestNeighbourToursBesideTheGpusColoniesOnLargeInstances) {
+  // From 50,000 cities on the GPU: nearest-neighbour starts, a crossing at 150 s on 14 threads
+  // (pla85900) instead of 485 s, and 50 tours there; the CPU, and smaller instances, as before.
+  EXPECT_TRUE(eax_nearest_starts(50'000, Backend::Cuda));
+  EXPECT_FALSE(eax_nearest_starts(49'999, Backend::Cuda));
+  EXPECT_FALSE(eax_nearest_starts(85'900, Backend::Cpu));
+  EXPECT_NEAR(eax_budget(85'900, 14, Backend::Cuda), 150, 0.5);
+  EXPECT_NEAR(eax_budget(85'900, 14, Backend::Cpu), 484.5, 0.5);
+  EXPECT_EQ(eax_budget(33'810, 14, Backend::Cuda), eax_budget(33'810, 14, Backend::Cpu));
+  EXPECT_EQ(eax_population(85'900, 14, 150, Backend::Cuda), 50);
+  EXPECT_EQ(eax_population(85'900, 14, 300, Backend::Cuda), 100);
+  EXPECT_EQ(eax_population(85'900, 14, 100, Backend::Cuda), 50);  // a user's --host-search eax below it
+  EXPECT_EQ(eax_population(85'900, 14, 300, Backend::Cpu), 100);
+
+  SolverConfig config;
+  const SolverConfig probe = resolve_config(config, 85'900, Backend::Cuda);
+  if (probe.colony.lk_threads == 0)
+    GTEST_SKIP() << "one hardware thread: no host threads beside the colonies";
+  const int threads = probe.colony.lk_threads;
+  config.time_limit = eax_budget(85'900, threads, Backend::Cuda) * 1.01;
+  const SolverConfig gpu = resolve_config(config, 85'900, Backend::Cuda);
+  EXPECT_EQ(gpu.colony.host_search, aco::HostSearch::Eax);
+  EXPECT_EQ(gpu.eax.start, localsearch::StartKind::NearestNeighbour);
+  EXPECT_EQ(gpu.eax.population, eax_population(85'900, threads, *config.time_limit, Backend::Cuda));
+  EXPECT_NO_THROW(gpu.validate());
+  const std::string summary = portfolio_summary(gpu, 85'900, EdgeWeightType::Ceil2D, Backend::Cuda);
+  EXPECT_NE(summary.find("climbed from nearest-neighbour tours"), std::string::npos) << summary;
+  // Below the crossing the Lin-Kernighan threads, their start untouched; a start the user named stays.
+  SolverConfig brief = config;
+  brief.time_limit = eax_budget(85'900, threads, Backend::Cuda) * 0.99;
+  const SolverConfig lk = resolve_config(brief, 85'900, Backend::Cuda);
+  EXPECT_EQ(lk.colony.host_search, aco::HostSearch::LinKernighan);
+  EXPECT_EQ(lk.eax.start, SolverConfig{}.eax.start);
+  SolverConfig named = config;
+  set_parameter(named, "eax-start", "space-filling-curve");
+  EXPECT_EQ(resolve_config(named, 85'900, Backend::Cuda).eax.start,
+            localsearch::StartKind::SpaceFillingCurve);
+  // Smaller instances keep random starts at any budget.
+  SolverConfig long_run;
+  long_run.time_limit = 3600;
+  const SolverConfig mid = resolve_config(long_run, 33'810, Backend::Cuda);
+  EXPECT_EQ(mid.colony.host_search, aco::HostSearch::Eax);
+  EXPECT_EQ(mid.eax.start, localsearch::StartKind::Random);
 }
 
 TEST(Solver, TheHostThreadsRunGaEaxBesideTheColonies) {
