@@ -52,11 +52,12 @@ EdgeAssembly::EdgeAssembly(const Instance& instance, const CandidateLists& lists
 
 void EdgeAssembly::ab_cycles(const MergeBase& a, std::span<const int32_t> b, RandomStream& rng,
                              std::vector<std::vector<int32_t>>& cycles) {
+  for (std::vector<int32_t>& cycle : cycles) spare_.push_back(std::move(cycle));  // their storage, reused
   cycles.clear();
   a.difference(b, diff_added_, diff_removed_);  // B's edges that A lacks, A's that B lacks
   if (diff_removed_.empty()) {
     cycles_.clear();
-    index_cycles();
+    indexed_ = false;
     return;
   }
   starts_.clear();
@@ -128,6 +129,10 @@ void EdgeAssembly::ab_cycles(const MergeBase& a, std::span<const int32_t> b, Ran
       }
       // path[j .. at - 1] closed by the edge to w = path[j]; start the cycle with an A edge.
       std::vector<int32_t>& cycle = cycles.emplace_back();
+      if (!spare_.empty()) {
+        cycle.swap(spare_.back());
+        spare_.pop_back();
+      }
       if (j % 2 == 0) {
         cycle.assign(path_.begin() + j, path_.end());
       } else {
@@ -139,10 +144,11 @@ void EdgeAssembly::ab_cycles(const MergeBase& a, std::span<const int32_t> b, Ran
     }
   }
   if (&cycles != &cycles_) cycles_ = cycles;
-  index_cycles();
+  indexed_ = false;  // block_set indexes them when asked; single cycles need no index
 }
 
 void EdgeAssembly::index_cycles() {
+  indexed_ = true;
   const size_t count = cycles_.size();
   in_set_.assign(count, 0);
   tabu_until_.assign(count, 0);
@@ -173,6 +179,7 @@ int EdgeAssembly::set_subtours(const MergeBase& a, int with) {
 }
 
 void EdgeAssembly::block_set(const MergeBase& a, int centre, RandomStream& rng, std::vector<int>& set) {
+  if (!indexed_) index_cycles();
   ensure(centre >= 0 && centre < static_cast<int>(cycles_.size()) && in_set_.size() == cycles_.size(),
          "a block E-set around cycle ", centre, " of ", cycles_.size());
   set_.assign(1, centre);
@@ -359,17 +366,18 @@ bool EdgeAssembly::join_subtours(const MergeBase& a, int64_t gain, AssembledChil
     for_each_city([&](int32_t u) {
       int32_t nu[2], nv[2];
       neighbours(a, u, nu);
+      const int64_t u_edge[2] = {instance_.distance(u, nu[0]), instance_.distance(u, nu[1])};
       const std::span<const int32_t> near = lists_.of(u);
       for (int l = 0; l < merge_neighbours_; ++l) {
         const int32_t v = near[l];
         if (mark_[v] == mark_now_) continue;
         neighbours(a, v, nv);
         const int64_t uv = instance_.distance(u, v);
-        for (const int32_t u2 : nu)
-          for (const int32_t v2 : nv) {
-            const int64_t delta =
-                uv + instance_.distance(u2, v2) - instance_.distance(u, u2) - instance_.distance(v, v2);
-            if (delta < best) best = delta, bu = u, bu2 = u2, bv = v, bv2 = v2;
+        const int64_t v_edge[2] = {instance_.distance(v, nv[0]), instance_.distance(v, nv[1])};
+        for (int i = 0; i < 2; ++i)
+          for (int j = 0; j < 2; ++j) {
+            const int64_t delta = uv + instance_.distance(nu[i], nv[j]) - u_edge[i] - v_edge[j];
+            if (delta < best) best = delta, bu = u, bu2 = nu[i], bv = v, bv2 = nv[j];
           }
       }
     });

@@ -90,7 +90,8 @@ class EdgeAssembly {
   /// The subtours that the AB-cycles marked in in_set_ leave (0: inconsistent), their pieces in
   /// pieces_; `with` (when >= 0) counted as flipped.
   int set_subtours(const MergeBase& a, int with);
-  /// Sizes the block E-sets' per-cycle arrays to cycles_ and works out each cycle's gain.
+  /// Sizes the block E-sets' per-cycle arrays to cycles_ and works out each cycle's gain (block_set
+  /// does it when the cycles changed since).
   void index_cycles();
   void touch(int32_t city);
   void remove_edge(const MergeBase& a, int32_t u, int32_t v);
@@ -114,6 +115,8 @@ class EdgeAssembly {
   std::vector<uint32_t> mark_;  // the smallest subtour's cities: mark_[city] == mark_now_
   uint32_t mark_now_ = 0;
   std::vector<std::vector<int32_t>> cycles_;
+  std::vector<std::vector<int32_t>> spare_;  // the storage of cycles traced before, for the next ones
+  bool indexed_ = false;                     // whether the per-cycle arrays below match cycles_
   AssembledChild candidate_;
   // Block E-sets: per cycle whether in the set, its gain, and the step until which it is tabu.
   std::vector<char> in_set_;

@@ -41,17 +41,24 @@ Edge first_edge(const Exchange& e) {
 }  // namespace
 
 MergeBase::MergeBase(const Instance& instance, std::span<const int32_t> tour, int64_t length)
-    : instance_(instance), tour_(tour.begin(), tour.end()), length_(length) {
-  const int n = instance.n();
+    : instance_(instance) {
+  reset(tour, length);
+}
+
+void MergeBase::reset(std::span<const int32_t> tour, int64_t length) {
+  const int n = instance_.n();
   FORMICA_EXPECTS(n >= 5, "partition merge needs at least 5 cities, got ", n);
   validate_permutation(tour, n);
+  tour_.assign(tour.begin(), tour.end());
+  length_ = length;
   pos_.resize(static_cast<size_t>(n));
-  succ_.resize(pos_.size());
-  pred_.resize(pos_.size());
-  for (int p = 0; p < n; ++p) {
-    pos_[tour_[p]] = p;
-    succ_[tour_[p]] = tour_[(p + 1) % n];
-    pred_[tour_[p]] = tour_[(p + n - 1) % n];
+  links_.resize(2 * pos_.size());
+  for (int p = 0, previous = tour_[n - 1]; p < n; ++p) {
+    const int32_t city = tour_[p];
+    pos_[city] = p;
+    links_[2 * city] = tour_[p + 1 < n ? p + 1 : 0];
+    links_[2 * city + 1] = previous;
+    previous = city;
   }
 }
 
@@ -64,7 +71,7 @@ void MergeBase::difference(std::span<const int32_t> tour, std::vector<Edge>& add
     const int v = tour[p], next = tour[p + 1 < n ? p + 1 : 0], prev = tour[p > 0 ? p - 1 : n - 1];
     if (!adjacent(v, next)) added.push_back(make_edge(v, next));
     // Each removed base edge is seen from both of its ends; the smaller end reports it.
-    for (const int w : {succ_[v], pred_[v]})
+    for (const int w : {succ(v), pred(v)})
       if (w != prev && w != next && v < w) removed.push_back(Edge{v, w});
   }
 }
@@ -189,9 +196,9 @@ bool MergeBase::link_paths(std::span<const Edge> removed, std::span<const Edge> 
   std::vector<int>& cut = paths.cut;
   cut.clear();
   for (const Edge& e : removed) {
-    if (succ_[e.a] == e.b)
+    if (succ(e.a) == e.b)
       cut.push_back(pos_[e.a]);
-    else if (succ_[e.b] == e.a)
+    else if (succ(e.b) == e.a)
       cut.push_back(pos_[e.b]);
     else
       return false;

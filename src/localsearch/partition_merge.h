@@ -52,13 +52,16 @@ class MergeBase {
   /// `tour` must be a permutation of the instance's cities with at least 5 of them; `length` is
   /// its exact length.
   MergeBase(const Instance& instance, std::span<const int32_t> tour, int64_t length);
+  /// The base becomes `tour` (the same conditions), its arrays reused: one base per thread serves
+  /// pair after pair (GA-EAX's generations) without allocating.
+  void reset(std::span<const int32_t> tour, int64_t length);
 
   int n() const { return static_cast<int>(tour_.size()); }
   int64_t length() const { return length_; }
   std::span<const int32_t> tour() const { return tour_; }
-  bool adjacent(int a, int b) const { return succ_[a] == b || pred_[a] == b; }
-  int32_t succ(int city) const { return succ_[city]; }
-  int32_t pred(int city) const { return pred_[city]; }
+  bool adjacent(int a, int b) const { return links_[2 * a] == b || links_[2 * a + 1] == b; }
+  int32_t succ(int city) const { return links_[2 * city]; }
+  int32_t pred(int city) const { return links_[2 * city + 1]; }
   int position(int city) const { return pos_[city]; }
 
   /// The edges in which `tour` (a permutation) differs from the base, each once, in no order.
@@ -104,7 +107,8 @@ class MergeBase {
   bool link_paths(std::span<const Edge> removed, std::span<const Edge> added, Paths& paths) const;
 
   const Instance& instance_;
-  std::vector<int32_t> tour_, pos_, succ_, pred_;
+  std::vector<int32_t> tour_, pos_;
+  std::vector<int32_t> links_;  // per city its successor, then its predecessor: one cache line for both
   int64_t length_;
 };
 

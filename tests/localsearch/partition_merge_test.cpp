@@ -67,6 +67,32 @@ std::vector<int32_t> perturbed(std::vector<int32_t> base, int moves, int reach, 
   return base;
 }
 
+TEST(PartitionMerge, AResetBaseIsTheBaseOfItsNewTour) {
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 8);
+  const std::vector<int32_t> first = start_tour(instance, StartKind::Random, 1, 0);
+  const std::vector<int32_t> second = start_tour(instance, StartKind::Random, 1, 1);
+  const std::vector<int32_t> third = start_tour(instance, StartKind::Random, 1, 2);
+  MergeBase reused(instance, first, tour_length(instance, first));
+  reused.reset(second, tour_length(instance, second));
+  const MergeBase fresh(instance, second, tour_length(instance, second));
+  EXPECT_EQ(reused.length(), fresh.length());
+  EXPECT_TRUE(std::ranges::equal(reused.tour(), fresh.tour()));
+  for (int city = 0; city < instance.n(); ++city) {
+    EXPECT_EQ(reused.succ(city), fresh.succ(city));
+    EXPECT_EQ(reused.pred(city), fresh.pred(city));
+    EXPECT_EQ(reused.position(city), fresh.position(city));
+  }
+  std::vector<Edge> added, removed, fresh_added, fresh_removed;
+  reused.difference(third, added, removed);
+  fresh.difference(third, fresh_added, fresh_removed);
+  EXPECT_EQ(added, fresh_added);
+  EXPECT_EQ(removed, fresh_removed);
+  // Not a permutation: the same error as the constructor's.
+  std::vector<int32_t> twice = second;
+  twice[1] = twice[0];
+  EXPECT_THROW(reused.reset(twice, 0), InputError);
+}
+
 TEST(PartitionMerge, CycleTestAgreesWithWalkingTheEdges) {
   // Differences of random tours and of near copies; every component alone, and random unions.
   RandomStream rng(7, 0);

@@ -223,6 +223,9 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   order_.resize(tours_.size());
   assembly_.resize(static_cast<size_t>(config_.threads));
   for (auto& a : assembly_) a = std::make_unique<EdgeAssembly>(instance_, lists_, config_.neighbours);
+  bases_.resize(assembly_.size());
+  for (auto& base : bases_)
+    if (!base) base = std::make_unique<MergeBase>(instance_, tours_[0], lengths_[0]);
   if (config_.selection == EaxSelection::Entropy) {
     frequency_ = std::make_unique<EdgeFrequency>(n);
     for (const auto& tour : tours_) frequency_->add_tour(tour, 1);
@@ -331,7 +334,8 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
       continue;
     }
     RandomStream rng(seed_, static_cast<uint64_t>(generations_) * static_cast<uint64_t>(population) + a + 1);
-    const MergeBase base(instance_, tours_[a], lengths_[a]);
+    MergeBase& base = *bases_[thread_index()];
+    base.reset(tours_[a], lengths_[a]);
     AssembledChild& child = taken_[a];
     made_[a] =
         assembly_[thread_index()]->best_child(base, tours_[b], config_.children, rng, child, score, stage_ == 2);

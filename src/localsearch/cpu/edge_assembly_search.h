@@ -111,6 +111,7 @@ class EdgeAssemblySearch final : public Search {
   const uint64_t seed_;
   const CandidateLists lists_;
   std::vector<std::unique_ptr<EdgeAssembly>> assembly_;  // one per thread
+  std::vector<std::unique_ptr<MergeBase>> bases_;        // one per thread: parent A of its pair
   class EdgeFrequency;
   std::unique_ptr<EdgeFrequency> frequency_;  // how many tours of the population hold each edge
   std::vector<AssembledChild> taken_;         // per tour, the child that replaces it this generation
