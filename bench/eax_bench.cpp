@@ -50,6 +50,11 @@ int main(int argc, char** argv) {
       "--restart-apart", config.restart_apart,
       "populations after the first climbed without the best tour, which joins each once it has converged");
   app.add_flag("--once", once, "one population: stop when it converges (no larger one after it)");
+  int generations = 0;
+  app.add_option(
+         "--generations", generations,
+         "stop after this many generations (0: no limit); the time of the generations alone is printed")
+      ->check(CLI::NonNegativeNumber);
   std::string selection = "entropy";
   app.add_option("--selection", selection, "which child replaces its parent")
       ->check(CLI::IsMember({"greedy", "entropy"}));
@@ -85,7 +90,8 @@ int main(int argc, char** argv) {
                               std::chrono::duration<double>(seconds));
   int64_t shown = 0;
   double built = 0;
-  while (!search.finished() && search.step(stop)) {
+  while (!search.finished() && (generations == 0 || search.generations() < generations) &&
+         search.step(stop)) {
     if (built == 0) built = elapsed();
     if (shown == 0 || search.best_length() < shown) {
       shown = search.best_length();
@@ -102,9 +108,11 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "final %lld (%.4f %%) after %d generations (%s), %lld children, population built at %.2f s, %.2f s in "
-      "all\n",
+      "all, %.2f s of generations\n",
       static_cast<long long>(search.best_length()), gap(search.best_length()), search.generations(),
-      search.finished() ? "converged" : "time limit", static_cast<long long>(search.children()), built,
-      elapsed());
+      search.finished()                                        ? "converged"
+      : generations > 0 && search.generations() >= generations ? "generations"
+                                                               : "time limit",
+      static_cast<long long>(search.children()), built, elapsed(), elapsed() - built);
   return 0;
 }
