@@ -205,7 +205,8 @@ constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 9
 /// 120 s, 50 tours: 0.2171 / 0.2123 / 0.2037 % (seeds 1-3) against the Lin-Kernighan threads'
 /// 0.2289-0.3127 / 0.2085 / 0.1890 %: level; 30 tours 0.2098 / 0.2656 %, 100 tours 0.2378 %, 200
 /// tours 0.3846 %. 200 s, 70 tours: 0.1714 %; 300 s, 100 tours: 0.1259 % (0.1440 % at 250 s),
-/// where the Lin-Kernighan threads stood at 0.242 % (200 s) and 0.232 % (300 s) and the population
+/// where the Lin-Kernighan threads stood at 0.242 % (200 s) and 0.232 % (300 s; a 500-s run of
+/// 2026-11-29's code, 0.289 % at 120 s against today's median of 0.2195 %) and the population
 /// climbed from random tours at 0.359 % (300 s). Hence the crossing at 150 s on 14 threads
 /// (kEaxNearestSeconds n^1.5, scaled as kEaxSeconds), with kEaxNearestPopulation tours there and
 /// eax_population's growth past it (60 at 200 s, 100 at 300 s). The CPU's colonies, and GA-EAX
