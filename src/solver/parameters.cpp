@@ -254,12 +254,9 @@ void add_eax_parameters(std::vector<Parameter>& p) {
       "eax: the tours its population's 2-opt + Or-opt climbs start from:", localsearch::start_names,
       localsearch::parse_start, localsearch::to_string, [](auto& c) -> auto& { return c.eax.start; },
       "random keeps the population most diverse (pcb3038: 0.0015 % where nearest-neighbour starts converge "
-      "at "
-      "0.065 %); the other two climb far faster on large instances (usa13509, 2 threads: the population of "
-      "100 in "
-      "6.6 s instead of 32.5 s); auto takes nearest-neighbour beside the GPU's colonies from 50,000 cities "
-      "(pla85900: 100 "
-      "tours in 3.4 s on 14 threads, where random ones still climb at 400 s)"));
+      "at 0.065 %); the other two climb far faster on large instances (usa13509, 2 threads: the population "
+      "of 100 in 6.6 s instead of 32.5 s); auto takes nearest-neighbour beside the GPU's colonies from "
+      "50,000 cities (pla85900: 100 tours in 3.4 s on 14 threads, where random ones still climb at 400 s)"));
   p.push_back({"eax-restart-kicks",
                "eax: the populations after the first: K (default 30), the best tour with K double-bridge kicks, each "
                "repaired by Lin-Kernighan (a population around the best tour's basin); 0, climbed from --eax-start as "
