@@ -412,7 +412,7 @@ TEST(Solver, AutoSizesGaEaxsPopulationByTheTimeLimit) {
   EXPECT_EQ(cpu.eax.population, eax_population(3038, hardware_threads(), *config.time_limit, Backend::Cpu));
   EXPECT_GT(cpu.eax.population, first);
   const SolverConfig gpu = resolve_config(config, 3038, Backend::Cuda);
-  if (gpu.colony.lk_threads == 0) GTEST_SKIP() << "one hardware thread: no host threads beside the colonies";
+  ASSERT_GE(gpu.colony.lk_threads, 1);  // the GPU keeps at least one host thread beside its colonies
   ASSERT_EQ(gpu.colony.host_search, aco::HostSearch::Eax);
   EXPECT_EQ(gpu.eax.population,
             eax_population(3038, gpu.colony.lk_threads, *config.time_limit, Backend::Cuda));
@@ -444,8 +444,7 @@ TEST(Solver, AutoClimbsGaEaxsPopulationFromNearestNeighbourToursBesideTheGpusCol
 
   SolverConfig config;
   const SolverConfig probe = resolve_config(config, 85'900, Backend::Cuda);
-  if (probe.colony.lk_threads == 0)
-    GTEST_SKIP() << "one hardware thread: no host threads beside the colonies";
+  ASSERT_GE(probe.colony.lk_threads, 1);  // the GPU keeps at least one host thread beside its colonies
   const int threads = probe.colony.lk_threads;
   config.time_limit = eax_budget(85'900, threads, Backend::Cuda) * 1.01;
   const SolverConfig gpu = resolve_config(config, 85'900, Backend::Cuda);
