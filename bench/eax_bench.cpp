@@ -55,6 +55,9 @@ int main(int argc, char** argv) {
          "--generations", generations,
          "stop after this many generations (0: no limit); the time of the generations alone is printed")
       ->check(CLI::NonNegativeNumber);
+  std::string climb = "or-opt";
+  app.add_option("--climb", climb, "how the start tours are climbed")
+      ->check(CLI::IsMember({"or-opt", "lin-kernighan"}));
   std::string selection = "entropy";
   app.add_option("--selection", selection, "which child replaces its parent")
       ->check(CLI::IsMember({"greedy", "entropy"}));
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
   config.selection = *localsearch::parse_eax_selection(selection);
   if (once) config.growth = 0;
   config.start = *localsearch::parse_start(start_kind);
+  config.climb = *localsearch::parse_eax_climb(climb);
   if (config.threads <= 0) config.threads = hardware_threads();
 
   const auto start = std::chrono::steady_clock::now();

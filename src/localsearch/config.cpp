@@ -69,6 +69,12 @@ constexpr Entry<EaxSelection> kEaxSelections[] = {
                  "entropy per unit of length gained (Nagata and Kobayashi)"}},
 };
 
+constexpr Entry<EaxClimb> kEaxClimbs[] = {
+    {EaxClimb::OrOpt, {"or-opt", "2-opt and Or-opt over neighbour lists"}},
+    {EaxClimb::LinKernighan,
+     {"lin-kernighan", "2-opt and Or-opt, then Lin-Kernighan chains of 3-opt steps from every city"}},
+};
+
 constexpr std::pair<Layout, std::string_view> kLayouts[] = {
     {Layout::Auto, "auto"}, {Layout::BlockPerTour, "block"}, {Layout::GridPerTour, "grid"}};
 
@@ -97,6 +103,12 @@ std::optional<EaxSelection> parse_eax_selection(std::string_view text) {
   return value_in<EaxSelection>(kEaxSelections, text);
 }
 std::vector<NamedChoice> eax_selection_names() { return names_in(kEaxSelections); }
+
+std::string_view to_string(EaxClimb climb) { return name_in(kEaxClimbs, climb); }
+std::optional<EaxClimb> parse_eax_climb(std::string_view text) {
+  return value_in<EaxClimb>(kEaxClimbs, text);
+}
+std::vector<NamedChoice> eax_climb_names() { return names_in(kEaxClimbs); }
 
 std::string_view to_string(Layout layout) {
   for (const auto& [value, name] : kLayouts)

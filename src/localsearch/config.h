@@ -64,6 +64,14 @@ std::string_view to_string(EaxSelection selection);
 std::optional<EaxSelection> parse_eax_selection(std::string_view text);
 std::vector<NamedChoice> eax_selection_names();
 
+/// How GA-EAX climbs its population's start tours (cpu/edge_assembly_search.h): 2-opt and Or-opt
+/// over neighbour lists, or that and then Lin-Kernighan chains of 3-opt steps from every city.
+enum class EaxClimb { OrOpt, LinKernighan };
+
+std::string_view to_string(EaxClimb climb);
+std::optional<EaxClimb> parse_eax_climb(std::string_view text);
+std::vector<NamedChoice> eax_climb_names();
+
 std::string_view to_string(LocalSearchKind kind);
 std::optional<LocalSearchKind> parse_local_search(std::string_view text);
 std::vector<NamedChoice> local_search_names();
@@ -140,6 +148,12 @@ struct EdgeAssemblyConfig {
   int stages = 2;
   /// The tours the population's climbs start from (localsearch/start_tour.h).
   StartKind start = StartKind::Random;
+  /// How those tours are climbed (EaxClimb). Lin-Kernighan climbs cost more (pla85900: about 1.6 s
+  /// a tour on the VM, against 0.15 s) but the population converges far lower and sooner from
+  /// them: usa13509, 50 nearest-neighbour starts, this project's VM, 2 threads, alone: 0.091 % at
+  /// 23 s against 0.447 % at 24 s; pla85900: 0.201 % against 0.873 %, both at 278 s. Auto takes them
+  /// with nearest-neighbour starts beside the GPU's colonies (solver/portfolio.cpp).
+  EaxClimb climb = EaxClimb::OrOpt;
   /// The populations after the first: 0, tours climbed from `start` as the first; K > 0, the best
   /// tour so far with K double-bridge kicks (localsearch/double_bridge.h), each repaired by
   /// Lin-Kernighan chains from its ends (cpu/kicked_tour.h), so that the new population spreads

@@ -207,12 +207,22 @@ constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 9
 /// tours 0.3846 %. 200 s, 70 tours: 0.1714 %; 300 s, 100 tours: 0.1259 % (0.1440 % at 250 s),
 /// where the Lin-Kernighan threads stood at 0.242 % (200 s) and 0.232 % (300 s; a 500-s run of
 /// 2026-11-29's code, 0.289 % at 120 s against today's median of 0.2195 %) and the population
-/// climbed from random tours at 0.359 % (300 s). Hence the crossing at 150 s on 14 threads
-/// (kEaxNearestSeconds n^1.5, scaled as kEaxSeconds), with kEaxNearestPopulation tours there and
-/// eax_population's growth past it (60 at 200 s, 100 at 300 s). The CPU's colonies, and GA-EAX
-/// alone, keep random starts: nothing there is measured with these.
+/// climbed from random tours at 0.359 % (300 s). Hence a crossing at 150 s on 14 threads then
+/// (kEaxNearestSeconds n^1.5, scaled as kEaxSeconds), with kEaxNearestPopulation tours there,
+/// until the Lin-Kernighan climbs below. The CPU's colonies, and GA-EAX alone, keep random starts
+/// and 2-opt + Or-opt climbs: nothing there is measured with these.
+///
+/// Lin-Kernighan climbs (EaxClimb::LinKernighan, 2026-12-02): the same nearest-neighbour tours
+/// climbed on by Lin-Kernighan chains of 3-opt steps (1.5 % above the optimum where 2-opt + Or-opt
+/// leave 4.7 %; about 1.6 s a tour on 85,900 cities) converge far lower and sooner. Alone, pla85900,
+/// 50 tours, this project's VM, 2 threads: 0.2014 % at 278 s against 0.8734 % at 277 s. Beside the
+/// colonies, H200 host, 14 threads, 120 s: 50 tours 0.0984 / 0.1070 % (seeds 1, 2; 0.171 / 0.150 %
+/// at 60 s), 100 tours 0.0966 / 0.0578 %, where the Lin-Kernighan threads had 0.1817-0.2260 % at
+/// 120 s and 0.226-0.261 % at 60 s in the same session (bench/results/eax_lk_climb_2026-12-02).
+/// Hence the crossing at 60 s there, with 50 tours, and eax_population's growth past it (100 at
+/// 120 s, 250 at 300 s: not measured past 120 s).
 constexpr int kEaxNearestFrom = 50'000, kEaxNearestPopulation = 50;
-constexpr double kEaxNearestSeconds = 5.57e-6;  // 150 s on 85,900 cities and 14 threads
+constexpr double kEaxNearestSeconds = 2.22e-6;  // 60 s on 85,900 cities and 14 threads
 
 /// GA-EAX's first population by budget (eax_population). A population of P tours converges in
 /// about P / 100 times the time of 100: each generation crosses P pairs, and the generations to
@@ -328,6 +338,9 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (c.host_search == aco::HostSearch::Eax && eax_nearest_starts(n, backend) &&
       unset("eax-start", config.eax.start, defaults.eax.start))
     config.eax.start = localsearch::StartKind::NearestNeighbour;
+  if (c.host_search == aco::HostSearch::Eax && eax_nearest_starts(n, backend) &&
+      unset("eax-climb", config.eax.climb, defaults.eax.climb))
+    config.eax.climb = localsearch::EaxClimb::LinKernighan;
   // Independent walks below kOrOptBelow: H200, 3 seeds, 10 s, stop at 0.1 %, shared / independent:
   // u2152 0.107 / 0.068 %, pr2392 0.107 / 0.060 % (median); at the reference times fnl4461 0.134 /
   // 0.209 %, usa13509 0.218 / 0.260 %, pla85900 0.372 / 0.751 %: where one walk has more to improve
@@ -392,14 +405,17 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       c.merge_tours ? concat(", best tours merged every ", aco::kMergeInterval, " iterations")
                     : std::string(),
       c.lk_threads > 0 && c.host_search == aco::HostSearch::Eax
-          ? concat(" with ", c.lk_threads, " host thread", c.lk_threads > 1 ? "s" : "",
-                   " of GA-EAX (a population of ", resolved.eax.population, " tours",
-                   resolved.eax.start == localsearch::StartKind::Random
-                       ? std::string()
-                       : concat(" climbed from ", localsearch::to_string(resolved.eax.start), " tours"),
-                   " crossed by edge assembly; the time limit is past the ",
-                   std::round(eax_budget(n, c.lk_threads, backend) * 10) / 10,
-                   " s in which it overtakes the colonies)")
+          ? concat(
+                " with ", c.lk_threads, " host thread", c.lk_threads > 1 ? "s" : "",
+                " of GA-EAX (a population of ", resolved.eax.population, " tours",
+                resolved.eax.climb == localsearch::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan" : "",
+                resolved.eax.start == localsearch::StartKind::Random
+                    ? std::string()
+                    : concat(resolved.eax.climb == localsearch::EaxClimb::LinKernighan ? "" : " climbed",
+                             " from ", localsearch::to_string(resolved.eax.start), " tours"),
+                " crossed by edge assembly; the time limit is past the ",
+                std::round(eax_budget(n, c.lk_threads, backend) * 10) / 10,
+                " s in which it overtakes the colonies)")
       : c.lk_threads > 0
           ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread", c.lk_threads > 1 ? "s" : "",
                    " (", localsearch::to_string(c.lk_step), " steps",

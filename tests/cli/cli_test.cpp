@@ -925,13 +925,16 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   const Outcome verified = formica("verify " + instance.string() + " " + tour.string());
   EXPECT_EQ(verified.out, "valid tour of clustered150-s3, length " + std::to_string(best) + "\n");
   // From that tour again: never longer.
-  const Outcome again = formica("solve " + instance.string() + " --algorithm eax --population 10 --iterations 3 " +
-                                "--eax-start space-filling-curve --initial-tour " + tour.string() + " --json " +
-                                json.string());
+  const Outcome again =
+      formica("solve " + instance.string() + " --algorithm eax --population 10 --iterations 3 " +
+              "--eax-start space-filling-curve --eax-climb lin-kernighan --initial-tour " + tour.string() +
+              " --json " + json.string());
   ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.err.find("GA-EAX: population 10 climbed by Lin-Kernighan"), std::string::npos) << again.err;
   const auto continued = nlohmann::json::parse(slurp(json));
   EXPECT_LE(continued["best_length"].get<int64_t>(), best);
   EXPECT_EQ(continued["parameters"]["eax_start"], "space-filling-curve");
+  EXPECT_EQ(continued["parameters"]["eax_climb"], "lin-kernighan");
   EXPECT_EQ(continued["parameters"]["eax_restart_kicks"], 30);  // the default
   EXPECT_EQ(continued["parameters"]["eax_first_kicks"], 0);     // the default
   // Bad settings and the GPU are refused in one line.
@@ -941,6 +944,9 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   const Outcome selection = formica("solve " + instance.string() + " --algorithm eax --eax-selection best");
   EXPECT_EQ(selection.code, 2);
   EXPECT_EQ(selection.err, "formica: error: unknown --eax-selection 'best' (valid: greedy, entropy)\n");
+  const Outcome climb = formica("solve " + instance.string() + " --algorithm eax --eax-climb three-opt");
+  EXPECT_EQ(climb.code, 2);
+  EXPECT_EQ(climb.err, "formica: error: unknown --eax-climb 'three-opt' (valid: or-opt, lin-kernighan)\n");
   const Outcome stages = formica("solve " + instance.string() + " --algorithm eax --eax-stages 3");
   EXPECT_EQ(stages.code, 2);
   EXPECT_EQ(stages.err, "formica: error: --eax-stages must be 1 or 2, got 3\n");

@@ -250,6 +250,34 @@ TEST(EdgeAssemblySearch, EveryStartKindGivesAPopulationOfLocalOptimaToImprove) {
   }
 }
 
+TEST(EdgeAssemblySearch, LinKernighanClimbsShortenEveryStartTour) {
+  // 400 cities climb on arrays, 12,000 on two-level lists (kicked_tour.h's walks_two_level).
+  for (const int n : {400, 12'000}) {
+    const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 3);
+    const cpu::EdgeAssemblyConfig or_opt{
+        .population = 6, .growth = 0, .start = StartKind::NearestNeighbour, .threads = 1, .seed = 4};
+    cpu::EdgeAssemblyConfig chains = or_opt;
+    chains.climb = EaxClimb::LinKernighan;
+    cpu::EdgeAssemblyConfig threads = chains;
+    threads.threads = 3;
+    cpu::EdgeAssemblySearch plain(instance, or_opt), climbed(instance, chains), shared(instance, threads);
+    for (cpu::EdgeAssemblySearch* search : {&plain, &climbed, &shared}) ASSERT_TRUE(search->step(StopFlag{}));
+    int64_t plain_total = 0, climbed_total = 0;
+    // Member 0 is the search's first tour in both; the others the same start tours, climbed further.
+    for (size_t i = 0; i < climbed.population().size(); ++i) {
+      validate_permutation(climbed.population()[i], n);
+      EXPECT_EQ(tour_length(instance, climbed.population()[i]), climbed.lengths()[i]);
+      EXPECT_LE(climbed.lengths()[i], plain.lengths()[i]) << n << " cities, member " << i;
+      EXPECT_EQ(shared.population()[i], climbed.population()[i]) << "the threads change no tour";
+      plain_total += plain.lengths()[i];
+      climbed_total += climbed.lengths()[i];
+    }
+    EXPECT_LT(climbed_total, plain_total - plain_total / 200) << n << " cities: at least 0.5 % shorter";
+  }
+  EXPECT_NE(cpu::EdgeAssemblyConfig{.climb = EaxClimb::LinKernighan}.describe().find("Lin-Kernighan"),
+            std::string::npos);
+}
+
 TEST(EdgeAssemblySearch, TheSeedDecidesTheTourNotTheThreads) {
   const Instance instance = io::generate_instance(250, io::InstanceKind::Clustered, 8);
   const cpu::EdgeAssemblyConfig one{.population = 16, .growth = 0, .threads = 1, .seed = 5};

@@ -429,17 +429,18 @@ TEST(Solver, AutoSizesGaEaxsPopulationByTheTimeLimit) {
 }
 
 TEST(Solver, AutoClimbsGaEaxsPopulationFromNearestNeighbourToursBesideTheGpusColoniesOnLargeInstances) {
-  // From 50,000 cities on the GPU: nearest-neighbour starts, a crossing at 150 s on 14 threads
-  // (pla85900) instead of 485 s, and 50 tours there; the CPU, and smaller instances, as before.
+  // From 50,000 cities on the GPU: nearest-neighbour starts climbed by Lin-Kernighan, a crossing at
+  // 60 s on 14 threads (pla85900) instead of 485 s, 50 tours there and 100 at 120 s; the CPU, and
+  // smaller instances, as before.
   EXPECT_TRUE(eax_nearest_starts(50'000, Backend::Cuda));
   EXPECT_FALSE(eax_nearest_starts(49'999, Backend::Cuda));
   EXPECT_FALSE(eax_nearest_starts(85'900, Backend::Cpu));
-  EXPECT_NEAR(eax_budget(85'900, 14, Backend::Cuda), 150, 0.5);
+  EXPECT_NEAR(eax_budget(85'900, 14, Backend::Cuda), 60, 0.5);
   EXPECT_NEAR(eax_budget(85'900, 14, Backend::Cpu), 484.5, 0.5);
   EXPECT_EQ(eax_budget(33'810, 14, Backend::Cuda), eax_budget(33'810, 14, Backend::Cpu));
-  EXPECT_EQ(eax_population(85'900, 14, 150, Backend::Cuda), 50);
-  EXPECT_EQ(eax_population(85'900, 14, 300, Backend::Cuda), 100);
-  EXPECT_EQ(eax_population(85'900, 14, 100, Backend::Cuda), 50);  // a user's --host-search eax below it
+  EXPECT_EQ(eax_population(85'900, 14, 60, Backend::Cuda), 50);
+  EXPECT_EQ(eax_population(85'900, 14, 120, Backend::Cuda), 100);
+  EXPECT_EQ(eax_population(85'900, 14, 40, Backend::Cuda), 50);  // a user's --host-search eax below it
   EXPECT_EQ(eax_population(85'900, 14, 300, Backend::Cpu), 100);
 
   SolverConfig config;
@@ -450,26 +451,32 @@ TEST(Solver, AutoClimbsGaEaxsPopulationFromNearestNeighbourToursBesideTheGpusCol
   const SolverConfig gpu = resolve_config(config, 85'900, Backend::Cuda);
   EXPECT_EQ(gpu.colony.host_search, aco::HostSearch::Eax);
   EXPECT_EQ(gpu.eax.start, localsearch::StartKind::NearestNeighbour);
+  EXPECT_EQ(gpu.eax.climb, localsearch::EaxClimb::LinKernighan);
   EXPECT_EQ(gpu.eax.population, eax_population(85'900, threads, *config.time_limit, Backend::Cuda));
   EXPECT_NO_THROW(gpu.validate());
   const std::string summary = portfolio_summary(gpu, 85'900, EdgeWeightType::Ceil2D, Backend::Cuda);
-  EXPECT_NE(summary.find("climbed from nearest-neighbour tours"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("climbed by Lin-Kernighan from nearest-neighbour tours"), std::string::npos)
+      << summary;
   // Below the crossing the Lin-Kernighan threads, their start untouched; a start the user named stays.
   SolverConfig brief = config;
   brief.time_limit = eax_budget(85'900, threads, Backend::Cuda) * 0.99;
   const SolverConfig lk = resolve_config(brief, 85'900, Backend::Cuda);
   EXPECT_EQ(lk.colony.host_search, aco::HostSearch::LinKernighan);
   EXPECT_EQ(lk.eax.start, SolverConfig{}.eax.start);
+  EXPECT_EQ(lk.eax.climb, SolverConfig{}.eax.climb);
   SolverConfig named = config;
   set_parameter(named, "eax-start", "space-filling-curve");
-  EXPECT_EQ(resolve_config(named, 85'900, Backend::Cuda).eax.start,
-            localsearch::StartKind::SpaceFillingCurve);
+  set_parameter(named, "eax-climb", "or-opt");
+  const SolverConfig chosen = resolve_config(named, 85'900, Backend::Cuda);
+  EXPECT_EQ(chosen.eax.start, localsearch::StartKind::SpaceFillingCurve);
+  EXPECT_EQ(chosen.eax.climb, localsearch::EaxClimb::OrOpt);
   // Smaller instances keep random starts at any budget.
   SolverConfig long_run;
   long_run.time_limit = 3600;
   const SolverConfig mid = resolve_config(long_run, 33'810, Backend::Cuda);
   EXPECT_EQ(mid.colony.host_search, aco::HostSearch::Eax);
   EXPECT_EQ(mid.eax.start, localsearch::StartKind::Random);
+  EXPECT_EQ(mid.eax.climb, localsearch::EaxClimb::OrOpt);
 }
 
 TEST(Solver, TheHostThreadsRunGaEaxBesideTheColonies) {

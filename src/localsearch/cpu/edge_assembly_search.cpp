@@ -21,6 +21,7 @@
 #include "localsearch/cpu/kicked_tour.h"
 #include "localsearch/cpu/lin_kernighan.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
+#include "localsearch/cpu/two_level_tour.h"
 #include "localsearch/double_bridge.h"
 #include "localsearch/partition_merge.h"
 #include "localsearch/start_tour.h"
@@ -53,6 +54,20 @@ int thread_index() {
 
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// EaxClimb::LinKernighan: `chains` from every city of `tour`, on `list` (a two-level list) where
+/// walks_two_level says so, since each reversal of the arrays costs up to n/2 there; false when
+/// `stop` cut them off.
+bool lk_climb(LinKernighan& chains, TwoLevelTour& list, std::span<int32_t> tour, const StopFlag& stop) {
+  const int n = static_cast<int>(tour.size());
+  if (!walks_two_level(n, LinKernighanStep::ThreeOpt)) return chains.improve(tour, &stop).completed;
+  list.assign(tour);
+  std::vector<int32_t> every(tour.size());
+  std::iota(every.begin(), every.end(), 0);
+  const bool completed = chains.improve(list, every, &stop).completed;
+  list.write(tour);
+  return completed;
 }
 
 }  // namespace
@@ -109,6 +124,7 @@ void EdgeAssemblyConfig::validate() const {
 
 std::string EdgeAssemblyConfig::describe() const {
   return concat("GA-EAX: population ", population,
+                climb == EaxClimb::LinKernighan ? std::string(" climbed by Lin-Kernighan") : std::string(),
                 first_kicks > 0 ? concat(" (the first tour kicked ", first_kicks, " times)") : std::string(),
                 growth == 0   ? std::string()
                 : growth == 1 ? std::string(" (a new one whenever it converges)")
@@ -187,6 +203,10 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
 #pragma omp parallel num_threads(config_.threads) if (config_.threads > 1)
   {
     NeighbourClimber climber(instance_, lists_, ClimbOptions{.or_opt = true});
+    std::optional<LinKernighan> chains;  // EaxClimb::LinKernighan: chains of 3-opt steps after the climb
+    TwoLevelTour list;
+    if (config_.climb == EaxClimb::LinKernighan && n >= kMinKickCities && !kicked)
+      chains.emplace(instance_, lists_, lin_kernighan_options(LinKernighanStep::ThreeOpt, n));
     // Restart kicks: each kick repaired by Lin-Kernighan chains from its eight ends, as the
     // iterated Lin-Kernighan threads do it (kicked_tour.h), and kept whatever its length.
     std::optional<LinKernighan> lk;
@@ -208,7 +228,8 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
         tours[i].assign(walk.tour().begin(), walk.tour().end());
       } else {
         tours[i] = start_tour(instance_, config_.start, seed_, started_ + i);
-        if (!climber.climb(tours[i], &stop).completed) cut = true;
+        if (!climber.climb(tours[i], &stop).completed || (chains && !lk_climb(*chains, list, tours[i], stop)))
+          cut = true;
       }
       lengths[i] = tour_length(instance_, tours[i]);
     }

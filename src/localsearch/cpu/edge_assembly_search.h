@@ -4,8 +4,9 @@
 // selection).
 //
 // The population starts from local optima of 2-opt and Or-opt over the 10 nearest neighbours,
-// climbed from random permutations (or --eax-start's tours); the first from the nearest-neighbour
-// tour, or the caller's tour when one is given. Every generation puts it in a random order r, and
+// climbed from random permutations (or --eax-start's tours), with --eax-climb lin-kernighan then
+// climbed on by Lin-Kernighan chains of 3-opt steps; the first from the nearest-neighbour tour, or
+// the caller's tour when one is given. Every generation puts it in a random order r, and
 // each tour r(i) is crossed as parent A with r(i + 1) as parent B: up to `children` children, each
 // from a random AB-cycle, and one of those shorter than A replaces it: the one that loses the least
 // of the population's edge entropy per unit of length gained (or the shortest, with greedy
@@ -14,9 +15,9 @@
 // (edge_assembly.h), until that stalls or converges too (--eax-stages 1 keeps single AB-cycles).
 // All pairs of a generation read the population as it was at its start, so they run
 // side by side on the threads and the result depends on the seed alone, not on the number of
-// threads. A generation of the last stage that changes no tour, or its stall, ends the population; the next one is `growth` times
-// as large (twice by default; as large with 1) and holds the best tour so far (or the search has
-// finished, with growth 0): a run of any length keeps improving, and a small first population
+// threads. A generation of the last stage that changes no tour, or its stall, ends the population; the next
+// one is `growth` times as large (twice by default; as large with 1) and holds the best tour so far (or the
+// search has finished, with growth 0): a run of any length keeps improving, and a small first population
 // gives a good tour early.
 //
 // Measured on this project's 2-core VM, 2 threads, seed 1 (bench/eax_bench, one population; before
@@ -25,8 +26,9 @@
 // in 12 s / the optimum in 33 s. fnl4461 greedy 300 / 1,000: 0.015 % in 28 s / 0.003 % in 89 s;
 // entropy 100: 0.003 % in 47 s. Block E-sets, fnl4461, entropy 100, seeds 1 / 2 / 3: single
 // AB-cycles alone converge at 0.0044 / 0.0038 / 0.0044 % in about 20 s, with block E-sets after
-// them at 0.0027 % / the optimum / 0.0016 % in about 21 s. On one H100 machine's 16 threads (the README, issue 20): pcb3038's
-// optimum in 1.6-4.2 s on 5 of 5 seeds, fnl4461's in 23-25 s on 2 of 5, usa13509 0.005 % at 60 s.
+// them at 0.0027 % / the optimum / 0.0016 % in about 21 s. On one H100 machine's 16 threads (the README,
+// issue 20): pcb3038's optimum in 1.6-4.2 s on 5 of 5 seeds, fnl4461's in 23-25 s on 2 of 5, usa13509 0.005 %
+// at 60 s.
 #pragma once
 
 #include <cstdint>
