@@ -105,6 +105,7 @@ def test_auto_runs_eax_given_time_and_the_host_threads_can_run_it_beside_the_col
     # target ends the run after its first step.
     auto = formica.solve(points, time_limit=5, target=10**12, backend="cpu")
     assert auto.config["algorithm"] == "eax"
+    assert auto.config["eax_climb"] == "lin-kernighan"  # auto's choice on the CPU
     hybrid = formica.solve(points[:300], algorithm="mmas", backend="cpu", threads=1, focused_edges=32,
                            local_search="two-opt", merge_tours=True, lk_threads=1, host_search="eax",
                            time_limit=1.0)

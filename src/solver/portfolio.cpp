@@ -192,7 +192,13 @@ int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 /// Lin-Kernighan threads 0.222 %), 0.101 % at 540 s, where the Lin-Kernighan threads had stood at
 /// 0.222 % since 400 s (500-s run): the rule (485 s there on 14 threads) holds at 85,900 cities
 /// too. Above kEaxMaxCities nothing is measured yet.
-constexpr double kEaxSeconds = 1.8e-5;
+///
+/// The CPU backend, since its population climbs by Lin-Kernighan (apply_portfolio): half the
+/// budget, kEaxCpuSeconds. This project's VM, 2 threads, seed 1, at half of kEaxSeconds' budget
+/// (bench/results/eax_lk_climb_2026-12-02/vm_cpu_backend.tar.xz): usa13509 at 40 s, GA-EAX 0.0040 %
+/// against auto's colonies 0.1791 %; fnl4461 at 7.5 s, 0.0005 % against 0.0783 %. At a quarter the
+/// colonies may still lead (usa13509 at 20 s: GA-EAX 0.54-0.79 % on 3 seeds).
+constexpr double kEaxSeconds = 1.8e-5, kEaxCpuSeconds = 0.9e-5;
 constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 90'000;
 
 /// Beside the GPU's colonies from kEaxNearestFrom cities, GA-EAX's population climbs from
@@ -209,8 +215,8 @@ constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 9
 /// 2026-11-29's code, 0.289 % at 120 s against today's median of 0.2195 %) and the population
 /// climbed from random tours at 0.359 % (300 s). Hence a crossing at 150 s on 14 threads then
 /// (kEaxNearestSeconds n^1.5, scaled as kEaxSeconds), with kEaxNearestPopulation tours there,
-/// until the Lin-Kernighan climbs below. The CPU's colonies, and GA-EAX alone, keep random starts
-/// and 2-opt + Or-opt climbs: nothing there is measured with these.
+/// until the Lin-Kernighan climbs below. The CPU's colonies, and GA-EAX alone, keep random starts:
+/// nothing there is measured with nearest-neighbour ones.
 ///
 /// Lin-Kernighan climbs (EaxClimb::LinKernighan, 2026-12-02): the same nearest-neighbour tours
 /// climbed on by Lin-Kernighan chains of 3-opt steps (1.5 % above the optimum where 2-opt + Or-opt
@@ -269,7 +275,9 @@ bool cpu_runs_eax(const SolverConfig& config, int n) {
 bool eax_nearest_starts(int n, Backend backend) { return backend == Backend::Cuda && n >= kEaxNearestFrom; }
 
 double eax_budget(int n, int threads, Backend backend) {
-  return (eax_nearest_starts(n, backend) ? kEaxNearestSeconds : kEaxSeconds) *
+  return (eax_nearest_starts(n, backend) ? kEaxNearestSeconds
+          : backend == Backend::Cpu      ? kEaxCpuSeconds
+                                         : kEaxSeconds) *
          std::pow(static_cast<double>(n), 1.5) *
          std::sqrt(static_cast<double>(kEaxReferenceThreads) / std::max(1, threads));
 }
@@ -295,6 +303,12 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     config.algorithm = Algorithm::Eax;
     if (unset("population", config.eax.population, defaults.eax.population))
       config.eax.population = eax_population(n, threads_per_island(config), *config.time_limit, Backend::Cpu);
+    // Lin-Kernighan climbs: this project's 2-core VM, --algorithm eax on 2 threads, 100 tours from
+    // random starts, seeds 1-3 (bench/results/eax_lk_climb_2026-12-02/vm_cpu_backend.tar.xz): fnl4461's
+    // optimum at 7.8 / 10.0 / 7.7 s against 25.2 / 10.5 / 11.8 s with the 2-opt + Or-opt climbs;
+    // usa13509 0.0018 / 0.0005 / 0.0007 % at 120 s against 0.0101 / 0.0089 / 0.0003 % (at 60 s
+    // 0.0027 / 0.0005 / 0.0007 % against 0.0185 / 0.0134 / 0.0020 %).
+    config.eax.climb = localsearch::EaxClimb::LinKernighan;
     return config;
   }
   config.algorithm = Algorithm::Mmas;
@@ -387,11 +401,13 @@ int island_stretch(const SolverConfig& request, const SolverConfig& resolved, in
 std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightType type, Backend backend) {
   if (resolved.algorithm == Algorithm::Eax) {
     const int threads = threads_per_island(resolved);
-    return concat("auto: n = ", n, " on the CPU: GA-EAX on ", threads, threads == 1 ? " thread" : " threads",
-                  " (", resolved.eax.population, " tours, ", resolved.eax.children,
-                  " children per pair), the time limit being past the ",
-                  std::round(eax_budget(n, threads, Backend::Cpu) * 10) / 10,
-                  " s in which its population overtakes the colonies");
+    return concat(
+        "auto: n = ", n, " on the CPU: GA-EAX on ", threads, threads == 1 ? " thread" : " threads", " (",
+        resolved.eax.population, " tours",
+        resolved.eax.climb == localsearch::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan" : "", ", ",
+        resolved.eax.children, " children per pair), the time limit being past the ",
+        std::round(eax_budget(n, threads, Backend::Cpu) * 10) / 10,
+        " s in which its population overtakes the colonies");
   }
   const aco::ColonyConfig& c = resolved.colony;
   const bool gpu = backend == Backend::Cuda;
