@@ -194,10 +194,11 @@ int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 /// too. Above kEaxMaxCities nothing is measured yet.
 ///
 /// The CPU backend, since its population climbs by Lin-Kernighan (apply_portfolio): half the
-/// budget, kEaxCpuSeconds. This project's VM, 2 threads, seed 1, at half of kEaxSeconds' budget
-/// (bench/results/eax_lk_climb_2026-12-02/vm_cpu_backend.tar.xz): usa13509 at 40 s, GA-EAX 0.0040 %
-/// against auto's colonies 0.1791 %; fnl4461 at 7.5 s, 0.0005 % against 0.0783 %. At a quarter the
-/// colonies may still lead (usa13509 at 20 s: GA-EAX 0.54-0.79 % on 3 seeds).
+/// budget, kEaxCpuSeconds. This project's VM, 2 threads, seeds 1-3, at half of kEaxSeconds' budget
+/// (bench/results/eax_lk_climb_2026-12-02/vm_cpu_backend.tar.xz): usa13509 at 40 s, GA-EAX 0.0040 /
+/// 0.0010 / 0.0030 % against auto's colonies 0.1791 / 0.1702 / 0.1232 %; fnl4461 at 7.5 s, 0.0005 /
+/// 0.0016 / 0.0027 % against 0.0783 / 0.0898 / 0.1074 %. At a quarter the colonies may still lead
+/// (usa13509 at 20 s: GA-EAX 0.54-0.79 % on 3 seeds).
 constexpr double kEaxSeconds = 1.8e-5, kEaxCpuSeconds = 0.9e-5;
 constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 90'000;
 
