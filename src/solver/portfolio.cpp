@@ -350,12 +350,12 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (c.host_search == aco::HostSearch::Eax && config.time_limit &&
       unset("population", config.eax.population, defaults.eax.population))
     config.eax.population = eax_population(n, c.lk_threads, *config.time_limit, backend);
-  if (c.host_search == aco::HostSearch::Eax && eax_nearest_starts(n, backend) &&
-      unset("eax-start", config.eax.start, defaults.eax.start))
-    config.eax.start = localsearch::StartKind::NearestNeighbour;
-  if (c.host_search == aco::HostSearch::Eax && eax_nearest_starts(n, backend) &&
-      unset("eax-climb", config.eax.climb, defaults.eax.climb))
-    config.eax.climb = localsearch::EaxClimb::LinKernighan;
+  if (c.host_search == aco::HostSearch::Eax && eax_nearest_starts(n, backend)) {
+    if (unset("eax-start", config.eax.start, defaults.eax.start))
+      config.eax.start = localsearch::StartKind::NearestNeighbour;
+    if (unset("eax-climb", config.eax.climb, defaults.eax.climb))
+      config.eax.climb = localsearch::EaxClimb::LinKernighan;
+  }
   // Independent walks below kOrOptBelow: H200, 3 seeds, 10 s, stop at 0.1 %, shared / independent:
   // u2152 0.107 / 0.068 %, pr2392 0.107 / 0.060 % (median); at the reference times fnl4461 0.134 /
   // 0.209 %, usa13509 0.218 / 0.260 %, pla85900 0.372 / 0.751 %: where one walk has more to improve
@@ -422,17 +422,17 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       c.merge_tours ? concat(", best tours merged every ", aco::kMergeInterval, " iterations")
                     : std::string(),
       c.lk_threads > 0 && c.host_search == aco::HostSearch::Eax
-          ? concat(
-                " with ", c.lk_threads, " host thread", c.lk_threads > 1 ? "s" : "",
-                " of GA-EAX (a population of ", resolved.eax.population, " tours",
-                resolved.eax.climb == localsearch::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan" : "",
-                resolved.eax.start == localsearch::StartKind::Random
-                    ? std::string()
-                    : concat(resolved.eax.climb == localsearch::EaxClimb::LinKernighan ? "" : " climbed",
-                             " from ", localsearch::to_string(resolved.eax.start), " tours"),
-                " crossed by edge assembly; the time limit is past the ",
-                std::round(eax_budget(n, c.lk_threads, backend) * 10) / 10,
-                " s in which it overtakes the colonies)")
+          ? concat(" with ", c.lk_threads, " host thread", c.lk_threads > 1 ? "s" : "",
+                   " of GA-EAX (a population of ", resolved.eax.population, " tours",
+                   resolved.eax.climb == localsearch::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan"
+                   : resolved.eax.start != localsearch::StartKind::Random    ? " climbed"
+                                                                             : "",
+                   resolved.eax.start == localsearch::StartKind::Random
+                       ? std::string()
+                       : concat(" from ", localsearch::to_string(resolved.eax.start), " tours"),
+                   " crossed by edge assembly; the time limit is past the ",
+                   std::round(eax_budget(n, c.lk_threads, backend) * 10) / 10,
+                   " s in which it overtakes the colonies)")
       : c.lk_threads > 0
           ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread", c.lk_threads > 1 ? "s" : "",
                    " (", localsearch::to_string(c.lk_step), " steps",
