@@ -9,7 +9,7 @@
 # RUN is one of split, nosplit, one (default: all three, in that order); GPUS=N (default every GPU).
 set -euo pipefail
 build=$1 cities=$2 seconds=$3
-out=${4:-bench/results/gpus_large}
+out=${4:-bench/out/gpus_large}
 shift $(($# >= 4 ? 4 : 3))
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(split nosplit one)

@@ -53,7 +53,7 @@ NeighbourShape threads_shape(LkLists lists, NeighbourShape colonies);
 /// host: 5 alpha-nearest 0.206 % (0.227 % 79 s after the start, the ascent's 11.3 s counted), 8
 /// 0.217 %, quadrant lists of 10 0.247 % (stalled from 60 s on). End to end it is not ahead: the
 /// solver at 120 s, seeds 1-5, median 0.2295 % against the default's 0.2195 % (two seeds at
-/// 0.16 %, three worse; bench/results/alpha_threads_2026-12-01), so it is not auto's choice.
+/// 0.16 %, three worse; bench/results/2026-12-01-alpha-lists-threads), so it is not auto's choice.
 constexpr int kThreadsAlphaNeighbours = 5;
 
 /// LKH's candidate lists for running Lin-Kernighan threads: a Held-Karp ascent on a thread of its

@@ -158,7 +158,7 @@ struct EdgeAssemblyConfig {
   /// tour so far with K double-bridge kicks (localsearch/double_bridge.h), each repaired by
   /// Lin-Kernighan chains from its ends (cpu/kicked_tour.h), so that the new population spreads
   /// around the best tour's basin instead of starting far from it. Measured on an H200 host, one
-  /// thread, 180-240 s (bench/results/eax_kicks_2026-11-29): fnl4461 reached its optimum in 8 of 8
+  /// thread, 180-240 s (bench/results/2026-11-29-eax-restart-kicks): fnl4461 reached its optimum in 8 of 8
   /// runs with 10, 30 or 50 kicks and in 2 of 6 with climbed restarts.
   int restart_kicks = 30;
   /// The populations after the first climbed from `start` without the best tour, which joins a
@@ -170,7 +170,7 @@ struct EdgeAssemblyConfig {
   /// nearest-neighbour climb, or the tour handed in: the colonies' beside them) and that tour with
   /// K kicks each, as the restarts above: built in seconds where a climbed population of 85,900
   /// cities takes minutes. Measured on pla85900 beside the GPU colonies (H200 host, 14 threads,
-  /// seed 1, 120 s; bench/results/eax_first_kicks_2026-11-29): 0.318 % with 30 kicks, 0.271 % with
+  /// seed 1, 120 s; bench/results/2026-11-29-eax-first-kicks): 0.318 % with 30 kicks, 0.271 % with
   /// 30 kicks and a population of 30, against 0.224-0.334 % (median 0.244 %, seeds 1-5) for the
   /// default's Lin-Kernighan threads: no gain, so off by default.
   int first_kicks = 0;

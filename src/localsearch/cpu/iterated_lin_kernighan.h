@@ -22,7 +22,7 @@
 //
 // Adopting keeps only the tour of the walk that gained most at each adoption: on pla85900, 60 s
 // from the colonies' start tour, 14 threads went no further than 4 (0.339 % and 0.343 % above the
-// optimum; the device tool's H200 host, bench/results/replayed_walks_2026-11-30). With `replay`
+// optimum; the device tool's H200 host, bench/results/2026-11-30-replayed-walks). With `replay`
 // (--lk-replay), shared walks on two-level lists do not adopt each other's tours: whenever a
 // walk's tour is shorter than when it last took the shared tour or handed over, it hands over the
 // moves it kept since (kicks, their repairs, plateaus and escapes: KickedTour::logged) to one
