@@ -282,7 +282,7 @@ def solve(
         open: find a Hamiltonian path (no closing edge) instead of a closed tour.
         start_city, end_city: fix the path's first or last city (0-based); either implies open.
             Result.tour then runs from start_city to end_city. Paths are solved through one
-            dummy city (an (n + 1)^2 matrix: see the README for the size this allows).
+            dummy city (an (n + 1)^2 matrix: see docs/paths-and-atsp.md for the size this allows).
         **params: any other solver parameter by name (ants=, alpha=, beta=, rho=, selection=,
             threads=, ...; the full list with help is formica.parameters()).
 
