@@ -21,21 +21,27 @@ SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 DEFAULT_GLOBS = ["README.md", "CHANGELOG.md", "docs/**/*.md", "bench/results/*/NOTES.md"]
 
 
-def prose_lines(text):
-    """Yields (line number, line with inline code removed) for lines outside fenced code."""
+def unfenced_lines(text):
+    """Yields (line number, line) for the lines outside fenced code blocks."""
     fenced = False
     for number, line in enumerate(text.splitlines(), 1):
         if FENCE.match(line):
             fenced = not fenced
-            continue
-        if not fenced:
-            yield number, INLINE_CODE.sub("", line)
+        elif not fenced:
+            yield number, line
+
+
+def prose(text):
+    """The text with fenced code blanked and inline code spaced out, so that a link's text may run
+    over a line break while line numbers stay those of the file."""
+    lines = {n: INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line) for n, line in unfenced_lines(text)}
+    return "\n".join(lines.get(number, "") for number in range(1, text.count("\n") + 2))
 
 
 def heading_ids(path):
     """GitHub's ids of a Markdown file's headings: lower case, punctuation dropped, spaces to '-'."""
     ids, seen = set(), {}
-    for _, line in prose_lines(path.read_text(encoding="utf-8")):
+    for _, line in unfenced_lines(path.read_text(encoding="utf-8")):
         match = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
         if not match:
             continue
@@ -49,20 +55,20 @@ def heading_ids(path):
 def broken_links(path, root):
     """The broken links of one Markdown file, as 'file:line: target (reason)' strings."""
     problems = []
-    for number, line in prose_lines(path.read_text(encoding="utf-8")):
-        for match in LINK.finditer(line):
-            target = match.group(1)
-            if SCHEME.match(target):
-                continue
-            file_part, _, anchor = target.partition("#")
-            resolved = (path.parent / file_part).resolve() if file_part else path.resolve()
-            where = f"{path.relative_to(root)}:{number}: {target}"
-            if not resolved.exists():
-                problems.append(f"{where} (no such file)")
-            elif root not in resolved.parents and resolved != root:
-                problems.append(f"{where} (outside the repository)")
-            elif anchor and resolved.suffix == ".md" and anchor not in heading_ids(resolved):
-                problems.append(f"{where} (no heading with that id)")
+    text = prose(path.read_text(encoding="utf-8"))
+    for match in LINK.finditer(text):
+        target = match.group(1)
+        if SCHEME.match(target):
+            continue
+        file_part, _, anchor = target.partition("#")
+        resolved = (path.parent / file_part).resolve() if file_part else path.resolve()
+        where = f"{path.relative_to(root)}:{text.count(chr(10), 0, match.start()) + 1}: {target}"
+        if not resolved.exists():
+            problems.append(f"{where} (no such file)")
+        elif root not in resolved.parents and resolved != root:
+            problems.append(f"{where} (outside the repository)")
+        elif anchor and resolved.suffix == ".md" and anchor not in heading_ids(resolved):
+            problems.append(f"{where} (no heading with that id)")
     return problems
 
 

@@ -36,20 +36,22 @@ class CheckLinks(unittest.TestCase):
         root = self.tree({
             "README.md": "See [a page](docs/a.md), [its part](docs/a.md#two-words), ![pic](docs/p.svg),\n"
                          "[the web](https://example.org) and [here](#formica).\n\n# formica\n",
-            "docs/a.md": "# A\n\n## Two words\n\nBack to [the readme](../README.md).\n",
+            "docs/a.md": "# A\n\n## Two words\n\n## The `--flag` option\n\nBack to [the readme](../README.md)\n"
+                         "and [the option](#the---flag-option).\n",
             "docs/p.svg": "<svg/>",
         })
         self.assertEqual(run(root), (0, []))
 
     def test_a_missing_file_an_unknown_anchor_and_a_link_outside_fail(self):
         root = self.tree({
-            "README.md": "[gone](docs/missing.md) and [part](docs/a.md#nowhere)\n",
+            "README.md": "[gone](docs/missing.md) and [part](docs/a.md#nowhere)\n\nA [link over\ntwo lines](b.md).\n",
             "docs/a.md": "# A\n\n[up](../../outside.md)\n",
             "../outside.md": "",
         })
         code, lines = run(root)
         self.assertEqual(code, 1)
-        self.assertEqual(len(lines), 3, lines)
+        self.assertEqual(len(lines), 4, lines)
+        self.assertIn("README.md:3: b.md (no such file)", lines)
         self.assertIn("README.md:1: docs/missing.md (no such file)", lines)
         self.assertIn("README.md:1: docs/a.md#nowhere (no heading with that id)", lines)
         self.assertIn("docs/a.md:3: ../../outside.md (outside the repository)", lines)
