@@ -382,6 +382,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
                                         : instance.n();
   }
   result.backend = backend;
+  result.searched_by = concat(to_string(config.algorithm), backend == Backend::Cuda ? " on the GPU" : " on the CPU");
   result.gpus = backend == Backend::Cuda ? 1 : 0;  // several ranks: counted below
   if (backend == Backend::Cuda) result.device = cuda::find_device()->name;
   else result.device = concat("CPU, ", threads, threads == 1 ? " thread" : " threads");
@@ -475,6 +476,11 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
         result.history.push_back({result.iterations, clock.seconds(), search->best_length()});
       tour = search->best_tour();
       length = search->best_length();
+      // The search's own ledger where it keeps one; else every improvement since its first
+      // iteration is its own.
+      if (const Credits* credits = search->credits()) result.credits = *credits;
+      else if (!result.history.empty()) result.credits.start(result.history.front().length);
+      result.credits.credit(Finder::Search, length);
     } catch (...) {
       if (!islands) throw;
       result.failure = std::current_exception();
@@ -485,6 +491,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     islands->gather_best(result.failure != nullptr, tour, length);
     if (length < own && !result.history.empty())
       result.history.push_back({result.iterations, clock.seconds(), length});
+    result.credits.credit(Finder::Ranks, length);
     if (tour.empty()) {  // a failed rank other than 0: the identity, never written (only rank 0 writes)
       tour.resize(static_cast<size_t>(instance.n()));
       std::iota(tour.begin(), tour.end(), 0);
@@ -503,6 +510,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
         localsearch::cpu::polish_tour(instance, tour, threads, &polish_stop, config.colony.neighbour_lists);
     length -= polish.gain;
     if (polish.gain > 0) result.history.push_back({result.iterations, clock.seconds(), length});
+    result.credits.credit(Finder::Polish, length);
   }
   // Every tour leaves the solver validated, with its length recomputed exactly.
   result.tour = Tour(instance, std::move(tour));
