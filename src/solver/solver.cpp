@@ -18,6 +18,7 @@
 #include "cuda/device.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/cpu/two_opt_cpu.h"
+#include "localsearch/start_tour.h"
 #include "distributed/thread_team.h"
 #include "solver/islands.h"
 #include "solver/portfolio.h"
@@ -125,10 +126,12 @@ bool SolverConfig::was_named(std::string_view name) const {
 
 void SolverConfig::validate() const {
   FORMICA_EXPECTS(!iterations || *iterations >= 1, "--iterations must be at least 1, got ", *iterations);
-  FORMICA_EXPECTS(!time_limit || (*time_limit > 0 && *time_limit <= 1e7),
-                  "--time-limit must be a positive number of seconds, got ", *time_limit);
+  FORMICA_EXPECTS(!time_limit || (*time_limit > 0 && *time_limit <= kMaxTimeLimit),
+                  "--time-limit must be in (0, ", kMaxTimeLimit, "] seconds, got ", *time_limit);
   FORMICA_EXPECTS(!target || *target >= 0, "--target must be a non-negative length, got ", *target);
-  FORMICA_EXPECTS(threads >= 0, "--threads must be at least 1, got ", threads);
+  // Auto gives half of them to Lin-Kernighan threads, which allow at most 1024.
+  FORMICA_EXPECTS(threads >= 0 && threads <= kMaxThreads, "--threads must be in [0, ", kMaxThreads,
+                  "] (0: all of this machine's), got ", threads);
   FORMICA_EXPECTS(island_interval >= 0 && island_interval <= 1e7,
                   "--island-interval must be a non-negative number of seconds, got ", island_interval);
   FORMICA_EXPECTS(islands >= 1 && islands <= 1024, "--islands must be in [1, 1024], got ", islands);
@@ -424,7 +427,10 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
       result.stop_reason = "finished";
       return false;
     }
-    const bool bounded = result.iterations > 0 || starts_with_tour;
+    // Islands stop at the limit even before their first iteration (an island without a tour
+    // then gives its start tour, below): a thousand of them on a few cores would otherwise each
+    // finish an iteration long past it.
+    const bool bounded = result.iterations > 0 || starts_with_tour || islands.has_value();
     if (bounded && options.interrupt && options.interrupt->load()) {
       result.stop_reason = "interrupted";
       return false;
@@ -471,15 +477,19 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   if (!result.failure) {
     try {
       search->finish();
-      // The history has at least one point: a run stopped before its first iteration has its start tour.
-      if (result.history.empty() || search->best_length() < result.history.back().length)
-        result.history.push_back({result.iterations, clock.seconds(), search->best_length()});
       tour = search->best_tour();
       length = search->best_length();
+      if (tour.empty()) {  // an island stopped before its first iteration
+        tour = localsearch::start_tour(instance, localsearch::StartKind::NearestNeighbour, searched.seed, 0);
+        length = tour_length(instance, tour);
+      }
+      // The history has at least one point: a run stopped before its first iteration has its start tour.
+      if (result.history.empty() || length < result.history.back().length)
+        result.history.push_back({result.iterations, clock.seconds(), length});
       // The search's own ledger where it keeps one; else every improvement since its first
       // iteration is its own.
       if (const Credits* credits = search->credits()) result.credits = *credits;
-      else if (!result.history.empty()) result.credits.start(result.history.front().length);
+      else result.credits.start(result.history.front().length);
       result.credits.credit(Finder::Search, length);
     } catch (...) {
       if (!islands) throw;

@@ -39,6 +39,10 @@ std::string algorithm_names();
 std::string_view to_string(Backend backend);
 std::optional<Backend> parse_backend(std::string_view text);
 
+/// The longest --time-limit, in seconds (about 116 days), and the most --threads.
+inline constexpr double kMaxTimeLimit = 1e7;
+inline constexpr int kMaxThreads = 2048;
+
 struct SolverConfig {
   Algorithm algorithm = Algorithm::Auto;
   Backend backend = Backend::Auto;
