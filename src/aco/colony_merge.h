@@ -28,6 +28,7 @@
 #include "aco/colony_config.h"
 #include "aco/colony_rules.h"
 #include "core/candidates.h"
+#include "core/credits.h"
 #include "core/instance.h"
 #include "localsearch/cpu/tour_companion.h"
 
@@ -48,8 +49,10 @@ using StartHostThreads = std::function<HostThreads(const Instance& instance, con
 class ColonyMerger {
  public:
   ColonyMerger() = default;
-  /// A merger with `threads` beside the colonies (none when null), idle until the first merge.
-  explicit ColonyMerger(HostThreads threads) : companion_(std::move(threads)) {}
+  /// A merger with `threads` beside the colonies (none when null), idle until the first merge;
+  /// `host` says what they run, for the credits.
+  explicit ColonyMerger(HostThreads threads, Finder host = Finder::LinKernighan)
+      : host_(host), companion_(std::move(threads)) {}
   /// A merger with the host threads that `start` starts when config.lk_threads > 0 (then `start`
   /// must be given), none otherwise.
   ColonyMerger(const StartHostThreads& start, const Instance& instance, const ColonyConfig& config,
@@ -79,8 +82,18 @@ class ColonyMerger {
   /// Hands the Lin-Kernighan threads (if any) their first tour before the first merge: the
   /// focused colonies' start tour.
   void start(std::span<const int32_t> tour, int64_t length) {
+    credits_.start(length);
     if (companion_) companion_->offer(tour, length);
   }
+
+  /// The colonies' best length after an iteration (kNoLength before they have one): a drop since
+  /// the last merge or observation is credited to the colonies.
+  void observe(int64_t best_length) {
+    if (best_length != kNoLength) credits_.credit(Finder::Search, best_length);
+  }
+  /// Who found the improvements so far (core/credits.h): the colonies, the host threads, the merges,
+  /// other ranks' tours (adopt).
+  const Credits& credits() const { return credits_; }
 
   /// The last merge, after the last iteration: stops the Lin-Kernighan threads and, if there are
   /// any, merges as merge() does whether due or not. Returns what merge() returns (-1 without
@@ -103,6 +116,8 @@ class ColonyMerger {
            int64_t length, std::vector<int32_t>& merged);
 
   std::vector<long long> seen_;  // best and restart-best lengths (and the threads' best) at the last merge
+  Credits credits_;
+  Finder host_ = Finder::LinKernighan;  // what the host threads run
   HostThreads companion_;
 };
 
