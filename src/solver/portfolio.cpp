@@ -8,6 +8,7 @@
 
 #include "aco/colony_merge.h"
 #include "core/error.h"
+#include "hybrid/host_threads.h"
 #include "localsearch/config.h"
 #include "localsearch/cpu/iterated_lin_kernighan.h"
 
@@ -18,7 +19,7 @@ namespace {
 /// Quadrant lists: on clustered instances nearest lists never leave a cluster (H200, 3 seeds:
 /// fl1577 4.34 % -> 1.23 % in 2 s, dsj1000 0.40 % -> 0.03 % in 1.5 s, lin318 0.32 % -> 0 in
 /// 0.5 s). From 2,000 cities on they measured worse or no better (one colony of 4 sqrt(n) ants;
-/// bench/results/quality_tuning_h200.txt): pr2392 0.36 % -> 0.57 % in 0.72 s (3 seeds, section 1),
+/// bench/results/2026-11-21-default-tuning/NOTES.md): pr2392 0.36 % -> 0.57 % in 0.72 s (3 seeds, section 1),
 /// usa13509 0.43 % -> 0.52 % in 5.6 s (5 seeds, section 2 against the reference table of then),
 /// the 200,000-city instance 1.0 % -> 1.1 % in 60 s (2 seeds, section 2). In the band with merged
 /// colonies (below), which Lin-Kernighan threads walking independently join, quadrant lists came
@@ -43,7 +44,7 @@ constexpr int kStretchFrom = 150000, kMinStretchThreads = 2;
 /// cities 60 s, seeds 1-2, 319,483,620 / 319,484,256 and 319,504,555 / 319,493,984 (level). Below
 /// it they were not ahead: usa13509 10 s, seeds 1-5, median 0.1519 / 0.1600 % (2 seeds of 5
 /// ahead); d18512 20 s, seeds 1-3, 0.0961 / 0.1028, 0.0783 / 0.0874, 0.1178 / 0.0806 % (1 of 3)
-/// (bench/results/lk_lists_breadth_2026-11-29, quadrant_end_to_end_2026-11-30).
+/// (bench/results/2026-11-29-lk-lists-breadth, 2026-11-30-quadrant-lists-threads).
 constexpr int kQuadrantThreadsFrom = 30000;
 
 /// On the CPU backend, from kCpuAlphaThreadsFrom to kCpuAlphaThreadsBelow cities, the whole-tour
@@ -55,10 +56,10 @@ constexpr int kQuadrantThreadsFrom = 30000;
 /// 0.3915 / 0.3786 %, 30 s 0.5868 / 0.5255 %: ahead on 9 runs of 9. 200,000 uniform cities at
 /// 120 s were behind (319,791,311 / 319,950,886: the one-thread ascent takes most of the run).
 /// Beside the GPU's colonies they were level (pla85900 120 s, seeds 1-5, median 0.2295 % against
-/// 0.2195 %), so the GPU keeps quadrant lists (bench/results/alpha_threads_2026-12-01). On 16
+/// 0.2195 %), so the GPU keeps quadrant lists (bench/results/2026-12-01-alpha-lists-threads). On 16
 /// cores (8 + 8 threads) alpha against the lists before: usa13509 20 s 0.1827 / 0.1152, 0.1274 /
 /// 0.1558 %; d18512 30 s 0.0792 / 0.0876, 0.0942 / 0.0794 %; pla33810 60 s 0.2301 / 0.2311 %;
-/// pla85900 120 s 0.2220 / 0.2636 %: level, ahead on the largest (bench/results/stop58_2026-12-01).
+/// pla85900 120 s 0.2220 / 0.2636 %: level, ahead on the largest (bench/results/2026-12-01-alpha-short-ascent).
 constexpr int kCpuAlphaThreadsFrom = 10000, kCpuAlphaThreadsBelow = 100000;
 
 /// From kSmall to kOrOptBelow cities, given at least kBandSecondsPerCity seconds per city, the GPU
@@ -133,7 +134,7 @@ int portfolio_ls_neighbours(int n, Backend backend) {
 /// 0.53 / 0.47 / 0.56 %, usa13509 10 s 0.36 / 0.32 / 0.29 % against 0.51 % thrice; seed 1, 30 s:
 /// usa13509 0.21 against 0.35 %, pla85900 1.05 against 1.20 %, 200,000 uniform cities 323.3 M
 /// against 328.7 M; the H200 host's 16 cores, 200,000 cities, 30 s: 8 + 8 threads 320.8 M against
-/// 327.6 M (bench/results/cpu_lk_threads_2026-11-29). Before the Lin-Kernighan threads' 3-opt steps
+/// 327.6 M (bench/results/2026-11-29-cpu-lk-threads). Before the Lin-Kernighan threads' 3-opt steps
 /// and independent walks the ant threads were ahead: pr1002 0.16 / 0.15 % against 0.00 / 0.15 %,
 /// pr2392 0.37 % against 0.29 %.
 /// On the GPU, H200 host (16 threads, so 14), 5 seeds, median gap
@@ -160,13 +161,13 @@ int portfolio_lk_threads(int n, Backend backend, const SolverConfig& config) {
 /// re-decides too much.
 int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 
-/// GA-EAX (localsearch/cpu/edge_assembly_search.h) is far behind the colonies until its
+/// GA-EAX (population/edge_assembly_search.h) is far behind the colonies until its
 /// population converges, then far ahead. One H100 host's 16 threads, the gap of eax / auto at
-/// marks read from each run's history (bench/results/lkh_h100/eax_2026-11-27, seed 1 unless
+/// marks read from each run's history (bench/results/2026-11-27-eax-against-lkh3, seed 1 unless
 /// named): usa13509 15 s 0.72 (seed 2: 0.26) / 0.108 %, 20 s 0.050 (0.047) / 0.105 %; d18512 40 s
 /// 0.080 / 0.060 %, 50 s 0.019 / 0.060 %; pla33810 50 s 0.69 / 0.237 %, 60 s 0.163 / 0.237 %;
 /// fnl4461 (5 seeds) at 3 s 0.14-0.63 %, at 4 s 0.003-0.005 %; pcb3038 (5 seeds) 0.001 % or less
-/// at 2 s. Time to the optimum, eax / auto, seeds 1 and 2, 10 s (bench/results/eax_auto_2026-11-28/
+/// at 2 s. Time to the optimum, eax / auto, seeds 1 and 2, 10 s (bench/results/2026-11-28-eax-auto-crossover/
 /// h100_crossover): pr1002 0.42, 0.40 / 1.73, 0.95 s; d1291 1.10, 0.32 / 4.59 s, never (0.037 %);
 /// u1817 0.53, 1.35 / never, never (0.026, 0.161 %); pr2392 0.78, 0.77 / 4.97, 3.94 s; pcb3038
 /// 1.34, 3.06 / never (0.058, 0.004 %); fl1577 2.49, 0.67 / 1.03, 0.60 s; rat783 both within
@@ -178,7 +179,7 @@ int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 /// the Lin-Kernighan threads, GA-EAX alone: 0.38 / 0.036 / 0 % and 0.33 / 0.0066 / 0.0027 %;
 /// 0.095 / 0.071 / 0.041 % and 0.130 / 0.044 / 0.036 %; 4.1 / 0.0044 / 0.0022 % and 3.6 / 0.0038 /
 /// 0.0022 %; pcb3038 at 2 s 0.0036 % twice, 0.016 / 0.068 %, 0 / 0.0015 %;
-/// bench/results/eax_auto_2026-11-28/h100_hybrid). Where this auto passes the Lin-Kernighan
+/// bench/results/2026-11-28-eax-auto-crossover). Where this auto passes the Lin-Kernighan
 /// threads' in a run of a longer time limit (seed 1, h100_guest_slot and h100_large): fnl4461
 /// about 4 s, usa13509 16 s (0.117 against 0.119 %), d18512 42 s (at 40 / 45 s 0.081 / 0.021 %
 /// against 0.060 %), pla33810 52 s (at 50 / 60 s 0.239 / 0.066 % against 0.237 %): 1.0e-5 to
@@ -187,7 +188,7 @@ int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 /// Fewer threads slow it by about the square root of their ratio (this project's 2-core VM:
 /// pcb3038's optimum in 8-10 s against 1.6-4.2 s on 16 threads), and the CPU backend's colonies
 /// are weaker than the GPU's (2 threads, pcb3038 at 5 s: eax 0.26 %, auto 0.31 %), so the rule
-/// is the GPU host's on both. pla85900 (H200 host, seed 1, bench/results/eax_large_2026-11-29):
+/// is the GPU host's on both. pla85900 (H200 host, seed 1, bench/results/2026-11-29-eax-pla85900):
 /// GA-EAX threads beside the colonies 0.316 % at 400 s (its population still climbing; the
 /// Lin-Kernighan threads 0.222 %), 0.101 % at 540 s, where the Lin-Kernighan threads had stood at
 /// 0.222 % since 400 s (500-s run): the rule (485 s there on 14 threads) holds at 85,900 cities
@@ -195,7 +196,7 @@ int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 ///
 /// The CPU backend, since its population climbs by Lin-Kernighan (apply_portfolio): half the
 /// budget, kEaxCpuSeconds. This project's VM, 2 threads, seeds 1-3, at half of kEaxSeconds' budget
-/// (bench/results/eax_lk_climb_2026-12-02/vm_cpu_backend.tar.xz): usa13509 at 40 s, GA-EAX 0.0040 /
+/// (bench/results/2026-12-02-eax-lk-climb/): usa13509 at 40 s, GA-EAX 0.0040 /
 /// 0.0010 / 0.0030 % against auto's colonies 0.1791 / 0.1702 / 0.1232 %; fnl4461 at 7.5 s, 0.0005 /
 /// 0.0016 / 0.0027 % against 0.0783 / 0.0898 / 0.1074 %. At a quarter the colonies may still lead
 /// (usa13509 at 20 s: GA-EAX 0.54-0.79 % on 3 seeds).
@@ -208,7 +209,7 @@ constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 9
 /// H200 host's 14 threads. Alone such a population converges far above the optimum (pla85900, 50
 /// tours, this project's VM: 0.87 %), but beside the colonies it takes their tour in its guest slot
 /// (EdgeAssemblySearch::adopt) and mends it from its own diverse tours. H200 host, 14 threads,
-/// pla85900, seed 1 unless named, every tour verified (bench/results/eax_nearest_2026-12-02):
+/// pla85900, seed 1 unless named, every tour verified (bench/results/2026-12-02-eax-nearest-starts):
 /// 120 s, 50 tours: 0.2171 / 0.2123 / 0.2037 % (seeds 1-3) against the Lin-Kernighan threads'
 /// 0.2289-0.3127 / 0.2085 / 0.1890 %: level; 30 tours 0.2098 / 0.2656 %, 100 tours 0.2378 %, 200
 /// tours 0.3846 %. 200 s, 70 tours: 0.1714 %; 300 s, 100 tours: 0.1259 % (0.1440 % at 250 s),
@@ -225,7 +226,7 @@ constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 9
 /// 50 tours, this project's VM, 2 threads: 0.2014 % at 278 s against 0.8734 % at 277 s. Beside the
 /// colonies, H200 host, 14 threads, 120 s: 50 tours 0.0984 / 0.1070 % (seeds 1, 2; 0.171 / 0.150 %
 /// at 60 s), 100 tours 0.0966 / 0.0578 %, where the Lin-Kernighan threads had 0.1817-0.2260 % at
-/// 120 s and 0.226-0.261 % at 60 s in the same session (bench/results/eax_lk_climb_2026-12-02).
+/// 120 s and 0.226-0.261 % at 60 s in the same session (bench/results/2026-12-02-eax-lk-climb).
 /// Hence the crossing at 60 s there, with 50 tours, and eax_population's growth past it (100 at
 /// 120 s, 250 at 300 s: not measured past 120 s).
 constexpr int kEaxNearestFrom = 50'000, kEaxNearestPopulation = 50;
@@ -235,10 +236,10 @@ constexpr double kEaxNearestSeconds = 2.22e-6;  // 60 s on 85,900 cities and 14 
 /// about P / 100 times the time of 100: each generation crosses P pairs, and the generations to
 /// convergence hardly change with P (this project's 2-core VM, rl5915, one thread, seed 1,
 /// eax_bench --once: 100 tours 0.034 % at about 17 s of generations, 268 generations; 500 tours
-/// 0.0019 % after 118 s, 332 generations; bench/results/eax_population_2026-11-30). A population
+/// 0.0019 % after 118 s, 332 generations; bench/results/2026-11-30-eax-population). A population
 /// converged at the run's end is far shorter than a small one that converged early and stalled
 /// (usa13509, 60-s runs of 100 tours: the gap at 30 s is the gap at 120 s on all 5 seeds,
-/// bench/results/five_seeds_2026-11-29; the restarts around the best tour find nothing more),
+/// bench/results/2026-11-29-five-seeds; the restarts around the best tour find nothing more),
 /// so auto sizes the population to converge in about half of the time limit: 100 tours per
 /// kEaxPopulationMargin x eax_budget seconds, at most kEaxMaxAutoPopulation. The default solver on
 /// the H200 host (one GPU and 16 cores a run, seed 1): usa13509 at 300 s, 490 tours, the optimum
@@ -284,7 +285,7 @@ double eax_budget(int n, int threads, Backend backend) {
 }
 
 int eax_population(int n, int threads, double time_limit, Backend backend) {
-  const int reference = localsearch::cpu::EdgeAssemblyConfig{}.population;
+  const int reference = population::EdgeAssemblyConfig{}.population;
   const int first = eax_nearest_starts(n, backend) ? kEaxNearestPopulation : reference;
   const double wanted = reference * time_limit / (kEaxPopulationMargin * eax_budget(n, threads, backend));
   if (!(wanted < kEaxMaxAutoPopulation)) return kEaxMaxAutoPopulation;  // also a time limit of 1e300
@@ -305,11 +306,11 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     if (unset("population", config.eax.population, defaults.eax.population))
       config.eax.population = eax_population(n, threads_per_island(config), *config.time_limit, Backend::Cpu);
     // Lin-Kernighan climbs: this project's 2-core VM, --algorithm eax on 2 threads, 100 tours from
-    // random starts, seeds 1-3 (bench/results/eax_lk_climb_2026-12-02/vm_cpu_backend.tar.xz): fnl4461's
+    // random starts, seeds 1-3 (bench/results/2026-12-02-eax-lk-climb/): fnl4461's
     // optimum at 7.8 / 10.0 / 7.7 s against 25.2 / 10.5 / 11.8 s with the 2-opt + Or-opt climbs;
     // usa13509 0.0018 / 0.0005 / 0.0007 % at 120 s against 0.0101 / 0.0089 / 0.0003 % (at 60 s
     // 0.0027 / 0.0005 / 0.0007 % against 0.0185 / 0.0134 / 0.0020 %).
-    config.eax.climb = localsearch::EaxClimb::LinKernighan;
+    config.eax.climb = population::EaxClimb::LinKernighan;
     return config;
   }
   config.algorithm = Algorithm::Mmas;
@@ -354,7 +355,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     if (unset("eax-start", config.eax.start, defaults.eax.start))
       config.eax.start = localsearch::StartKind::NearestNeighbour;
     if (unset("eax-climb", config.eax.climb, defaults.eax.climb))
-      config.eax.climb = localsearch::EaxClimb::LinKernighan;
+      config.eax.climb = population::EaxClimb::LinKernighan;
   }
   // Independent walks below kOrOptBelow: H200, 3 seeds, 10 s, stop at 0.1 %, shared / independent:
   // u2152 0.107 / 0.068 %, pr2392 0.107 / 0.060 % (median); at the reference times fnl4461 0.134 /
@@ -365,15 +366,14 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
       unset("lk-independent", c.lk_independent, defaults.colony.lk_independent))
     c.lk_independent = true;
   // Very large tours: the threads walk stretches of n / threads cities each, one a thread
-  // (--lk-stretch, the decomposition; stretch_lin_kernighan.h), so that every thread's gains add
-  // up, where whole-tour threads that share one walk keep only the one that gained most. H200
-  // host, 14 threads, 60 s, the same start (bench/large_tour_bench, kMaxRoundKicks): 200,000
-  // cities 319.87 M (stretches of 25,000) against 320.29 M whole; a million cities 717.2 M
-  // (35,000) against 722.8 M. The solver, one H200 and 16 cores each, the two at once: 200,000
-  // cities at 60 s 319.72 / 319.66 / 319.67 M against 319.91 / 319.92 / 319.88 M whole (seeds
-  // 1-3), a million at 120 s 716.29 / 716.05 M against 721.88 / 720.91 M (seeds 1-2;
-  // bench/results/big_stretches_2026-11-29). One thread gains nothing from it: the 2-core VM's
-  // CPU backend (one Lin-Kernighan thread), 200,000 cities, 30 s, 322.62 M in two stretches
+  // (--lk-stretch, the decomposition; decomposition/stretch_lin_kernighan.h), so that every thread's gains
+  // add up, where whole-tour threads that share one walk keep only the one that gained most. H200 host, 14
+  // threads, 60 s, the same start (bench/large_tour_bench, kMaxRoundKicks): 200,000 cities 319.87 M
+  // (stretches of 25,000) against 320.29 M whole; a million cities 717.2 M (35,000) against 722.8 M. The
+  // solver, one H200 and 16 cores each, the two at once: 200,000 cities at 60 s 319.72 / 319.66 / 319.67 M
+  // against 319.91 / 319.92 / 319.88 M whole (seeds 1-3), a million at 120 s 716.29 / 716.05 M against 721.88
+  // / 720.91 M (seeds 1-2; bench/results/2026-11-29-big-stretches). One thread gains nothing from it: the
+  // 2-core VM's CPU backend (one Lin-Kernighan thread), 200,000 cities, 30 s, 322.62 M in two stretches
   // against 322.31 M whole; so it needs kMinStretchThreads.
   if (c.lk_threads >= kMinStretchThreads && n >= kStretchFrom &&
       c.host_search == aco::HostSearch::LinKernighan && !c.lk_independent &&
@@ -402,13 +402,12 @@ int island_stretch(const SolverConfig& request, const SolverConfig& resolved, in
 std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightType type, Backend backend) {
   if (resolved.algorithm == Algorithm::Eax) {
     const int threads = threads_per_island(resolved);
-    return concat(
-        "auto: n = ", n, " on the CPU: GA-EAX on ", threads, threads == 1 ? " thread" : " threads", " (",
-        resolved.eax.population, " tours",
-        resolved.eax.climb == localsearch::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan" : "", ", ",
-        resolved.eax.children, " children per pair), the time limit being past the ",
-        std::round(eax_budget(n, threads, Backend::Cpu) * 10) / 10,
-        " s in which its population overtakes the colonies");
+    return concat("auto: n = ", n, " on the CPU: GA-EAX on ", threads, threads == 1 ? " thread" : " threads",
+                  " (", resolved.eax.population, " tours",
+                  resolved.eax.climb == population::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan" : "",
+                  ", ", resolved.eax.children, " children per pair), the time limit being past the ",
+                  std::round(eax_budget(n, threads, Backend::Cpu) * 10) / 10,
+                  " s in which its population overtakes the colonies");
   }
   const aco::ColonyConfig& c = resolved.colony;
   const bool gpu = backend == Backend::Cuda;
@@ -424,9 +423,9 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       c.lk_threads > 0 && c.host_search == aco::HostSearch::Eax
           ? concat(" with ", c.lk_threads, " host thread", c.lk_threads > 1 ? "s" : "",
                    " of GA-EAX (a population of ", resolved.eax.population, " tours",
-                   resolved.eax.climb == localsearch::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan"
-                   : resolved.eax.start != localsearch::StartKind::Random    ? " climbed"
-                                                                             : "",
+                   resolved.eax.climb == population::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan"
+                   : resolved.eax.start != localsearch::StartKind::Random   ? " climbed"
+                                                                            : "",
                    resolved.eax.start == localsearch::StartKind::Random
                        ? std::string()
                        : concat(" from ", localsearch::to_string(resolved.eax.start), " tours"),
@@ -440,10 +439,10 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
                        ? std::string()
                        : concat(" over ",
                                 to_string(effective_shape(
-                                    aco::threads_shape(c.lk_lists, NeighbourShape::Nearest), type)),
+                                    hybrid::threads_shape(c.lk_lists, NeighbourShape::Nearest), type)),
                                 " lists",
                                 c.lk_lists == aco::LkLists::Alpha
-                                    ? concat(", then the ", aco::kThreadsAlphaNeighbours, " alpha-nearest")
+                                    ? concat(", then the ", hybrid::kThreadsAlphaNeighbours, " alpha-nearest")
                                     : std::string()),
                    c.lk_adopt_merged  ? ", independent walks that take the merged tour)"
                    : c.lk_independent ? ", independent walks)"
