@@ -2,6 +2,7 @@
 #include "solver/solver.h"
 
 #include <algorithm>
+#include <future>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -12,15 +13,20 @@
 #include "aco/cpu/colony_search.h"
 #include "aco/cuda/ant_system_cuda.h"
 #include "aco/cuda/colony_search_cuda.h"
+#include "bounds/held_karp.h"
 #include "core/error.h"
+#include "core/exact_tour.h"
 #include "core/memory.h"
 #include "core/timer.h"
 #include "cuda/device.h"
+#include "hybrid/host_threads.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/cpu/two_opt_cpu.h"
+#include "localsearch/start_tour.h"
 #include "distributed/thread_team.h"
 #include "solver/islands.h"
 #include "solver/portfolio.h"
+#include "solver/stopping_rule.h"
 #if FORMICA_HAVE_CUDA
 #include "localsearch/cuda/two_opt_cuda.h"
 #endif
@@ -125,10 +131,12 @@ bool SolverConfig::was_named(std::string_view name) const {
 
 void SolverConfig::validate() const {
   FORMICA_EXPECTS(!iterations || *iterations >= 1, "--iterations must be at least 1, got ", *iterations);
-  FORMICA_EXPECTS(!time_limit || (*time_limit > 0 && *time_limit <= 1e7),
-                  "--time-limit must be a positive number of seconds, got ", *time_limit);
+  FORMICA_EXPECTS(!time_limit || (*time_limit > 0 && *time_limit <= kMaxTimeLimit),
+                  "--time-limit must be in (0, ", kMaxTimeLimit, "] seconds, got ", *time_limit);
   FORMICA_EXPECTS(!target || *target >= 0, "--target must be a non-negative length, got ", *target);
-  FORMICA_EXPECTS(threads >= 0, "--threads must be at least 1, got ", threads);
+  // Auto gives half of them to Lin-Kernighan threads, which allow at most 1024.
+  FORMICA_EXPECTS(threads >= 0 && threads <= kMaxThreads, "--threads must be in [0, ", kMaxThreads,
+                  "] (0: all of this machine's), got ", threads);
   FORMICA_EXPECTS(island_interval >= 0 && island_interval <= 1e7,
                   "--island-interval must be a non-negative number of seconds, got ", island_interval);
   FORMICA_EXPECTS(islands >= 1 && islands <= 1024, "--islands must be in [1, 1024], got ", islands);
@@ -210,9 +218,11 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
     case Algorithm::Gaco: {
       const aco::ColonyConfig colony = colony_config(config, threads);
       if (backend == Backend::Cpu)
-        return std::make_unique<aco::ColonySearchCpu>(instance, colony, std::move(start_tour), setup_stop);
+        return std::make_unique<aco::ColonySearchCpu>(instance, colony, std::move(start_tour), setup_stop,
+                                                      hybrid::start_host_threads);
 #if FORMICA_HAVE_CUDA
-      return std::make_unique<aco::ColonySearchCuda>(instance, colony, std::move(start_tour), setup_stop);
+      return std::make_unique<aco::ColonySearchCuda>(instance, colony, std::move(start_tour), setup_stop,
+                                                     hybrid::start_host_threads);
 #else
       break;
 #endif
@@ -228,11 +238,11 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       break;
     }
     case Algorithm::Eax: {
-      localsearch::cpu::EdgeAssemblyConfig eax = config.eax;
+      population::EdgeAssemblyConfig eax = config.eax;
       eax.seed = config.seed;
       eax.threads = threads;
       if (backend == Backend::Cpu)
-        return std::make_unique<localsearch::cpu::EdgeAssemblySearch>(instance, eax, std::move(start_tour), setup_stop);
+        return std::make_unique<population::EdgeAssemblySearch>(instance, eax, std::move(start_tour), setup_stop);
       break;
     }
   }
@@ -315,6 +325,7 @@ Result solve_as_team(const Instance& instance, const SolverConfig& request, cons
         mine.ranks = &member;
         if (r != 0) {  // island 0 speaks for the run
           mine.on_progress = nullptr;
+          mine.on_improvement = nullptr;
           mine.on_checkpoint = nullptr;
         }
         try {
@@ -341,6 +352,41 @@ Result solve_as_team(const Instance& instance, const SolverConfig& request, cons
   return std::move(*results.front());
 }
 
+/// Instances up to this size get a Held-Karp bound beside a run of the default budget, so that a
+/// tour that meets it ends the run (its final complete-graph 1-tree takes milliseconds there).
+constexpr int kBoundedCities = 5000;
+
+/// The Held-Karp bound of `instance` on one thread, within a quarter of `budget` seconds, into
+/// `bound` (0 when none could be proven: an instance the bound does not take).
+void prove_bound(const Instance& instance, double budget, const std::atomic<bool>& stop, std::atomic<int64_t>& bound) {
+  try {
+    bounds::BoundOptions options;
+    options.time_limit = budget / 4;
+    options.threads = 1;
+    options.interrupt = &stop;
+    bound = bounds::lower_bound(instance, options).bound;
+  } catch (const std::exception&) {
+    bound = 0;
+  }
+}
+
+/// The run of an instance of at most kExactTourCities cities: its optimal tour, at once.
+Result solve_exactly(const Instance& instance, const SolverConfig& config, Backend backend, const SolveOptions& options) {
+  const Stopwatch clock(options.start);
+  Result result;
+  result.config = config;
+  result.config.backend = backend;
+  result.backend = backend;
+  result.device = backend == Backend::Cuda ? cuda::find_device()->name : "CPU, 1 thread";
+  result.tour = Tour(instance, exact_tour(instance));
+  result.stop_reason = "exact";
+  result.seconds = clock.seconds();
+  result.history.push_back({0, result.seconds, result.tour.length()});
+  result.phase_seconds.search = result.seconds;
+  if (options.on_improvement) options.on_improvement(result.tour.order(), result.tour.length(), result.seconds);
+  return result;
+}
+
 }  // namespace
 
 Result solve(const Instance& instance, const SolverConfig& request, const SolveOptions& options) {
@@ -349,6 +395,8 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   const SolverConfig config = resolve_config(request, instance.n(), backend);
   config.validate();
   const bool several_ranks = options.ranks != nullptr && options.ranks->size() > 1;
+  if (instance.n() <= kExactTourCities && options.initial_tour.empty())
+    return solve_exactly(instance, config, backend, options);
   if (config.islands > 1 && !several_ranks) return solve_as_team(instance, request, config, options);
   FORMICA_EXPECTS(config.islands == 1 || dynamic_cast<const distributed::TeamMember*>(options.ranks) != nullptr,
                   "--islands ", config.islands, " in a run of ", options.ranks->size(),
@@ -414,28 +462,43 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   // so that every run returns a tour.
   const bool starts_with_tour = search->best_length() > 0;
   StepTimes sum;
+  StoppingRule rule;
+  rule.iterations = config.iterations;
+  rule.target = config.target;
+  rule.stop = stop;
+  // A run of one rank whose budget nobody named also stops when its tour is proven optimal or
+  // when it stops improving; the ranks of a run of several stop together at their exchanges.
+  const bool default_budget = !request.iterations && !request.time_limit && !islands;
+  rule.stop_on_stall = default_budget;
+  std::atomic<int64_t> bound{0};
+  std::atomic<bool> bound_stop{false};
+  std::future<void> bounding;
+  if (default_budget && instance.n() <= kBoundedCities) {
+    rule.lower_bound = &bound;
+    bounding = std::async(std::launch::async, [&] { prove_bound(instance, *config.time_limit, bound_stop, bound); });
+  }
+  const struct StopOnExit {  // also when the search throws: the ascent's thread must not outlive its state
+    std::atomic<bool>& flag;
+    ~StopOnExit() { flag = true; }
+  } stop_bound{bound_stop};
+  if (options.on_improvement && !islands)
+    rule.keep_going = [&](int64_t length, double seconds) {
+      return options.on_improvement(search->best_tour(), length, seconds);
+    };
   // One iteration under the stopping rules; false, with the reason, once one fires.
   const auto advance = [&]() -> bool {
-    if (config.iterations && result.iterations >= *config.iterations) {
-      result.stop_reason = "iterations";
-      return false;
-    }
-    if (search->finished()) {
-      result.stop_reason = "finished";
-      return false;
-    }
-    const bool bounded = result.iterations > 0 || starts_with_tour;
-    if (bounded && options.interrupt && options.interrupt->load()) {
-      result.stop_reason = "interrupted";
-      return false;
-    }
-    if (bounded && std::chrono::steady_clock::now() >= stop.deadline) {
-      result.stop_reason = "time limit";
+    // Islands stop at the limit even before their first iteration (an island without a tour
+    // then gives its start tour, below): a thousand of them on a few cores would otherwise each
+    // finish an iteration long past it.
+    const bool bounded = result.iterations > 0 || starts_with_tour || islands.has_value();
+    if (const std::string_view reason = rule.before_step(result.iterations, search->finished(), bounded);
+        !reason.empty()) {
+      result.stop_reason = reason;
       return false;
     }
     const bool completed = search->step(bounded ? stop : StopFlag{});
     if (!completed) {
-      result.stop_reason = options.interrupt && options.interrupt->load() ? "interrupted" : "time limit";
+      result.stop_reason = rule.after_incomplete_step();
       return false;
     }
     ++result.iterations;
@@ -450,11 +513,8 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     if (options.on_progress)
       options.on_progress({result.iterations, seconds, search->best_length(),
                            search->iteration_best_length(), improved});
-    if (config.target && search->best_length() <= *config.target) {
-      result.stop_reason = "target";
-      return false;
-    }
-    return true;
+    result.stop_reason = rule.after_step(search->best_length(), seconds, improved);
+    return result.stop_reason.empty();
   };
   if (islands) {
     islands->run(*search, advance, result, clock, options);
@@ -462,6 +522,10 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   } else {
     while (advance()) {
     }
+  }
+  if (bounding.valid()) {
+    bound_stop = true;
+    bounding.get();
   }
   const double searched_until = clock.seconds();
   result.phase_seconds.search = searched_until - set_up_at;
@@ -471,15 +535,19 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   if (!result.failure) {
     try {
       search->finish();
-      // The history has at least one point: a run stopped before its first iteration has its start tour.
-      if (result.history.empty() || search->best_length() < result.history.back().length)
-        result.history.push_back({result.iterations, clock.seconds(), search->best_length()});
       tour = search->best_tour();
       length = search->best_length();
+      if (tour.empty()) {  // an island stopped before its first iteration
+        tour = localsearch::start_tour(instance, localsearch::StartKind::NearestNeighbour, searched.seed, 0);
+        length = tour_length(instance, tour);
+      }
+      // The history has at least one point: a run stopped before its first iteration has its start tour.
+      if (result.history.empty() || length < result.history.back().length)
+        result.history.push_back({result.iterations, clock.seconds(), length});
       // The search's own ledger where it keeps one; else every improvement since its first
       // iteration is its own.
       if (const Credits* credits = search->credits()) result.credits = *credits;
-      else if (!result.history.empty()) result.credits.start(result.history.front().length);
+      else result.credits.start(result.history.front().length);
       result.credits.credit(Finder::Search, length);
     } catch (...) {
       if (!islands) throw;

@@ -25,7 +25,7 @@
 #include "core/tour.h"
 #include "distributed/communicator.h"
 #include "localsearch/config.h"
-#include "localsearch/cpu/edge_assembly_search.h"
+#include "population/edge_assembly_search.h"
 
 namespace formica {
 
@@ -38,6 +38,10 @@ std::optional<Algorithm> parse_algorithm(std::string_view text);
 std::string algorithm_names();
 std::string_view to_string(Backend backend);
 std::optional<Backend> parse_backend(std::string_view text);
+
+/// The longest --time-limit, in seconds (about 116 days), and the most --threads.
+inline constexpr double kMaxTimeLimit = 1e7;
+inline constexpr int kMaxThreads = 2048;
 
 struct SolverConfig {
   Algorithm algorithm = Algorithm::Auto;
@@ -52,7 +56,7 @@ struct SolverConfig {
   aco::ColonyConfig colony;
   localsearch::TwoOptConfig two_opt;
   /// --algorithm eax (its seed and threads are the run's).
-  localsearch::cpu::EdgeAssemblyConfig eax;
+  population::EdgeAssemblyConfig eax;
   /// Exact 2-opt + Or-opt + 3-opt polish of the best tour before it is returned (neighbour lists, with the
   /// final sweep; localsearch/cpu/neighbour_list_climb.h). Its time comes out of the time limit.
   bool polish = true;
@@ -129,6 +133,11 @@ struct SolveOptions {
   /// tour. Other algorithms refuse one (InputError).
   std::vector<int32_t> initial_tour;
   std::function<void(const Progress&)> on_progress;  ///< called after every iteration
+  /// Called on the solver's thread after every iteration that shortened the best tour (and once
+  /// with the exact tour of a small instance), with that tour, its length and the seconds since
+  /// `start`; returning false stops the run (stop_reason "callback"), which keeps that tour. A run
+  /// of several ranks does not call it.
+  std::function<bool(std::span<const int32_t> tour, int64_t length, double seconds)> on_improvement;
   /// The ranks of the run (distributed/start_ranks.h). With more than one, every rank solves with
   /// seed + rank and they exchange best tours (solver/islands.h): every rank calls solve() with the
   /// same instance and config. Null: one rank.
@@ -149,7 +158,10 @@ struct Result {
   std::vector<HistoryPoint> history;  ///< every improvement of the best-so-far length
   Backend backend = Backend::Cpu;
   std::string device;              ///< "CPU, 16 threads" or the GPU's name
-  std::string stop_reason;         ///< "iterations", "time limit", "target", "interrupted", "finished"
+  /// "iterations", "time limit", "target", "interrupted", "finished", "exact" (a small instance
+  /// solved by dynamic programming), "optimal" (the tour met a proven bound), "no improvement"
+  /// (StoppingRule::stop_on_stall), "callback" (SolveOptions::on_improvement)
+  std::string stop_reason;
   StepTimes mean_step_times;       ///< average over completed iterations
   /// Where the run's seconds went, each phase since the previous ended (their sum is `seconds`
   /// less the time before solve() was called): set-up of the search (lists, start tour, GPU
@@ -209,8 +221,9 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
 /// line ("host 12.0 MiB of 100 GiB available, GPU ..."); empty for algorithms that do not say.
 std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend);
 
-/// Runs resolve_config(config) on `instance` until a stopping rule fires, then polishes the best
-/// tour (SolverConfig::polish). Throws InputError for an
+/// Runs resolve_config(config) on `instance` until a stopping rule fires (solver/stopping_rule.h),
+/// then polishes the best tour (SolverConfig::polish). An instance of at most kExactTourCities
+/// cities (without an initial tour) gets its optimal tour by dynamic programming instead. Throws InputError for an
 /// invalid config, OutOfMemoryError when the instance does not fit.
 Result solve(const Instance& instance, const SolverConfig& config, const SolveOptions& options = {});
 
