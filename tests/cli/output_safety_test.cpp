@@ -214,7 +214,7 @@ TEST_F(OutputSafety, EndlessStreamsEndAtOnce) {
     const Ran run = formica(c.args, c.feed);
     EXPECT_EQ(run.code, 2) << c.feed;
     EXPECT_EQ(run.err, "formica: error: " + c.error + "\n") << c.feed;
-    EXPECT_LT(run.seconds, 2.0) << c.feed;
+    EXPECT_LT(run.seconds, 1.0 * test::time_scale()) << c.feed;
   }
   // A FIFO named as an array file, fed by a writer process that never stops.
   const fs::path fifo = at("endless.npy");
@@ -222,7 +222,7 @@ TEST_F(OutputSafety, EndlessStreamsEndAtOnce) {
   const Ran npy = formica("solve-batch " + fifo.string(), "(timeout 20 yes x > " + fifo.string() + " &) ; true");
   EXPECT_EQ(npy.code, 2);
   EXPECT_EQ(npy.err, "formica: error: " + fifo.string() + ": not an .npy file (its first bytes are not an .npy file's)\n");
-  EXPECT_LT(npy.seconds, 2.0);
+  EXPECT_LT(npy.seconds, 1.0 * test::time_scale());
   // A whole instance through a pipe still reads.
   const Ran piped = formica("info /dev/stdin", "cat " + square());
   EXPECT_EQ(piped.code, 0) << piped.err;
