@@ -18,18 +18,22 @@ solve FILE`` solves from the shell.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
 from ._batch import batch_parameters, solve_batch
+from ._graph import graph_matrix, is_graph
+from ._messages import check_names, python_messages
+from ._progress import ImprovementBar
 from ._core import Instance
 from ._problem import METRICS, Problem, ProblemLike, as_problem, as_tour, asymmetric_matrix, attach_partial
 from .plot import plot_history, plot_tour
@@ -70,7 +74,7 @@ class HistoryPoint(NamedTuple):
     length: Union[int, float]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Result:
     """What formica.solve (or formica.solve_batch, for one instance of the batch) found.
 
@@ -100,6 +104,8 @@ class Result:
             {"setup", "search", "finish", "polish"} (the search's lists, start tour and buffers;
             the iterations; host threads joined and tours merged; the final polish). None for
             solve_batch's results.
+        nodes: for a networkx graph, its node labels in tour order (tour holds their indices in
+            the order of ``G.nodes``); None otherwise.
     """
 
     tour: np.ndarray
@@ -120,6 +126,7 @@ class Result:
     end_city: Optional[int] = None
     asymmetric: bool = False
     phase_seconds: Optional[dict[str, float]] = None
+    nodes: Optional[list[Any]] = None
 
     def plot(self, path: Union[str, os.PathLike[str], None] = None, ax: Optional[Axes] = None) -> Optional[Axes]:
         """Draws the tour over the cities, titled with instance, length and gap.
@@ -144,6 +151,24 @@ class Result:
         same picture as ``formica solve --plot-history``) or .png, or draws on `ax`; see plot().
         """
         return plot_history(self, path, ax, y=y)
+
+    def __repr__(self) -> str:
+        gap = "None" if self.gap is None else f"{self.gap:.4g}%"
+        return (
+            f"Result(n={len(self.tour)}, length={_length_text(self.length)}, gap={gap}, "
+            f"algorithm={self.config.get('algorithm')!r}, seconds={self.seconds:.3g})"
+        )
+
+    def _repr_svg_(self) -> Optional[str]:
+        """The tour as an SVG picture, for notebooks (None where there are no coordinates)."""
+        if self._problem is None:
+            return None
+        try:
+            x, y = self._problem.drawing_coordinates()
+        except ValueError:
+            return None
+        xs, ys = np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64)
+        return str(_core.tour_svg(xs, ys, as_tour(self.tour), self.title, not self.open))
 
     @property
     def title(self) -> str:
@@ -241,6 +266,8 @@ def solve(
     open: bool = False,
     start_city: Optional[int] = None,
     end_city: Optional[int] = None,
+    callback: Optional[Callable[[Union[int, float], np.ndarray, float], Any]] = None,
+    progress: bool = False,
     **params: Any,
 ) -> Result:
     """Solves a TSP (symmetric or asymmetric, closed tour or open path) and returns the best tour found.
@@ -262,8 +289,7 @@ def solve(
         backend: "auto" (the GPU when one is present and the algorithm has a CUDA version),
             "cpu" or "cuda".
         time_limit: stop after this many seconds, counted from the solver's start (once the
-            problem is converted). With neither time_limit nor iterations the run stops after
-            10 seconds up to 20,000 cities, n / 2000 seconds above, at most 60.
+            problem is converted). With neither time_limit nor iterations: see "When it stops".
         iterations: stop after this many iterations.
         target: stop once the best length is at most this.
         seed: random seed; the same seed, problem, parameters and device give the same result.
@@ -283,11 +309,28 @@ def solve(
         start_city, end_city: fix the path's first or last city (0-based); either implies open.
             Result.tour then runs from start_city to end_city. Paths are solved through one
             dummy city (an (n + 1)^2 matrix: see the README for the size this allows).
+        callback: called as ``callback(length, tour, seconds)`` every time the best tour
+            improves (and once with the exact tour of up to 12 cities): its exact length, the
+            tour (0-based int32 array) and the seconds since the start. It runs on the solver's
+            thread holding the GIL; returning False stops the run, which keeps that tour
+            (stop_reason "callback"); an exception it raises stops the run and propagates, with
+            the Result so far as its ``result`` attribute. Closed tours of symmetric problems only.
+        progress: show the best length and the time on stderr as the search improves (tqdm
+            when it is installed, one line rewritten in place otherwise), as solve_batch does.
         **params: any other solver parameter by name (ants=, alpha=, beta=, rho=, selection=,
             threads=, ...; the full list with help is formica.parameters()).
 
     Returns:
         a Result.
+
+    When it stops: instances of up to 12 cities are solved exactly by dynamic programming at
+    once (stop_reason "exact"). Otherwise the run stops at the first of: `iterations`,
+    `time_limit`, `target`, Ctrl-C, the callback returning False. A run given neither
+    `time_limit` nor `iterations` has a default budget of n / 100 seconds up to 1,000 cities
+    (10 s up to 20,000 cities, then n / 2000 s, at most 60 s), and stops earlier when its tour
+    meets the Held-Karp bound computed beside it (stop_reason "optimal", up to 5,000 cities) or
+    when it has not improved for as long as it took to find its best tour, at least 0.1 s
+    (stop_reason "no improvement").
 
     Raises:
         ValueError: invalid input (the message is the one the command line prints).
@@ -298,10 +341,41 @@ def solve(
 
     The GIL is released while the solver runs, so other Python threads go on.
     """
+    graph_options = {name: params.pop(name) for name in ("weight", "complete") if name in params}
+    check_names(params, [*parameters(), *_SOLVE_KEYWORDS])
+    if graph_options and not is_graph(problem):
+        named = ", ".join(name + "=" for name in graph_options)
+        raise ValueError(f"{named} apply to networkx graphs; got {type(problem).__name__}")
+    with python_messages():
+        return _solve(problem, algorithm, backend, time_limit, iterations, target, seed, metric, initial_tour,
+                      open, start_city, end_city, callback, progress, params, graph_options)
+
+
+def _solve(
+    problem: ProblemLike,
+    algorithm: str,
+    backend: str,
+    time_limit: Optional[float],
+    iterations: Optional[int],
+    target: Optional[float],
+    seed: int,
+    metric: Optional[str],
+    initial_tour: Optional[npt.ArrayLike],
+    open: bool,
+    start_city: Optional[int],
+    end_city: Optional[int],
+    callback: Optional[Callable[[Union[int, float], np.ndarray, float], Any]],
+    progress: bool,
+    params: dict[str, Any],
+    graph_options: dict[str, Any],
+) -> Result:
     if isinstance(problem, (str, os.PathLike)):
         if metric is not None:
             raise ValueError("metric= applies to arrays; a TSPLIB file names its own EDGE_WEIGHT_TYPE")
         problem = _core.load_problem(os.fspath(problem))
+    labels = None
+    if is_graph(problem):
+        problem, labels = graph_matrix(problem, **graph_options)
     route = _Route(
         bool(open),
         None if start_city is None else int(start_city),
@@ -314,6 +388,13 @@ def solve(
                 "initial_tour starts a closed tour of a symmetric instance; it does not apply to "
                 + ("an asymmetric instance" if route.asymmetric is not None else "an open path")
             )
+        if callback is not None or progress:
+            raise ValueError(
+                "callback= and progress= follow closed tours of symmetric instances; they do not apply to "
+                + ("an asymmetric instance" if route.asymmetric is not None else "an open path")
+            )
+    if callback is not None and not callable(callback):
+        raise ValueError(f"callback is a callable (length, tour, seconds), got {callback!r}")
     prepared = None if route.asymmetric is not None else as_problem(problem, metric)
     settings: dict[str, Any] = {
         "algorithm": algorithm,
@@ -328,17 +409,52 @@ def solve(
         settings["target"] = target if scale is None else math.floor(target * scale)
     text = {name: _parameter_text(value) for name, value in settings.items() if value is not None}
     ends = (route.open, route.start_city, route.end_city)
+    bar = ImprovementBar() if progress else None
     try:
         if route.asymmetric is not None:
             raw = _core.solve_asymmetric(*route.asymmetric, text, *ends)
         elif route.is_path:
             raw = _core.solve_path(prepared.instance, text, *ends)  # type: ignore[union-attr]
         else:
-            raw = _core.solve(prepared.instance, text, None if initial_tour is None else as_tour(initial_tour))  # type: ignore[union-attr]
+            watcher = _improvement_watcher(prepared, callback, bar)  # type: ignore[arg-type]
+            start = None if initial_tour is None else as_tour(initial_tour)
+            raw = _core.solve(prepared.instance, text, start, watcher)  # type: ignore[union-attr]
     except BaseException as error:
-        attach_partial(error, "result", lambda partial: _make_result(partial, prepared, target, route))
+        attach_partial(error, "result", lambda partial: _labelled(_make_result(partial, prepared, target, route), labels))
         raise
-    return _make_result(raw, prepared, target, route)
+    finally:
+        if bar is not None:
+            bar.close()
+    return _labelled(_make_result(raw, prepared, target, route), labels)
+
+
+#: solve()'s own keywords, beside the solver parameters (formica.parameters()).
+_SOLVE_KEYWORDS = ("metric", "initial_tour", "open", "start_city", "end_city", "callback", "progress", "weight",
+                   "complete")
+
+
+def _labelled(result: Result, labels: Optional[list[Any]]) -> Result:
+    """`result` with the graph's node labels in tour order (Result.nodes), when it came from a graph."""
+    return result if labels is None else dataclasses.replace(result, nodes=[labels[i] for i in result.tour])
+
+
+def _improvement_watcher(
+    problem: Problem,
+    callback: Optional[Callable[[Union[int, float], np.ndarray, float], Any]],
+    bar: Optional[ImprovementBar],
+) -> Optional[Callable[[np.ndarray, int, float], bool]]:
+    """What the core calls at each improvement (tour, length in its units, seconds): the user's
+    callback with the exact length, and the progress bar."""
+    if callback is None and bar is None:
+        return None
+
+    def watch(tour: np.ndarray, fixed_point: int, seconds: float) -> bool:
+        length = problem.tour_length(tour) if problem.scale is not None else int(fixed_point)
+        if bar is not None:
+            bar(length, seconds)
+        return True if callback is None else callback(length, tour, seconds) is not False
+
+    return watch
 
 
 @dataclass(frozen=True, eq=False)
@@ -346,9 +462,11 @@ class LowerBound:
     """A proven lower bound on every tour of an instance: the Held-Karp bound (lower_bound()).
 
     Attributes:
-        bound: every closed tour is at least this long (an integer: the 1-tree value rounded up).
+        bound: every closed tour is at least this long (an integer: the 1-tree value rounded up;
+            a float for float distances, see lower_bound()).
         value: the complete graph's minimum 1-tree value under the penalties, less twice their sum.
-        is_optimum: the minimum 1-tree is a tour, so ``bound`` is the optimum.
+        is_optimum: the minimum 1-tree is a tour, so ``bound`` is the optimum (never claimed for
+            float distances).
         iterations: subgradient ascent iterations run.
         seconds: all of it, the proof included.
         method: how the complete graph's minimum 1-tree was found ("dense Prim", ...).
@@ -356,7 +474,7 @@ class LowerBound:
         penalties: the cities' penalties (float64, distance units).
     """
 
-    bound: int
+    bound: Union[int, float]
     value: float
     is_optimum: bool
     iterations: int
@@ -383,23 +501,44 @@ def lower_bound(
     Minimum 1-trees under node penalties raised by subgradient ascent (as in LKH); the figure is
     the complete graph's minimum 1-tree for the best penalties, exact TSPLIB integer distances,
     rounded up, so no tour is shorter (the command line's ``formica bound``). `problem` and
-    `metric` are as in solve(), but for a closed symmetric tour with integer distances:
-    metric="float" and asymmetric matrices raise ValueError. `time_limit` defaults to n / 2000
+    `metric` are as in solve(), for a closed symmetric tour (asymmetric matrices raise
+    ValueError). Float distances (non-integer coordinates, or metric="float") are bounded through
+    the fixed-point form the solver sees: its bound B gives (B - n / 2) / scale, proven for the
+    exact distances since each of a tour's n edges is rounded by at most half a unit. `time_limit` defaults to n / 2000
     seconds, from 10 to 120; `threads` 0 uses every core. The GIL is released; Ctrl-C ends the
     ascent and raises KeyboardInterrupt with the bound reached (still proven) as ``result``.
     """
     if asymmetric_matrix(problem, metric) is not None:
         raise ValueError("the Held-Karp bound is for symmetric instances; this matrix is not symmetric")
     prepared = as_problem(problem, metric)
-    if prepared.scale is not None:
-        raise ValueError('metric="float" rounds distances to fixed point, so a bound on it would not be proven')
+
+    def make(raw: dict[str, Any]) -> LowerBound:
+        if prepared.scale is None:
+            return LowerBound(**raw)
+        return _float_bound(raw, prepared.scale, prepared.instance.n)
 
     try:
         raw = _core.lower_bound(prepared.instance, iterations, time_limit, threads)
     except BaseException as error:
-        attach_partial(error, "result", lambda partial: LowerBound(**partial))
+        attach_partial(error, "result", make)
         raise
-    return LowerBound(**raw)
+    return make(raw)
+
+
+def _float_bound(raw: dict[str, Any], scale: float, n: int) -> LowerBound:
+    """The bound of a float instance in its units. The core bounded its fixed-point form, whose
+    distances are within half a unit (1 / scale) of the exact ones, so every tour of n edges is at
+    least (bound - n / 2) / scale long."""
+    bound = max(0.0, (raw["bound"] - n / 2) / scale)
+    return LowerBound(
+        **{
+            **raw,
+            "bound": bound,
+            "value": max(0.0, (raw["value"] - n / 2) / scale),
+            "is_optimum": False,  # a tour that is optimal in fixed point need not be in the exact distances
+            "penalties": raw["penalties"] / scale,
+        }
+    )
 
 
 def read_tsplib(path: Union[str, os.PathLike[str]]) -> Instance:

@@ -18,6 +18,7 @@ import sys
 from typing import Any, NoReturn, Optional, Sequence
 
 import formica
+from formica._messages import command_line_spelling
 
 COMMAND_LINE_SEED = "1"  # the C++ command line's default seed (SolverConfig::seed)
 
@@ -105,6 +106,7 @@ def _info() -> int:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
+    spelling = command_line_spelling.set(True)  # errors name --options here, as formica's do
     try:
         return _solve(args) if args.command == "solve" else _info()
     except ValueError as error:
@@ -113,6 +115,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except MemoryError as error:
         sys.stderr.write(f"formica: out of memory: {error}\n")
         return 3
+    finally:
+        command_line_spelling.reset(spelling)
 
 
 if __name__ == "__main__":

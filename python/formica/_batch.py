@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 import numpy as np
 
 from . import _core
+from ._messages import check_names, python_messages
 from ._problem import Problem, as_problem, attach_partial
+from ._progress import BatchBar
 
 if TYPE_CHECKING:
     from . import Result
@@ -97,7 +99,9 @@ def solve_batch(
     """
     from . import _make_result, _parameter_text
 
-    problems, names = _problems(instances, metric)
+    check_names(parameters, batch_parameters())
+    with python_messages():
+        problems, names = _problems(instances, metric)
     count = len(problems)
     per_seed = _per_instance("seeds", seeds, count)
     per_time = _per_instance("time_limits", time_limits, count)
@@ -125,12 +129,13 @@ def solve_batch(
         return out
 
     try:
-        raw = _core.solve_batch([p.instance for p in problems], text, limits, reporter)
+        with python_messages():
+            raw = _core.solve_batch([p.instance for p in problems], text, limits, reporter)
     except BaseException as error:
         attach_partial(error, "results", results)
         raise
     finally:
-        if isinstance(reporter, _Bar):
+        if isinstance(reporter, BatchBar):
             reporter.close()
     return results(raw)
 
@@ -214,41 +219,11 @@ def _solver_target(target: Optional[float], problem: Problem) -> Optional[int]:
     return int(math.floor(target * problem.scale)) if problem.scale is not None else int(target)
 
 
-class _Bar:
-    """A progress bar on stderr: tqdm when it is installed, one line rewritten in place otherwise."""
-
-    def __init__(self) -> None:
-        self._tqdm: Any = None
-        self._shown = False
-
-    def __call__(self, done: int, total: int, seconds: float) -> None:
-        if not self._shown:
-            self._shown = True
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                pass
-            else:
-                self._tqdm = tqdm(total=total, unit="instance", desc="formica", file=sys.stderr)
-        if self._tqdm is not None:
-            self._tqdm.update(done - self._tqdm.n)
-            return
-        sys.stderr.write(f"\rformica: {done}/{total} instances solved, {seconds:.1f} s")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self._tqdm is not None:
-            self._tqdm.close()
-        elif self._shown:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-
-
 def _reporter(progress: Union[None, bool, ProgressCallback]) -> Optional[Callable[..., Any]]:
     if progress is None:
         progress = sys.stderr is not None and sys.stderr.isatty()
     if progress is True:
-        return _Bar()
+        return BatchBar()
     if progress is False:
         return None
     if callable(progress):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
@@ -103,10 +104,22 @@ def _scale_for(magnitude: float) -> float:
     return 2.0 ** math.floor(math.log2(FLOAT_SCALE_UNITS / magnitude))
 
 
+def _whole(array: np.ndarray) -> bool:
+    """True for integers, and floats that are all whole numbers (non-finite ones count as whole:
+    the core reports them)."""
+    if not np.issubdtype(array.dtype, np.floating):
+        return True
+    finite = array[np.isfinite(array)]
+    return bool((finite == np.floor(finite)).all())
+
+
 def _coordinates(array: np.ndarray, metric: Optional[str]) -> Problem:
     n, dimensions = array.shape
     if metric is None:
+        # Non-integer floats keep their exact distances; whole numbers keep TSPLIB's integer metric.
         metric = "euc_3d" if dimensions == 3 else "euc_2d"
+        if np.issubdtype(array.dtype, np.floating) and not _whole(array):
+            metric = "float"
     if metric == "explicit":
         raise ValueError(f"metric 'explicit' needs an (n, n) distance matrix, got an array of shape {array.shape}")
     want = 3 if metric == "euc_3d" else (dimensions if metric == "float" else 2)
@@ -116,7 +129,9 @@ def _coordinates(array: np.ndarray, metric: Optional[str]) -> Problem:
         raise ValueError(f"coordinates must be numbers, got dtype {array.dtype}")
     values = np.ascontiguousarray(array, dtype=np.float64)
     if metric != "float":
-        return Problem(_core.instance_from_coordinates(f"points{n}", values, metric))
+        instance = _core.instance_from_coordinates(f"points{n}", values, metric)
+        _warn_if_collapsed(instance, values, metric)
+        return Problem(instance)
     # Unrounded Euclidean distances: scaling by a power of two is exact, so the core's rounded
     # distances are those of the user's points to within half a unit of 1 / scale.
     finite = values[np.isfinite(values).all(axis=1)] if n else values
@@ -124,6 +139,37 @@ def _coordinates(array: np.ndarray, metric: Optional[str]) -> Problem:
     scale = _scale_for(extent)
     instance = _core.instance_from_coordinates(f"points{n}", values * scale, "euc_3d" if dimensions == 3 else "euc_2d")
     return Problem(instance, scale, values)
+
+
+#: Cities sampled by the check that a named integer metric keeps the points apart.
+_COLLAPSE_SAMPLE = 200
+
+
+def _warn_if_collapsed(instance: _core.Instance, values: np.ndarray, metric: str) -> None:
+    """Warns when the integer metric the user named puts most cities at distance 0 from their
+    nearest neighbour (points in a unit square under "euc_2d", say): every tour would then measure
+    about 0, and the solver would have nothing to tell tours apart by."""
+    n = len(values)
+    if n < 4 or not np.isfinite(values).all():
+        return
+    sample = np.random.default_rng(0).choice(n, size=min(n, _COLLAPSE_SAMPLE), replace=False)
+    zero = apart = 0
+    for i in sample:
+        gaps = np.abs(values - values[i]).sum(axis=1)
+        gaps[i] = np.inf
+        j = int(np.argmin(gaps))
+        if gaps[j] == 0:
+            continue  # a duplicate city is at distance 0 under every metric
+        apart += 1
+        zero += instance.distance(int(i), j) == 0
+    if apart and zero > apart // 2:
+        warnings.warn(
+            f"metric '{metric}' rounds distances to integers, and {100 * zero // apart}% of these cities are at "
+            "distance 0 from their nearest neighbour: tour lengths would mean little. Leave metric unset "
+            "(non-integer coordinates then keep their exact distances, metric='float') or scale the coordinates.",
+            UserWarning,
+            stacklevel=5,
+        )
 
 
 def _first_cell(mask: np.ndarray) -> tuple[int, int]:
@@ -146,13 +192,13 @@ def _matrix(array: np.ndarray, metric: Optional[str]) -> Problem:
         if not np.isfinite(array).all():
             i, j = _first_cell(~np.isfinite(array))
             raise ValueError(f"weight {array[i, j]} between cities {i + 1} and {j + 1} is not finite")
-        if metric == "float":
+        if metric == "float" or (metric is None and not _whole(array)):
             return _float_matrix(name, np.ascontiguousarray(array, dtype=np.float64))
         if not (array == np.floor(array)).all():
             i, j = _first_cell(array != np.floor(array))
             raise ValueError(
                 f"weight {array[i, j]!r} between cities {i + 1} and {j + 1} is not an integer; "
-                "pass metric='float' for unrounded float distances"
+                "metric='explicit' takes integer weights: leave metric unset (or pass metric='float') for float distances"
             )
     elif metric == "float":
         return _float_matrix(name, np.ascontiguousarray(array, dtype=np.float64))

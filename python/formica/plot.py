@@ -162,6 +162,11 @@ def _render(draw: Any, path: Optional[PathLike], ax: Optional[Axes], size: tuple
 
             ax = plt.gca()
         draw(ax)
+        # Pictures side by side (plot beside plot_history) keep their labels apart when the figure
+        # lays itself out; one the user laid out already is left as it is.
+        figure = ax.figure
+        if hasattr(figure, "get_layout_engine") and figure.get_layout_engine() is None:
+            figure.set_layout_engine("constrained")
         return ax
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure

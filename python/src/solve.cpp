@@ -8,8 +8,10 @@
 #include <atomic>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
@@ -52,16 +54,32 @@ nb::dict to_dict(const Result& result) {
 }
 
 nb::dict solve_instance(const Instance& instance, const std::map<std::string, std::string>& parameters,
-                        const std::optional<Vector<int32_t>>& initial_tour) {
+                        const std::optional<Vector<int32_t>>& initial_tour, const nb::object& callback) {
   SolverConfig config;
   for (const auto& [name, value] : parameters) set_parameter(config, name, value);
   std::atomic<bool> interrupt{false};
   SolveOptions options;
   options.interrupt = &interrupt;
   if (initial_tour) options.initial_tour.assign(initial_tour->data(), initial_tour->data() + initial_tour->shape(0));
+  // The callback runs on the solver's thread, which takes the GIL for it (the calling thread waits
+  // without it); an exception it raises stops the run and is raised here, the result attached.
+  std::optional<nb::python_error> raised;
+  if (!callback.is_none())
+    options.on_improvement = [&](std::span<const int32_t> tour, int64_t length, double seconds) {
+      nb::gil_scoped_acquire gil;
+      if (raised) return false;
+      try {
+        const nb::object answer = callback(to_numpy(std::vector<int32_t>(tour.begin(), tour.end())), length, seconds);
+        return !answer.is(nb::handle(Py_False));
+      } catch (nb::python_error& e) {
+        raised.emplace(std::move(e));
+        return false;
+      }
+    };
   auto [result, signal] = run_interruptibly([&] { return solve(instance, config, options); }, interrupt);
   nb::dict out = to_dict(result);
   raise_with_result(signal, out);
+  raise_with_result(raised, out);
   return out;
 }
 
@@ -127,8 +145,10 @@ nb::object device_memory_in_use() {
 
 void bind_solve(nb::module_& m) {
   m.def("solve", &solve_instance, nb::arg("instance"), nb::arg("parameters"), nb::arg("initial_tour").none(),
+        nb::arg("callback").none() = nb::none(),
         "Solves `instance` with parameters given as text by name (the solver's parameter table),\n"
-        "starting from `initial_tour` (0-based) when one is given;\n"
+        "starting from `initial_tour` (0-based) when one is given; calls `callback(tour, length,\n"
+        "seconds)` on the solver's thread at every improvement (False stops the run);\n"
         "returns a dict: tour, length, iterations, seconds, history, config (JSON text), backend,\n"
         "device, stop_reason.");
   m.def("solve_path", &solve_path, nb::arg("instance"), nb::arg("parameters"), nb::arg("open"),

@@ -114,13 +114,14 @@ def test_integer_matrix_is_explicit_and_integral_floats_are_accepted() -> None:
     assert a.length == b.length and np.array_equal(a.tour, b.tour)
 
 
-def test_non_integral_float_matrix_needs_the_float_metric() -> None:
+def test_non_integral_float_matrix_keeps_the_float_metric() -> None:
     rng = np.random.default_rng(2)
     upper = np.triu(rng.uniform(0.1, 1.0, size=(12, 12)), 1)
     matrix = upper + upper.T
-    with pytest.raises(ValueError, match=r"between cities 1 and 2 is not an integer; pass metric='float'"):
-        formica.solve(matrix, iterations=1)
+    with pytest.raises(ValueError, match=r"between cities 1 and 2 is not an integer; metric='explicit' takes integer"):
+        formica.solve(matrix, iterations=1, metric="explicit")
     tour = rng.permutation(12)
+    assert formica.tour_length(matrix, tour) == formica.tour_length(matrix, tour, metric="float")
     length = formica.tour_length(matrix, tour, metric="float")
     assert length == pytest.approx(sum(matrix[tour[i], tour[(i + 1) % 12]] for i in range(12)), rel=1e-12)
     result = formica.solve(matrix, metric="float", iterations=5, seed=1)

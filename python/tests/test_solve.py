@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import formica
+from formica._messages import python_spelling
 
 
 @pytest.fixture
@@ -149,10 +150,13 @@ def test_float_metric_target_is_in_the_problems_units() -> None:
         ({"polish": "yes"}, "--polish: 'yes' is not true or false"),
     ],
 )
-def test_invalid_parameters_raise_the_command_lines_message(points, params, message, data, command_line) -> None:
+def test_invalid_parameters_raise_the_command_lines_message_in_python_spelling(
+    points, params, message, data, command_line
+) -> None:
     with pytest.raises(ValueError) as error:
         formica.solve(points, **params)
-    assert str(error.value) == message
+    assert str(error.value) == python_spelling(message)
+    assert "--" not in str(error.value)
     options = [f"--{name}={value}" for name, value in params.items()]
     run = command_line("solve", data("square.tsp"), *options)
     assert run.returncode == 2

@@ -290,6 +290,8 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               result.stop_reason.c_str());
   if (bound) std::printf("%s: %s\n", problem.name().c_str(), bound_line(*bound, result.tour.length(), optimum).c_str());
   std::fflush(stdout);
+  if (const std::string found = found_by_line(result); !o.quiet && !found.empty())
+    std::cerr << "formica: " << found << "\n";
   if (ranks->size() > 1)
     if (const int code = errors.agree(result.failure)) return code;
   return result.stop_reason == "interrupted" || bound_interrupted ? InterruptGuard::exit_code() : 0;

@@ -291,7 +291,7 @@ int eax_population(int n, int threads, double time_limit, Backend backend) {
   return std::max(static_cast<int>(std::floor(wanted / 10)) * 10, first);
 }
 
-double default_time_limit(int n) { return std::clamp(n / 2000.0, 10.0, 60.0); }
+double default_time_limit(int n) { return std::min(n / 100.0, std::clamp(n / 2000.0, 10.0, 60.0)); }
 
 SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   if (config.algorithm != Algorithm::Auto) return config;

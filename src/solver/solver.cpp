@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <future>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -14,7 +15,9 @@
 #include "aco/cpu/colony_search.h"
 #include "aco/cuda/ant_system_cuda.h"
 #include "aco/cuda/colony_search_cuda.h"
+#include "bounds/held_karp.h"
 #include "core/error.h"
+#include "core/exact_tour.h"
 #include "core/memory.h"
 #include "core/timer.h"
 #include "cuda/device.h"
@@ -24,6 +27,7 @@
 #include "distributed/thread_team.h"
 #include "solver/islands.h"
 #include "solver/portfolio.h"
+#include "solver/stopping_rule.h"
 #if FORMICA_HAVE_CUDA
 #include "localsearch/cuda/two_opt_cuda.h"
 #endif
@@ -364,6 +368,7 @@ Result solve_as_team(const Instance& instance, const SolverConfig& request, cons
         mine.ranks = &member;
         if (r != 0) {  // island 0 speaks for the run
           mine.on_progress = nullptr;
+          mine.on_improvement = nullptr;
           mine.on_checkpoint = nullptr;
         }
         try {
@@ -390,6 +395,41 @@ Result solve_as_team(const Instance& instance, const SolverConfig& request, cons
   return std::move(*results.front());
 }
 
+/// Instances up to this size get a Held-Karp bound beside a run of the default budget, so that a
+/// tour that meets it ends the run (its final complete-graph 1-tree takes milliseconds there).
+constexpr int kBoundedCities = 5000;
+
+/// The Held-Karp bound of `instance` on one thread, within a quarter of `budget` seconds, into
+/// `bound` (0 when none could be proven: an instance the bound does not take).
+void prove_bound(const Instance& instance, double budget, const std::atomic<bool>& stop, std::atomic<int64_t>& bound) {
+  try {
+    bounds::BoundOptions options;
+    options.time_limit = budget / 4;
+    options.threads = 1;
+    options.interrupt = &stop;
+    bound = bounds::lower_bound(instance, options).bound;
+  } catch (const std::exception&) {
+    bound = 0;
+  }
+}
+
+/// The run of an instance of at most kExactTourCities cities: its optimal tour, at once.
+Result solve_exactly(const Instance& instance, const SolverConfig& config, Backend backend, const SolveOptions& options) {
+  const Stopwatch clock(options.start);
+  Result result;
+  result.config = config;
+  result.config.backend = backend;
+  result.backend = backend;
+  result.device = backend == Backend::Cuda ? cuda::find_device()->name : "CPU, 1 thread";
+  result.tour = Tour(instance, exact_tour(instance));
+  result.stop_reason = "exact";
+  result.seconds = clock.seconds();
+  result.history.push_back({0, result.seconds, result.tour.length()});
+  result.phase_seconds.search = result.seconds;
+  if (options.on_improvement) options.on_improvement(result.tour.order(), result.tour.length(), result.seconds);
+  return result;
+}
+
 }  // namespace
 
 Result solve(const Instance& instance, const SolverConfig& request, const SolveOptions& options) {
@@ -398,6 +438,8 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   const SolverConfig config = resolve_config(request, instance.n(), backend);
   config.validate();
   const bool several_ranks = options.ranks != nullptr && options.ranks->size() > 1;
+  if (instance.n() <= kExactTourCities && options.initial_tour.empty())
+    return solve_exactly(instance, config, backend, options);
   if (config.islands > 1 && !several_ranks) return solve_as_team(instance, request, config, options);
   FORMICA_EXPECTS(config.islands == 1 || dynamic_cast<const distributed::TeamMember*>(options.ranks) != nullptr,
                   "--islands ", config.islands, " in a run of ", options.ranks->size(),
@@ -431,6 +473,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
                                         : instance.n();
   }
   result.backend = backend;
+  result.searched_by = concat(to_string(config.algorithm), backend == Backend::Cuda ? " on the GPU" : " on the CPU");
   result.gpus = backend == Backend::Cuda ? 1 : 0;  // several ranks: counted below
   if (backend == Backend::Cuda) result.device = cuda::find_device()->name;
   else result.device = concat("CPU, ", threads, threads == 1 ? " thread" : " threads");
@@ -462,27 +505,40 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   // iteration run to its end took minutes past a 2-s limit (mmas with one ant per city on 20,000
   // cities, 2 cores).
   StepTimes sum;
+  StoppingRule rule;
+  rule.iterations = config.iterations;
+  rule.target = config.target;
+  rule.stop = stop;
+  // A run of one rank whose budget nobody named also stops when its tour is proven optimal or
+  // when it stops improving; the ranks of a run of several stop together at their exchanges.
+  const bool default_budget = !request.iterations && !request.time_limit && !islands;
+  rule.stop_on_stall = default_budget;
+  std::atomic<int64_t> bound{0};
+  std::atomic<bool> bound_stop{false};
+  std::future<void> bounding;
+  if (default_budget && instance.n() <= kBoundedCities) {
+    rule.lower_bound = &bound;
+    bounding = std::async(std::launch::async, [&] { prove_bound(instance, *config.time_limit, bound_stop, bound); });
+  }
+  const struct StopOnExit {  // also when the search throws: the ascent's thread must not outlive its state
+    std::atomic<bool>& flag;
+    ~StopOnExit() { flag = true; }
+  } stop_bound{bound_stop};
+  if (options.on_improvement && !islands)
+    rule.keep_going = [&](int64_t length, double seconds) {
+      return options.on_improvement(search->best_tour(), length, seconds);
+    };
   // One iteration under the stopping rules; false, with the reason, once one fires.
   const auto advance = [&]() -> bool {
-    if (config.iterations && result.iterations >= *config.iterations) {
-      result.stop_reason = "iterations";
-      return false;
-    }
-    if (search->finished()) {
-      result.stop_reason = "finished";
-      return false;
-    }
-    if (options.interrupt && options.interrupt->load()) {
-      result.stop_reason = "interrupted";
-      return false;
-    }
-    if (std::chrono::steady_clock::now() >= stop.deadline) {
-      result.stop_reason = "time limit";
+    // bounded: every run has a tour to return, the start tour at worst (above).
+    if (const std::string_view reason = rule.before_step(result.iterations, search->finished(), true);
+        !reason.empty()) {
+      result.stop_reason = reason;
       return false;
     }
     const bool completed = search->step(stop);
     if (!completed) {
-      result.stop_reason = options.interrupt && options.interrupt->load() ? "interrupted" : "time limit";
+      result.stop_reason = rule.after_incomplete_step();
       return false;
     }
     ++result.iterations;
@@ -497,11 +553,8 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     if (options.on_progress)
       options.on_progress({result.iterations, seconds, search->best_length(),
                            search->iteration_best_length(), improved});
-    if (config.target && search->best_length() <= *config.target) {
-      result.stop_reason = "target";
-      return false;
-    }
-    return true;
+    result.stop_reason = rule.after_step(search->best_length(), seconds, improved);
+    return result.stop_reason.empty();
   };
   if (islands) {
     islands->run(*search, advance, result, clock, options);
@@ -509,6 +562,10 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   } else {
     while (advance()) {
     }
+  }
+  if (bounding.valid()) {
+    bound_stop = true;
+    bounding.get();
   }
   const double searched_until = clock.seconds();
   result.phase_seconds.search = searched_until - set_up_at;
@@ -527,6 +584,11 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
       // The history has at least one point: a run stopped before its first iteration has its start tour.
       if (result.history.empty() || length < result.history.back().length)
         result.history.push_back({result.iterations, clock.seconds(), length});
+      // The search's own ledger where it keeps one; else every improvement since its first
+      // iteration is its own.
+      if (const Credits* credits = search->credits()) result.credits = *credits;
+      else result.credits.start(result.history.front().length);
+      result.credits.credit(Finder::Search, length);
     } catch (...) {
       if (!islands) throw;
       result.failure = std::current_exception();
@@ -537,6 +599,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     islands->gather_best(result.failure != nullptr, tour, length);
     if (length < own && !result.history.empty())
       result.history.push_back({result.iterations, clock.seconds(), length});
+    result.credits.credit(Finder::Ranks, length);
     if (tour.empty()) {  // a failed rank other than 0: the identity, never written (only rank 0 writes)
       tour.resize(static_cast<size_t>(instance.n()));
       std::iota(tour.begin(), tour.end(), 0);
@@ -555,6 +618,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
         localsearch::cpu::polish_tour(instance, tour, threads, &polish_stop, config.colony.neighbour_lists);
     length -= polish.gain;
     if (polish.gain > 0) result.history.push_back({result.iterations, clock.seconds(), length});
+    result.credits.credit(Finder::Polish, length);
   }
   // Every tour leaves the solver validated, with its length recomputed exactly.
   result.tour = Tour(instance, std::move(tour));

@@ -133,6 +133,11 @@ struct SolveOptions {
   /// tour. Other algorithms refuse one (InputError).
   std::vector<int32_t> initial_tour;
   std::function<void(const Progress&)> on_progress;  ///< called after every iteration
+  /// Called on the solver's thread after every iteration that shortened the best tour (and once
+  /// with the exact tour of a small instance), with that tour, its length and the seconds since
+  /// `start`; returning false stops the run (stop_reason "callback"), which keeps that tour. A run
+  /// of several ranks does not call it.
+  std::function<bool(std::span<const int32_t> tour, int64_t length, double seconds)> on_improvement;
   /// The ranks of the run (distributed/start_ranks.h). With more than one, every rank solves with
   /// seed + rank and they exchange best tours (solver/islands.h): every rank calls solve() with the
   /// same instance and config. Null: one rank.
@@ -153,7 +158,10 @@ struct Result {
   std::vector<HistoryPoint> history;  ///< every improvement of the best-so-far length
   Backend backend = Backend::Cpu;
   std::string device;              ///< "CPU, 16 threads" or the GPU's name
-  std::string stop_reason;         ///< "iterations", "time limit", "target", "interrupted", "finished"
+  /// "iterations", "time limit", "target", "interrupted", "finished", "exact" (a small instance
+  /// solved by dynamic programming), "optimal" (the tour met a proven bound), "no improvement"
+  /// (StoppingRule::stop_on_stall), "callback" (SolveOptions::on_improvement)
+  std::string stop_reason;
   StepTimes mean_step_times;       ///< average over completed iterations
   /// Where the run's seconds went, each phase since the previous ended (their sum is `seconds`
   /// less the time before solve() was called): set-up of the search (lists, start tour, GPU
@@ -177,6 +185,10 @@ struct Result {
   /// with it and rank 0 still returns the best tour gathered; the caller reports this error (rethrows)
   /// after its output is written and the ranks have met once more, so no rank ends the job first.
   std::exception_ptr failure;
+  /// Who found the improvements of the best tour, from the first tour of the search to the
+  /// returned one (core/credits.h); Finder::Search is `searched_by`.
+  Credits credits;
+  std::string searched_by;  ///< the run's own search, e.g. "mmas on the GPU"
 };
 
 /// The backend `requested` resolves to for `algorithm` on this machine: Auto picks CUDA when a
@@ -211,8 +223,9 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
 /// an asymmetric instance's symmetric form are built by then) plus each island's search.
 std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend);
 
-/// Runs resolve_config(config) on `instance` until a stopping rule fires, then polishes the best
-/// tour (SolverConfig::polish). Throws InputError for an
+/// Runs resolve_config(config) on `instance` until a stopping rule fires (solver/stopping_rule.h),
+/// then polishes the best tour (SolverConfig::polish). An instance of at most kExactTourCities
+/// cities (without an initial tour) gets its optimal tour by dynamic programming instead. Throws InputError for an
 /// invalid config, OutOfMemoryError when the instance does not fit.
 Result solve(const Instance& instance, const SolverConfig& config, const SolveOptions& options = {});
 
