@@ -282,6 +282,10 @@ TEST_F(OutputSafety, ParameterMessagesNameWhatTheUserGaveAndTheRealBound) {
   EXPECT_EQ(threads.err, "formica: error: --threads must be in [0, 2048] (0: all of this machine's), got 100000\n");
   const Ran time = formica("solve " + square() + " --time-limit 1e30");
   EXPECT_EQ(time.err, "formica: error: --time-limit must be in (0, 1e+07] seconds, got 1e+30\n");
+  // --ants 0 is the default: the summary names the ants that run (25 with local search), not 0.
+  const Ran ants = formica("solve --ants 0 --iterations 1 --backend cpu");
+  EXPECT_EQ(ants.code, 0) << ants.err;
+  EXPECT_NE(ants.err.find("formica: auto: n = 1000 on the CPU: mmas with 25 ants,"), std::string::npos) << ants.err;
 }
 
 TEST_F(OutputSafety, VerifyChecksTheTourOfAnAsymmetricSolve) {
