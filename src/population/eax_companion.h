@@ -1,0 +1,62 @@
+// GA-EAX beside the colonies (--host-search eax): one host thread drives an EdgeAssemblySearch
+// (edge_assembly_search.h) whose generations run on --lk-threads OpenMP threads, in place of the
+// iterated Lin-Kernighan threads. The merger (aco/colony_merge.h) offers it the colonies' merged
+// tour, which joins the population in its one guest slot (EdgeAssemblySearch::adopt), and
+// takes its shortest tour as one more donor: the colonies give the run a good tour early, while
+// the population converges, and GA-EAX the far better tours after (portfolio.cpp has the figures).
+// The result depends on timing, as with the Lin-Kernighan threads.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "core/instance.h"
+#include "localsearch/cpu/tour_companion.h"
+#include "population/edge_assembly_search.h"
+
+namespace formica::population {
+
+class EaxCompanion final : public localsearch::cpu::TourCompanion {
+ public:
+  /// Starts the driving thread, idle until the first offer, whose tour is the population's first
+  /// (`config.threads` threads run the generations).
+  EaxCompanion(const Instance& instance, const EdgeAssemblyConfig& config);
+  ~EaxCompanion() override;
+
+  void offer(std::span<const int32_t> tour, int64_t length) override;
+  int64_t best(std::vector<int32_t>& out) const override;
+  int64_t best_length() const override { return best_length_.load(); }
+  /// Stops and joins the thread; rethrows (once) what the search threw, an internal error.
+  void stop() override;
+  void walks(std::vector<Walk>& out) const override { out.clear(); }
+  /// GA-EAX tries no kicks: 0.
+  int64_t kicks() const override { return 0; }
+  /// Generations run so far.
+  int64_t generations() const { return generations_.load(); }
+
+ private:
+  void run();
+  /// Publishes `tour` when shorter than the shortest published; the caller holds mutex_.
+  void publish_locked(std::span<const int32_t> tour, int64_t length);
+
+  const Instance& instance_;
+  const EdgeAssemblyConfig config_;
+  mutable std::mutex mutex_;
+  std::condition_variable offered_;
+  std::vector<int32_t> best_;     // guarded by mutex_
+  std::vector<int32_t> pending_;  // guarded by mutex_: the latest offer the search has not taken
+  int64_t pending_length_ = -1;   // guarded by mutex_
+  std::exception_ptr error_;      // guarded by mutex_
+  std::atomic<int64_t> best_length_{-1};
+  std::atomic<int64_t> generations_{0};
+  std::atomic<bool> stop_{false};
+  std::thread worker_;
+};
+
+}  // namespace formica::population
