@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import gc
 import os
+import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -145,25 +147,17 @@ def test_a_hostile_name_is_escaped(tmp_path: Path) -> None:
 
 
 def test_a_stream_that_never_ends_is_refused_at_once(tmp_path: Path) -> None:
-    """A FIFO fed by a writer that never stops: the reader ends at the first bad line."""
+    """A FIFO fed by a writer process that never stops: the reader ends at the first bad line.
+    (A process, not a thread: the read holds the GIL while it waits for the writer to open.)"""
     fifo = tmp_path / "endless.tsp"
     os.mkfifo(fifo)
-    stop = threading.Event()
-
-    def writer() -> None:
-        try:
-            with open(fifo, "wb") as out:
-                while not stop.is_set():
-                    out.write(b"garbage\n" * 8192)
-        except BrokenPipeError:
-            pass
-
-    thread = threading.Thread(target=writer, daemon=True)
-    thread.start()
+    feed = "import sys\nwith open(sys.argv[1], 'wb') as out:\n    while True:\n        out.write(b'garbage\\n' * 8192)\n"
+    writer = subprocess.Popen([sys.executable, "-c", feed, str(fifo)], stderr=subprocess.DEVNULL)
     try:
+        start = time.monotonic()
         with pytest.raises(ValueError, match=r"endless\.tsp:1: unknown keyword 'garbage'"):
             formica.read_tsplib(fifo)
+        assert time.monotonic() - start < 5.0
     finally:
-        stop.set()
-        thread.join(timeout=5)
-    assert not thread.is_alive()
+        writer.kill()
+        writer.wait(timeout=10)

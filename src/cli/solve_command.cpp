@@ -122,6 +122,9 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   if (!o.instance.empty()) inputs.emplace_back("the instance", io::resolve_instance_path(o.instance));
   if (!o.initial_tour.empty()) inputs.emplace_back("--initial-tour", o.initial_tour);
   const SolveOutputs outputs = check_outputs(o, inputs);
+  // Ctrl-C and SIGTERM from here on stop cleanly: during the set-up the search returns its start
+  // tour; before the search exists there is no tour, and one line says so.
+  std::optional<InterruptGuard> interrupt_guard(std::in_place);
   // A fresh process spends a tenth of a second or more creating the CUDA context: let it happen
   // while the instance is read and prepared.
   if (request.backend != Backend::Cpu) cuda::start_context();
@@ -208,7 +211,10 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << " (Ctrl-C or SIGTERM stops early and keeps the best tour)\n";
   }
 
-  std::optional<InterruptGuard> interrupt_guard(std::in_place);
+  if (interrupt_guard->flag()->load()) {
+    if (!quiet) std::cerr << "formica: interrupted while reading and preparing the instance: no tour yet, nothing written\n";
+    return InterruptGuard::exit_code();
+  }
   SolveOptions options;
   options.interrupt = interrupt_guard->flag();
   options.start = start;

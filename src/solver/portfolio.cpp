@@ -414,7 +414,7 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
   const NeighbourShape lists = effective_shape(c.neighbour_lists, type);
   return concat(
       "auto: n = ", n, " on the ", gpu ? "GPU" : "CPU", ": ", to_string(resolved.algorithm), " with ",
-      resolved.ant_system.ants, " ants",
+      colony_config(resolved, threads_per_island(resolved)).ants_of(0, n), " ants",  // --ants 0: the default that runs
       c.colony_count() > 1 ? concat(" in each of ", c.colony_count(), " independent colonies")
                            : std::string(),
       c.focused() ? concat(", focused (", c.focused_edges, " edges re-decided per ant)") : std::string(),

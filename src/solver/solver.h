@@ -217,8 +217,10 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
                                     int threads, std::vector<int32_t> start_tour = {},
                                     const StopFlag* setup_stop = nullptr);
 
-/// What the run of `config` (resolved) will allocate on `backend` and what is available, on one
-/// line ("host 12.0 MiB of 100 GiB available, GPU ..."); empty for algorithms that do not say.
+/// What the run of `config` (resolved) will hold at its peak on `backend` and what is available, on
+/// one line ("host 52.0 MiB (12.0 MiB in use, 40.0 MiB for the search) of 100 GiB available, GPU
+/// ..."): what the process holds when it is asked (the instance and the matrix of an open path's or
+/// an asymmetric instance's symmetric form are built by then) plus each island's search.
 std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend);
 
 /// Runs resolve_config(config) on `instance` until a stopping rule fires (solver/stopping_rule.h),
