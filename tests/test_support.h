@@ -7,8 +7,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -60,6 +62,14 @@ inline int edges_outside(std::span<const int32_t> tour, const std::set<std::pair
 
 /// Reads an environment variable, or `fallback` when it is unset (lets a build made on one
 /// machine run its tests on another, e.g. the GPU machine, from a different folder).
+/// The bytes of a file ("" if it cannot be read).
+inline std::string file_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 inline std::string env_or(const char* name, const char* fallback) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' ? value : fallback;

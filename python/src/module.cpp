@@ -5,6 +5,7 @@
 
 #include "bindings.h"
 #include "core/error.h"
+#include "io/line_reader.h"
 
 NB_MODULE(_core, m) {
   m.doc() = "formica's C++ core (private: use the formica package)";
@@ -13,9 +14,10 @@ NB_MODULE(_core, m) {
     try {
       std::rethrow_exception(error);
     } catch (const formica::InputError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      // Escaped as the CLI prints it: a message quoting a file's bytes is valid UTF-8 (printable).
+      PyErr_SetString(PyExc_ValueError, formica::io::printable(e.what()).c_str());
     } catch (const formica::OutOfMemoryError& e) {
-      PyErr_SetString(PyExc_MemoryError, e.what());
+      PyErr_SetString(PyExc_MemoryError, formica::io::printable(e.what()).c_str());
     }
   });
   formica::python::bind_instance(m);

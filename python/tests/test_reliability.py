@@ -123,3 +123,47 @@ def test_batches_from_several_threads_equal_the_single_threaded_ones() -> None:
         for results in pool.map(run, range(3)):
             assert [r.length for r in results] == [r.length for r in expected]
             assert all(np.array_equal(a.tour, b.tour) for a, b in zip(results, expected))
+
+
+HOSTILE_NAME = b"NAME : a\x1b[31mred\xff\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 0\n3 0 1\nEOF\n"
+
+
+def test_a_binary_file_raises_value_error_with_file_and_line(tmp_path: Path) -> None:
+    """Bytes that are not UTF-8 in a file reach Python escaped, as the command line prints them:
+    a ValueError naming the file and line, never a UnicodeDecodeError."""
+    junk = tmp_path / "binary.tsp"
+    junk.write_bytes(b"\xff\xfe\x1b[2Jjunk\n")
+    for read in (formica.read_tsplib, formica.read_tour, formica.solve):
+        with pytest.raises(ValueError, match=r"binary\.tsp:1: unknown keyword '\\xff\\xfe\\x1b\[2Jjunk'"):
+            read(junk)
+
+
+def test_a_hostile_name_is_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "named.tsp"
+    path.write_bytes(HOSTILE_NAME)
+    assert formica.read_tsplib(path).name == "a\\x1b[31mred\\xff"
+
+
+def test_a_stream_that_never_ends_is_refused_at_once(tmp_path: Path) -> None:
+    """A FIFO fed by a writer that never stops: the reader ends at the first bad line."""
+    fifo = tmp_path / "endless.tsp"
+    os.mkfifo(fifo)
+    stop = threading.Event()
+
+    def writer() -> None:
+        try:
+            with open(fifo, "wb") as out:
+                while not stop.is_set():
+                    out.write(b"garbage\n" * 8192)
+        except BrokenPipeError:
+            pass
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(ValueError, match=r"endless\.tsp:1: unknown keyword 'garbage'"):
+            formica.read_tsplib(fifo)
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+    assert not thread.is_alive()

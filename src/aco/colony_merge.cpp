@@ -93,6 +93,7 @@ ColonyMerger::ColonyMerger(const Instance& instance, const ColonyConfig& config,
                            const CandidateLists* lists) {
   if (config.lk_threads == 0) return;
   if (config.host_search == HostSearch::Eax) {
+    host_ = Finder::Eax;
     localsearch::cpu::EdgeAssemblyConfig eax = config.eax;
     eax.threads = config.lk_threads;
     eax.seed = config.seed;
@@ -178,12 +179,17 @@ int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& rec
     if (r.restart_length != r.best_length && r.restart_length != kNoLength)
       donors.emplace_back(r.restart_length, tour_of(restart_tours, c));
   }
+  long long host_length = threads_length;  // the host threads' shortest tour, -1 without one
   if (threads_length >= 0) donors.emplace_back(threads_length, threads_tour);
-  for (const auto& walk : walks)
+  for (const auto& walk : walks) {
     if (walk.length != threads_length) donors.emplace_back(walk.length, walk.tour);
+    if (host_length < 0 || walk.length < host_length) host_length = walk.length;
+  }
   std::vector<int32_t> current;
   const int64_t length = merge_tours(instance, donors, current);
+  const long long base = records[best].best_length;
   const int receiver = take(records, best, iteration, current, length, merged);
+  if (base != kNoLength) credits_.credit_merge(base, host_length, host_, receiver >= 0 ? length : base);
   seen_ = lengths(records);
   return receiver;
 }
@@ -199,12 +205,15 @@ int ColonyMerger::adopt(const Instance& instance, std::vector<ColonyRecord>& rec
   int64_t result = length;
   // Without a best tour yet (colonies that build whole tours, before their first step), or with
   // fewer than 5 cities (one tour), the tour is taken as it is when shorter.
-  if (n >= 5 && records[best].best_length != kNoLength) {
-    std::vector<LengthTour> donors = {
-        {length, tour}, {records[best].best_length, best_tours.subspan(static_cast<size_t>(best) * n, n)}};
+  const long long base = records[best].best_length;
+  if (n >= 5 && base != kNoLength) {
+    std::vector<LengthTour> donors = {{length, tour}, {base, best_tours.subspan(static_cast<size_t>(best) * n, n)}};
     result = merge_tours(instance, donors, current);
   }
-  return take(records, best, iteration, current, result, merged);
+  const int receiver = take(records, best, iteration, current, result, merged);
+  if (base != kNoLength) credits_.credit_merge(base, length, Finder::Ranks, receiver >= 0 ? result : base);
+  else if (receiver >= 0) credits_.credit(Finder::Ranks, result);
+  return receiver;
 }
 
 int ColonyMerger::take(std::vector<ColonyRecord>& records, int best, int iteration, std::vector<int32_t>& current,

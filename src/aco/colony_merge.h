@@ -34,6 +34,7 @@
 #include "aco/colony_config.h"
 #include "aco/colony_rules.h"
 #include "core/candidates.h"
+#include "core/credits.h"
 #include "core/instance.h"
 #include "localsearch/cpu/iterated_lin_kernighan.h"
 
@@ -125,8 +126,18 @@ class ColonyMerger {
   /// Hands the Lin-Kernighan threads (if any) their first tour before the first merge: the
   /// focused colonies' start tour.
   void start(std::span<const int32_t> tour, int64_t length) {
+    credits_.start(length);
     if (companion_) companion_->offer(tour, length);
   }
+
+  /// The colonies' best length after an iteration (kNoLength before they have one): a drop since
+  /// the last merge or observation is credited to the colonies.
+  void observe(int64_t best_length) {
+    if (best_length != kNoLength) credits_.credit(Finder::Search, best_length);
+  }
+  /// Who found the improvements so far (core/credits.h): the colonies, the host threads, the merges,
+  /// other ranks' tours (adopt).
+  const Credits& credits() const { return credits_; }
 
   /// The last merge, after the last iteration: stops the Lin-Kernighan threads and, if there are
   /// any, merges as merge() does whether due or not. Returns what merge() returns (-1 without
@@ -149,6 +160,8 @@ class ColonyMerger {
            int64_t length, std::vector<int32_t>& merged);
 
   std::vector<long long> seen_;  // best and restart-best lengths (and the threads' best) at the last merge
+  Credits credits_;
+  Finder host_ = Finder::LinKernighan;  // what the host threads run
   // Declared before companion_, so that a move assignment ends the old ascent before it ends
   // the old threads it hands lists to (the destructor stops it first as well).
   std::unique_ptr<ThreadListsAscent> ascent_;

@@ -22,6 +22,7 @@
 #include "core/error.h"
 #include "io/batch_input.h"
 #include "io/known_optima.h"
+#include "io/line_reader.h"
 #include "io/tsplib.h"
 #include "solver/report.h"
 
@@ -37,7 +38,8 @@ struct BatchOptionsCli {
   std::string input;
   std::map<std::string, std::string> values;  // batch parameter name -> text
   std::vector<std::string> settings;          // --set key=value
-  std::string out_dir, summary, start_tours;
+  std::optional<std::string> out_dir, summary;
+  std::string start_tours;
   bool quiet = false;
 };
 
@@ -160,19 +162,35 @@ int run_solve_batch(const BatchOptionsCli& o) {
     batch::set_batch_parameter(config, setting.substr(0, equals), setting.substr(equals + 1));
   }
   config.validate();
-  const fs::path summary(o.summary);
-  FORMICA_EXPECTS(o.summary.empty() || summary.extension() == ".csv" || summary.extension() == ".json",
-                  "--summary ", o.summary, ": the file name must end in .csv or .json");
+  // The outputs are checked before any work, and --out-dir is made only when its tours are written.
+  FORMICA_EXPECTS(!o.summary || fs::path(*o.summary).extension() == ".csv" || fs::path(*o.summary).extension() == ".json",
+                  "--summary ", io::printable(*o.summary), ": the file name must end in .csv or .json");
+  RunInputs inputs{{"the input", o.input}};
+  const std::optional<io::OutputPath> summary = checked_output("--summary", o.summary, inputs);
+  if (o.out_dir) check_output_folder("--out-dir", *o.out_dir);
   const io::BatchInput input = io::load_batch_input(o.input);
   int started = 0;
   const std::vector<batch::InstanceLimits> limits =
       o.start_tours.empty() ? std::vector<batch::InstanceLimits>{} : read_start_tours(o.start_tours, input, started);
   batch::validate_batch(input.instances, config, limits);
-  if (!o.out_dir.empty()) {
-    std::error_code ec;
-    fs::create_directories(o.out_dir, ec);
-    FORMICA_EXPECTS(!ec && fs::is_directory(o.out_dir), "--out-dir ", o.out_dir, ": cannot create the folder (",
-                    ec.message(), ")");
+  // Each instance's NAME.tour where the folder is there already (links, special files, inputs).
+  std::vector<io::OutputPath> tour_files;
+  if (o.out_dir) {
+    const bool folder_input = fs::is_directory(o.input);
+    for (size_t i = 0; i < input.instances.size(); ++i) {
+      if (!o.start_tours.empty()) inputs.emplace_back("a --start-tours tour", fs::path(o.start_tours) / (input.names[i] + ".tour"));
+      if (folder_input) inputs.emplace_back("an input instance", fs::path(o.input) / (input.names[i] + ".tsp"));
+    }
+    const bool there = fs::is_directory(*o.out_dir);
+    for (const std::string& name : input.names) {
+      const std::string file = (fs::path(*o.out_dir) / (name + ".tour")).string();
+      tour_files.push_back(there ? *checked_output("--out-dir", file, inputs) : io::OutputPath{"--out-dir", file, file, false});
+    }
+    if (summary) {
+      std::vector<io::OutputPath> all = tour_files;
+      all.push_back(*summary);
+      io::expect_distinct_outputs(all);
+    }
   }
 
   const bool tty = ::isatty(STDERR_FILENO) != 0;
@@ -201,6 +219,8 @@ int run_solve_batch(const BatchOptionsCli& o) {
 
   std::vector<Row> rows;
   bool interrupted = false;
+  io::OutputSet files;  // every tour and the summary, all or none
+  if (o.out_dir) files.create_folder(*o.out_dir);
   for (size_t i = 0; i < input.instances.size(); ++i) {
     const Instance& instance = input.instances[i];
     const batch::BatchResult& r = batch.results[i];
@@ -209,11 +229,11 @@ int run_solve_batch(const BatchOptionsCli& o) {
                     scale ? std::nullopt : known_optimum(instance.name(), instance.n()), &r,
                     scale ? std::optional(io::float_tour_length(instance, r.tour.order(), *scale)) : std::nullopt});
     interrupted |= r.stop_reason == "interrupted";
-    if (!o.out_dir.empty()) io::write_tour(fs::path(o.out_dir) / (input.names[i] + ".tour"), input.names[i], r.tour);
+    if (o.out_dir) files.add(tour_files[i], io::tour_text(input.names[i], r.tour));
   }
-  if (!o.summary.empty())
-    io::write_text_file_atomically(summary, summary.extension() == ".csv" ? summary_csv(rows)
-                                                                          : summary_json(rows, batch, config));
+  if (summary)
+    files.add(*summary, summary->given.extension() == ".csv" ? summary_csv(rows) : summary_json(rows, batch, config));
+  files.commit();
   std::cout << total_line(rows, batch) << "\n";
   return interrupted ? InterruptGuard::exit_code() : 0;
 }

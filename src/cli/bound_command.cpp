@@ -9,6 +9,7 @@
 #include "bounds/held_karp.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "core/asymmetric.h"
 #include "core/error.h"
 #include "io/instance_source.h"
 #include "io/known_optima.h"
@@ -66,7 +67,8 @@ void add_bound_json(nlohmann::json& doc, const bounds::LowerBound& bound, std::o
 
 Command add_bound_command(CLI::App& app) {
   struct Options {
-    std::string instance, json_out;
+    std::string instance;
+    std::optional<std::string> json_out;
     BoundRequest request;
   };
   auto o = std::make_shared<Options>();
@@ -82,19 +84,27 @@ Command add_bound_command(CLI::App& app) {
             FORMICA_EXPECTS(o->request.iterations >= 0, "--iterations: must not be negative");
             FORMICA_EXPECTS(o->request.time_limit >= 0, "--time-limit: must not be negative");
             FORMICA_EXPECTS(o->request.threads >= 0, "--threads: must not be negative");
-            const Instance instance = io::load_instance(o->instance);
+            const std::optional<io::OutputPath> json =
+                checked_output("--json", o->json_out, {{"the instance", io::resolve_instance_path(o->instance)}});
+            io::TsplibProblem problem = io::load_problem(o->instance);
+            if (const auto* matrix = std::get_if<AsymmetricMatrix>(&problem))
+              throw InputError(concat(o->instance, ": ", matrix->name(), " is an asymmetric (ATSP) instance; the Held-Karp "
+                                      "bound here is for symmetric ones (`formica verify` checks an ATSP tour)"));
+            const Instance instance = std::get<Instance>(std::move(problem));
             const auto optimum = known_optimum(instance.name(), instance.n());
             // Ctrl-C or SIGTERM ends the ascent; the bound of the penalties reached is still proven.
             InterruptGuard interrupt_guard;
             o->request.interrupt = interrupt_guard.flag();
             const bounds::LowerBound bound = compute_bound(instance, o->request);
             std::cout << instance.name() << ": " << bound_line(bound, std::nullopt, optimum) << "\n";
-            if (!o->json_out.empty()) {
+            if (json) {
               nlohmann::json doc = {{"instance", instance.name()},
                                     {"n", instance.n()},
                                     {"optimum", optimum ? nlohmann::json(*optimum) : nlohmann::json(nullptr)}};
               add_bound_json(doc, bound, std::nullopt);
-              io::write_text_file_atomically(o->json_out, doc.dump(2) + "\n");
+              io::OutputSet file;
+              file.add(*json, doc.dump(2) + "\n");
+              file.commit();
             }
             return bound.stop_reason == "interrupted" ? InterruptGuard::exit_code() : 0;
           }};

@@ -9,6 +9,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -17,6 +20,7 @@
 
 #include "cli/rank_errors.h"
 #include "distributed/communicator.h"
+#include "io/output_file.h"
 
 namespace formica::cli {
 
@@ -41,6 +45,16 @@ Command add_verify_command(CLI::App& app);
 Command add_generate_command(CLI::App& app);
 /// `formica bound INSTANCE [--iterations N] [--time-limit S] [--threads N] [--json FILE]`
 Command add_bound_command(CLI::App& app);
+
+/// A run's input files, each with what it is ("the instance", "--initial-tour"): no output may be one.
+using RunInputs = std::vector<std::pair<std::string, std::filesystem::path>>;
+/// The output `option` names, when it was given, checked before any work (io/output_file.h): a
+/// file that can be written and is none of `inputs`. A name given empty is an error.
+std::optional<io::OutputPath> checked_output(std::string_view option, const std::optional<std::string>& path,
+                                             const RunInputs& inputs);
+/// An output folder (solve-batch --out-dir): the folder, or the nearest one above it that exists
+/// (it is made there at the end), is a folder the user may write in.
+void check_output_folder(std::string_view option, const std::string& folder);
 
 /// What `formica bound` and `formica solve --bound` ask of the Held-Karp bound.
 struct BoundRequest {

@@ -7,13 +7,16 @@
 #include <vector>
 
 #include "core/error.h"
+#include "io/line_reader.h"
 
 namespace formica::cli {
 
 int exit_code(std::exception_ptr error, bool print, int rank) {
   const std::string who = rank >= 0 ? concat(" (rank ", rank, ")") : std::string();
   const auto say = [&](const char* kind, const char* what) {
-    if (print) std::cerr << "formica: " << kind << who << ": " << what << "\n";
+    // A message may quote a file's bytes or a path: escaped, it stays one line and sends nothing
+    // raw to the terminal.
+    if (print) std::cerr << "formica: " << kind << who << ": " << io::printable(what) << "\n";
   };
   try {
     std::rethrow_exception(error);

@@ -41,7 +41,7 @@ struct SolveOptionsCli {
   std::string initial_tour;  // a TSPLIB .tour file to start from
   bool open = false;               // a Hamiltonian path instead of a closed tour
   std::string start, end;          // fixed ends of the path (1-based city numbers as given)
-  std::string tour_out, json_out, svg_out, history_out;
+  std::optional<std::string> tour_out, json_out, svg_out, history_out;
   bool quiet = false;
   bool bound = false;  // the Held-Karp bound after the search
 };
@@ -53,36 +53,41 @@ std::string format_gap(int64_t length, std::optional<int64_t> optimum) {
   return buffer;
 }
 
-/// Each output file at most once: two options naming one file would overwrite each other.
-void expect_distinct_outputs(const SolveOptionsCli& o) {
-  const std::pair<const char*, const std::string*> outputs[] = {
-      {"--tour-out", &o.tour_out}, {"--json", &o.json_out}, {"--svg", &o.svg_out}, {"--plot-history", &o.history_out}};
-  for (size_t i = 0; i < std::size(outputs); ++i)
-    for (size_t j = i + 1; j < std::size(outputs); ++j)
-      FORMICA_EXPECTS(outputs[i].second->empty() || *outputs[i].second != *outputs[j].second, outputs[i].first,
-                      " and ", outputs[j].first, " name the same file");
+/// The output files, checked before any work (io/output_file.h).
+struct SolveOutputs {
+  std::optional<io::OutputPath> tour, json, svg, history;
+};
+
+/// Checks every output: a file that can be written, none of the run's inputs, each at most once
+/// (two options naming one file would overwrite each other).
+SolveOutputs check_outputs(const SolveOptionsCli& o, const RunInputs& inputs) {
+  SolveOutputs out{checked_output("--tour-out", o.tour_out, inputs), checked_output("--json", o.json_out, inputs),
+                   checked_output("--svg", o.svg_out, inputs), checked_output("--plot-history", o.history_out, inputs)};
+  std::vector<io::OutputPath> all;
+  for (const auto* output : {&out.tour, &out.json, &out.svg, &out.history})
+    if (*output) all.push_back(**output);
+  io::expect_distinct_outputs(all);
+  return out;
 }
 
 /// --svg and --plot-history: the tour over the cities, and the best length (the gap when the
 /// optimum is known) against time.
 /// `drawn` is the symmetric instance as given (--svg is refused earlier for others).
-void write_pictures(const SolveOptionsCli& o, const RouteProblem& problem, const Instance* drawn, const Result& result,
-                    std::optional<int64_t> optimum) {
+void add_pictures(io::OutputSet& files, const SolveOutputs& out, const RouteProblem& problem, const Instance* drawn,
+                  const Result& result, std::optional<int64_t> optimum) {
   const std::optional<double> gap =
       optimum ? std::optional<double>(gap_percent(result.tour.length(), *optimum)) : std::nullopt;
   const std::string title = io::picture_title(problem.name(), std::to_string(result.tour.length()), gap);
-  if (!o.svg_out.empty())
-    io::write_text_file_atomically(o.svg_out, io::tour_svg(*io::drawing_coordinates(*drawn),
-                                                           result.tour.order(), title, !problem.ends().any()));
-  if (!o.history_out.empty()) {
+  if (out.svg)
+    files.add(*out.svg, io::tour_svg(*io::drawing_coordinates(*drawn), result.tour.order(), title, !problem.ends().any()));
+  if (out.history) {
     std::vector<double> seconds, values;
     for (const HistoryPoint& h : result.history) {
       seconds.push_back(h.seconds);
       values.push_back(optimum ? gap_percent(h.length, *optimum) : static_cast<double>(h.length));
     }
-    io::write_text_file_atomically(
-        o.history_out, io::convergence_svg(seconds, values, result.seconds, title,
-                                           optimum ? "gap above the optimum (%)" : "best tour length"));
+    files.add(*out.history, io::convergence_svg(seconds, values, result.seconds, title,
+                                                optimum ? "gap above the optimum (%)" : "best tour length"));
   }
 }
 
@@ -111,7 +116,12 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   SolverConfig request;
   for (const auto& [name, value] : o.values) set_parameter(request, name, value);
   request.validate();
-  expect_distinct_outputs(o);
+  // Every output is checked before the instance is read: a bad path costs nothing, and an output
+  // that is an input is refused before it can be replaced.
+  RunInputs inputs;
+  if (!o.instance.empty()) inputs.emplace_back("the instance", io::resolve_instance_path(o.instance));
+  if (!o.initial_tour.empty()) inputs.emplace_back("--initial-tour", o.initial_tour);
+  const SolveOutputs outputs = check_outputs(o, inputs);
   // A fresh process spends a tenth of a second or more creating the CUDA context: let it happen
   // while the instance is read and prepared.
   if (request.backend != Backend::Cpu) cuda::start_context();
@@ -123,7 +133,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   const auto* symmetric = std::get_if<Instance>(&loaded);
   const RouteProblem problem = symmetric ? RouteProblem(*symmetric, ends)
                                          : RouteProblem(std::get<AsymmetricMatrix>(loaded), ends);
-  FORMICA_EXPECTS(o.svg_out.empty() || (symmetric && io::drawing_coordinates(*symmetric)), "--svg: ",
+  FORMICA_EXPECTS(!o.svg_out || (symmetric && io::drawing_coordinates(*symmetric)), "--svg: ",
                   problem.name(), " has no coordinates to draw (",
                   symmetric ? "an EXPLICIT instance without DISPLAY_DATA_SECTION" : "an asymmetric instance", ")");
   const Instance& instance = problem.solved_instance();
@@ -226,15 +236,14 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   }
   // With islands (mpirun, --islands, --gpus) the best closed tour so far goes to --tour-out at every exchange that shortened it
   // (written atomically): a run that mpirun aborts, a rank killed, still leaves it.
-  if (!o.tour_out.empty() && (ranks->size() > 1 || config.islands > 1) && symmetric && !ends.any())
+  if (outputs.tour && (ranks->size() > 1 || config.islands > 1) && symmetric && !ends.any())
     options.on_checkpoint = [&](std::span<const int32_t> tour, int64_t) {
-      io::write_tour(o.tour_out, problem.name(), Tour(instance, std::vector<int32_t>(tour.begin(), tour.end())));
+      io::write_tour(outputs.tour->given, problem.name(), Tour(instance, std::vector<int32_t>(tour.begin(), tour.end())));
     };
   const Result result = problem.solve(request, options);  // resolves it as above
   interrupt_guard.reset();
 
   if (ranks->rank() != 0) return errors.agree(result.failure);  // rank 0 writes, then the ranks meet
-  if (!o.tour_out.empty()) io::write_tour(o.tour_out, problem.name(), result.tour);
   // The bound runs after the search, on its own time (bounds::default_bound_time), only when asked.
   // Not after a run that a signal stopped; a signal during it ends the ascent (the bound stays proven).
   std::optional<bounds::LowerBound> bound;
@@ -245,7 +254,10 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
     bound = compute_bound(instance, BoundRequest{0, 0.0, config.threads, bound_guard.flag()});
     bound_interrupted = bound->stop_reason == "interrupted";
   }
-  if (!o.json_out.empty()) {
+  // Every output together, after the bound: all of them or, when one fails, none.
+  io::OutputSet files;
+  if (outputs.tour) files.add(*outputs.tour, io::tour_text(problem.name(), result.tour));
+  if (outputs.json) {
     std::string report = result_json(problem.name(), problem.n(), symmetric ? to_string(symmetric->type()) : "EXPLICIT",
                                      result, optimum);
     if (bound) {
@@ -253,9 +265,10 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
       add_bound_json(doc, *bound, result.tour.length());
       report = doc.dump(2) + "\n";
     }
-    io::write_text_file_atomically(o.json_out, report);
+    files.add(*outputs.json, std::move(report));
   }
-  write_pictures(o, problem, symmetric, result, optimum);
+  add_pictures(files, outputs, problem, symmetric, result, optimum);
+  files.commit();
 
   const std::string on_ranks =
       result.ranks > 1 ? concat(" x ", result.ranks, ranks->size() > 1 ? " ranks" : " islands",
@@ -271,6 +284,8 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               result.stop_reason.c_str());
   if (bound) std::printf("%s: %s\n", problem.name().c_str(), bound_line(*bound, result.tour.length(), optimum).c_str());
   std::fflush(stdout);
+  if (const std::string found = found_by_line(result); !o.quiet && !found.empty())
+    std::cerr << "formica: " << found << "\n";
   if (ranks->size() > 1)
     if (const int code = errors.agree(result.failure)) return code;
   return result.stop_reason == "interrupted" || bound_interrupted ? InterruptGuard::exit_code() : 0;

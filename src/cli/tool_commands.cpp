@@ -4,11 +4,13 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "core/asymmetric.h"
 #include "core/error.h"
 #include "core/tour.h"
 #include "io/generator.h"
 #include "io/instance_source.h"
 #include "io/known_optima.h"
+#include "io/line_reader.h"
 #include "io/tsplib.h"
 #include "solver/report.h"
 
@@ -36,19 +38,25 @@ Command add_verify_command(CLI::App& app) {
   sub->add_option("instance", paths->first, "TSPLIB .tsp file or instance name")->required();
   sub->add_option("tour", paths->second, "TSPLIB .tour file")->required();
   return {sub, [paths] {
-            const Instance instance = io::load_instance(paths->first);
+            // An asymmetric (ATSP) instance as `formica solve` solves it: the tour's directed length.
+            const io::TsplibProblem problem = io::load_problem(paths->first);
+            const auto* matrix = std::get_if<AsymmetricMatrix>(&problem);
+            const std::string name = matrix ? matrix->name() : std::get<Instance>(problem).name();
+            const int n = matrix ? matrix->n() : std::get<Instance>(problem).n();
             std::vector<int32_t> order = io::read_tour(paths->second);
             try {
-              validate_permutation(order, instance.n());
+              validate_permutation(order, n);
             } catch (const InputError& e) {
-              throw InputError(concat(paths->second, ": not a tour of ", instance.name(), ": ", e.what()));
+              throw InputError(concat(paths->second, ": not a tour of ", name, ": ", e.what()));
             }
-            const Tour tour(instance, std::move(order));
-            const auto optimum = known_optimum(instance.name(), instance.n());
-            std::cout << "valid tour of " << instance.name() << ", length " << tour.length();
+            const int64_t length = matrix ? directed_length(*matrix, order, true)
+                                          : Tour(std::get<Instance>(problem), std::move(order)).length();
+            const auto optimum = matrix ? std::nullopt : known_optimum(name, n);
+            std::cout << "valid " << (matrix ? "directed tour of the asymmetric " : "tour of ") << name << ", length "
+                      << length;
             if (optimum) {
               char gap[32];
-              std::snprintf(gap, sizeof gap, "%.4f", gap_percent(tour.length(), *optimum));
+              std::snprintf(gap, sizeof gap, "%.4f", gap_percent(length, *optimum));
               std::cout << " (optimum " << *optimum << ", gap " << gap << "%)";
             }
             std::cout << "\n";
@@ -70,9 +78,10 @@ Command add_generate_command(CLI::App& app) {
   sub->add_option("--seed", o->seed, "Random seed")->capture_default_str();
   sub->add_option("--output", o->output, "Output .tsp file")->required();
   return {sub, [o] {
+            checked_output("--output", o->output, {});
             const Instance instance = io::generate_instance(o->cities, io::instance_kind(o->kind), o->seed);
             io::write_tsplib(o->output, instance);
-            std::cout << "wrote " << o->output << ": " << instance.name() << ", " << instance.n()
+            std::cout << "wrote " << io::printable(o->output) << ": " << instance.name() << ", " << instance.n()
                       << " cities\n";
             return 0;
           }};

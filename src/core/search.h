@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/credits.h"
+
 namespace formica {
 
 enum class Backend { Auto, Cpu, Cuda };
@@ -68,6 +70,11 @@ class Search {
     (void)tour, (void)length;
     throw std::logic_error("this search takes no tours from outside (supports_adoption() is false)");
   }
+
+  /// Who found the improvements of best_length() (core/credits.h), for searches in which more than
+  /// their own iterations improve the best tour (colonies with host threads, merges, adoption);
+  /// null for the others, whose every improvement is their own (the solver credits them).
+  virtual const Credits* credits() const { return nullptr; }
 
   /// Called once after the last step: a search with helper threads (--lk-threads) stops them and
   /// takes in what they found, so that best_length() and best_tour() are final.

@@ -42,9 +42,48 @@ size_t count_fields(std::string_view s) {
   return count;
 }
 
+namespace {
+
+/// The length of the valid UTF-8 sequence of two to four bytes at the start of `s` that is not a
+/// C1 control character; 0 if there is none.
+size_t utf8_sequence(std::string_view s) {
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
+  const unsigned char lead = byte(0);
+  const size_t length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+  if (length == 0 || s.size() < length) return 0;
+  for (size_t i = 1; i < length; ++i)
+    if ((byte(i) & 0xc0) != 0x80) return 0;
+  // No overlong forms, no surrogates, nothing past U+10FFFF, no C1 control (U+0080-U+009F).
+  if ((lead == 0xe0 && byte(1) < 0xa0) || (lead == 0xed && byte(1) > 0x9f) || (lead == 0xf0 && byte(1) < 0x90) ||
+      (lead == 0xf4 && byte(1) > 0x8f) || (lead == 0xc2 && byte(1) < 0xa0))
+    return 0;
+  return length;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += text[i++];
+    } else if (const size_t length = byte >= 0x80 ? utf8_sequence(text.substr(i)) : 0; length > 0) {
+      out += text.substr(i, length);
+      i += length;
+    } else {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
+      ++i;
+    }
+  }
+  return out;
+}
+
 std::string excerpt(std::string_view s) {
   constexpr size_t kLongest = 40;
-  return s.size() <= kLongest ? std::string(s) : std::string(s.substr(0, kLongest)) + "...";
+  return s.size() <= kLongest ? printable(s) : printable(s.substr(0, kLongest)) + "...";
 }
 
 std::optional<Line> LineReader::peek() {

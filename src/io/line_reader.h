@@ -35,14 +35,21 @@ std::string_view first_field(std::string_view s);
 /// How many blank-separated fields `s` holds.
 size_t count_fields(std::string_view s);
 
-/// `s` as an error message quotes it: whole up to 40 characters, else its first 40 and "...",
-/// so that one bad token of a megabyte still makes one readable line.
+/// `text` (bytes from a file or a command line) as a message or an output file quotes it: control
+/// characters (C0, DEL, C1) and bytes that are not UTF-8 as \xNN, valid UTF-8 as it is, so that a
+/// message stays one line, sends no escape sequence to a terminal and decodes in Python.
+std::string printable(std::string_view text);
+
+/// `s` as an error message quotes it: whole up to 40 bytes, else its first 40 and "...", so that
+/// one bad token of a megabyte still makes one readable line; printable() either way.
 std::string excerpt(std::string_view s);
 
 class LineReader {
  public:
-  /// `source` names the text in errors ("file:line: reason").
-  LineReader(std::string_view text, std::string source) : rest_(text), source_(std::move(source)) {}
+  /// `source` names the text in errors ("file:line: reason"). A UTF-8 byte-order mark at the start
+  /// (which some editors write) is skipped.
+  LineReader(std::string_view text, std::string source)
+      : rest_(text.starts_with("\xef\xbb\xbf") ? text.substr(3) : text), source_(std::move(source)) {}
 
   /// The next non-blank line, not yet consumed; nullopt at the end of the text.
   std::optional<Line> peek();

@@ -1,4 +1,4 @@
-// Read-only file mapping for the TSPLIB readers (see mapped_file.h).
+// Read-only file mapping and bounded stream reads for the readers (see mapped_file.h).
 #include "io/mapped_file.h"
 
 #include <fcntl.h>
@@ -6,28 +6,94 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include "core/error.h"
-#include "io/tsplib.h"
+#include "core/memory.h"
+#include "io/line_reader.h"
 
 namespace formica::io {
+namespace {
 
-MappedFile::MappedFile(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  FORMICA_EXPECTS(fd >= 0, path.string(), ": cannot open (", std::strerror(errno), ")");
+/// A stream is read this much at a time, and probed each time what was read doubles from here.
+constexpr size_t kChunk = size_t{1} << 16;
+
+struct FileDescriptor {
+  int fd;
+  ~FileDescriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string too_large(const std::filesystem::path& path) {
+  return concat(printable(path.string()), ": more than ", kMaxInputBytes >> 30, " GiB, more than formica reads from a file");
+}
+
+}  // namespace
+
+int64_t error_line(std::string_view message, std::string_view source) {
+  if (!message.starts_with(source) || message.size() <= source.size() || message[source.size()] != ':') return 0;
+  int64_t line = 0;
+  size_t at = source.size() + 1;
+  for (; at < message.size() && message[at] >= '0' && message[at] <= '9'; ++at)
+    line = std::min<int64_t>(line * 10 + (message[at] - '0'), int64_t{1} << 60);
+  return at < message.size() && message[at] == ':' ? line : 0;
+}
+
+MappedFile::MappedFile(const std::filesystem::path& path, Content content, const Probe& probe) {
+  const FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY)};
+  FORMICA_EXPECTS(file.fd >= 0, printable(path.string()), ": cannot open (", std::strerror(errno), ")");
   struct stat info {};
-  const bool regular = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
-  if (regular && info.st_size > 0) {
-    void* map = ::mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-    if (map != MAP_FAILED) {
-      map_ = static_cast<const char*>(map);
-      size_ = static_cast<size_t>(info.st_size);
+  FORMICA_EXPECTS(::fstat(file.fd, &info) == 0, printable(path.string()), ": cannot read (", std::strerror(errno), ")");
+  FORMICA_EXPECTS(!S_ISDIR(info.st_mode), printable(path.string()), ": is a directory");
+  if (!S_ISREG(info.st_mode)) {
+    read_stream(file.fd, path, content, probe);
+    return;
+  }
+  FORMICA_EXPECTS(static_cast<uint64_t>(info.st_size) <= kMaxInputBytes, too_large(path));
+  if (info.st_size == 0) return;
+  void* map = ::mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, file.fd, 0);
+  if (map != MAP_FAILED) {
+    map_ = static_cast<const char*>(map);
+    size_ = static_cast<size_t>(info.st_size);
+    return;
+  }
+  read_stream(file.fd, path, content, probe);  // a file system that cannot map: read it as a stream
+}
+
+void MappedFile::read_stream(int fd, const std::filesystem::path& path, Content content, const Probe& probe) {
+  const std::optional<size_t> memory = available_host_memory();
+  size_t probe_at = kChunk, lines = 0;
+  for (;;) {
+    const size_t before = copy_.size();
+    if (before + kChunk > kMaxInputBytes) throw InputError(too_large(path));
+    // The bytes read are held in memory: at most half of what is free.
+    if (memory && before + kChunk > *memory / 2)
+      expect_memory(2 * (before + kChunk), memory, concat(printable(path.string()), ": reading this stream whole"));
+    copy_.resize(before + kChunk);
+    const ssize_t got = ::read(fd, copy_.data() + before, kChunk);
+    if (got < 0 && errno == EINTR) {
+      copy_.resize(before);
+      continue;
+    }
+    FORMICA_EXPECTS(got >= 0, printable(path.string()), ": read error (", std::strerror(errno), ")");
+    copy_.resize(before + static_cast<size_t>(got));
+    if (got == 0) return;
+    if (content == Content::Text) {
+      const std::string_view chunk(copy_.data() + before, static_cast<size_t>(got));
+      const size_t nul = chunk.find('\0');
+      lines += static_cast<size_t>(std::count(chunk.begin(), nul == std::string_view::npos ? chunk.end() : chunk.begin() + nul, '\n'));
+      if (nul != std::string_view::npos)
+        throw InputError(concat(printable(path.string()), ":", lines + 1, ": a NUL byte: not a text file"));
+    }
+    if (probe && copy_.size() >= probe_at) {
+      probe_at = 2 * copy_.size();
+      const std::string_view text(copy_);
+      probe(content == Content::Text ? text.substr(0, text.rfind('\n') + 1) : text);
     }
   }
-  ::close(fd);
-  if (map_ == nullptr && !(regular && info.st_size == 0)) copy_ = read_text_file(path);
 }
 
 MappedFile::~MappedFile() {

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/error.h"
+#include "io/mapped_file.h"
 #include "io/tsplib.h"
 
 #if FORMICA_HAVE_ZLIB
@@ -284,20 +285,6 @@ std::string member_bytes(const Reader& zip, const Member& m, const std::string& 
 
 }  // namespace
 
-std::string printable(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte != 0x7f) {
-      out += c;
-    } else {
-      constexpr char kHex[] = "0123456789abcdef";
-      out += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
-    }
-  }
-  return out;
-}
-
 std::string shape_text(const std::vector<size_t>& shape) {
   std::string out = "(";
   for (size_t d = 0; d < shape.size(); ++d) out += (d ? ", " : "") + std::to_string(shape[d]);
@@ -346,7 +333,23 @@ NumpyArray parse_npy(std::string_view bytes, const std::string& source) {
   return array;
 }
 
-NumpyArray read_npy(const std::filesystem::path& path) { return parse_npy(read_text_file(path), path.string()); }
+namespace {
+
+/// A stream's probe (mapped_file.h): bytes that do not start as `magic` do not become an array
+/// file whatever follows.
+MappedFile::Probe starts_with(const std::filesystem::path& path, std::string_view magic, std::string_view what) {
+  return [source = path.string(), magic, what](std::string_view bytes) {
+    FORMICA_EXPECTS(bytes.substr(0, magic.size()) == magic.substr(0, bytes.size()), source, ": not ", what,
+                    " (its first bytes are not ", what, "'s)");
+  };
+}
+
+}  // namespace
+
+NumpyArray read_npy(const std::filesystem::path& path) {
+  const MappedFile file(path, MappedFile::Content::Binary, starts_with(path, kNpyMagic, "an .npy file"));
+  return parse_npy(file.text(), path.string());
+}
 
 std::vector<NumpyArray> parse_npz(std::string_view bytes, const std::string& source) {
   const Reader zip(bytes, source);
@@ -363,7 +366,8 @@ std::vector<NumpyArray> parse_npz(std::string_view bytes, const std::string& sou
 }
 
 std::vector<NumpyArray> read_npz(const std::filesystem::path& path) {
-  return parse_npz(read_text_file(path), path.string());
+  const MappedFile file(path, MappedFile::Content::Binary, starts_with(path, "PK", "a zip archive (.npz)"));
+  return parse_npz(file.text(), path.string());
 }
 
 bool reads_compressed_npz() {

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "io/line_reader.h"  // printable(), which quotes the file's bytes in messages
+
 namespace formica::io {
 
 /// One array of an .npy file or an .npz member, its values converted to double.
@@ -25,10 +27,6 @@ struct NumpyArray {
 
 /// A shape as NumPy prints it: "(3, 20, 2)", "(5,)", "()".
 std::string shape_text(const std::vector<size_t>& shape);
-
-/// `text` (a key, a dtype, a member name: bytes from the file) as an error message quotes it:
-/// control characters as \xNN, so that the message stays one line.
-std::string printable(std::string_view text);
 
 /// Parses the bytes of an .npy file: little-endian float64, float32, int32 or int64, C order.
 /// `source` names it in error messages ("batch.npz: member 'a.npy'").

@@ -48,6 +48,9 @@ std::string upper(std::string_view s) {
   return out;
 }
 
+/// The largest weight of an ATSP file: the symmetric form's 2 (w + 1) must fit in 32 bits.
+constexpr int64_t kLargestAsymmetricWeight = std::numeric_limits<int32_t>::max() / 2 - 1;
+
 enum class Format {
   FullMatrix, UpperRow, LowerRow, UpperDiagRow, LowerDiagRow,
   UpperCol, LowerCol, UpperDiagCol, LowerDiagCol, Function
@@ -161,13 +164,15 @@ bool TsplibParser::read_header(const Line& line, std::string_view key) {
   const size_t colon = line.text.find(':');
   const std::string_view value = colon == std::string_view::npos ? std::string_view{}
                                                                  : trim(line.text.substr(colon + 1));
+  // Text from the file goes to terminals, messages and output files: control characters and
+  // bytes that are not UTF-8 escaped.
   if (key == "NAME") {
-    name_ = std::string(value);
+    name_ = printable(value);
   } else if (key == "COMMENT") {
     if (!comment_.empty()) comment_ += ' ';
-    comment_ += std::string(value);
+    comment_ += printable(value);
   } else if (key == "TYPE") {
-    type_ = std::string(value);
+    type_ = printable(value);
   } else if (key == "DIMENSION") {
     const auto d = parse_number(value);
     if (!d || *d != std::floor(*d) || *d < 0)
@@ -203,6 +208,7 @@ void TsplibParser::read_coordinates(std::string_view section, size_t fields,
   std::vector<std::vector<double>> in_file_order(fields - 1);
   std::vector<int32_t> ids;
   std::vector<bool> seen(n, false);
+  const bool geo = section == "NODE_COORD_SECTION" && weight_type_ == EdgeWeightType::Geo;
   for (size_t read = 0; read < n; ++read) {
     const auto line = next_nonblank();
     if (!line || !looks_numeric(first_field(line->text)))
@@ -228,6 +234,10 @@ void TsplibParser::read_coordinates(std::string_view section, size_t fields,
       if (std::fabs(*v) > kMaxCoordinate)
         fail(line->number, concat("coordinate '", excerpt(f[a]), "' is beyond +-", kMaxCoordinate,
                                   " (distances must fit in 32 bits)"));
+      // GEO coordinates are latitude and longitude in degrees (DDD.MM): off the globe is a typo.
+      if (geo && std::fabs(*v) > (a == 1 ? 90.0 : 180.0))
+        fail(line->number, concat(a == 1 ? "latitude '" : "longitude '", excerpt(f[a]), "' is beyond +-",
+                                  a == 1 ? "90" : "180", " degrees (GEO coordinates are latitude and longitude)"));
       in_file_order[a - 1].push_back(*v);
     }
   }
@@ -257,6 +267,7 @@ void TsplibParser::read_weights() {
   // stored as they arrive, so that a header claiming 10^6 cities over a short body costs nothing.
   expect_memory((want + n * n) * sizeof(int32_t), available_host_memory(),
                 concat(source_, ":", weights_line_, ": the EXPLICIT matrix of ", n, " cities"));
+  const bool asymmetric = upper(type_).rfind("ATSP", 0) == 0;
   while (weights_.size() < want) {
     const auto line = next_nonblank();
     if (!line || !looks_numeric(first_field(line->text)))
@@ -273,6 +284,11 @@ void TsplibParser::read_weights() {
       if (!std::isfinite(*v) || *v != std::floor(*v) || *v < 0 ||
           *v > std::numeric_limits<int32_t>::max())
         fail(line->number, concat("weight '", excerpt(field), "' is not a non-negative integer"));
+      // An asymmetric instance is solved in a symmetric form whose weights are up to twice the
+      // largest one plus 2 (core/asymmetric.h): refused here, where the file and line are known.
+      if (asymmetric && *v > kLargestAsymmetricWeight)
+        fail(line->number, concat("weight '", excerpt(field), "' is more than an asymmetric (ATSP) instance may hold (",
+                                  kLargestAsymmetricWeight, ": its symmetric form doubles the weights)"));
       weights_.push_back(static_cast<int32_t>(*v));
     }
   }
@@ -298,6 +314,9 @@ TsplibProblem TsplibParser::parse_problem() {
     const std::string key = upper(keyword_of(line->text));
     if (key == "EOF") break;
     lines_.consume();
+    if ((key == "NODE_COORD_SECTION" && have_coords) || (key == "EDGE_WEIGHT_SECTION" && have_weights) ||
+        (key == "DISPLAY_DATA_SECTION" && !display_.empty()))
+      fail(line->number, concat("a second ", key, " (a file gives each section once)"));
     if (key == "NODE_COORD_SECTION") {
       require_dimension(*line, key);
       if (!weight_type_) fail(line->number, "EDGE_WEIGHT_TYPE must come before NODE_COORD_SECTION");
@@ -424,13 +443,32 @@ Instance parse_tsplib(std::string_view text, const std::string& source) {
   return std::get<Instance>(std::move(problem));
 }
 
+namespace {
+
+/// A stream's probe (mapped_file.h): the lines read so far, parsed by `parse`; an error at a line
+/// before the last one read cannot be mended by what follows, and ends the read. Errors at the
+/// last line or at the end ("the file ends early") wait for the rest.
+template <typename Parse>
+MappedFile::Probe lasting_errors(const std::filesystem::path& path, Parse parse) {
+  return [source = path.string(), parse](std::string_view lines) {
+    const auto count = std::count(lines.begin(), lines.end(), '\n');
+    try {
+      parse(lines, source);
+    } catch (const InputError& e) {
+      if (const int64_t line = error_line(e.what(), source); line > 0 && line < count) throw;
+    }
+  };
+}
+
+}  // namespace
+
 TsplibProblem read_tsplib_problem(const std::filesystem::path& path) {
-  const MappedFile file(path);
+  const MappedFile file(path, MappedFile::Content::Text, lasting_errors(path, parse_tsplib_problem));
   return parse_tsplib_problem(file.text(), path.string());
 }
 
 Instance read_tsplib(const std::filesystem::path& path) {
-  const MappedFile file(path);
+  const MappedFile file(path, MappedFile::Content::Text, lasting_errors(path, parse_tsplib_problem));
   return parse_tsplib(file.text(), path.string());
 }
 
@@ -439,67 +477,46 @@ std::vector<int32_t> parse_tour(std::string_view text, const std::string& source
 }
 
 std::vector<int32_t> read_tour(const std::filesystem::path& path) {
-  const MappedFile file(path);
+  const MappedFile file(path, MappedFile::Content::Text, lasting_errors(path, parse_tour));
   return parse_tour(file.text(), path.string());
 }
 
 std::string read_text_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  FORMICA_EXPECTS(!std::filesystem::is_directory(path, ec), path.string(), ": is a directory");
-  std::ifstream in(path, std::ios::binary);
-  FORMICA_EXPECTS(in.good(), path.string(), ": cannot open (", std::strerror(errno), ")");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  FORMICA_EXPECTS(!in.bad(), path.string(), ": read error");
-  return buffer.str();
-}
-
-void write_text_file_atomically(const std::filesystem::path& path, std::string_view text) {
-  const std::filesystem::path temp =
-      path.string() + ".tmp." + std::to_string(static_cast<long>(::getpid()));
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    FORMICA_EXPECTS(out.good(), path.string(), ": cannot write (", std::strerror(errno), ")");
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out.good()) {
-      std::error_code ignored;
-      std::filesystem::remove(temp, ignored);
-      throw InputError(concat(path.string(), ": write failed"));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    throw InputError(concat(path.string(), ": cannot write (", ec.message(), ")"));
-  }
+  const MappedFile file(path, MappedFile::Content::Binary);
+  return std::string(file.text());
 }
 
 void write_tour(const std::filesystem::path& path, const std::string& name, const Tour& tour) {
-  write_tour(path, name, tour.order(), concat("Length ", tour.length(), ", found by formica"));
+  write_text_file_atomically(path, tour_text(name, tour));
 }
 
-void write_tour(const std::filesystem::path& path, const std::string& name, std::span<const int32_t> order,
-                std::string_view comment) {
+std::string tour_text(const std::string& name, const Tour& tour) {
+  return tour_text(name, tour.order(), concat("Length ", tour.length(), ", found by formica"));
+}
+
+std::string tour_text(const std::string& name, std::span<const int32_t> order, std::string_view comment) {
   validate_permutation(order, static_cast<int>(order.size()));
   std::ostringstream out;
-  out << "NAME : " << name << ".tour\n";
-  if (!comment.empty()) out << "COMMENT : " << comment << "\n";
+  out << "NAME : " << printable(name) << ".tour\n";
+  if (!comment.empty()) out << "COMMENT : " << printable(comment) << "\n";
   out << "TYPE : TOUR\n"
       << "DIMENSION : " << order.size() << "\n"
       << "TOUR_SECTION\n";
   for (int32_t city : order) out << city + 1 << '\n';
   out << "-1\nEOF\n";
-  write_text_file_atomically(path, out.str());
+  return out.str();
+}
+
+void write_tour(const std::filesystem::path& path, const std::string& name, std::span<const int32_t> order,
+                std::string_view comment) {
+  write_text_file_atomically(path, tour_text(name, order, comment));
 }
 
 void write_tsplib(const std::filesystem::path& path, const Instance& instance) {
   FORMICA_EXPECTS(instance.has_coordinates(), "only coordinate instances can be written");
   std::ostringstream out;
-  out << "NAME : " << instance.name() << "\n";
-  if (!instance.comment().empty()) out << "COMMENT : " << instance.comment() << "\n";
+  out << "NAME : " << printable(instance.name()) << "\n";
+  if (!instance.comment().empty()) out << "COMMENT : " << printable(instance.comment()) << "\n";
   out << "TYPE : TSP\n"
       << "DIMENSION : " << instance.n() << "\n"
       << "EDGE_WEIGHT_TYPE : " << to_string(instance.type()) << "\n"

@@ -19,6 +19,7 @@
 #include "core/asymmetric.h"
 #include "core/instance.h"
 #include "core/tour.h"
+#include "io/output_file.h"  // write_text_file_atomically, under every writer here
 
 namespace formica::io {
 
@@ -38,6 +39,12 @@ Instance read_tsplib(const std::filesystem::path& path);
 std::vector<int32_t> parse_tour(std::string_view text, const std::string& source);
 std::vector<int32_t> read_tour(const std::filesystem::path& path);
 
+/// The text of a .tour file of `tour` (1-based city numbers), "Length L, found by formica" its
+/// comment; non-printable bytes of the name escaped (printable()).
+std::string tour_text(const std::string& name, const Tour& tour);
+/// The text of a .tour file of `order`, which must be a permutation of 0..n-1 (InputError
+/// otherwise), with `comment` as its COMMENT line (none if empty).
+std::string tour_text(const std::string& name, std::span<const int32_t> order, std::string_view comment);
 /// Writes a .tour file (1-based city numbers) with "Length L, found by formica" as its comment.
 /// The file appears whole or not at all.
 void write_tour(const std::filesystem::path& path, const std::string& name, const Tour& tour);
@@ -50,8 +57,5 @@ void write_tsplib(const std::filesystem::path& path, const Instance& instance);
 
 /// Reads a whole file into a string; InputError naming the file if it cannot be read.
 std::string read_text_file(const std::filesystem::path& path);
-/// Writes `text` to `path` through a temporary file and a rename, so that a failure or an
-/// interruption never leaves a partial file behind.
-void write_text_file_atomically(const std::filesystem::path& path, std::string_view text);
 
 }  // namespace formica::io

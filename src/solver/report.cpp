@@ -1,14 +1,58 @@
 // JSON report of a run (see report.h).
 #include "solver/report.h"
 
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
 #include "solver/parameters.h"
 
 namespace formica {
 
 std::string result_json(const Instance& instance, const Result& result, std::optional<int64_t> optimum) {
   return result_json(instance.name(), instance.n(), to_string(instance.type()), result, optimum);
+}
+
+namespace {
+
+// The JSON keys of the finders, in Finder's order.
+constexpr std::string_view kFinderKeys[kFinders] = {"search", "host_lin_kernighan", "host_eax",
+                                                    "merges",  "other_ranks",        "polish"};
+
+std::string finder_name(const Result& result, Finder finder) {
+  return finder == Finder::Search ? result.searched_by : std::string(to_string(finder));
+}
+
+nlohmann::json found_by_json(const Result& result) {
+  using nlohmann::json;
+  const Credits& c = result.credits;
+  if (!c.started()) return nullptr;
+  json gains = json::object(), shares = json::object();
+  for (int f = 0; f < kFinders; ++f) {
+    const std::string key(kFinderKeys[f]);
+    gains[key] = c.gain(static_cast<Finder>(f));
+    shares[key] = c.share(static_cast<Finder>(f));
+  }
+  return {{"first_length", c.first()}, {"search", result.searched_by}, {"gains", gains}, {"shares", shares}};
+}
+
+}  // namespace
+
+std::string found_by_line(const Result& result) {
+  const Credits& c = result.credits;
+  if (!c.started()) return "";
+  std::string line = concat("improvements from ", c.first(), " to ", c.last(), ":");
+  const char* separator = " ";
+  for (int f = 0; f < kFinders; ++f) {
+    const auto finder = static_cast<Finder>(f);
+    if (finder != Finder::Search && c.gain(finder) == 0) continue;
+    char share[32];
+    std::snprintf(share, sizeof share, " %.1f %%", 100.0 * c.share(finder));
+    line += concat(separator, finder_name(result, finder), share);
+    separator = ", ";
+  }
+  return line;
 }
 
 std::string result_json(std::string_view name, int n, std::string_view edge_weight_type, const Result& result,
@@ -52,6 +96,7 @@ std::string result_json(std::string_view name, int n, std::string_view edge_weig
         {"local_search", result.mean_step_times.local_search_ms}}},
       {"tour", std::vector<int32_t>(result.tour.order().begin(), result.tour.order().end())},
       {"history", history},
+      {"found_by", found_by_json(result)},
   };
   return doc.dump(2) + "\n";
 }

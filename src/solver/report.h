@@ -22,6 +22,11 @@ inline double gap_percent(int64_t length, int64_t optimum) {
 /// best-so-far history; and the route: open (a path), start and end (0-based, null when free),
 /// asymmetric (a directed tour of an ATSP matrix).
 std::string result_json(const Instance& instance, const Result& result, std::optional<int64_t> optimum);
+
+/// Who found the improvements (Result::credits), on one line: "improvements from 1234 to 1200:
+/// mmas on the GPU 62.0 %, host GA-EAX 30.1 %, merges 7.9 %" (the run's own search always, the
+/// others where they found something); empty before the search had a tour.
+std::string found_by_line(const Result& result);
 /// The same for a problem named `name` of `n` cities with `edge_weight_type` ("EXPLICIT" for an
 /// ATSP matrix), which need not be an Instance.
 std::string result_json(std::string_view name, int n, std::string_view edge_weight_type, const Result& result,

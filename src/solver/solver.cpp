@@ -21,6 +21,7 @@
 #include "cuda/device.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/cpu/two_opt_cpu.h"
+#include "localsearch/start_tour.h"
 #include "distributed/thread_team.h"
 #include "solver/islands.h"
 #include "solver/portfolio.h"
@@ -129,10 +130,12 @@ bool SolverConfig::was_named(std::string_view name) const {
 
 void SolverConfig::validate() const {
   FORMICA_EXPECTS(!iterations || *iterations >= 1, "--iterations must be at least 1, got ", *iterations);
-  FORMICA_EXPECTS(!time_limit || (*time_limit > 0 && *time_limit <= 1e7),
-                  "--time-limit must be a positive number of seconds, got ", *time_limit);
+  FORMICA_EXPECTS(!time_limit || (*time_limit > 0 && *time_limit <= kMaxTimeLimit),
+                  "--time-limit must be in (0, ", kMaxTimeLimit, "] seconds, got ", *time_limit);
   FORMICA_EXPECTS(!target || *target >= 0, "--target must be a non-negative length, got ", *target);
-  FORMICA_EXPECTS(threads >= 0, "--threads must be at least 1, got ", threads);
+  // Auto gives half of them to Lin-Kernighan threads, which allow at most 1024.
+  FORMICA_EXPECTS(threads >= 0 && threads <= kMaxThreads, "--threads must be in [0, ", kMaxThreads,
+                  "] (0: all of this machine's), got ", threads);
   FORMICA_EXPECTS(island_interval >= 0 && island_interval <= 1e7,
                   "--island-interval must be a non-negative number of seconds, got ", island_interval);
   FORMICA_EXPECTS(islands >= 1 && islands <= 1024, "--islands must be in [1, 1024], got ", islands);
@@ -374,6 +377,8 @@ Result solve_exactly(const Instance& instance, const SolverConfig& config, Backe
   result.device = backend == Backend::Cuda ? cuda::find_device()->name : "CPU, 1 thread";
   result.tour = Tour(instance, exact_tour(instance));
   result.stop_reason = "exact";
+  result.searched_by = "Held-Karp dynamic programming";
+  result.credits.start(result.tour.length());  // the first tour is the optimum: nothing to credit
   result.seconds = clock.seconds();
   result.history.push_back({0, result.seconds, result.tour.length()});
   result.phase_seconds.search = result.seconds;
@@ -431,6 +436,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
                                         : instance.n();
   }
   result.backend = backend;
+  result.searched_by = concat(to_string(config.algorithm), backend == Backend::Cuda ? " on the GPU" : " on the CPU");
   result.gpus = backend == Backend::Cuda ? 1 : 0;  // several ranks: counted below
   if (backend == Backend::Cuda) result.device = cuda::find_device()->name;
   else result.device = concat("CPU, ", threads, threads == 1 ? " thread" : " threads");
@@ -489,7 +495,10 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     };
   // One iteration under the stopping rules; false, with the reason, once one fires.
   const auto advance = [&]() -> bool {
-    const bool bounded = result.iterations > 0 || starts_with_tour;
+    // Islands stop at the limit even before their first iteration (an island without a tour
+    // then gives its start tour, below): a thousand of them on a few cores would otherwise each
+    // finish an iteration long past it.
+    const bool bounded = result.iterations > 0 || starts_with_tour || islands.has_value();
     if (const std::string_view reason = rule.before_step(result.iterations, search->finished(), bounded);
         !reason.empty()) {
       result.stop_reason = reason;
@@ -534,11 +543,20 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   if (!result.failure) {
     try {
       search->finish();
-      // The history has at least one point: a run stopped before its first iteration has its start tour.
-      if (result.history.empty() || search->best_length() < result.history.back().length)
-        result.history.push_back({result.iterations, clock.seconds(), search->best_length()});
       tour = search->best_tour();
       length = search->best_length();
+      if (tour.empty()) {  // an island stopped before its first iteration
+        tour = localsearch::start_tour(instance, localsearch::StartKind::NearestNeighbour, searched.seed, 0);
+        length = tour_length(instance, tour);
+      }
+      // The history has at least one point: a run stopped before its first iteration has its start tour.
+      if (result.history.empty() || length < result.history.back().length)
+        result.history.push_back({result.iterations, clock.seconds(), length});
+      // The search's own ledger where it keeps one; else every improvement since its first
+      // iteration is its own.
+      if (const Credits* credits = search->credits()) result.credits = *credits;
+      else result.credits.start(result.history.front().length);
+      result.credits.credit(Finder::Search, length);
     } catch (...) {
       if (!islands) throw;
       result.failure = std::current_exception();
@@ -549,6 +567,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     islands->gather_best(result.failure != nullptr, tour, length);
     if (length < own && !result.history.empty())
       result.history.push_back({result.iterations, clock.seconds(), length});
+    result.credits.credit(Finder::Ranks, length);
     if (tour.empty()) {  // a failed rank other than 0: the identity, never written (only rank 0 writes)
       tour.resize(static_cast<size_t>(instance.n()));
       std::iota(tour.begin(), tour.end(), 0);
@@ -567,6 +586,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
         localsearch::cpu::polish_tour(instance, tour, threads, &polish_stop, config.colony.neighbour_lists);
     length -= polish.gain;
     if (polish.gain > 0) result.history.push_back({result.iterations, clock.seconds(), length});
+    result.credits.credit(Finder::Polish, length);
   }
   // Every tour leaves the solver validated, with its length recomputed exactly.
   result.tour = Tour(instance, std::move(tour));

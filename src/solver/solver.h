@@ -39,6 +39,10 @@ std::string algorithm_names();
 std::string_view to_string(Backend backend);
 std::optional<Backend> parse_backend(std::string_view text);
 
+/// The longest --time-limit, in seconds (about 116 days), and the most --threads.
+inline constexpr double kMaxTimeLimit = 1e7;
+inline constexpr int kMaxThreads = 2048;
+
 struct SolverConfig {
   Algorithm algorithm = Algorithm::Auto;
   Backend backend = Backend::Auto;
@@ -181,6 +185,10 @@ struct Result {
   /// with it and rank 0 still returns the best tour gathered; the caller reports this error (rethrows)
   /// after its output is written and the ranks have met once more, so no rank ends the job first.
   std::exception_ptr failure;
+  /// Who found the improvements of the best tour, from the first tour of the search to the
+  /// returned one (core/credits.h); Finder::Search is `searched_by`.
+  Credits credits;
+  std::string searched_by;  ///< the run's own search, e.g. "mmas on the GPU"
 };
 
 /// The backend `requested` resolves to for `algorithm` on this machine: Auto picks CUDA when a

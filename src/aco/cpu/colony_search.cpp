@@ -379,6 +379,7 @@ void ColonySearchCpu::find_best_colony() {
     iteration_best_ = std::min<int64_t>(iteration_best_, records_[c].iteration_length);
   }
   best_length_ = records_[best_colony_].best_length;
+  merger_.observe(best_length_);
 }
 
 bool ColonySearchCpu::step(const StopFlag& stop) {

@@ -43,6 +43,8 @@ class ColonySearchCpu final : public Search {
   /// that colony's best and restart-best (it deposits as such) and, for focused colonies, the tour
   /// its ants walk from next iteration; the Lin-Kernighan threads are offered it.
   bool adopt(std::span<const int32_t> tour, int64_t length) override;
+  /// The merger's ledger: the colonies, the host threads, the merges, adopted tours.
+  const Credits* credits() const override { return &merger_.credits(); }
 
   const ColonyLayout& layout() const { return layout_; }
   /// Matrix `matrix`'s pheromone, n x width entries over its candidate rows.

@@ -472,6 +472,7 @@ void ColonySearchCuda::State::find_best_colony() {
     if (records[c].best_length < records[best_colony].best_length) best_colony = c;
     iteration_best = std::min<int64_t>(iteration_best, records[c].iteration_length);
   }
+  merger.observe(records[best_colony].best_length);
 }
 
 bool ColonySearchCuda::adopt(std::span<const int32_t> tour, int64_t length) {
@@ -520,6 +521,8 @@ std::vector<int32_t> ColonySearchCuda::best_tour() const {
 }
 
 int64_t ColonySearchCuda::iteration_best_length() const { return state_->iteration_best; }
+
+const Credits* ColonySearchCuda::credits() const { return &state_->merger.credits(); }
 StepTimes ColonySearchCuda::last_step_times() const { return state_->times; }
 int ColonySearchCuda::matrices() const { return state_->layout.matrices; }
 int ColonySearchCuda::total_ants() const { return state_->layout.total_ants(); }

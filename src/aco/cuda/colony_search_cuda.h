@@ -45,6 +45,8 @@ class ColonySearchCuda final : public Search {
   /// a shorter result uploaded as that colony's best, restart-best and (focused) source tour.
   bool supports_adoption() const override { return true; }
   bool adopt(std::span<const int32_t> tour, int64_t length) override;
+  /// As on the CPU: the merger's ledger.
+  const Credits* credits() const override;
 
   int matrices() const;
   int total_ants() const;

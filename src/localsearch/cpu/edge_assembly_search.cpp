@@ -43,6 +43,11 @@ constexpr int kMinCities = 8;
 /// A stage has stalled after kStallChildren / children generations without a shorter tour among the
 /// search's own (Nagata and Kobayashi's 1,500 / N_ch; the adopted guest's slot is not counted).
 constexpr int kStallChildren = 1500;
+/// The share of the time left that the first population's climbs may take once they are timed,
+/// and the fewest tours such a cut leaves (an idle machine builds the sized population well within
+/// the share; a loaded one cuts it rather than spending the run on climbs).
+constexpr double kBuildShare = 1.0 / 3.0;
+constexpr int kMinTimedPopulation = 10;
 
 int thread_index() {
 #ifdef _OPENMP
@@ -200,6 +205,13 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   const bool apart = restarts_ > 0 && config_.restart_apart;
   const int kicks = apart ? 0 : restarts_ > 0 ? config_.restart_kicks : config_.first_kicks;
   const bool kicked = kicks > 0 && n >= kMinKickCities;
+  // The first population is sized for the time limit on an idle machine. On a loaded one its
+  // climbs take longer: once the first climbs are timed, the population is cut to what its share
+  // of the time left allows (kBuildShare), so that the run reaches its generations.
+  const auto build_start = std::chrono::steady_clock::now();
+  const bool timed = restarts_ == 0 && stop.deadline != std::chrono::steady_clock::time_point::max();
+  const double time_left = timed ? std::chrono::duration<double>(stop.deadline - build_start).count() : 0.0;
+  std::atomic<int> size{population}, climbed{0};
 #pragma omp parallel num_threads(config_.threads) if (config_.threads > 1)
   {
     NeighbourClimber climber(instance_, lists_, ClimbOptions{.or_opt = true});
@@ -214,6 +226,7 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
     KickedTour walk;
 #pragma omp for schedule(dynamic, 1)
     for (int i = 0; i < population; ++i) {
+      if (i >= size.load(std::memory_order_relaxed)) continue;
       if (cut.load(std::memory_order_relaxed) || stop.requested()) {
         cut = true;
         continue;
@@ -232,9 +245,33 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
           cut = true;
       }
       lengths[i] = tour_length(instance_, tours[i]);
+      // The first climb of each thread times them all: P tours take about P / threads of it.
+      if (timed && i > 0 && climbed.fetch_add(1) + 1 == config_.threads) {
+        const double each = std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count();
+        const double fits = config_.threads * std::floor(kBuildShare * time_left / std::max(each, 1e-9));
+        if (fits < population) size = std::max(kMinTimedPopulation, static_cast<int>(fits));
+      }
     }
   }
-  if (cut) return false;
+  // The climbed tours, in order (those past a cut size were never started or are kept all the same).
+  size_t kept = 0;
+  for (size_t i = 0; i < tours.size(); ++i) {
+    if (tours[i].empty()) continue;
+    if (kept != i) tours[kept] = std::move(tours[i]), lengths[kept] = lengths[i];
+    ++kept;
+  }
+  tours.resize(kept);
+  lengths.resize(kept);
+  if (cut) {
+    // Stopped while building: the shortest tour climbed so far is the search's best.
+    const auto shortest = std::min_element(lengths.begin(), lengths.end());
+    if (shortest != lengths.end() && *shortest < best_length_) {
+      best_length_ = *shortest;
+      best_tour_ = tours[static_cast<size_t>(shortest - lengths.begin())];
+    }
+    return false;
+  }
+  population_ = static_cast<int>(kept);
   started_ += population;
   tours_ = std::move(tours);
   lengths_ = std::move(lengths);

@@ -1,0 +1,39 @@
+// The output options of every subcommand, checked before any work (see commands.h).
+#include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "cli/commands.h"
+#include "core/error.h"
+#include "io/line_reader.h"
+
+namespace formica::cli {
+
+std::optional<io::OutputPath> checked_output(std::string_view option, const std::optional<std::string>& path,
+                                             const RunInputs& inputs) {
+  if (!path) return std::nullopt;
+  io::OutputPath output = io::check_output_path(option, *path);
+  io::expect_not_an_input(output, inputs);
+  return output;
+}
+
+void check_output_folder(std::string_view option, const std::string& folder) {
+  FORMICA_EXPECTS(!folder.empty(), option, ": the folder name is empty");
+  const std::string label = concat(option, " ", io::printable(folder));
+  // The folder itself if it is there, else the nearest folder above it, where it will be made.
+  std::filesystem::path at = folder;
+  struct stat info {};
+  while (::stat(at.c_str(), &info) != 0) {
+    FORMICA_EXPECTS(errno == ENOENT, label, ": cannot use the folder (", std::strerror(errno), ")");
+    at = at.has_parent_path() && at.parent_path() != at ? at.parent_path() : std::filesystem::path(".");
+  }
+  FORMICA_EXPECTS(S_ISDIR(info.st_mode), label, ": ", at == folder ? std::string("is not a folder")
+                                                                    : concat(io::printable(at.string()), " is not a folder"));
+  FORMICA_EXPECTS(::access(at.c_str(), W_OK | X_OK) == 0, label, ": cannot write in the folder ",
+                  io::printable(at.string()), " (", std::strerror(errno), ")");
+}
+
+}  // namespace formica::cli

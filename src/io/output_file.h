@@ -1,0 +1,79 @@
+// Output files that never destroy what was there by mistake, and a run's outputs written all or
+// none.
+//
+// Every output path is checked before the work it reports on starts (check_output_path): not an
+// empty name, not a folder, a folder to put it in that exists and that the user may write, not
+// one of the run's inputs (expect_not_an_input). A regular file is replaced through a temporary
+// file and a rename, so that a failure or a kill never leaves a partial file under its name; only
+// one the user may write is replaced (root too keeps off a file that no one may write), and the
+// new file keeps the old one's permissions. A symbolic link is followed: its target is written,
+// the link stays. A device, FIFO or socket is written in place, never replaced by a regular file
+// (a FIFO that no process reads is refused rather than waited on).
+//
+// OutputSet writes a run's outputs together: every regular file goes to its temporary first, the
+// special files next, and only when all of them are written are the temporaries renamed; a
+// failure before that leaves none of them behind.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace formica::io {
+
+/// An output path as checked: what the user named and the file that will be written.
+struct OutputPath {
+  std::string option;           ///< the option that named it ("--tour-out"), empty for a library call
+  std::filesystem::path given;  ///< as given
+  std::filesystem::path target; ///< the file written: `given` with its symbolic links followed
+  bool special = false;         ///< an existing device, FIFO or socket: written in place
+
+  /// "--tour-out PATH" (non-printable bytes escaped), the prefix of its error messages.
+  std::string label() const;
+};
+
+/// Checks `path` as an output of `option` (InputError "OPTION PATH: reason" when it cannot be
+/// written) and returns where it goes. Creates nothing.
+OutputPath check_output_path(std::string_view option, const std::string& path);
+
+/// InputError when `output` is the same file as one of `inputs` (an option and the path it
+/// names): same device and inode, or the same path once its links are followed.
+void expect_not_an_input(const OutputPath& output,
+                         const std::vector<std::pair<std::string, std::filesystem::path>>& inputs);
+
+/// InputError when two of `outputs` are the same file: "--tour-out and --json name the same file".
+void expect_distinct_outputs(const std::vector<OutputPath>& outputs);
+
+class OutputSet {
+ public:
+  OutputSet() = default;
+  OutputSet(const OutputSet&) = delete;
+  OutputSet& operator=(const OutputSet&) = delete;
+  ~OutputSet();
+
+  /// Queues `text` for `path`; nothing is written before commit().
+  void add(OutputPath path, std::string text);
+  /// Creates `folder` (and its parents) at commit, before the files; removed again if the commit
+  /// fails and it was not there before.
+  void create_folder(std::filesystem::path folder);
+  /// Writes every queued file, all or none (InputError naming the one that failed).
+  void commit();
+
+ private:
+  struct Pending {
+    OutputPath path;
+    std::string text;
+    std::filesystem::path temp;  // the regular file's temporary, once written
+  };
+  void roll_back();
+  std::vector<Pending> pending_;
+  std::vector<std::filesystem::path> folders_, created_;
+};
+
+/// Writes `text` to `path` by the rules above: a regular file through a temporary file and a
+/// rename, a special file in place, a link's target rather than the link.
+void write_text_file_atomically(const std::filesystem::path& path, std::string_view text);
+
+}  // namespace formica::io

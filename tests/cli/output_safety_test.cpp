@@ -1,0 +1,304 @@
+// The command line's outputs and reads against what a user's file system may hold: FIFOs, links,
+// read-only files, missing folders, an output that is an input, endless streams, and the bytes of
+// hostile files in messages. Special files are made in a temporary folder of the test's own
+// (mkfifo, symlink, chmod); nothing under /dev is touched.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "test_support.h"
+
+namespace formica {
+namespace {
+
+namespace fs = std::filesystem;
+
+using test::file_bytes;
+
+void put(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+/// The exit code, stdout, stderr and wall time of `formica ARGS`, run by the shell (so that `args`
+/// may pipe into it), cut off after 20 s by timeout(1).
+struct Ran {
+  int code;
+  std::string out, err;
+  double seconds;
+};
+
+/// A temporary folder of this test's own, removed at its end.
+class OutputSafety : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("formica_outputs_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ignored);
+    fs::remove_all(dir_, ignored);
+  }
+  fs::path at(const std::string& name) const { return dir_ / name; }
+  std::string square() const { return test::data_file("square.tsp").string(); }
+
+  /// `before` (a command feeding formica's stdin, may be empty) | formica `args`.
+  Ran formica(const std::string& args, const std::string& before = "") const {
+    const fs::path out = at("stdout.txt"), err = at("stderr.txt");
+    const std::string command = (before.empty() ? "" : before + " | ") + "timeout 20 " + test::cli_path() + " " + args +
+                                " >" + out.string() + " 2>" + err.string();
+    const auto start = std::chrono::steady_clock::now();
+    const int status = std::system(command.c_str());
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, file_bytes(out), file_bytes(err), seconds};
+  }
+
+  fs::path dir_;
+};
+
+bool is_a_fifo(const fs::path& path) {
+  struct stat info {};
+  return ::lstat(path.c_str(), &info) == 0 && S_ISFIFO(info.st_mode);
+}
+
+bool one_line(const std::string& text) { return !text.empty() && text.find('\n') == text.size() - 1; }
+
+TEST_F(OutputSafety, FifoIsWrittenInPlaceNotReplaced) {
+  const fs::path fifo = at("tour.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // a reader, so that the write does not wait
+  ASSERT_GE(reader, 0);
+  const Ran run = formica("solve " + square() + " --iterations 1 --quiet --tour-out " + fifo.string());
+  EXPECT_EQ(run.code, 0) << run.err;
+  std::string got(4096, '\0');
+  const ssize_t n = ::read(reader, got.data(), got.size());
+  ::close(reader);
+  ASSERT_GT(n, 0);
+  got.resize(static_cast<size_t>(n));
+  EXPECT_NE(got.find("TOUR_SECTION"), std::string::npos) << got;
+  EXPECT_TRUE(is_a_fifo(fifo));
+}
+
+TEST_F(OutputSafety, FifoWithoutReaderIsRefusedAndTheOtherOutputsAreNotLeftBehind) {
+  const fs::path fifo = at("report.fifo"), tour = at("t.tour");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const Ran run = formica("solve " + square() + " --iterations 1 --quiet --tour-out " + tour.string() + " --json " +
+                          fifo.string());
+  EXPECT_EQ(run.code, 2);
+  EXPECT_EQ(run.err, "formica: error: --json " + fifo.string() + ": a FIFO that no process reads\n");
+  EXPECT_TRUE(is_a_fifo(fifo));
+  EXPECT_FALSE(fs::exists(tour));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 3);  // the FIFO, stdout, stderr
+}
+
+TEST_F(OutputSafety, SymlinkTargetIsWrittenAndTheLinkStays) {
+  const fs::path target = at("real.tour"), link = at("link.tour"), dangling = at("dangling.json");
+  put(target, "old\n");
+  fs::create_symlink(target, link);
+  fs::create_symlink(at("made.json"), dangling);
+  const Ran run = formica("solve " + square() + " --iterations 1 --quiet --tour-out " + link.string() + " --json " +
+                          dangling.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_TRUE(fs::is_symlink(dangling));
+  EXPECT_NE(file_bytes(target).find("TOUR_SECTION"), std::string::npos);
+  EXPECT_NE(file_bytes(at("made.json")).find("\"length\""), std::string::npos);
+}
+
+TEST_F(OutputSafety, ReadOnlyFileIsRefusedBeforeTheSearchAsRootToo) {
+  const fs::path file = at("locked.tour");
+  put(file, "keep\n");
+  fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  // A time limit the check must not wait for.
+  const Ran run = formica("solve " + square() + " --time-limit 30 --tour-out " + file.string());
+  EXPECT_EQ(run.code, 2);
+  EXPECT_TRUE(one_line(run.err)) << run.err;
+  EXPECT_TRUE(run.err.starts_with("formica: error: --tour-out " + file.string() + ": ")) << run.err;
+  EXPECT_LT(run.seconds, 10.0);
+  EXPECT_EQ(file_bytes(file), "keep\n");
+}
+
+TEST_F(OutputSafety, ReplacedFileKeepsItsPermissions) {
+  const fs::path file = at("private.tour");
+  put(file, "old\n");
+  fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+  ASSERT_EQ(formica("solve " + square() + " --iterations 1 --quiet --tour-out " + file.string()).code, 0);
+  EXPECT_EQ(fs::status(file).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_NE(file_bytes(file).find("TOUR_SECTION"), std::string::npos);
+}
+
+TEST_F(OutputSafety, AnOutputThatIsAnInputIsRefusedBeforeAnyWork) {
+  const fs::path instance = at("x.tsp"), tour = at("x.tour"), alias = at("alias.tour");
+  fs::copy_file(square(), instance);
+  fs::copy_file(test::data_file("square.tour"), tour);
+  fs::create_hard_link(instance, alias);
+  const std::string before = file_bytes(instance);
+  for (const std::string& output : {instance.string(), alias.string()}) {
+    const Ran run = formica("solve " + instance.string() + " --time-limit 30 --tour-out " + output);
+    EXPECT_EQ(run.code, 2);
+    EXPECT_EQ(run.err, "formica: error: --tour-out " + output +
+                           ": is the instance of this run (an output never replaces an input)\n");
+    EXPECT_LT(run.seconds, 10.0);
+  }
+  const Ran initial = formica("solve " + instance.string() + " --algorithm eax --time-limit 30 --initial-tour " +
+                              tour.string() + " --json " + tour.string());
+  EXPECT_EQ(initial.err, "formica: error: --json " + tour.string() +
+                             ": is --initial-tour of this run (an output never replaces an input)\n");
+  const Ran bound = formica("bound " + instance.string() + " --json " + instance.string());
+  EXPECT_EQ(bound.code, 2);
+  EXPECT_EQ(file_bytes(instance), before);
+}
+
+TEST_F(OutputSafety, EveryOutputPathIsCheckedBeforeTheSearch) {
+  const std::string missing = at("nope/t.out").string(), folder = dir_.string();
+  for (const std::string option : {"--tour-out", "--json", "--svg", "--plot-history"}) {
+    const Ran run = formica("solve " + square() + " --time-limit 30 " + option + " " + missing);
+    EXPECT_EQ(run.code, 2) << option;
+    EXPECT_EQ(run.err, "formica: error: " + option + " " + missing + ": the folder " + at("nope").string() +
+                           " does not exist\n");
+    EXPECT_LT(run.seconds, 10.0) << option;
+    const Ran directory = formica("solve " + square() + " --time-limit 30 " + option + " " + folder);
+    EXPECT_EQ(directory.err, "formica: error: " + option + " " + folder + ": is a folder\n");
+    const Ran empty = formica("solve " + square() + " --time-limit 30 " + option + " ''");
+    EXPECT_EQ(empty.err, "formica: error: " + option + ": the file name is empty\n");
+  }
+  EXPECT_EQ(formica("bound " + square() + " --json " + missing).code, 2);
+  const Ran generate = formica("generate --cities 5 --output " + missing);
+  EXPECT_EQ(generate.err, "formica: error: --output " + missing + ": the folder " + at("nope").string() +
+                              " does not exist\n");
+}
+
+TEST_F(OutputSafety, BatchOutputsAreCheckedFirstAndWrittenAllOrNone) {
+  const fs::path input = at("in");
+  fs::create_directories(input);
+  fs::copy_file(square(), input / "a.tsp");
+  const fs::path out_dir = at("tours"), summary = at("nope/summary.csv");
+  const Ran bad_summary =
+      formica("solve-batch " + input.string() + " --out-dir " + out_dir.string() + " --summary " + summary.string());
+  EXPECT_EQ(bad_summary.code, 2);
+  EXPECT_EQ(bad_summary.err, "formica: error: --summary " + summary.string() + ": the folder " + at("nope").string() +
+                                 " does not exist\n");
+  EXPECT_FALSE(fs::exists(out_dir));
+  // A summary that fails at the end (a FIFO nobody reads) leaves no tour and no folder behind.
+  const fs::path fifo = at("summary.csv");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const Ran late = formica("solve-batch " + input.string() + " --quiet --kicks 10 --out-dir " + out_dir.string() +
+                           " --summary " + fifo.string());
+  EXPECT_EQ(late.code, 2) << late.err;
+  EXPECT_FALSE(fs::exists(out_dir));
+  EXPECT_TRUE(is_a_fifo(fifo));
+  const Ran good = formica("solve-batch " + input.string() + " --quiet --kicks 10 --out-dir " + out_dir.string());
+  EXPECT_EQ(good.code, 0) << good.err;
+  EXPECT_TRUE(fs::exists(out_dir / "a.tour"));
+}
+
+TEST_F(OutputSafety, EndlessStreamsEndAtOnce) {
+  // Lines of garbage, NUL bytes: each ends at its first line, however much more would follow.
+  const struct {
+    std::string feed, args, error;
+  } cases[] = {
+      {"yes x", "info /dev/stdin", "/dev/stdin:1: unknown keyword 'x'"},
+      {"yes '' | tr '\\n' '\\0'", "info /dev/stdin", "/dev/stdin:1: a NUL byte: not a text file"},
+      {"yes x", "verify " + square() + " /dev/stdin", "/dev/stdin:1: unknown keyword 'x'"},
+  };
+  for (const auto& c : cases) {
+    const Ran run = formica(c.args, c.feed);
+    EXPECT_EQ(run.code, 2) << c.feed;
+    EXPECT_EQ(run.err, "formica: error: " + c.error + "\n") << c.feed;
+    EXPECT_LT(run.seconds, 2.0) << c.feed;
+  }
+  // A FIFO named as an array file, fed by a writer process that never stops.
+  const fs::path fifo = at("endless.npy");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const Ran npy = formica("solve-batch " + fifo.string(), "(timeout 20 yes x > " + fifo.string() + " &) ; true");
+  EXPECT_EQ(npy.code, 2);
+  EXPECT_EQ(npy.err, "formica: error: " + fifo.string() + ": not an .npy file (its first bytes are not an .npy file's)\n");
+  EXPECT_LT(npy.seconds, 2.0);
+  // A whole instance through a pipe still reads.
+  const Ran piped = formica("info /dev/stdin", "cat " + square());
+  EXPECT_EQ(piped.code, 0) << piped.err;
+  EXPECT_NE(piped.out.find("n: 4"), std::string::npos) << piped.out;
+}
+
+TEST_F(OutputSafety, HostileBytesAreEscapedInMessagesAndOutputs) {
+  const fs::path file = at("escape.tsp"), tour = at("escape.tour");
+  put(file, "NAME : a\x1b[31mred\x07\xff\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n"
+            "1 0 0\n2 1 0\n3 0 1\nEOF\n");
+  const Ran info = formica("info " + file.string());
+  EXPECT_EQ(info.code, 0) << info.err;
+  EXPECT_NE(info.out.find("name: a\\x1b[31mred\\x07\\xff\n"), std::string::npos) << info.out;
+  ASSERT_EQ(formica("solve " + file.string() + " --iterations 1 --quiet --tour-out " + tour.string()).code, 0);
+  EXPECT_NE(file_bytes(tour).find("NAME : a\\x1b[31mred\\x07\\xff.tour\n"), std::string::npos);
+  const fs::path binary = at("binary.tsp");
+  put(binary, std::string("\x1b]0;title\x07\x9b\x01junk\n", 16));
+  const Ran junk = formica("info " + binary.string());
+  EXPECT_EQ(junk.err, "formica: error: " + binary.string() + ":1: unknown keyword '\\x1b]0;title\\x07\\x9b\\x01junk'\n");
+}
+
+TEST_F(OutputSafety, ReaderMessagesNameTheFileAndLine) {
+  const std::string header = "NAME : t\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : ";
+  const struct {
+    std::string text, args, stdout_has, error;
+  } cases[] = {
+      {"\xef\xbb\xbf" + header + "EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 0\n3 0 1\nEOF\n", "info", "n: 3", ""},
+      {header + "EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 0\n3 0 1\nNODE_COORD_SECTION\n1 0 0\nEOF\n", "info", "",
+       ":9: a second NODE_COORD_SECTION (a file gives each section once)"},
+      {header + "GEO\nNODE_COORD_SECTION\n1 95 0\n2 1 0\n3 0 1\nEOF\n", "info", "",
+       ":6: latitude '95' is beyond +-90 degrees (GEO coordinates are latitude and longitude)"},
+      {header + "GEO\nNODE_COORD_SECTION\n1 5 0\n2 1 200\n3 0 1\nEOF\n", "info", "",
+       ":7: longitude '200' is beyond +-180 degrees (GEO coordinates are latitude and longitude)"},
+      {"NAME : a\nTYPE : ATSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EXPLICIT\nEDGE_WEIGHT_FORMAT : FULL_MATRIX\n"
+       "EDGE_WEIGHT_SECTION\n0 1 2\n3 0 2000000000\n1 1 0\nEOF\n",
+       "solve", "",
+       ":8: weight '2000000000' is more than an asymmetric (ATSP) instance may hold (1073741822: its symmetric form "
+       "doubles the weights)"},
+  };
+  int index = 0;
+  for (const auto& c : cases) {
+    const fs::path file = at("case" + std::to_string(index++) + ".tsp");
+    put(file, c.text);
+    const Ran run = formica(c.args + " " + file.string());
+    if (c.error.empty()) {
+      EXPECT_EQ(run.code, 0) << run.err;
+      EXPECT_NE(run.out.find(c.stdout_has), std::string::npos) << run.out;
+    } else {
+      EXPECT_EQ(run.code, 2);
+      EXPECT_EQ(run.err, "formica: error: " + file.string() + c.error + "\n");
+    }
+  }
+}
+
+TEST_F(OutputSafety, ParameterMessagesNameWhatTheUserGaveAndTheRealBound) {
+  const Ran threads = formica("solve " + square() + " --threads 100000");
+  EXPECT_EQ(threads.err, "formica: error: --threads must be in [0, 2048] (0: all of this machine's), got 100000\n");
+  const Ran time = formica("solve " + square() + " --time-limit 1e30");
+  EXPECT_EQ(time.err, "formica: error: --time-limit must be in (0, 1e+07] seconds, got 1e+30\n");
+}
+
+TEST_F(OutputSafety, VerifyChecksTheTourOfAnAsymmetricSolve) {
+  const std::string atsp = test::data_file("atsp6.atsp").string();
+  const fs::path tour = at("atsp.tour");
+  const Ran solve = formica("solve " + atsp + " --iterations 2 --tour-out " + tour.string());
+  ASSERT_EQ(solve.code, 0) << solve.err;
+  const Ran verify = formica("verify " + atsp + " " + tour.string());
+  EXPECT_EQ(verify.code, 0) << verify.err;
+  const std::string best = solve.out.substr(solve.out.find("best ") + 5);
+  EXPECT_EQ(verify.out.rfind("valid directed tour of the asymmetric ", 0), 0u) << verify.out;
+  EXPECT_NE(verify.out.find(", length " + best.substr(0, best.find(' '))), std::string::npos) << verify.out << solve.out;
+  const Ran bound = formica("bound " + atsp);
+  EXPECT_EQ(bound.code, 2);
+  EXPECT_TRUE(one_line(bound.err)) << bound.err;
+  EXPECT_NE(bound.err.find("asymmetric (ATSP)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace formica
