@@ -8,8 +8,9 @@ table of the median wall-clock time each took to reach the optimum (TSPLIB) or L
     pip install elkai fast-tsp ortools
     python bench/python_peers.py --seeds 5 --threads 2 --limit 10
 
-How each is timed (every package is given the same integer matrix; lengths are measured on the
-exact distances):
+How each is timed (every peer is given the same integer matrix, for the float points their
+distances x FLOAT_SCALE rounded; formica the problem itself; lengths are measured on the exact
+distances):
 - formica: ``formica.solve(..., target=reference, time_limit=limit, seed=s, threads=T)``, the
   call's wall time when it stops at the target.
 - elkai: ``solve_tsp(runs=r)`` for r = 1, 2, 5, 10 (LKH-3 has no time limit or seed there), the
@@ -37,7 +38,9 @@ import numpy as np
 import formica
 
 OPTIMA = {"pr1002": 259045, "pcb442": 50778, "rat783": 8806}
-FLOAT_SCALE = 1e5  # the float points' integer matrix for the peers: distances x 1e5, rounded
+#: The float points' integer matrix for the peers: distances x 40,000, rounded (fast-tsp takes
+#: at most 65,535).
+FLOAT_SCALE = 4e4
 
 
 class Case:
