@@ -1,4 +1,4 @@
-// GA-EAX alone on host threads (localsearch/cpu/edge_assembly_search.h): the population's shortest
+// GA-EAX alone on host threads (population/edge_assembly_search.h): the population's shortest
 // tour against wall time on a TSPLIB instance, its gap to the optimum where one is known.
 //   eax_bench --instance pcb3038 --seconds 30 [--population 100] [--children 30] [--threads 0] [--seed 1]
 #include <CLI/CLI.hpp>
@@ -11,14 +11,14 @@
 #include "core/tour.h"
 #include "io/known_optima.h"
 #include "io/tsplib.h"
-#include "localsearch/cpu/edge_assembly_search.h"
+#include "population/edge_assembly_search.h"
 #include "solver/solver.h"
 
 int main(int argc, char** argv) {
   using namespace formica;
   CLI::App app{"GA-EAX on host threads: shortest tour against wall time"};
   std::string instance_spec = "pcb3038";
-  localsearch::cpu::EdgeAssemblyConfig config;
+  population::EdgeAssemblyConfig config;
   double seconds = 30;
   int64_t optimum = 0;
   app.add_option("--instance", instance_spec, "a TSPLIB name or path (or uniform:N[:seed])");
@@ -62,10 +62,10 @@ int main(int argc, char** argv) {
   app.add_option("--selection", selection, "which child replaces its parent")
       ->check(CLI::IsMember({"greedy", "entropy"}));
   CLI11_PARSE(app, argc, argv);
-  config.selection = *localsearch::parse_eax_selection(selection);
+  config.selection = *population::parse_eax_selection(selection);
   if (once) config.growth = 0;
   config.start = *localsearch::parse_start(start_kind);
-  config.climb = *localsearch::parse_eax_climb(climb);
+  config.climb = *population::parse_eax_climb(climb);
   if (config.threads <= 0) config.threads = hardware_threads();
 
   const auto start = std::chrono::steady_clock::now();
@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  localsearch::cpu::EdgeAssemblySearch search(instance, config, std::move(first));
+  population::EdgeAssemblySearch search(instance, config, std::move(first));
   std::printf("%s, %d cities: %s, seed %llu (lists and first tour %.2f s)\n", instance.name().c_str(),
               instance.n(), config.describe().c_str(), static_cast<unsigned long long>(config.seed),
               elapsed());

@@ -1,11 +1,12 @@
 // Very large tours (issue 21): the Lin-Kernighan host threads over the whole tour
 // (localsearch/cpu/iterated_lin_kernighan.h) against the same threads over stretches
-// (localsearch/cpu/stretch_lin_kernighan.h), from the same start tour, for the same wall time.
+// (decomposition/stretch_lin_kernighan.h), from the same start tour, for the same wall time.
 // The start is what the focused colonies start from (aco/cpu/focused_construction.h), or with
-// --nearest a nearest-neighbour tour climbed whole with 2-opt + Or-opt + 3-opt over 10 neighbours. Prints the length every --every seconds for each.
+// --nearest a nearest-neighbour tour climbed whole with 2-opt + Or-opt + 3-opt over 10 neighbours. Prints the
+// length every --every seconds for each.
 // --batch-stretches adds a third run: the whole-tour threads with the batch solver's walks over
 // stretches beside them (batch/stretch_batch.h; on the GPU where there is one), the two searches'
-// tours merged (aco::merge_tours) and handed to both every --exchange seconds.
+// tours merged (population::merge_tours) and handed to both every --exchange seconds.
 //   large_tour_bench --cities 1000000 --seconds 60 [--threads 0] [--stretch 1000] [--kicks 0]
 //   large_tour_bench --instance pcb3038 --seconds 20 --threads 1 --whole-only   (a TSPLIB instance)
 //   large_tour_bench --cities 200000 --seconds 60 --whole-only --batch-stretches --lk-step 3opt
@@ -26,11 +27,11 @@
 #include "core/candidates.h"
 #include "core/nearest_neighbour.h"
 #include "core/tour.h"
+#include "decomposition/stretch_lin_kernighan.h"
 #include "io/generator.h"
 #include "io/tsplib.h"
 #include "localsearch/cpu/iterated_lin_kernighan.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
-#include "localsearch/cpu/stretch_lin_kernighan.h"
 #include "solver/solver.h"
 
 namespace {
@@ -45,7 +46,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 int main(int argc, char** argv) {
   CLI::App app{"very large tours: whole-tour Lin-Kernighan threads against stretch threads"};
-  int cities = 200000, threads = 0, stretch = localsearch::cpu::kDefaultStretchCities, kicks = 0;
+  int cities = 200000, threads = 0, stretch = decomposition::kDefaultStretchCities, kicks = 0;
   double seconds = 30, every = 5;
   uint64_t seed = 1;
   bool stretches_only = false, whole_only = false, nearest = false, seconds_only_start = false;
@@ -165,13 +166,13 @@ int main(int argc, char** argv) {
     std::vector<int32_t> best_tour = tour;
     const auto exchange_tours = [&] {
       std::vector<std::vector<int32_t>> tours(searches.size());
-      std::vector<aco::LengthTour> donors;
+      std::vector<population::LengthTour> donors;
       for (size_t i = 0; i < searches.size(); ++i) {
         const int64_t l = searches[i]->best(tours[i]);
         if (l >= 0) donors.emplace_back(l, tours[i]);
       }
       std::vector<int32_t> merged;
-      const int64_t merged_length = aco::merge_tours(instance, donors, merged);
+      const int64_t merged_length = population::merge_tours(instance, donors, merged);
       if (merged_length < best) {
         best = merged_length;
         best_tour = merged;
@@ -234,12 +235,12 @@ int main(int argc, char** argv) {
                 static_cast<long long>(stretches.kicks()));
   }
   if (whole_only) return 0;
-  localsearch::cpu::StretchLinKernighan stretches(instance, threads, seed, stretch, kicks, 0, {},
-                                                  *localsearch::parse_lk_step(step),
-                                                  *parse_neighbour_shape(shape));
+  decomposition::StretchLinKernighan stretches(instance, threads, seed, stretch, kicks, 0, {},
+                                               *localsearch::parse_lk_step(step),
+                                               *parse_neighbour_shape(shape));
   char name[64];
   std::snprintf(name, sizeof name, "stretches of %d, %d kicks", stretch,
-                kicks > 0 ? kicks : std::min(stretch, localsearch::cpu::kMaxRoundKicks));
+                kicks > 0 ? kicks : std::min(stretch, decomposition::kMaxRoundKicks));
   run(name, stretches);
   std::printf("stretch rounds: %lld\n", static_cast<long long>(stretches.rounds()));
   return 0;

@@ -1,33 +1,37 @@
 // Names, validation and printing of the colony variants' parameters (see colony_config.h).
 #include "aco/colony_config.h"
 
-#include "aco/named_table.h"
 #include "core/error.h"
+#include "core/named_table.h"
 
 namespace formica::aco {
 namespace {
 
-using detail::Entry, detail::name_of, detail::names_of, detail::value_of;
-
-constexpr Entry<MmasSchedule> kSchedules[] = {
-    {MmasSchedule::Fixed, {"fixed", "the restart-best ant deposits every best-every-th iteration, else the iteration-best"}},
+constexpr NamedEntry<MmasSchedule> kSchedules[] = {
+    {MmasSchedule::Fixed,
+     {"fixed", "the restart-best ant deposits every best-every-th iteration, else the iteration-best"}},
     {MmasSchedule::Increasing,
-     {"increasing", "ACOTSP's schedule with local search: restart-best every 25, 5, 3, 2, then every iteration"}},
+     {"increasing",
+      "ACOTSP's schedule with local search: restart-best every 25, 5, 3, 2, then every iteration"}},
 };
 
-constexpr Entry<AntConstruction> kConstructions[] = {
+constexpr NamedEntry<AntConstruction> kConstructions[] = {
     {AntConstruction::Auto,
-     {"auto", "a warp per ant where the candidate rows fit in shared memory (about 1,000 cities at k = 20), else "
-              "half a warp per ant"}},
-    {AntConstruction::WarpPerAnt, {"warp-per-ant", "a warp per ant, one lane per candidate (k + dynamic <= 32)"}},
+     {"auto",
+      "a warp per ant where the candidate rows fit in shared memory (about 1,000 cities at k = 20), else "
+      "half a warp per ant"}},
+    {AntConstruction::WarpPerAnt,
+     {"warp-per-ant", "a warp per ant, one lane per candidate (k + dynamic <= 32)"}},
     {AntConstruction::HalfWarpPerAnt,
-     {"half-warp-per-ant", "16 lanes per ant, two candidates per lane, two ants per warp (k + dynamic <= 32)"}},
+     {"half-warp-per-ant",
+      "16 lanes per ant, two candidates per lane, two ants per warp (k + dynamic <= 32)"}},
     {AntConstruction::QuarterWarpPerAnt,
-     {"quarter-warp-per-ant", "8 lanes per ant, four candidates per lane, four ants per warp (k + dynamic <= 32)"}},
+     {"quarter-warp-per-ant",
+      "8 lanes per ant, four candidates per lane, four ants per warp (k + dynamic <= 32)"}},
     {AntConstruction::ThreadPerAnt, {"thread-per-ant", "a thread per ant, as in Li and Jin's Algorithm 1"}},
 };
 
-constexpr Entry<LkLists> kLkLists[] = {
+constexpr NamedEntry<LkLists> kLkLists[] = {
     {LkLists::Colonies, {"colonies", "the local search's lists (--ls-candidates, --neighbour-lists)"}},
     {LkLists::Nearest, {"nearest", "their own 10 nearest neighbours"}},
     {LkLists::Quadrant,
@@ -40,18 +44,20 @@ constexpr Entry<LkLists> kLkLists[] = {
       "alpha-nearest (LKH's candidates; the whole-tour threads only)"}},
 };
 
-constexpr Entry<LsCandidates> kLsCandidates[] = {
+constexpr NamedEntry<LsCandidates> kLsCandidates[] = {
     {LsCandidates::Neighbours, {"neighbours", "the --neighbour-lists lists (nearest or quadrant)"}},
     {LsCandidates::Alpha,
-     {"alpha", "the alpha-nearest (Helsgaun's LKH): the cities whose edge, forced into the minimum 1-tree of a "
-               "Held-Karp ascent, costs least (bounds/alpha_nearness.h); the ascent's time counts"}},
+     {"alpha",
+      "the alpha-nearest (Helsgaun's LKH): the cities whose edge, forced into the minimum 1-tree of a "
+      "Held-Karp ascent, costs least (bounds/alpha_nearness.h); the ascent's time counts"}},
 };
 
-constexpr Entry<HostSearch> kHostSearches[] = {
+constexpr NamedEntry<HostSearch> kHostSearches[] = {
     {HostSearch::LinKernighan, {"lin-kernighan", "iterated Lin-Kernighan, kicked by double bridges"}},
     {HostSearch::Eax,
-     {"eax", "GA-EAX (as --algorithm eax): a population of 100 tours crossed by edge assembly, the colonies' "
-             "merged tour joining it at every merge"}},
+     {"eax",
+      "GA-EAX (as --algorithm eax): a population of 100 tours crossed by edge assembly, the colonies' "
+      "merged tour joining it at every merge"}},
 };
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "aco/config.h"
 #include "core/candidates.h"
 #include "localsearch/config.h"
+#include "population/config.h"
 
 namespace formica::aco {
 
@@ -63,7 +64,7 @@ enum class LkLists {
 /// What the host threads beside the colonies (lk_threads) run.
 enum class HostSearch {
   LinKernighan,  // iterated Lin-Kernighan (localsearch/cpu/iterated_lin_kernighan.h)
-  Eax,           // GA-EAX, a population crossed by edge assembly (localsearch/cpu/eax_companion.h)
+  Eax,           // GA-EAX, a population crossed by edge assembly (population/eax_companion.h)
 };
 
 std::string_view to_string(HostSearch search);
@@ -159,14 +160,14 @@ struct ColonyConfig {
   /// (localsearch/cpu/iterated_lin_kernighan.h). Needs lk_threads and shared walks.
   bool lk_replay = false;
   /// The Lin-Kernighan threads walk stretches of this many consecutive cities of the tour, each
-  /// a path with fixed ends, instead of the whole tour (localsearch/cpu/stretch_lin_kernighan.h:
+  /// a path with fixed ends, instead of the whole tour (decomposition/stretch_lin_kernighan.h:
   /// the decomposition for very large tours; auto: n / lk_threads from 150,000 cities); 0: the
   /// whole tour. Tours of fewer than two stretches are walked whole. Needs lk_threads, and shared
   /// walks.
   int lk_stretch = 0;
   static constexpr int kMaxStretchCities = 10000000;
   /// With several islands: each island's stretch threads walk only the stretches that start in
-  /// its region of the plane, `lk_region` of `lk_regions` (localsearch/cpu/stretch_lin_kernighan.h);
+  /// its region of the plane, `lk_region` of `lk_regions` (decomposition/stretch_lin_kernighan.h);
   /// false: every island walks every stretch. The region is the island's rank, set by the solver.
   bool lk_split = true;
   int lk_region = 0, lk_regions = 1;
@@ -183,7 +184,7 @@ struct ColonyConfig {
   HostSearch host_search = HostSearch::LinKernighan;
   /// GA-EAX's settings with host_search Eax (the solver copies its --population, --children,
   /// --eax-* here); its threads are lk_threads and its seed the colonies'.
-  localsearch::cpu::EdgeAssemblyConfig eax;
+  population::EdgeAssemblyConfig eax;
   int threads = 1;                ///< CPU worker threads (the result does not depend on it)
   uint64_t seed = 1;
 

@@ -44,7 +44,7 @@ ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
     const size_t m = static_cast<size_t>(config.lk_stretch);
     memory.host = cities * 17 + lk_threads * m * 160;
   }
-  // --host-search eax (localsearch/cpu/eax_companion.h): the population and the next generation's
+  // --host-search eax (population/eax_companion.h): the population and the next generation's
   // tours, the edge counts (about 16 neighbours a city held by some tour, 8 bytes each), its
   // neighbour lists, the best, published and offered tours, and per thread the crossover's
   // arrays and a parent's piece structure (about 80 bytes a city).

@@ -1,7 +1,7 @@
 // Merging the colonies' best tours (--merge-tours), the same on the CPU and the GPU: every
 // kMergeInterval iterations in which some colony's best or restart-best tour changed, the other
 // colonies' best tours and every colony's restart-best are merged into the best tour of all by
-// partition merge (localsearch/partition_merge.h): the stretches where one of them is shorter than
+// partition merge (population/partition_merge.h): the stretches where one of them is shorter than
 // the best tour and that close into one tour (alone or fused with others) are swapped in, largest
 // gain first, where they do not overlap; donors one after another, shortest first. Independent
 // colonies, and one colony's successive restarts, settle in different basins; their best tours are
@@ -9,25 +9,19 @@
 // between local optima, Whitley et al.). The merged tour becomes the best colony's best-so-far and
 // restart-best when it is shorter.
 //
-// With --lk-threads the merger also owns host threads of iterated Lin-Kernighan
-// (localsearch/cpu/iterated_lin_kernighan.h): their shortest tour is one more donor, or the tour
-// merged into when it is the shortest of all, and every merge hands its result back to them. The
-// colonies then search around the threads' best tour and the threads kick the colonies' best.
-// With --lk-independent the threads walk on alone and each one's best tour is a donor as well.
-// With --lk-stretch they walk stretches of the tour instead of the whole of it
-// (localsearch/cpu/stretch_lin_kernighan.h), on very large tours. With --lk-lists alpha
-// a Held-Karp ascent runs on a thread of its own beside the whole-tour threads, which walk on
-// quadrant lists until it hands them its alpha-nearest (ThreadListsAscent). With --host-search eax
-// the threads run GA-EAX instead (localsearch/cpu/eax_companion.h): the merged tour joins its
-// population, and the population's shortest tour is the donor.
+// With --lk-threads the merger also holds host threads that search beside the colonies
+// (localsearch/cpu/tour_companion.h): their shortest tour is one more donor, or the tour merged
+// into when it is the shortest of all, and every merge hands its result back to them. The colonies
+// then search around the threads' best tour and the threads kick the colonies' best. Which threads
+// those are (Lin-Kernighan over the whole tour or over stretches, GA-EAX) is the hybrid's choice
+// (hybrid/host_threads.h): whoever builds a colony search hands it the StartHostThreads that
+// starts them, so the colonies do not depend on the searches that run beside them.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
-#include <exception>
+#include <functional>
 #include <memory>
 #include <span>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -36,7 +30,7 @@
 #include "core/candidates.h"
 #include "core/credits.h"
 #include "core/instance.h"
-#include "localsearch/cpu/iterated_lin_kernighan.h"
+#include "localsearch/cpu/tour_companion.h"
 
 namespace formica::aco {
 
@@ -44,63 +38,25 @@ constexpr int kMergeInterval = 10;
 /// Neighbours per city of the Lin-Kernighan threads when the colonies have no local-search lists.
 constexpr int kMergerNeighbours = 10;
 
-/// The shape of the lists the Lin-Kernighan threads build for themselves: theirs by `lists`, or
-/// `colonies` (the shape they follow with LkLists::Colonies). Instances without planar coordinates
-/// get the nearest whatever the shape (effective_shape).
-NeighbourShape threads_shape(LkLists lists, NeighbourShape colonies);
-
-/// The alpha-nearest per city that --lk-lists alpha hands the Lin-Kernighan threads (LKH's 5).
-/// pla85900, 14 threads alone from the solver's 30-s tour (0.319 %), 90 s, the device tool's H200
-/// host: 5 alpha-nearest 0.206 % (0.227 % 79 s after the start, the ascent's 11.3 s counted), 8
-/// 0.217 %, quadrant lists of 10 0.247 % (stalled from 60 s on). End to end it is not ahead: the
-/// solver at 120 s, seeds 1-5, median 0.2295 % against the default's 0.2195 % (two seeds at
-/// 0.16 %, three worse; bench/results/alpha_threads_2026-12-01), so it is not auto's choice.
-constexpr int kThreadsAlphaNeighbours = 5;
-
-/// LKH's candidate lists for running Lin-Kernighan threads: a Held-Karp ascent on a thread of its
-/// own (one core: the ascent does not get faster with more), whose kThreadsAlphaNeighbours
-/// alpha-nearest go to `search` (IteratedLinKernighan::use_lists) when it ends.
-class ThreadListsAscent {
- public:
-  /// Starts the ascent; `instance` and `search` must outlive this object (or its stop()).
-  ThreadListsAscent(const Instance& instance, localsearch::cpu::IteratedLinKernighan& search);
-  ~ThreadListsAscent() { end(); }
-  ThreadListsAscent(const ThreadListsAscent&) = delete;
-  ThreadListsAscent& operator=(const ThreadListsAscent&) = delete;
-  /// Interrupts the ascent (the lists it would have made are dropped) and joins its thread;
-  /// rethrows what the ascent threw.
-  void stop();
-  /// True once `search` has the alpha lists.
-  bool handed_over() const { return handed_over_.load(std::memory_order_acquire); }
-
- private:
-  void end();  // interrupts and joins
-
-  std::atomic<bool> stop_{false};
-  std::atomic<bool> handed_over_{false};
-  std::exception_ptr failure_;  // written by the thread, read after join
-  std::thread thread_;
-};
-
-/// A tour and its exact length, to merge.
-using LengthTour = std::pair<long long, std::span<const int32_t>>;
-
-/// Partition merge of several tours: `donors` (at least one, each a permutation of at least 5
-/// cities) sorted by length, then merged one after another into the shortest, each into the tour
-/// the ones before it left. The result is written to `merged`; its exact length is returned. The
-/// colonies' merge and the ranks' (solver/islands.h) both go through it.
-int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors, std::vector<int32_t>& merged);
+/// Host threads that search beside the colonies (none: null).
+using HostThreads = std::unique_ptr<localsearch::cpu::TourCompanion>;
+/// Starts the host threads that `config` asks for (config.lk_threads of them) on `instance`; `lists`
+/// are the colonies' local-search lists when they have them (the threads may copy them), else null.
+/// The solver hands the colony searches hybrid::start_host_threads.
+using StartHostThreads = std::function<HostThreads(const Instance& instance, const ColonyConfig& config,
+                                                   const CandidateLists* lists)>;
 
 class ColonyMerger {
  public:
-  ColonyMerger();
-  ~ColonyMerger();  // stops the ascent before the threads it hands lists to
-  ColonyMerger(ColonyMerger&&) noexcept;
-  ColonyMerger& operator=(ColonyMerger&&) noexcept;  // the ascent first, while its threads live
-  /// A merger with config.lk_threads Lin-Kernighan threads (none when 0), idle until the first merge.
-  /// Their chains choose among `lists` (the colonies' local-search lists, copied), or, when null,
-  /// among kMergerNeighbours neighbours of config.neighbour_lists' shape built here.
-  ColonyMerger(const Instance& instance, const ColonyConfig& config, const CandidateLists* lists);
+  ColonyMerger() = default;
+  /// A merger with `threads` beside the colonies (none when null), idle until the first merge;
+  /// `host` says what they run, for the credits.
+  explicit ColonyMerger(HostThreads threads, Finder host = Finder::LinKernighan)
+      : host_(host), companion_(std::move(threads)) {}
+  /// A merger with the host threads that `start` starts when config.lk_threads > 0 (then `start`
+  /// must be given), none otherwise.
+  ColonyMerger(const StartHostThreads& start, const Instance& instance, const ColonyConfig& config,
+               const CandidateLists* lists);
 
   /// True when `iteration` is a merge iteration and a colony's best or restart-best length, or the
   /// Lin-Kernighan threads' best, changed since the last merge.
@@ -147,7 +103,7 @@ class ColonyMerger {
              std::vector<int32_t>& merged);
 
   /// With --lk-lists alpha: true once the threads have the ascent's lists.
-  bool alpha_lists() const { return ascent_ && ascent_->handed_over(); }
+  bool alpha_lists() const { return companion_ && companion_->alpha_lists(); }
 
   /// Kicks the Lin-Kernighan threads tried so far (0 without them).
   int64_t lk_kicks() const { return companion_ ? companion_->kicks() : 0; }
@@ -162,10 +118,7 @@ class ColonyMerger {
   std::vector<long long> seen_;  // best and restart-best lengths (and the threads' best) at the last merge
   Credits credits_;
   Finder host_ = Finder::LinKernighan;  // what the host threads run
-  // Declared before companion_, so that a move assignment ends the old ascent before it ends
-  // the old threads it hands lists to (the destructor stops it first as well).
-  std::unique_ptr<ThreadListsAscent> ascent_;
-  std::unique_ptr<localsearch::cpu::TourCompanion> companion_;
+  HostThreads companion_;
 };
 
 }  // namespace formica::aco

@@ -6,15 +6,13 @@
 #include <climits>
 #include <stdexcept>
 
-#include "aco/named_table.h"
 #include "core/error.h"
+#include "core/named_table.h"
 
 namespace formica::aco {
 namespace {
 
-using detail::Entry, detail::name_of, detail::names_of, detail::value_of;
-
-constexpr Entry<Selection> kSelections[] = {
+constexpr NamedEntry<Selection> kSelections[] = {
     {Selection::Roulette,
      {"roulette", "SelectWithoutCompression: prefix sums over all n cities, 32-way search (Uchida 4.2.1)"}},
     {Selection::Compression,
@@ -24,53 +22,70 @@ constexpr Entry<Selection> kSelections[] = {
     {Selection::Hybrid,
      {"hybrid", "stochastic trial until a fraction of cities is visited, then compression (Uchida 4.2.4)"}},
     {Selection::IRoulette,
-     {"i-roulette", "I-Roulette: arg-max of a uniform per city times f_ij; approximates roulette (Cecilia 3.2.3)"}},
+     {"i-roulette",
+      "I-Roulette: arg-max of a uniform per city times f_ij; approximates roulette (Cecilia 3.2.3)"}},
     {Selection::TileRoulette,
-     {"tile-roulette", "TR: one uniform per step, tile sums, a scan of only the tile holding it (Zhou B.4.1)"}},
+     {"tile-roulette",
+      "TR: one uniform per step, tile sums, a scan of only the tile holding it (Zhou B.4.1)"}},
 };
 
-constexpr Entry<Construction> kConstructions[] = {
-    {Construction::Auto, {"auto", "warp-per-ant where it takes the selection and launch (the fastest at every n "
-                                  "measured: README, construction table), otherwise the first that does"}},
+constexpr NamedEntry<Construction> kConstructions[] = {
+    {Construction::Auto,
+     {"auto",
+      "warp-per-ant where it takes the selection and launch (the fastest at every n "
+      "measured: README, construction table), otherwise the first that does"}},
     {Construction::WarpPerAnt,
-     {"warp-per-ant", "a warp builds each tour: visited bitmask in shared memory, warp scans (Zhou Figure B1) "
-                      "and ballots, no block barriers"}},
+     {"warp-per-ant",
+      "a warp builds each tour: visited bitmask in shared memory, warp scans (Zhou Figure B1) "
+      "and ballots, no block barriers"}},
     {Construction::BlockPerAnt,
-     {"block-per-ant", "a block (queen) per ant, threads (workers) per city in tiles, visited bits in "
-                       "registers (Cecilia 3.2.2; Zhou ST-GROUP)"}},
+     {"block-per-ant",
+      "a block (queen) per ant, threads (workers) per city in tiles, visited bits in "
+      "registers (Cecilia 3.2.2; Zhou ST-GROUP)"}},
     {Construction::ThreadPerAnt,
-     {"thread-per-ant", "a thread per ant, sequential selection over the row: task parallelism (Cecilia 3.1.2)"}},
+     {"thread-per-ant",
+      "a thread per ant, sequential selection over the row: task parallelism (Cecilia 3.1.2)"}},
     {Construction::Stc,
-     {"stc", "a block per ant over its tour list: cursor and node swap, only unvisited cities scanned "
-             "(Zhou B.4.2, Figure B2)"}},
+     {"stc",
+      "a block per ant over its tour list: cursor and node swap, only unvisited cities scanned "
+      "(Zhou B.4.2, Figure B2)"}},
     {Construction::StDynamic,
-     {"st-dynamic", "stc with the working threads following the unvisited count, a power of two "
-                    "(Zhou B.4.2, Algorithm B4)"}},
+     {"st-dynamic",
+      "stc with the working threads following the unvisited count, a power of two "
+      "(Zhou B.4.2, Algorithm B4)"}},
 };
 
-constexpr Entry<Launch> kLaunches[] = {
+constexpr NamedEntry<Launch> kLaunches[] = {
     {Launch::KeAll, {"ke-all", "one launch builds whole tours (Zhou B.2, Algorithm B1)"}},
-    {Launch::KeOne, {"ke-one", "one launch per construction step, the n-step loop captured as a CUDA graph "
-                               "(Zhou B.2, Algorithm B2)"}},
+    {Launch::KeOne,
+     {"ke-one",
+      "one launch per construction step, the n-step loop captured as a CUDA graph "
+      "(Zhou B.2, Algorithm B2)"}},
 };
 
-constexpr Entry<PheromoneUpdate> kPheromoneUpdates[] = {
+constexpr NamedEntry<PheromoneUpdate> kPheromoneUpdates[] = {
     {PheromoneUpdate::Atomic,
-     {"atomic", "fixed-point atomicAdd deposits, a thread per tour edge, then evaporation (Cecilia Figure 4; "
-                "Zhou Algorithm B3)"}},
+     {"atomic",
+      "fixed-point atomicAdd deposits, a thread per tour edge, then evaporation (Cecilia Figure 4; "
+      "Zhou Algorithm B3)"}},
     {PheromoneUpdate::AtomicTiled,
-     {"atomic-tiled", "atomic with each block staging a tile of the tours in shared memory (Cecilia 5.2, "
-                      "version 1)"}},
+     {"atomic-tiled",
+      "atomic with each block staging a tile of the tours in shared memory (Cecilia 5.2, "
+      "version 1)"}},
     {PheromoneUpdate::ScatterGather,
-     {"scatter-gather", "a thread per matrix cell scans every tour edge, no atomics, O(n^2 m n) "
-                        "(Cecilia Figure 5, version 5)"}},
+     {"scatter-gather",
+      "a thread per matrix cell scans every tour edge, no atomics, O(n^2 m n) "
+      "(Cecilia Figure 5, version 5)"}},
     {PheromoneUpdate::ScatterGatherTiled,
-     {"scatter-gather-tiled", "scatter-gather with the tour edges tiled in shared memory (Cecilia 3.3, version 4)"}},
+     {"scatter-gather-tiled",
+      "scatter-gather with the tour edges tiled in shared memory (Cecilia 3.3, version 4)"}},
     {PheromoneUpdate::ScatterGatherReduction,
-     {"scatter-gather-reduction", "tiled scatter-gather over the upper triangle, each thread writing both "
-                                  "halves (Cecilia 3.3, version 3)"}},
+     {"scatter-gather-reduction",
+      "tiled scatter-gather over the upper triangle, each thread writing both "
+      "halves (Cecilia 3.3, version 3)"}},
     {PheromoneUpdate::Symmetrize,
-     {"symmetrize", "PheromoneUpdateKernel (row blocks, shared-memory deposits) + SymmetrizeKernel (Uchida 4.3)"}},
+     {"symmetrize",
+      "PheromoneUpdateKernel (row blocks, shared-memory deposits) + SymmetrizeKernel (Uchida 4.3)"}},
 };
 
 constexpr unsigned bit(Selection s) { return 1u << static_cast<unsigned>(s); }

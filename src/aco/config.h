@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/named_table.h"
+
 namespace formica::aco {
 
 /// How an ant picks its next city (Uchida et al. section 4.2; Cecilia et al. 3.2.3; Zhou et al. B.4.1).
@@ -44,11 +46,6 @@ enum class PheromoneUpdate {
   ScatterGatherTiled,      // scatter-gather with tours tiled in shared memory (version 4)
   ScatterGatherReduction,  // tiled, upper triangle only, both halves written (version 3)
   Symmetrize,              // PheromoneUpdateKernel + SymmetrizeKernel (Uchida et al. section 4.3)
-};
-
-struct NamedValue {
-  std::string_view name;
-  std::string_view help;
 };
 
 std::string_view to_string(Selection selection);

@@ -11,7 +11,7 @@
 #include "core/path_transform.h"
 #include "core/rng.h"
 #include "core/tour.h"
-#include "localsearch/cpu/stretch_lin_kernighan.h"
+#include "decomposition/stretch_lin_kernighan.h"
 
 namespace formica::batch {
 namespace {
@@ -55,7 +55,7 @@ StretchRound improve_stretches(const Instance& instance, std::span<int32_t> tour
   std::vector<InstanceLimits> limits(static_cast<size_t>(count));
   const int threads = config.threads > 0 ? config.threads : hardware_threads();
   for_each_index(count, threads, [&](int s) {
-    const localsearch::cpu::StretchCut cut = localsearch::cpu::stretch_cut(n, stretch, offset, s);
+    const decomposition::StretchCut cut = decomposition::stretch_cut(n, stretch, offset, s);
     std::vector<int32_t>& own = cities[s];
     own.resize(static_cast<size_t>(cut.cities));
     for (int i = 0; i < cut.cities; ++i) own[i] = tour[(cut.first + i) % n];
@@ -63,7 +63,7 @@ StretchRound improve_stretches(const Instance& instance, std::span<int32_t> tour
     ends.open = true;
     ends.start = 0;
     ends.end = cut.cities - 1;
-    transforms[s].emplace(localsearch::cpu::stretch_instance(instance, own), ends);
+    transforms[s].emplace(decomposition::stretch_instance(instance, own), ends);
     built[s].emplace(transforms[s]->release_instance());
     limits[s].start.resize(static_cast<size_t>(cut.cities) + 1);
     std::iota(limits[s].start.begin(), limits[s].start.end(), 0);
@@ -85,9 +85,9 @@ StretchRound improve_stretches(const Instance& instance, std::span<int32_t> tour
     const int m = static_cast<int>(own.size());
     const std::vector<int32_t> path = transforms[s]->path(batch.results[s].tour.order());
     if (path.front() != 0 || path.back() != m - 1) return;  // ends moved: only possible in an unfinished repair
-    const int64_t gain = path_length(instance, own) - localsearch::cpu::path_through(instance, own, path);
+    const int64_t gain = path_length(instance, own) - decomposition::path_through(instance, own, path);
     if (gain <= 0) return;
-    const int first = localsearch::cpu::stretch_cut(n, stretch, offset, s).first;
+    const int first = decomposition::stretch_cut(n, stretch, offset, s).first;
     for (int i = 0; i < m; ++i) tour[(first + i) % n] = own[path[i]];
     gains[s] = gain;
   });

@@ -4,18 +4,12 @@
 #include <charconv>
 
 #include "core/error.h"
+#include "core/named_table.h"
 
 namespace formica::localsearch {
 namespace {
 
-/// One named value of an enum's table.
-template <typename Value>
-struct Entry {
-  Value value;
-  NamedChoice name;
-};
-
-constexpr Entry<StartKind> kStarts[] = {
+constexpr NamedEntry<StartKind> kStarts[] = {
     {StartKind::Random, {"random", "a seeded random permutation per restart (Robinson et al. 2.2)"}},
     {StartKind::NearestNeighbour,
      {"nearest-neighbour", "the greedy tour from city 0, then from a random city per restart"}},
@@ -23,104 +17,52 @@ constexpr Entry<StartKind> kStarts[] = {
      {"space-filling-curve", "the Hilbert-curve tour, then shifted and mirrored curves per restart"}},
 };
 
-constexpr Entry<LinKernighanStep> kLkSteps[] = {
+constexpr NamedEntry<LinKernighanStep> kLkSteps[] = {
     {LinKernighanStep::TwoOpt, {"2opt", "a 2-opt move, applied as it is tried (Johnson and McGeoch's LK)"}},
     {LinKernighanStep::ThreeOpt,
-     {"3opt", "a sequential 3-opt move, the best of all evaluated before one is applied (LKH's MOVE_TYPE = 3)"}},
+     {"3opt",
+      "a sequential 3-opt move, the best of all evaluated before one is applied (LKH's MOVE_TYPE = 3)"}},
     {LinKernighanStep::FiveOpt,
-     {"5opt", "a sequential 5-opt move over the 5 first neighbours, the best of all evaluated before one is "
-              "applied (LKH's default move)"}},
+     {"5opt",
+      "a sequential 5-opt move over the 5 first neighbours, the best of all evaluated before one is "
+      "applied (LKH's default move)"}},
 };
 
-template <typename Table, typename Value>
-std::string_view name_in(const Table& table, Value value) {
-  for (const auto& entry : table)
-    if (entry.value == value) return entry.name.name;
-  return "?";
-}
-
-template <typename Value, typename Table>
-std::optional<Value> value_in(const Table& table, std::string_view text) {
-  for (const auto& entry : table)
-    if (entry.name.name == text) return entry.value;
-  return std::nullopt;
-}
-
-template <typename Table>
-std::vector<NamedChoice> names_in(const Table& table) {
-  std::vector<NamedChoice> names;
-  for (const auto& entry : table) names.push_back(entry.name);
-  return names;
-}
-
-constexpr Entry<LocalSearchKind> kLocalSearches[] = {
+constexpr NamedEntry<LocalSearchKind> kLocalSearches[] = {
     {LocalSearchKind::None, {"none", "the tours as the ants built them"}},
     {LocalSearchKind::TwoOpt, {"two-opt", "2-opt over neighbour lists with don't-look bits"}},
     {LocalSearchKind::OrOpt,
      {"or-opt", "2-opt and Or-opt (segments of 1-3 cities moved, either way round) over neighbour lists"}},
     {LocalSearchKind::ThreeOpt,
-     {"three-opt", "2-opt, Or-opt and sequential 3-opt (Lin-Kernighan steps of depth 3) over neighbour lists"}},
+     {"three-opt",
+      "2-opt, Or-opt and sequential 3-opt (Lin-Kernighan steps of depth 3) over neighbour lists"}},
 };
 
-constexpr Entry<EaxSelection> kEaxSelections[] = {
-    {EaxSelection::Greedy, {"greedy", "the shortest child"}},
-    {EaxSelection::Entropy,
-     {"entropy", "among the children shorter than A, the one that loses the least of the population's edge "
-                 "entropy per unit of length gained (Nagata and Kobayashi)"}},
-};
-
-constexpr Entry<EaxClimb> kEaxClimbs[] = {
-    {EaxClimb::OrOpt, {"or-opt", "2-opt and Or-opt over neighbour lists"}},
-    {EaxClimb::LinKernighan,
-     {"lin-kernighan", "2-opt and Or-opt, then Lin-Kernighan chains of 3-opt steps from every city"}},
-};
-
-constexpr std::pair<Layout, std::string_view> kLayouts[] = {
-    {Layout::Auto, "auto"}, {Layout::BlockPerTour, "block"}, {Layout::GridPerTour, "grid"}};
+constexpr NamedEntry<Layout> kLayouts[] = {
+    {Layout::Auto, {"auto", "one tour per block, unless there are fewer tours than SMs and n is large"}},
+    {Layout::BlockPerTour, {"block", "a fixed grid of blocks, each climbing whole tours"}},
+    {Layout::GridPerTour, {"grid", "every block of the GPU on one tour at a time"}}};
 
 bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
 }  // namespace
 
-std::string_view to_string(StartKind start) { return name_in(kStarts, start); }
-std::optional<StartKind> parse_start(std::string_view text) { return value_in<StartKind>(kStarts, text); }
-std::vector<NamedChoice> start_names() { return names_in(kStarts); }
+std::string_view to_string(StartKind start) { return name_of(kStarts, start); }
+std::optional<StartKind> parse_start(std::string_view text) { return value_of(kStarts, text); }
+std::vector<NamedValue> start_names() { return names_of(kStarts); }
 
-std::string_view to_string(LocalSearchKind kind) { return name_in(kLocalSearches, kind); }
+std::string_view to_string(LocalSearchKind kind) { return name_of(kLocalSearches, kind); }
 std::optional<LocalSearchKind> parse_local_search(std::string_view text) {
-  return value_in<LocalSearchKind>(kLocalSearches, text);
+  return value_of(kLocalSearches, text);
 }
-std::vector<NamedChoice> local_search_names() { return names_in(kLocalSearches); }
+std::vector<NamedValue> local_search_names() { return names_of(kLocalSearches); }
 
-std::string_view to_string(LinKernighanStep step) { return name_in(kLkSteps, step); }
-std::optional<LinKernighanStep> parse_lk_step(std::string_view text) {
-  return value_in<LinKernighanStep>(kLkSteps, text);
-}
-std::vector<NamedChoice> lk_step_names() { return names_in(kLkSteps); }
+std::string_view to_string(LinKernighanStep step) { return name_of(kLkSteps, step); }
+std::optional<LinKernighanStep> parse_lk_step(std::string_view text) { return value_of(kLkSteps, text); }
+std::vector<NamedValue> lk_step_names() { return names_of(kLkSteps); }
 
-std::string_view to_string(EaxSelection selection) { return name_in(kEaxSelections, selection); }
-std::optional<EaxSelection> parse_eax_selection(std::string_view text) {
-  return value_in<EaxSelection>(kEaxSelections, text);
-}
-std::vector<NamedChoice> eax_selection_names() { return names_in(kEaxSelections); }
-
-std::string_view to_string(EaxClimb climb) { return name_in(kEaxClimbs, climb); }
-std::optional<EaxClimb> parse_eax_climb(std::string_view text) {
-  return value_in<EaxClimb>(kEaxClimbs, text);
-}
-std::vector<NamedChoice> eax_climb_names() { return names_in(kEaxClimbs); }
-
-std::string_view to_string(Layout layout) {
-  for (const auto& [value, name] : kLayouts)
-    if (value == layout) return name;
-  return "?";
-}
-
-std::optional<Layout> parse_layout(std::string_view text) {
-  for (const auto& [value, name] : kLayouts)
-    if (name == text) return value;
-  return std::nullopt;
-}
+std::string_view to_string(Layout layout) { return name_of(kLayouts, layout); }
+std::optional<Layout> parse_layout(std::string_view text) { return value_of(kLayouts, text); }
 
 std::string k_swap_text(int k_swap) { return k_swap == kUnlimitedSwaps ? "inf" : std::to_string(k_swap); }
 

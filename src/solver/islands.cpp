@@ -7,10 +7,10 @@
 #include <span>
 #include <string_view>
 
-#include "aco/colony_merge.h"
 #include "core/error.h"
 #include "core/tour.h"
 #include "distributed/start_ranks.h"
+#include "population/partition_merge.h"
 
 namespace formica {
 namespace {
@@ -120,7 +120,7 @@ void Islands::gather_best(bool failed, std::vector<int32_t>& tour, int64_t& leng
   std::vector<int32_t> all(ranks_.rank() == 0 ? static_cast<size_t>(size) * n : 0);
   ranks_.gather(sent, all, 0);
   if (ranks_.rank() != 0) return;
-  std::vector<aco::LengthTour> donors;
+  std::vector<population::LengthTour> donors;
   for (int r = 0; r < size; ++r)
     if (lengths[r] >= 0) donors.emplace_back(lengths[r], std::span<const int32_t>(all).subspan(static_cast<size_t>(r) * n, n));
   FORMICA_EXPECTS(!donors.empty(), "every rank failed before it found a tour");
@@ -130,7 +130,7 @@ void Islands::gather_best(bool failed, std::vector<int32_t>& tour, int64_t& leng
     length = donors.front().first;
     return;
   }
-  length = aco::merge_tours(instance_, donors, tour);
+  length = population::merge_tours(instance_, donors, tour);
 }
 
 }  // namespace formica

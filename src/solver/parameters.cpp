@@ -257,9 +257,9 @@ void add_eax_parameters(std::vector<Parameter>& p) {
       "at 0.065 %); the other two climb far faster on large instances (usa13509, 2 threads: the population "
       "of 100 in 6.6 s instead of 32.5 s); auto takes nearest-neighbour beside the GPU's colonies from "
       "50,000 cities (pla85900: 100 tours in 3.4 s on 14 threads, where random ones still climb at 400 s)"));
-  p.push_back(named_parameter<localsearch::EaxClimb>(
-      "eax-climb", "eax: how its population's start tours are climbed:", localsearch::eax_climb_names,
-      localsearch::parse_eax_climb, localsearch::to_string, [](auto& c) -> auto& { return c.eax.climb; },
+  p.push_back(named_parameter<population::EaxClimb>(
+      "eax-climb", "eax: how its population's start tours are climbed:", population::eax_climb_names,
+      population::parse_eax_climb, population::to_string, [](auto& c) -> auto& { return c.eax.climb; },
       "auto takes lin-kernighan with the nearest-neighbour starts beside the GPU's colonies from 50,000 "
       "cities (pla85900, 120 s, H200 host, 5 seeds: median 0.087 % above the optimum, where or-opt climbs "
       "stood at 0.21 %)"));
@@ -295,9 +295,10 @@ void add_eax_parameters(std::vector<Parameter>& p) {
                "AB-cycles that together leave few subtours) before the next population; 1 keeps single AB-cycles",
                [](SolverConfig& c, std::string_view v) { c.eax.stages = parse_value<int>("eax-stages", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.eax.stages); }});
-  p.push_back(named_parameter<localsearch::EaxSelection>(
-      "eax-selection", "eax: which child replaces its parent A:", localsearch::eax_selection_names,
-      localsearch::parse_eax_selection, localsearch::to_string, [](auto& c) -> auto& { return c.eax.selection; }));
+  p.push_back(named_parameter<population::EaxSelection>(
+      "eax-selection", "eax: which child replaces its parent A:", population::eax_selection_names,
+      population::parse_eax_selection, population::to_string,
+      [](auto& c) -> auto& { return c.eax.selection; }));
 }
 
 std::vector<Parameter> make_parameters() {

@@ -8,6 +8,7 @@
 
 #include "aco/colony_merge.h"
 #include "core/error.h"
+#include "hybrid/host_threads.h"
 #include "localsearch/config.h"
 #include "localsearch/cpu/iterated_lin_kernighan.h"
 
@@ -160,7 +161,7 @@ int portfolio_lk_threads(int n, Backend backend, const SolverConfig& config) {
 /// re-decides too much.
 int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 
-/// GA-EAX (localsearch/cpu/edge_assembly_search.h) is far behind the colonies until its
+/// GA-EAX (population/edge_assembly_search.h) is far behind the colonies until its
 /// population converges, then far ahead. One H100 host's 16 threads, the gap of eax / auto at
 /// marks read from each run's history (bench/results/lkh_h100/eax_2026-11-27, seed 1 unless
 /// named): usa13509 15 s 0.72 (seed 2: 0.26) / 0.108 %, 20 s 0.050 (0.047) / 0.105 %; d18512 40 s
@@ -284,7 +285,7 @@ double eax_budget(int n, int threads, Backend backend) {
 }
 
 int eax_population(int n, int threads, double time_limit, Backend backend) {
-  const int reference = localsearch::cpu::EdgeAssemblyConfig{}.population;
+  const int reference = population::EdgeAssemblyConfig{}.population;
   const int first = eax_nearest_starts(n, backend) ? kEaxNearestPopulation : reference;
   const double wanted = reference * time_limit / (kEaxPopulationMargin * eax_budget(n, threads, backend));
   if (!(wanted < kEaxMaxAutoPopulation)) return kEaxMaxAutoPopulation;  // also a time limit of 1e300
@@ -309,7 +310,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     // optimum at 7.8 / 10.0 / 7.7 s against 25.2 / 10.5 / 11.8 s with the 2-opt + Or-opt climbs;
     // usa13509 0.0018 / 0.0005 / 0.0007 % at 120 s against 0.0101 / 0.0089 / 0.0003 % (at 60 s
     // 0.0027 / 0.0005 / 0.0007 % against 0.0185 / 0.0134 / 0.0020 %).
-    config.eax.climb = localsearch::EaxClimb::LinKernighan;
+    config.eax.climb = population::EaxClimb::LinKernighan;
     return config;
   }
   config.algorithm = Algorithm::Mmas;
@@ -354,7 +355,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     if (unset("eax-start", config.eax.start, defaults.eax.start))
       config.eax.start = localsearch::StartKind::NearestNeighbour;
     if (unset("eax-climb", config.eax.climb, defaults.eax.climb))
-      config.eax.climb = localsearch::EaxClimb::LinKernighan;
+      config.eax.climb = population::EaxClimb::LinKernighan;
   }
   // Independent walks below kOrOptBelow: H200, 3 seeds, 10 s, stop at 0.1 %, shared / independent:
   // u2152 0.107 / 0.068 %, pr2392 0.107 / 0.060 % (median); at the reference times fnl4461 0.134 /
@@ -365,15 +366,14 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
       unset("lk-independent", c.lk_independent, defaults.colony.lk_independent))
     c.lk_independent = true;
   // Very large tours: the threads walk stretches of n / threads cities each, one a thread
-  // (--lk-stretch, the decomposition; stretch_lin_kernighan.h), so that every thread's gains add
-  // up, where whole-tour threads that share one walk keep only the one that gained most. H200
-  // host, 14 threads, 60 s, the same start (bench/large_tour_bench, kMaxRoundKicks): 200,000
-  // cities 319.87 M (stretches of 25,000) against 320.29 M whole; a million cities 717.2 M
-  // (35,000) against 722.8 M. The solver, one H200 and 16 cores each, the two at once: 200,000
-  // cities at 60 s 319.72 / 319.66 / 319.67 M against 319.91 / 319.92 / 319.88 M whole (seeds
-  // 1-3), a million at 120 s 716.29 / 716.05 M against 721.88 / 720.91 M (seeds 1-2;
-  // bench/results/big_stretches_2026-11-29). One thread gains nothing from it: the 2-core VM's
-  // CPU backend (one Lin-Kernighan thread), 200,000 cities, 30 s, 322.62 M in two stretches
+  // (--lk-stretch, the decomposition; decomposition/stretch_lin_kernighan.h), so that every thread's gains
+  // add up, where whole-tour threads that share one walk keep only the one that gained most. H200 host, 14
+  // threads, 60 s, the same start (bench/large_tour_bench, kMaxRoundKicks): 200,000 cities 319.87 M
+  // (stretches of 25,000) against 320.29 M whole; a million cities 717.2 M (35,000) against 722.8 M. The
+  // solver, one H200 and 16 cores each, the two at once: 200,000 cities at 60 s 319.72 / 319.66 / 319.67 M
+  // against 319.91 / 319.92 / 319.88 M whole (seeds 1-3), a million at 120 s 716.29 / 716.05 M against 721.88
+  // / 720.91 M (seeds 1-2; bench/results/big_stretches_2026-11-29). One thread gains nothing from it: the
+  // 2-core VM's CPU backend (one Lin-Kernighan thread), 200,000 cities, 30 s, 322.62 M in two stretches
   // against 322.31 M whole; so it needs kMinStretchThreads.
   if (c.lk_threads >= kMinStretchThreads && n >= kStretchFrom &&
       c.host_search == aco::HostSearch::LinKernighan && !c.lk_independent &&
@@ -402,13 +402,12 @@ int island_stretch(const SolverConfig& request, const SolverConfig& resolved, in
 std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightType type, Backend backend) {
   if (resolved.algorithm == Algorithm::Eax) {
     const int threads = threads_per_island(resolved);
-    return concat(
-        "auto: n = ", n, " on the CPU: GA-EAX on ", threads, threads == 1 ? " thread" : " threads", " (",
-        resolved.eax.population, " tours",
-        resolved.eax.climb == localsearch::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan" : "", ", ",
-        resolved.eax.children, " children per pair), the time limit being past the ",
-        std::round(eax_budget(n, threads, Backend::Cpu) * 10) / 10,
-        " s in which its population overtakes the colonies");
+    return concat("auto: n = ", n, " on the CPU: GA-EAX on ", threads, threads == 1 ? " thread" : " threads",
+                  " (", resolved.eax.population, " tours",
+                  resolved.eax.climb == population::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan" : "",
+                  ", ", resolved.eax.children, " children per pair), the time limit being past the ",
+                  std::round(eax_budget(n, threads, Backend::Cpu) * 10) / 10,
+                  " s in which its population overtakes the colonies");
   }
   const aco::ColonyConfig& c = resolved.colony;
   const bool gpu = backend == Backend::Cuda;
@@ -424,9 +423,9 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
       c.lk_threads > 0 && c.host_search == aco::HostSearch::Eax
           ? concat(" with ", c.lk_threads, " host thread", c.lk_threads > 1 ? "s" : "",
                    " of GA-EAX (a population of ", resolved.eax.population, " tours",
-                   resolved.eax.climb == localsearch::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan"
-                   : resolved.eax.start != localsearch::StartKind::Random    ? " climbed"
-                                                                             : "",
+                   resolved.eax.climb == population::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan"
+                   : resolved.eax.start != localsearch::StartKind::Random   ? " climbed"
+                                                                            : "",
                    resolved.eax.start == localsearch::StartKind::Random
                        ? std::string()
                        : concat(" from ", localsearch::to_string(resolved.eax.start), " tours"),
@@ -440,10 +439,10 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
                        ? std::string()
                        : concat(" over ",
                                 to_string(effective_shape(
-                                    aco::threads_shape(c.lk_lists, NeighbourShape::Nearest), type)),
+                                    hybrid::threads_shape(c.lk_lists, NeighbourShape::Nearest), type)),
                                 " lists",
                                 c.lk_lists == aco::LkLists::Alpha
-                                    ? concat(", then the ", aco::kThreadsAlphaNeighbours, " alpha-nearest")
+                                    ? concat(", then the ", hybrid::kThreadsAlphaNeighbours, " alpha-nearest")
                                     : std::string()),
                    c.lk_adopt_merged  ? ", independent walks that take the merged tour)"
                    : c.lk_independent ? ", independent walks)"

@@ -19,6 +19,7 @@
 #include "core/memory.h"
 #include "core/timer.h"
 #include "cuda/device.h"
+#include "hybrid/host_threads.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/cpu/two_opt_cpu.h"
 #include "localsearch/start_tour.h"
@@ -217,9 +218,11 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
     case Algorithm::Gaco: {
       const aco::ColonyConfig colony = colony_config(config, threads);
       if (backend == Backend::Cpu)
-        return std::make_unique<aco::ColonySearchCpu>(instance, colony, std::move(start_tour), setup_stop);
+        return std::make_unique<aco::ColonySearchCpu>(instance, colony, std::move(start_tour), setup_stop,
+                                                      hybrid::start_host_threads);
 #if FORMICA_HAVE_CUDA
-      return std::make_unique<aco::ColonySearchCuda>(instance, colony, std::move(start_tour), setup_stop);
+      return std::make_unique<aco::ColonySearchCuda>(instance, colony, std::move(start_tour), setup_stop,
+                                                     hybrid::start_host_threads);
 #else
       break;
 #endif
@@ -235,11 +238,11 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       break;
     }
     case Algorithm::Eax: {
-      localsearch::cpu::EdgeAssemblyConfig eax = config.eax;
+      population::EdgeAssemblyConfig eax = config.eax;
       eax.seed = config.seed;
       eax.threads = threads;
       if (backend == Backend::Cpu)
-        return std::make_unique<localsearch::cpu::EdgeAssemblySearch>(instance, eax, std::move(start_tour), setup_stop);
+        return std::make_unique<population::EdgeAssemblySearch>(instance, eax, std::move(start_tour), setup_stop);
       break;
     }
   }

@@ -25,7 +25,7 @@
 #include "core/tour.h"
 #include "distributed/communicator.h"
 #include "localsearch/config.h"
-#include "localsearch/cpu/edge_assembly_search.h"
+#include "population/edge_assembly_search.h"
 
 namespace formica {
 
@@ -56,7 +56,7 @@ struct SolverConfig {
   aco::ColonyConfig colony;
   localsearch::TwoOptConfig two_opt;
   /// --algorithm eax (its seed and threads are the run's).
-  localsearch::cpu::EdgeAssemblyConfig eax;
+  population::EdgeAssemblyConfig eax;
   /// Exact 2-opt + Or-opt + 3-opt polish of the best tour before it is returned (neighbour lists, with the
   /// final sweep; localsearch/cpu/neighbour_list_climb.h). Its time comes out of the time limit.
   bool polish = true;

@@ -15,9 +15,9 @@
 #include "core/nearest_neighbour.h"
 #include "core/rng.h"
 #include "core/tour.h"
+#include "decomposition/stretch_lin_kernighan.h"
 #include "io/generator.h"
 #include "test_support.h"
-#include "localsearch/cpu/stretch_lin_kernighan.h"
 
 namespace formica::batch {
 namespace {
@@ -88,7 +88,7 @@ TEST(StretchBatch, ARoundShortensEveryStretchInPlaceWithItsEndsFixed) {
   EXPECT_EQ(tour_length(instance, before) - tour_length(instance, tour), round.gain);
   const int n = instance.n();
   for (int s = 0; s < round.stretches; ++s) {
-    const localsearch::cpu::StretchCut cut = localsearch::cpu::stretch_cut(n, stretch, offset, s);
+    const decomposition::StretchCut cut = decomposition::stretch_cut(n, stretch, offset, s);
     std::multiset<int32_t> was, is;
     for (int i = 0; i < cut.cities; ++i) {
       was.insert(before[(cut.first + i) % n]);

@@ -204,7 +204,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Cli, SolveHelpNamesEveryStrategyWithItsPaperSection) {
   const Outcome run = formica("solve --help");
   ASSERT_EQ(run.code, 0) << run.err;
-  const auto lists = [&](const std::vector<aco::NamedValue>& names) {
+  const auto lists = [&](const std::vector<NamedValue>& names) {
     for (const auto& name : names) {
       const std::string line = "  " + std::string(name.name) + ": ";
       EXPECT_NE(run.out.find(line), std::string::npos) << "--help does not list " << name.name;

@@ -171,7 +171,7 @@ TEST(Islands, RanksExchangeTheirBestToursAndRankZeroGathersTheShortest) {
 
 TEST(Islands, RanksSplitTheStretchesOfAVeryLargeTourByRegion) {
   // The whole solver under mpirun: each rank's stretch threads walk the stretches that start in its
-  // region of the plane (localsearch/cpu/stretch_lin_kernighan.h), the exchange merges the two.
+  // region of the plane (decomposition/stretch_lin_kernighan.h), the exchange merges the two.
   FORMICA_REQUIRE_RANKS(2);
   const Instance instance = io::generate_instance(4000, io::InstanceKind::Uniform, 3);
   SolverConfig config;

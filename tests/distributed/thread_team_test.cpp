@@ -140,7 +140,7 @@ TEST(IslandsInOneProcess, ExchangeTheirBestAndReturnTheMergedTour) {
 
 TEST(IslandsInOneProcess, SplitTheStretchesOfAVeryLargeTourByRegion) {
   // Stretch threads on two islands: each walks the stretches of its region of the plane
-  // (localsearch/cpu/stretch_lin_kernighan.h), the exchange merges the two.
+  // (decomposition/stretch_lin_kernighan.h), the exchange merges the two.
   const Instance instance = io::generate_instance(4000, io::InstanceKind::Uniform, 3);
   for (const bool split : {true, false}) {
     SolverConfig config = islands_config(2);

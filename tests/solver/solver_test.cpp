@@ -333,7 +333,7 @@ TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
   const SolverConfig cpu = resolve_config(config, 3038, Backend::Cpu);
   EXPECT_EQ(cpu.algorithm, Algorithm::Eax);
   EXPECT_EQ(cpu.eax.population, SolverConfig{}.eax.population);
-  EXPECT_EQ(cpu.eax.climb, localsearch::EaxClimb::LinKernighan);  // its start tours climbed by Lin-Kernighan
+  EXPECT_EQ(cpu.eax.climb, population::EaxClimb::LinKernighan);  // its start tours climbed by Lin-Kernighan
   const std::string summary = portfolio_summary(cpu, 3038, EdgeWeightType::Euc2D, Backend::Cpu);
   EXPECT_NE(summary.find("GA-EAX"), std::string::npos) << summary;
   EXPECT_NE(summary.find("100 tours climbed by Lin-Kernighan, 30 children per pair"), std::string::npos)
@@ -456,7 +456,7 @@ TEST(Solver, AutoClimbsGaEaxsPopulationFromNearestNeighbourToursBesideTheGpusCol
   const SolverConfig gpu = resolve_config(config, 85'900, Backend::Cuda);
   EXPECT_EQ(gpu.colony.host_search, aco::HostSearch::Eax);
   EXPECT_EQ(gpu.eax.start, localsearch::StartKind::NearestNeighbour);
-  EXPECT_EQ(gpu.eax.climb, localsearch::EaxClimb::LinKernighan);
+  EXPECT_EQ(gpu.eax.climb, population::EaxClimb::LinKernighan);
   EXPECT_EQ(gpu.eax.population, eax_population(85'900, threads, *config.time_limit, Backend::Cuda));
   EXPECT_NO_THROW(gpu.validate());
   const std::string summary = portfolio_summary(gpu, 85'900, EdgeWeightType::Ceil2D, Backend::Cuda);
@@ -474,14 +474,14 @@ TEST(Solver, AutoClimbsGaEaxsPopulationFromNearestNeighbourToursBesideTheGpusCol
   set_parameter(named, "eax-climb", "or-opt");
   const SolverConfig chosen = resolve_config(named, 85'900, Backend::Cuda);
   EXPECT_EQ(chosen.eax.start, localsearch::StartKind::SpaceFillingCurve);
-  EXPECT_EQ(chosen.eax.climb, localsearch::EaxClimb::OrOpt);
+  EXPECT_EQ(chosen.eax.climb, population::EaxClimb::OrOpt);
   // Smaller instances keep random starts at any budget.
   SolverConfig long_run;
   long_run.time_limit = 3600;
   const SolverConfig mid = resolve_config(long_run, 33'810, Backend::Cuda);
   EXPECT_EQ(mid.colony.host_search, aco::HostSearch::Eax);
   EXPECT_EQ(mid.eax.start, localsearch::StartKind::Random);
-  EXPECT_EQ(mid.eax.climb, localsearch::EaxClimb::OrOpt);
+  EXPECT_EQ(mid.eax.climb, population::EaxClimb::OrOpt);
 }
 
 TEST(Solver, TheHostThreadsRunGaEaxBesideTheColonies) {

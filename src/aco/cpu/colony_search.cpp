@@ -61,8 +61,9 @@ localsearch::cpu::ClimbOptions ant_climb(const ColonyConfig& config) {
 
 }  // namespace
 
-ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& config, std::vector<int32_t> start_tour,
-                                 const StopFlag* setup_stop)
+ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& config,
+                                 std::vector<int32_t> start_tour, const StopFlag* setup_stop,
+                                 const StartHostThreads& host_threads)
     : instance_(instance), config_(config), n_(instance.n()) {
   config_.validate();
   FORMICA_EXPECTS(start_tour.empty() || config_.focused(), kStartTourNeedsFocusedColonies);
@@ -80,7 +81,7 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
   colony_restart_best_.resize(colony_best_.size());
   if (config_.local_search != localsearch::LocalSearchKind::None)
     ls_lists_ = local_search_lists(instance, config_, setup_stop);
-  merger_ = ColonyMerger(instance, config_, ls_lists_ ? &*ls_lists_ : nullptr);
+  merger_ = ColonyMerger(host_threads, instance, config_, ls_lists_ ? &*ls_lists_ : nullptr);
   if (config_.focused())
     start_focused(start_tour.empty()
                       ? focused_start_tour(instance, config_, ls_lists_ ? &*ls_lists_ : nullptr, setup_stop)

@@ -25,9 +25,10 @@ class ColonySearchCpu final : public Search {
  public:
   /// Focused colonies start from `start_tour` when one is given (a permutation of the cities),
   /// else from focused_start_tour(), whose climb ends when `setup_stop` asks; colonies that are not
-  /// focused take none.
+  /// focused take none. With config.lk_threads > 0, `host_threads` starts the threads beside the
+  /// colonies (aco/colony_merge.h; the solver gives hybrid::start_host_threads).
   ColonySearchCpu(const Instance& instance, const ColonyConfig& config, std::vector<int32_t> start_tour = {},
-                  const StopFlag* setup_stop = nullptr);
+                  const StopFlag* setup_stop = nullptr, const StartHostThreads& host_threads = {});
 
   bool step(const StopFlag& stop) override;
   int64_t best_length() const override { return best_length_; }

@@ -6,8 +6,8 @@
 #include "aco/cpu/candidate_selection.h"
 #include "core/nearest_neighbour.h"
 #include "core/space_filling_curve.h"
+#include "decomposition/stretch_lin_kernighan.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
-#include "localsearch/cpu/stretch_lin_kernighan.h"
 
 namespace formica::aco {
 
@@ -19,9 +19,9 @@ std::vector<int32_t> focused_start_tour(const Instance& instance, const ColonyCo
     // stretches are compact regions that the stretch walks climb on every thread, and the whole
     // tour's climb after them has only the seams left.
     std::vector<int32_t> tour = space_filling_curve_tour(instance);
-    const int stretch = localsearch::cpu::kDefaultStretchCities;
+    const int stretch = decomposition::kDefaultStretchCities;
     for (const int offset : {0, stretch / 2})
-      localsearch::cpu::walk_stretches(instance, tour, stretch, offset, 0, config.threads, config.seed, stop);
+      decomposition::walk_stretches(instance, tour, stretch, offset, 0, config.threads, config.seed, stop);
     localsearch::cpu::NeighbourClimber(instance, *lists, localsearch::cpu::climb_options(config.local_search, true))
         .climb(tour, stop);
     return tour;

@@ -34,7 +34,7 @@ namespace formica::aco {
 constexpr int kRestartWalkFactor = 8;
 
 /// Cities from which the focused start tour is a space-filling-curve tour walked a stretch at a
-/// time (localsearch/cpu/stretch_lin_kernighan.h) before its climb. H100 host (14 threads): a
+/// time (decomposition/stretch_lin_kernighan.h) before its climb. H100 host (14 threads): a
 /// million cities, nearest neighbour and climb 97 s, the stretches and climb 23 s to the first
 /// iteration's end; 200,000 cities 2.5 s the one way, 6.8 s the other.
 constexpr int kStretchStartCities = 500000;

@@ -104,7 +104,8 @@ struct ColonySearchCuda::State {
 };
 
 ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig& config,
-                                   std::vector<int32_t> start_tour, const StopFlag* setup_stop)
+                                   std::vector<int32_t> start_tour, const StopFlag* setup_stop,
+                                   const StartHostThreads& host_threads)
     : state_(std::make_unique<State>(instance, config)) {
   State& s = *state_;
   s.config.validate();
@@ -157,7 +158,7 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   expect_memory(colony_memory(n, s.config, true).device, capped_memory(free_bytes) / 10 * 9,
                 concat(to_string(s.config.variant), " on the GPU for n = ", n, " with ", ants, " ants"));
-  s.merger = ColonyMerger(instance, s.config, lists ? &*lists : nullptr);
+  s.merger = ColonyMerger(host_threads, instance, s.config, lists ? &*lists : nullptr);
   s.distances_view.emplace(instance);
   CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
   s.ids = DeviceBuffer<int32_t>(std::span<const int32_t>(repeat(s.set.ids, matrices)));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "aco/colony_config.h"
+#include "aco/colony_merge.h"
 #include "aco/colony_rules.h"
 #include "core/instance.h"
 #include "core/search.h"
@@ -28,9 +29,10 @@ class ColonySearchCuda final : public Search {
   /// every ant of a matrix in one block, at most 32).
   /// Focused colonies start from `start_tour` when one is given (a permutation of the cities),
   /// else from focused_start_tour(), whose climbs end early when `setup_stop` asks; colonies that
-  /// are not focused take none.
+  /// are not focused take none. With config.lk_threads > 0, `host_threads` starts the threads
+  /// beside the colonies (aco/colony_merge.h; the solver gives hybrid::start_host_threads).
   ColonySearchCuda(const Instance& instance, const ColonyConfig& config, std::vector<int32_t> start_tour = {},
-                   const StopFlag* setup_stop = nullptr);
+                   const StopFlag* setup_stop = nullptr, const StartHostThreads& host_threads = {});
   ~ColonySearchCuda() override;
 
   bool step(const StopFlag& stop) override;

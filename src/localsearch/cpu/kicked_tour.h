@@ -1,6 +1,6 @@
 // One walk of iterated Lin-Kernighan, the step that the whole-tour threads
-// (iterated_lin_kernighan.h) and the stretch threads (stretch_lin_kernighan.h) both repeat: kick the
-// tour with a double bridge, repair it with Lin-Kernighan chains from the eight cities at the
+// (iterated_lin_kernighan.h) and the stretch threads (decomposition/stretch_lin_kernighan.h) both repeat:
+// kick the tour with a double bridge, repair it with Lin-Kernighan chains from the eight cities at the
 // changed edges, keep the result when it is no longer than before (equal lengths too: the walk
 // crosses plateaus), else go back. Lengths are exact TSPLIB integers, kept incrementally.
 //

@@ -50,7 +50,7 @@ struct LinKernighanOptions {
   /// goes into reversing long stretches for tentative steps that are then undone.
   int max_reversal = 0;
   /// An edge of the tour that no chain removes (-1, -1: none): a stretch closed into a tour of its
-  /// own by the edge between its fixed ends (stretch_lin_kernighan.h).
+  /// own by the edge between its fixed ends (decomposition/stretch_lin_kernighan.h).
   std::array<int, 2> fixed_edge{-1, -1};
 };
 

@@ -53,8 +53,8 @@ class ChainEdges {
   }
   void add(int a, int b) { added_.push_back(key(a, b)), touch(a, b); }
   void remove(int a, int b) { removed_.push_back(key(a, b)), touch(a, b); }
-  /// An edge no chain removes at all (a stretch's closing edge: stretch_lin_kernighan.h); -1, -1
-  /// for none. It stays through clear().
+  /// An edge no chain removes at all (a stretch's closing edge: decomposition/stretch_lin_kernighan.h); -1,
+  /// -1 for none. It stays through clear().
   void fix(int a, int b) { fixed_a_ = a, fixed_b_ = b; }
   bool fixed(int a, int b) const {
     return (a == fixed_a_ && b == fixed_b_) || (a == fixed_b_ && b == fixed_a_);

@@ -1,7 +1,8 @@
 // Host threads that improve the colonies' best tour beside them (aco/colony_merge.h): the merger
-// offers them its merged tour and takes their shortest as one more donor. Two kinds: iterated
-// Lin-Kernighan over the whole tour (iterated_lin_kernighan.h) and over stretches of very large
-// tours (stretch_lin_kernighan.h).
+// offers them its merged tour and takes their shortest as one more donor. The kinds: iterated
+// Lin-Kernighan over the whole tour (iterated_lin_kernighan.h), over stretches of very large tours
+// (decomposition/stretch_lin_kernighan.h) and GA-EAX (population/eax_companion.h); the hybrid
+// (hybrid/host_threads.h) picks one.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +36,9 @@ class TourCompanion {
   virtual void walks(std::vector<Walk>& out) const = 0;
   /// Kicks tried by all threads so far.
   virtual int64_t kicks() const = 0;
+  /// True once the threads walk on the alpha-nearest lists of a Held-Karp ascent beside them
+  /// (--lk-lists alpha); threads without one keep the default.
+  virtual bool alpha_lists() const { return false; }
 };
 
 }  // namespace formica::localsearch::cpu

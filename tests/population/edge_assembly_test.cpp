@@ -15,19 +15,21 @@
 
 #include "core/candidates.h"
 #include "core/error.h"
+#include "core/nearest_neighbour.h"
 #include "core/rng.h"
 #include "core/tour.h"
 #include "io/generator.h"
-#include "core/nearest_neighbour.h"
-#include "localsearch/cpu/eax_companion.h"
-#include "localsearch/cpu/edge_assembly_search.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
-#include "localsearch/edge_assembly.h"
 #include "localsearch/start_tour.h"
+#include "population/eax_companion.h"
+#include "population/edge_assembly.h"
+#include "population/edge_assembly_search.h"
 #include "test_support.h"
 
-namespace formica::localsearch {
+namespace formica::population {
 namespace {
+
+using localsearch::random_start, localsearch::start_tour, localsearch::StartKind;
 
 std::set<Edge> edges_of(std::span<const int32_t> tour) {
   std::set<Edge> edges;
@@ -39,7 +41,9 @@ std::set<Edge> edges_of(std::span<const int32_t> tour) {
 std::vector<int32_t> parent(const Instance& instance, const CandidateLists& lists, int restart,
                             bool climbed) {
   std::vector<int32_t> tour = random_start(instance.n(), 11, restart);
-  if (climbed) cpu::NeighbourClimber(instance, lists, cpu::ClimbOptions{.or_opt = true}).climb(tour);
+  if (climbed)
+    localsearch::cpu::NeighbourClimber(instance, lists, localsearch::cpu::ClimbOptions{.or_opt = true})
+        .climb(tour);
   return tour;
 }
 
@@ -138,11 +142,13 @@ void expect_a_tour(const Instance& instance, const MergeBase& base, std::span<co
 }
 
 /// The subtours that applying `set` (indices into `cycles`) to the base leaves.
-int subtours_of(const MergeBase& base, const std::vector<std::vector<int32_t>>& cycles, std::span<const int> set) {
+int subtours_of(const MergeBase& base, const std::vector<std::vector<int32_t>>& cycles,
+                std::span<const int> set) {
   std::vector<Edge> removed, added;
   for (const int c : set)
     for (size_t i = 0; i < cycles[c].size(); ++i)
-      (i % 2 == 0 ? removed : added).push_back(make_edge(cycles[c][i], cycles[c][(i + 1) % cycles[c].size()]));
+      (i % 2 == 0 ? removed : added)
+          .push_back(make_edge(cycles[c][i], cycles[c][(i + 1) % cycles[c].size()]));
   return base.exchange_cycles(removed, added);
 }
 
@@ -201,9 +207,8 @@ TEST(EdgeAssembly, TheSameTourTwiceHasNoChild) {
   EXPECT_EQ(assembly.best_child(base, reversed, 30, rng, child), 0);
 }
 
-std::unique_ptr<cpu::EdgeAssemblySearch> run_to_the_end(const Instance& instance,
-                                                        cpu::EdgeAssemblyConfig config) {
-  auto search = std::make_unique<cpu::EdgeAssemblySearch>(instance, config);
+std::unique_ptr<EdgeAssemblySearch> run_to_the_end(const Instance& instance, EdgeAssemblyConfig config) {
+  auto search = std::make_unique<EdgeAssemblySearch>(instance, config);
   while (!search->finished() && search->step(StopFlag{})) {
   }
   return search;
@@ -211,7 +216,7 @@ std::unique_ptr<cpu::EdgeAssemblySearch> run_to_the_end(const Instance& instance
 
 TEST(EdgeAssemblySearch, ImprovesOnItsPopulationWithExactLengths) {
   const Instance instance = io::generate_instance(400, io::InstanceKind::Uniform, 4);
-  cpu::EdgeAssemblySearch search(instance, {.population = 24, .growth = 0, .threads = 2, .seed = 3});
+  EdgeAssemblySearch search(instance, {.population = 24, .growth = 0, .threads = 2, .seed = 3});
   ASSERT_TRUE(search.step(StopFlag{}));  // the population
   const int64_t first = *std::min_element(search.lengths().begin(), search.lengths().end());
   EXPECT_EQ(search.best_length(), first);
@@ -236,7 +241,7 @@ TEST(EdgeAssemblySearch, EveryStartKindGivesAPopulationOfLocalOptimaToImprove) {
   const Instance instance = io::generate_instance(300, io::InstanceKind::Clustered, 2);
   for (const StartKind start :
        {StartKind::Random, StartKind::NearestNeighbour, StartKind::SpaceFillingCurve}) {
-    cpu::EdgeAssemblySearch search(instance, {.population = 16, .growth = 0, .start = start, .seed = 7});
+    EdgeAssemblySearch search(instance, {.population = 16, .growth = 0, .start = start, .seed = 7});
     ASSERT_TRUE(search.step(StopFlag{}));
     const int64_t first = search.best_length();
     // Distinct tours (a start city or curve variant per tour), each a local optimum of exact length.
@@ -254,14 +259,14 @@ TEST(EdgeAssemblySearch, LinKernighanClimbsShortenEveryStartTour) {
   // 400 cities climb on arrays, 12,000 on two-level lists (kicked_tour.h's walks_two_level).
   for (const int n : {400, 12'000}) {
     const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 3);
-    const cpu::EdgeAssemblyConfig or_opt{
+    const EdgeAssemblyConfig or_opt{
         .population = 6, .growth = 0, .start = StartKind::NearestNeighbour, .threads = 1, .seed = 4};
-    cpu::EdgeAssemblyConfig chains = or_opt;
+    EdgeAssemblyConfig chains = or_opt;
     chains.climb = EaxClimb::LinKernighan;
-    cpu::EdgeAssemblyConfig threads = chains;
+    EdgeAssemblyConfig threads = chains;
     threads.threads = 3;
-    cpu::EdgeAssemblySearch plain(instance, or_opt), climbed(instance, chains), shared(instance, threads);
-    for (cpu::EdgeAssemblySearch* search : {&plain, &climbed, &shared}) ASSERT_TRUE(search->step(StopFlag{}));
+    EdgeAssemblySearch plain(instance, or_opt), climbed(instance, chains), shared(instance, threads);
+    for (EdgeAssemblySearch* search : {&plain, &climbed, &shared}) ASSERT_TRUE(search->step(StopFlag{}));
     int64_t plain_total = 0, climbed_total = 0;
     // Member 0 is the search's first tour in both; the others the same start tours, climbed further.
     for (size_t i = 0; i < climbed.population().size(); ++i) {
@@ -274,16 +279,16 @@ TEST(EdgeAssemblySearch, LinKernighanClimbsShortenEveryStartTour) {
     }
     EXPECT_LT(climbed_total, plain_total - plain_total / 200) << n << " cities: at least 0.5 % shorter";
   }
-  EXPECT_NE(cpu::EdgeAssemblyConfig{.climb = EaxClimb::LinKernighan}.describe().find("Lin-Kernighan"),
+  EXPECT_NE(EdgeAssemblyConfig{.climb = EaxClimb::LinKernighan}.describe().find("Lin-Kernighan"),
             std::string::npos);
 }
 
 TEST(EdgeAssemblySearch, TheSeedDecidesTheTourNotTheThreads) {
   const Instance instance = io::generate_instance(250, io::InstanceKind::Clustered, 8);
-  const cpu::EdgeAssemblyConfig one{.population = 16, .growth = 0, .threads = 1, .seed = 5};
-  cpu::EdgeAssemblyConfig three = one;
+  const EdgeAssemblyConfig one{.population = 16, .growth = 0, .threads = 1, .seed = 5};
+  EdgeAssemblyConfig three = one;
   three.threads = 3;
-  cpu::EdgeAssemblyConfig other = one;
+  EdgeAssemblyConfig other = one;
   other.seed = 6;
   const auto a = run_to_the_end(instance, one), b = run_to_the_end(instance, three),
              c = run_to_the_end(instance, other);
@@ -317,7 +322,7 @@ TEST(EdgeAssemblySearch, ReachesTheOptimumOfSmallInstances) {
 
 TEST(EdgeAssemblySearch, AConvergedPopulationGivesWayToOneTwiceAsLarge) {
   const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 9);
-  cpu::EdgeAssemblySearch search(instance, {.population = 6, .threads = 2, .seed = 4});
+  EdgeAssemblySearch search(instance, {.population = 6, .threads = 2, .seed = 4});
   int64_t last = search.best_length();
   std::vector<int> sizes;
   while (search.restarts() < 3) {
@@ -336,7 +341,7 @@ TEST(EdgeAssemblySearch, AConvergedPopulationGivesWayToOneTwiceAsLarge) {
   // Other growths: as large again, or half as large again (rounded up).
   for (const auto& [growth, expected] :
        {std::pair{1.0, std::vector<int>{6, 6, 6, 6}}, std::pair{1.5, std::vector<int>{6, 9, 14, 21}}}) {
-    cpu::EdgeAssemblySearch other(instance, {.population = 6, .growth = growth, .threads = 2, .seed = 4});
+    EdgeAssemblySearch other(instance, {.population = 6, .growth = growth, .threads = 2, .seed = 4});
     std::vector<int> seen{other.population_size()};
     while (other.restarts() < 3) {
       ASSERT_TRUE(other.step(StopFlag{}));
@@ -348,7 +353,7 @@ TEST(EdgeAssemblySearch, AConvergedPopulationGivesWayToOneTwiceAsLarge) {
 
 TEST(EdgeAssemblySearch, AStopRequestChangesNothing) {
   const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 6);
-  cpu::EdgeAssemblySearch search(instance, {.population = 30, .seed = 2});
+  EdgeAssemblySearch search(instance, {.population = 30, .seed = 2});
   const int64_t first = search.best_length();
   EXPECT_GT(first, 0);  // a tour before the first step
   StopFlag now;
@@ -366,7 +371,7 @@ TEST(EdgeAssemblySearch, AdoptedToursShareOneSlotOfThePopulation) {
   const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 9);
   // Two tours well below the population's: other searches', run to their end; `good` the longer.
   const auto finished_tour = [&](int population, uint64_t seed) {
-    cpu::EdgeAssemblySearch other(instance, {.population = population, .growth = 0, .threads = 2, .seed = seed});
+    EdgeAssemblySearch other(instance, {.population = population, .growth = 0, .threads = 2, .seed = seed});
     while (!other.finished() && other.step(StopFlag{})) {
     }
     return std::make_pair(other.best_tour(), other.best_length());
@@ -376,7 +381,7 @@ TEST(EdgeAssemblySearch, AdoptedToursShareOneSlotOfThePopulation) {
   if (better_length > good_length) std::swap(good, better), std::swap(good_length, better_length);
   ASSERT_LT(better_length, good_length);
 
-  cpu::EdgeAssemblySearch search(instance, {.population = 12, .growth = 0, .threads = 2, .seed = 5});
+  EdgeAssemblySearch search(instance, {.population = 12, .growth = 0, .threads = 2, .seed = 5});
   EXPECT_TRUE(search.supports_adoption());
   ASSERT_TRUE(search.step(StopFlag{}));
   ASSERT_LT(good_length, search.best_length());
@@ -417,10 +422,10 @@ TEST(EdgeAssemblySearch, AdoptedToursShareOneSlotOfThePopulation) {
 
 TEST(EdgeAssemblySearch, ATourAdoptedBeforeThePopulationIsItsFirst) {
   const Instance instance = io::generate_instance(200, io::InstanceKind::Uniform, 3);
-  cpu::EdgeAssemblySearch other(instance, {.population = 20, .growth = 0, .seed = 2});
+  EdgeAssemblySearch other(instance, {.population = 20, .growth = 0, .seed = 2});
   while (!other.finished() && other.step(StopFlag{})) {
   }
-  cpu::EdgeAssemblySearch search(instance, {.population = 10, .seed = 7});
+  EdgeAssemblySearch search(instance, {.population = 10, .seed = 7});
   ASSERT_LT(other.best_length(), search.best_length());
   EXPECT_TRUE(search.adopt(other.best_tour(), other.best_length()));
   ASSERT_TRUE(search.step(StopFlag{}));
@@ -430,7 +435,7 @@ TEST(EdgeAssemblySearch, ATourAdoptedBeforeThePopulationIsItsFirst) {
 
 TEST(EaxCompanion, ImprovesTheOfferedTourOnItsThreadsUntilStopped) {
   const Instance instance = io::generate_instance(400, io::InstanceKind::Uniform, 12);
-  cpu::EaxCompanion companion(instance, {.population = 20, .threads = 2, .seed = 4});
+  EaxCompanion companion(instance, {.population = 20, .threads = 2, .seed = 4});
   std::vector<int32_t> out;
   EXPECT_EQ(companion.best_length(), -1);  // idle until the first offer
   EXPECT_EQ(companion.best(out), -1);
@@ -439,7 +444,8 @@ TEST(EaxCompanion, ImprovesTheOfferedTourOnItsThreadsUntilStopped) {
   const int64_t start_length = tour_length(instance, start);
   companion.offer(start, start_length);
   EXPECT_EQ(companion.best_length(), start_length);  // published at once
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(static_cast<int>(60 * test::time_scale()));
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(static_cast<int>(60 * test::time_scale()));
   // The population's climbs alone may get below 90 % of it: a generation as well.
   while ((companion.best_length() > 0.9 * start_length || companion.generations() == 0) &&
          std::chrono::steady_clock::now() < deadline)
@@ -450,7 +456,7 @@ TEST(EaxCompanion, ImprovesTheOfferedTourOnItsThreadsUntilStopped) {
   validate_permutation(out, instance.n());
   EXPECT_EQ(tour_length(instance, out), length);
   EXPECT_EQ(companion.kicks(), 0);
-  std::vector<cpu::TourCompanion::Walk> walks(1);
+  std::vector<localsearch::cpu::TourCompanion::Walk> walks(1);
   companion.walks(walks);
   EXPECT_TRUE(walks.empty());
   companion.stop();
@@ -465,7 +471,7 @@ TEST(EaxCompanion, ImprovesTheOfferedTourOnItsThreadsUntilStopped) {
 
 TEST(EaxCompanion, StopsBeforeAnyOffer) {
   const Instance instance = io::generate_instance(100, io::InstanceKind::Uniform, 1);
-  cpu::EaxCompanion companion(instance, {.population = 10, .threads = 1});
+  EaxCompanion companion(instance, {.population = 10, .threads = 1});
   companion.stop();
   EXPECT_EQ(companion.best_length(), -1);
 }
@@ -473,8 +479,8 @@ TEST(EaxCompanion, StopsBeforeAnyOffer) {
 TEST(EdgeAssemblySearch, BlockESetsFollowTheSingleCyclesBeforeTheSearchEnds) {
   const Instance instance = io::generate_instance(500, io::InstanceKind::Clustered, 6);
   for (const int stages : {1, 2}) {
-    cpu::EdgeAssemblySearch search(instance,
-                                   {.population = 30, .growth = 0, .stages = stages, .threads = 2, .seed = 8});
+    EdgeAssemblySearch search(instance,
+                              {.population = 30, .growth = 0, .stages = stages, .threads = 2, .seed = 8});
     std::vector<int> seen;
     int64_t last = search.best_length();
     while (!search.finished() && search.step(StopFlag{})) {
@@ -491,7 +497,7 @@ TEST(EdgeAssemblySearch, BlockESetsFollowTheSingleCyclesBeforeTheSearchEnds) {
     EXPECT_EQ(tour_length(instance, search.best_tour()), search.best_length());
   }
   // A new population starts with single AB-cycles again.
-  cpu::EdgeAssemblySearch search(instance, {.population = 8, .threads = 2, .seed = 3});
+  EdgeAssemblySearch search(instance, {.population = 8, .threads = 2, .seed = 3});
   bool second = false;
   while (search.restarts() < 1) {
     ASSERT_TRUE(search.step(StopFlag{}));
@@ -507,16 +513,17 @@ TEST(EdgeAssemblySearch, BlockESetsFollowTheSingleCyclesBeforeTheSearchEnds) {
 // children per pair one generation without a shorter tour of its own is a stall.
 TEST(EdgeAssemblySearch, AnAdoptedShorterTourIsNotAStall) {
   const Instance instance = io::generate_instance(500, io::InstanceKind::Clustered, 6);
-  cpu::EdgeAssemblySearch donor(instance, {.population = 30, .growth = 0, .stages = 1, .threads = 2, .seed = 4});
+  EdgeAssemblySearch donor(instance, {.population = 30, .growth = 0, .stages = 1, .threads = 2, .seed = 4});
   while (!donor.finished() && donor.step(StopFlag{})) {
   }
   const std::vector<int32_t> guest = donor.best_tour();
-  cpu::EdgeAssemblySearch search(instance,
-                                 {.population = 30, .growth = 0, .children = 1000, .stages = 2, .threads = 2, .seed = 8});
+  EdgeAssemblySearch search(
+      instance, {.population = 30, .growth = 0, .children = 1000, .stages = 2, .threads = 2, .seed = 8});
   ASSERT_TRUE(search.step(StopFlag{}));  // the population
   ASSERT_LT(donor.best_length(), *std::ranges::min_element(search.lengths()));
   search.adopt(guest, donor.best_length());
-  const auto slot = static_cast<size_t>(std::ranges::find(search.population(), guest) - search.population().begin());
+  const auto slot =
+      static_cast<size_t>(std::ranges::find(search.population(), guest) - search.population().begin());
   ASSERT_LT(slot, search.population().size());
   const auto own_shortest = [&] {
     int64_t shortest = std::numeric_limits<int64_t>::max();
@@ -545,7 +552,7 @@ TEST(EdgeAssemblySearch, RestartKicksSpreadTheNextPopulationAroundTheBestTour) {
   const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 12);
   double shared_least[2] = {1, 1};
   for (const int kicks : {0, 2}) {
-    cpu::EdgeAssemblySearch search(
+    EdgeAssemblySearch search(
         instance, {.population = 8, .growth = 1, .restart_kicks = kicks, .threads = 2, .seed = 5});
     while (search.restarts() < 1) ASSERT_TRUE(search.step(StopFlag{}));
     const std::vector<int32_t> best = search.best_tour();  // what the next population holds
@@ -574,8 +581,8 @@ TEST(EdgeAssemblySearch, RestartKicksSpreadTheNextPopulationAroundTheBestTour) {
 // on its own (both stages), and only then gets the best tour in place of its longest.
 TEST(EdgeAssemblySearch, RestartsApartConvergeOnTheirOwnBeforeTheBestTourJoins) {
   const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 12);
-  cpu::EdgeAssemblySearch search(
-      instance, {.population = 8, .growth = 1, .restart_apart = true, .threads = 2, .seed = 5});
+  EdgeAssemblySearch search(instance,
+                            {.population = 8, .growth = 1, .restart_apart = true, .threads = 2, .seed = 5});
   while (search.restarts() < 1) ASSERT_TRUE(search.step(StopFlag{}));
   const std::vector<int32_t> best = search.best_tour();
   const int64_t best_length = search.best_length();
@@ -612,9 +619,9 @@ TEST(EdgeAssemblySearch, FirstKicksSpreadTheFirstPopulationAroundTheFirstTour) {
   const Instance instance = io::generate_instance(1000, io::InstanceKind::Uniform, 12);
   double shared_least[2] = {1, 1};
   for (const int kicks : {0, 2}) {
-    const cpu::EdgeAssemblyConfig config{
+    const EdgeAssemblyConfig config{
         .population = 8, .growth = 0, .first_kicks = kicks, .threads = 2, .seed = 5};
-    cpu::EdgeAssemblySearch search(instance, config);
+    EdgeAssemblySearch search(instance, config);
     const std::vector<int32_t> first = search.best_tour();
     const int64_t first_length = search.best_length();
     ASSERT_TRUE(search.step(StopFlag{}));  // the first population
@@ -650,8 +657,8 @@ TEST(EdgeAssemblySearch, GrowthStopsWhereTheMemoryEnds) {
     ~MemoryLimit() { ::unsetenv("FORMICA_MEMORY_LIMIT_MB"); }
   } limit;
   const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 3);
-  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.population = 1000}), OutOfMemoryError);
-  cpu::EdgeAssemblySearch search(instance, {.population = 100, .children = 10, .threads = 2, .seed = 2});
+  EXPECT_THROW(EdgeAssemblySearch(instance, {.population = 1000}), OutOfMemoryError);
+  EdgeAssemblySearch search(instance, {.population = 100, .children = 10, .threads = 2, .seed = 2});
   std::vector<int> sizes;
   while (search.restarts() < 3) {
     ASSERT_TRUE(search.step(StopFlag{}));
@@ -662,15 +669,15 @@ TEST(EdgeAssemblySearch, GrowthStopsWhereTheMemoryEnds) {
 
 TEST(EdgeAssemblySearch, RejectsBadSettings) {
   const Instance instance = io::generate_instance(20, io::InstanceKind::Uniform, 1);
-  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.population = 1}), InputError);
-  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.children = 0}), InputError);
-  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.growth = 0.5}), InputError);
-  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.neighbours = 0}), InputError);
-  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.stages = 0}), InputError);
-  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.stages = 3}), InputError);
-  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.restart_kicks = -1}), InputError);
-  EXPECT_THROW(cpu::EdgeAssemblySearch(instance, {.first_kicks = -1}), InputError);
+  EXPECT_THROW(EdgeAssemblySearch(instance, {.population = 1}), InputError);
+  EXPECT_THROW(EdgeAssemblySearch(instance, {.children = 0}), InputError);
+  EXPECT_THROW(EdgeAssemblySearch(instance, {.growth = 0.5}), InputError);
+  EXPECT_THROW(EdgeAssemblySearch(instance, {.neighbours = 0}), InputError);
+  EXPECT_THROW(EdgeAssemblySearch(instance, {.stages = 0}), InputError);
+  EXPECT_THROW(EdgeAssemblySearch(instance, {.stages = 3}), InputError);
+  EXPECT_THROW(EdgeAssemblySearch(instance, {.restart_kicks = -1}), InputError);
+  EXPECT_THROW(EdgeAssemblySearch(instance, {.first_kicks = -1}), InputError);
 }
 
 }  // namespace
-}  // namespace formica::localsearch
+}  // namespace formica::population

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/space_filling_curve.h"
 #include "core/tour.h"
+#include "hybrid/host_threads.h"
 #include "io/generator.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/start_tour.h"
@@ -107,7 +108,7 @@ TEST(ColonyMerger, TakesTheLinKernighanThreadsTourAndHandsThemTheMerge) {
     config.merge_tours = true;
     config.lk_threads = 2;
     config.lk_lists = lists;
-    ColonyMerger merger(instance, config, nullptr);
+    ColonyMerger merger(hybrid::start_host_threads(instance, config, nullptr));
     merger.start(std::span<const int32_t>(colonies.tours).subspan(static_cast<size_t>(best) * 1500, 1500),
                  before);
     std::vector<int32_t> merged;
@@ -142,7 +143,7 @@ TEST(ColonyMerger, TheAscentHandsTheThreadsAlphaLists) {
   const Instance instance = io::generate_instance(2000, io::InstanceKind::Uniform, 3);
   Colonies colonies = climbed_colonies(instance, 1);
   ColonyMerger merger;
-  merger = ColonyMerger(instance, config, nullptr);
+  merger = ColonyMerger(hybrid::start_host_threads(instance, config, nullptr));
   merger.start(colonies.tours, colonies.records[0].best_length);
   ASSERT_TRUE(test::wait_for([&] { return merger.alpha_lists(); }, 120.0));
   std::vector<int32_t> merged;
@@ -162,7 +163,7 @@ TEST(ThreadListsAscent, HandsOverItsListsOrEndsWithTheRun) {
   const std::vector<int32_t> start = space_filling_curve_tour(instance);
   localsearch::cpu::IteratedLinKernighan threads(instance, build_candidate_lists(instance, 10), 2, 3);
   threads.offer(start, tour_length(instance, start));
-  ThreadListsAscent ascent(instance, threads);
+  hybrid::ThreadListsAscent ascent(instance, threads);
   ASSERT_TRUE(test::wait_for([&] { return ascent.handed_over() && threads.list_changes() == 2; }, 120.0));
   ascent.stop();
   threads.stop();
@@ -173,7 +174,7 @@ TEST(ThreadListsAscent, HandsOverItsListsOrEndsWithTheRun) {
 
   const Instance large = io::generate_instance(200000, io::InstanceKind::Uniform, 3);
   localsearch::cpu::IteratedLinKernighan idle(large, build_candidate_lists(large, 5), 1, 3);
-  ThreadListsAscent ended(large, idle);
+  hybrid::ThreadListsAscent ended(large, idle);
   const auto before = std::chrono::steady_clock::now();
   ended.stop();
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count(), 30.0);
@@ -210,7 +211,7 @@ TEST(ColonyMerger, MergesTheIndependentWalksToo) {
   config.merge_tours = true;
   config.lk_threads = 3;
   config.lk_independent = true;
-  ColonyMerger merger(instance, config, nullptr);
+  ColonyMerger merger(hybrid::start_host_threads(instance, config, nullptr));
   merger.start(std::span<const int32_t>(colonies.tours).first(1500), before);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   std::vector<int32_t> merged;

@@ -23,17 +23,17 @@
 #include <thread>
 #include <vector>
 
-#include "localsearch/cpu/stretch_lin_kernighan.h"
+#include "decomposition/stretch_lin_kernighan.h"
 #include "localsearch/cpu/tour_companion.h"
 
-namespace formica::localsearch::cpu {
+namespace formica::decomposition {
 
 /// The round gain below which the stretches hand over, as a fraction of the tour's length: one
 /// round of stretches at 200,000 cities takes about 0.65 s on 14 threads, so 1e-4 a round is
 /// about 1.5e-4 of the tour a second, under what the whole-tour threads gain there at 10 to 30 s.
 inline constexpr double kStretchStallGain = 1e-4;
 
-class StretchHandOver final : public TourCompanion {
+class StretchHandOver final : public localsearch::cpu::TourCompanion {
  public:
   /// Makes the whole-tour threads (idle until their first offer). Called once, on a thread of this
   /// object's, when the stretches stall; it may take a while (candidate lists).
@@ -44,7 +44,7 @@ class StretchHandOver final : public TourCompanion {
   /// for them to stall and then starts `whole_tour`'s.
   StretchHandOver(const Instance& instance, int threads, uint64_t seed, int stretch, double stall_gain,
                   WholeTour whole_tour, StretchRegion region = {},
-                  LinKernighanStep step = LinKernighanStep::TwoOpt,
+                  localsearch::LinKernighanStep step = localsearch::LinKernighanStep::TwoOpt,
                   NeighbourShape shape = NeighbourShape::Nearest);
   ~StretchHandOver() override { stop(); }
   StretchHandOver(const StretchHandOver&) = delete;
@@ -72,4 +72,4 @@ class StretchHandOver final : public TourCompanion {
   std::thread hand_over_;
 };
 
-}  // namespace formica::localsearch::cpu
+}  // namespace formica::decomposition

@@ -1,5 +1,5 @@
 // GA-EAX on host threads (--algorithm eax): a population of tours improved by edge assembly
-// crossover (localsearch/edge_assembly.h), after Nagata and Kobayashi's GA-EAX (INFORMS Journal on
+// crossover (population/edge_assembly.h), after Nagata and Kobayashi's GA-EAX (INFORMS Journal on
 // Computing 25(2), 2013: single AB-cycles, then block E-sets, with their entropy-preserving
 // selection).
 //
@@ -42,10 +42,10 @@
 #include "core/candidates.h"
 #include "core/instance.h"
 #include "core/search.h"
-#include "localsearch/config.h"
-#include "localsearch/edge_assembly.h"
+#include "population/config.h"
+#include "population/edge_assembly.h"
 
-namespace formica::localsearch::cpu {
+namespace formica::population {
 
 /// The first step builds the population, each further step is one generation; a generation that
 /// changes no tour ends the population: the next step builds another (growth), or the search has
@@ -135,4 +135,4 @@ class EdgeAssemblySearch final : public Search {
   StepTimes times_;
 };
 
-}  // namespace formica::localsearch::cpu
+}  // namespace formica::population

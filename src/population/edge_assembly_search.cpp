@@ -1,5 +1,5 @@
 // GA-EAX on host threads (see edge_assembly_search.h).
-#include "localsearch/cpu/edge_assembly_search.h"
+#include "population/edge_assembly_search.h"
 
 #include <algorithm>
 #include <atomic>
@@ -23,13 +23,18 @@
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/cpu/two_level_tour.h"
 #include "localsearch/double_bridge.h"
-#include "localsearch/partition_merge.h"
 #include "localsearch/start_tour.h"
+#include "population/partition_merge.h"
 
-namespace formica::localsearch::cpu {
+namespace formica::population {
+using localsearch::kMaxKickSegment, localsearch::kMinKickCities, localsearch::LinKernighanStep,
+    localsearch::StartKind;
+using localsearch::cpu::ClimbOptions, localsearch::cpu::KickedTour, localsearch::cpu::LinKernighan,
+    localsearch::cpu::lin_kernighan_options, localsearch::cpu::NeighbourClimber,
+    localsearch::cpu::TwoLevelTour, localsearch::cpu::walks_two_level;
 namespace {
 
-constexpr uint64_t kEaxTag = 0x45415853;  // "EAXS"
+constexpr uint64_t kEaxTag = 0x45415853;   // "EAXS"
 constexpr uint64_t kKickTag = 0x4b49434b;  // "KICK": the restart kicks' streams
 
 /// A population's tours at their peak, per member: the tours, the next generation's, and the new
@@ -110,38 +115,6 @@ class EdgeAssemblySearch::EdgeFrequency {
   }
   std::vector<std::vector<std::pair<int32_t, int32_t>>> slots_;
 };
-
-void EdgeAssemblyConfig::validate() const {
-  FORMICA_EXPECTS(population >= 2 && population <= kMaxPopulation, "--population must be in [2, ",
-                  kMaxPopulation, "], got ", population);
-  FORMICA_EXPECTS(children >= 1 && children <= 1000, "--children must be in [1, 1000], got ", children);
-  FORMICA_EXPECTS(neighbours >= 1 && neighbours <= 50, "eax: neighbours per city must be in [1, 50], got ",
-                  neighbours);
-  FORMICA_EXPECTS(threads >= 1, "eax: at least 1 thread, got ", threads);
-  FORMICA_EXPECTS(stages == 1 || stages == 2, "--eax-stages must be 1 or 2, got ", stages);
-  FORMICA_EXPECTS(growth == 0 || (growth >= 1 && growth <= 16), "--eax-growth must be 0 or in [1, 16], got ",
-                  growth);
-  FORMICA_EXPECTS(restart_kicks >= 0 && restart_kicks <= 100'000, "--eax-restart-kicks must be in [0, 100000], got ",
-                  restart_kicks);
-  FORMICA_EXPECTS(first_kicks >= 0 && first_kicks <= 100'000, "--eax-first-kicks must be in [0, 100000], got ",
-                  first_kicks);
-}
-
-std::string EdgeAssemblyConfig::describe() const {
-  return concat("GA-EAX: population ", population,
-                climb == EaxClimb::LinKernighan ? std::string(" climbed by Lin-Kernighan") : std::string(),
-                first_kicks > 0 ? concat(" (the first tour kicked ", first_kicks, " times)") : std::string(),
-                growth == 0   ? std::string()
-                : growth == 1 ? std::string(" (a new one whenever it converges)")
-                              : concat(" (", growth, " times as large whenever it converges)"),
-                restart_apart && growth > 0
-                    ? std::string(", the next climbed apart, the best tour joining it once it has converged")
-                : restart_kicks > 0 && growth > 0
-                    ? concat(", the next from the best tour kicked ", restart_kicks, " times")
-                    : std::string(),
-                ", ", children, " children per pair", stages == 2 ? " (then block E-sets)" : "", ", ",
-                to_string(selection), " selection, ", neighbours, " nearest neighbours");
-}
 
 namespace {
 
@@ -334,7 +307,8 @@ void EdgeAssemblySearch::take_shortest() {
 
 bool EdgeAssemblySearch::adopt(std::span<const int32_t> tour, int64_t length) {
   validate_permutation(tour, instance_.n());
-  if (tour_length(instance_, tour) != length) throw std::logic_error("eax: adopted a tour with a wrong length");
+  if (tour_length(instance_, tour) != length)
+    throw std::logic_error("eax: adopted a tour with a wrong length");
   if (converged_) return false;
   const bool shorter = length < best_length_;
   if (shorter) {
@@ -343,8 +317,9 @@ bool EdgeAssemblySearch::adopt(std::span<const int32_t> tour, int64_t length) {
   }
   if (!built_) return shorter;  // the next population starts from the best tour
   if (apart_) return shorter;   // a population climbed apart takes the best tour once it has converged
-  const int slot = guest_ >= 0 ? guest_
-                                : static_cast<int>(std::max_element(lengths_.begin(), lengths_.end()) - lengths_.begin());
+  const int slot =
+      guest_ >= 0 ? guest_
+                  : static_cast<int>(std::max_element(lengths_.begin(), lengths_.end()) - lengths_.begin());
   if (length >= lengths_[slot]) return shorter;
   for (size_t i = 0; i < tours_.size(); ++i)
     if (lengths_[i] == length && std::ranges::equal(tours_[i], tour)) return shorter;
@@ -395,8 +370,8 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
     MergeBase& base = *bases_[thread_index()];
     base.reset(tours_[a], lengths_[a]);
     AssembledChild& child = taken_[a];
-    made_[a] =
-        assembly_[thread_index()]->best_child(base, tours_[b], config_.children, rng, child, score, stage_ == 2);
+    made_[a] = assembly_[thread_index()]->best_child(base, tours_[b], config_.children, rng, child, score,
+                                                     stage_ == 2);
     if (made_[a] > 0 && child.gain > 0) {
       if (!base.exchange_is_a_tour(child.removed, child.added, &next_[a]))
         throw std::logic_error("edge assembly: a child that is not one tour");
@@ -445,8 +420,9 @@ int EdgeAssemblySearch::next_population_size() const {
   const std::optional<size_t> available = available_host_memory();
   if (wanted <= population_ || !available) return wanted;
   // The new members may take half of what is available now: the run is not alone on the host.
-  const size_t fits = *available / 2 / (kTourCopiesPerNewMember * sizeof(int32_t) * static_cast<size_t>(instance_.n()));
+  const size_t fits =
+      *available / 2 / (kTourCopiesPerNewMember * sizeof(int32_t) * static_cast<size_t>(instance_.n()));
   return static_cast<int>(std::clamp(fits, static_cast<size_t>(population_), static_cast<size_t>(wanted)));
 }
 
-}  // namespace formica::localsearch::cpu
+}  // namespace formica::population

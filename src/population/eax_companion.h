@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "core/instance.h"
-#include "localsearch/cpu/edge_assembly_search.h"
 #include "localsearch/cpu/tour_companion.h"
+#include "population/edge_assembly_search.h"
 
-namespace formica::localsearch::cpu {
+namespace formica::population {
 
-class EaxCompanion final : public TourCompanion {
+class EaxCompanion final : public localsearch::cpu::TourCompanion {
  public:
   /// Starts the driving thread, idle until the first offer, whose tour is the population's first
   /// (`config.threads` threads run the generations).
@@ -59,4 +59,4 @@ class EaxCompanion final : public TourCompanion {
   std::thread worker_;
 };
 
-}  // namespace formica::localsearch::cpu
+}  // namespace formica::population

@@ -13,12 +13,14 @@
 #include "io/generator.h"
 #include "localsearch/cpu/array_tour.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
-#include "localsearch/partition_merge.h"
 #include "localsearch/start_tour.h"
+#include "population/partition_merge.h"
 #include "test_support.h"
 
-namespace formica::localsearch {
+namespace formica::population {
 namespace {
+
+using localsearch::random_start, localsearch::start_tour, localsearch::StartKind;
 
 /// The reference: base edges minus `removed` plus `added`, then a walk. True when every city keeps
 /// two edges and the walk from city 0 meets all n cities.
@@ -58,7 +60,7 @@ std::vector<int32_t> perturbed(std::vector<int32_t> base, int moves, int reach, 
   const int n = static_cast<int>(base.size());
   std::vector<int32_t> pos(base.size());
   for (int p = 0; p < n; ++p) pos[base[p]] = p;
-  cpu::ArrayTour tour(base, pos);
+  localsearch::cpu::ArrayTour tour(base, pos);
   for (int m = 0; m < moves; ++m) {
     const int i = static_cast<int>(rng.below(static_cast<uint32_t>(n)));
     const int j = (i + 2 + static_cast<int>(rng.below(static_cast<uint32_t>(reach)))) % n;
@@ -193,7 +195,7 @@ TEST(PartitionMerge, KeepsTheImprovementOfEveryTourOnDisjointStretches) {
   const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 5);
   std::vector<int32_t> base = random_start(n, 9, 0);
   const CandidateLists lists = build_candidate_lists(instance, 8);
-  cpu::climb_neighbour_lists(instance, lists, base);
+  localsearch::cpu::climb_neighbour_lists(instance, lists, base);
   std::vector<int32_t> pos(base.size());
   for (int p = 0; p < n; ++p) pos[base[p]] = p;
   RandomStream rng(17, 0);
@@ -209,7 +211,7 @@ TEST(PartitionMerge, KeepsTheImprovementOfEveryTourOnDisjointStretches) {
   }
   const auto with_moves_except = [&](int skipped) {
     std::vector<int32_t> tour = base, tour_pos = pos;
-    cpu::ArrayTour t(tour, tour_pos);
+    localsearch::cpu::ArrayTour t(tour, tour_pos);
     for (int w = 0; w < windows; ++w) {
       if (w == skipped) continue;
       const std::vector<int32_t>& m = moves[w];
@@ -253,13 +255,13 @@ TEST(PartitionMerge, MergedLengthIsExactAndNoWorseThanTheBestCandidate) {
   const Instance instance = io::generate_instance(n, io::InstanceKind::Clustered, 2);
   const CandidateLists lists = build_candidate_lists(instance, 8);
   std::vector<int32_t> base = random_start(n, 2, 0);
-  cpu::climb_neighbour_lists(instance, lists, base);
+  localsearch::cpu::climb_neighbour_lists(instance, lists, base);
   const MergeBase merge_base(instance, base, tour_length(instance, base));
   RandomStream rng(5, 0);
   std::vector<Exchange> candidates;
   for (int t = 0; t < 64; ++t) {
     std::vector<int32_t> ant = perturbed(base, 4, 30, rng);
-    cpu::climb_neighbour_lists(instance, lists, ant);
+    localsearch::cpu::climb_neighbour_lists(instance, lists, ant);
     std::vector<Edge> added, removed;
     merge_base.difference(ant, added, removed);
     for (Exchange& x : merge_base.improving_exchanges(added, removed)) candidates.push_back(std::move(x));
@@ -387,4 +389,4 @@ TEST(SegmentMerge, TheSameTourRotatedOrReversedAndToursWithoutACommonPathGiveNot
 }
 
 }  // namespace
-}  // namespace formica::localsearch
+}  // namespace formica::population

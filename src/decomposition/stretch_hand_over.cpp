@@ -1,9 +1,10 @@
 // Stretches first, then the whole tour (see stretch_hand_over.h).
-#include "localsearch/cpu/stretch_hand_over.h"
+#include "decomposition/stretch_hand_over.h"
 
 #include <utility>
 
-namespace formica::localsearch::cpu {
+namespace formica::decomposition {
+using localsearch::LinKernighanStep;
 
 StretchHandOver::StretchHandOver(const Instance& instance, int threads, uint64_t seed, int stretch,
                                  double stall_gain, WholeTour whole_tour, StretchRegion region,
@@ -79,4 +80,4 @@ bool StretchHandOver::handed_over() const {
   return whole_tour_ != nullptr;
 }
 
-}  // namespace formica::localsearch::cpu
+}  // namespace formica::decomposition

@@ -1,10 +1,10 @@
 // GA-EAX beside the colonies (see eax_companion.h).
-#include "localsearch/cpu/eax_companion.h"
+#include "population/eax_companion.h"
 
 #include <memory>
 #include <utility>
 
-namespace formica::localsearch::cpu {
+namespace formica::population {
 
 EaxCompanion::EaxCompanion(const Instance& instance, const EdgeAssemblyConfig& config)
     : instance_(instance), config_(config) {
@@ -95,4 +95,4 @@ void EaxCompanion::run() {
   }
 }
 
-}  // namespace formica::localsearch::cpu
+}  // namespace formica::population

@@ -1,8 +1,8 @@
-// The stretch Lin-Kernighan threads (localsearch/cpu/stretch_lin_kernighan.h): valid tours with
+// The stretch Lin-Kernighan threads (decomposition/stretch_lin_kernighan.h): valid tours with
 // exact lengths on coordinate and matrix instances, rounds that shorten the tour, offers adopted
 // between rounds, rounds that stall, and what they refuse; the hand-over to the whole-tour
 // threads (stretch_hand_over.h).
-#include "localsearch/cpu/stretch_lin_kernighan.h"
+#include "decomposition/stretch_lin_kernighan.h"
 
 #include <gtest/gtest.h>
 
@@ -11,20 +11,24 @@
 #include <numeric>
 #include <thread>
 
-#include "aco/colony_merge.h"
 #include "core/candidates.h"
 #include "core/error.h"
 #include "core/rng.h"
 #include "core/space_filling_curve.h"
 #include "core/tour.h"
+#include "decomposition/stretch_hand_over.h"
 #include "io/generator.h"
 #include "localsearch/cpu/iterated_lin_kernighan.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
-#include "localsearch/cpu/stretch_hand_over.h"
+#include "population/partition_merge.h"
 #include "test_support.h"
 
-namespace formica::localsearch::cpu {
+namespace formica::decomposition {
 namespace {
+
+using localsearch::LinKernighanStep, localsearch::LocalSearchKind;
+using localsearch::cpu::climb_options, localsearch::cpu::IteratedLinKernighan,
+    localsearch::cpu::NeighbourClimber, localsearch::cpu::TourCompanion;
 
 /// A random symmetric matrix instance of n cities (weights 1..1000).
 Instance matrix_instance(int n, uint64_t seed) {
@@ -44,7 +48,8 @@ int64_t walk_rounds(const Instance& instance, std::span<const int32_t> start, in
   std::vector<int32_t> out{7};
   EXPECT_EQ(threads.best(out), -1) << "nothing published before the first offer";
   threads.offer(start, start_length);
-  EXPECT_TRUE(test::wait_for([&] { return threads.rounds() >= rounds; }, 60.0)) << threads.rounds() << " rounds";
+  EXPECT_TRUE(test::wait_for([&] { return threads.rounds() >= rounds; }, 60.0))
+      << threads.rounds() << " rounds";
   threads.stop();
   std::vector<int32_t> best;
   const int64_t length = threads.best(best);
@@ -184,7 +189,8 @@ TEST(StretchHandOver, TheWholeTourThreadsTakeOverFromTheStretchesBestWhenTheySta
   const int64_t at_hand_over = threads.best_length();
   EXPECT_LT(at_hand_over, start_length) << "the stretches' round shortened the tour first";
   const int64_t kicks = threads.kicks();
-  ASSERT_TRUE(test::wait_for([&] { return threads.kicks() > kicks + 100; }, 60.0)) << "the whole-tour threads kick";
+  ASSERT_TRUE(test::wait_for([&] { return threads.kicks() > kicks + 100; }, 60.0))
+      << "the whole-tour threads kick";
   threads.stop();
   const int64_t length = threads.best(best);
   validate_permutation(best, instance.n());
@@ -282,13 +288,13 @@ TEST(StretchLinKernighan, IslandsWalkTheStretchesOfTheirOwnRegionsOnly) {
                              (start_length - tour_length(instance, tours[1])));
   // The islands' exchange (partition merge, then segment merge) puts the two together: within 1 %
   // of both gains (the partition merge's first choices can cost a little of them).
-  std::vector<aco::LengthTour> donors{{tour_length(instance, tours[0]), tours[0]},
-                                      {tour_length(instance, tours[1]), tours[1]}};
+  std::vector<population::LengthTour> donors{{tour_length(instance, tours[0]), tours[0]},
+                                             {tour_length(instance, tours[1]), tours[1]}};
   std::vector<int32_t> merged;
-  const int64_t merged_length = aco::merge_tours(instance, donors, merged);
+  const int64_t merged_length = population::merge_tours(instance, donors, merged);
   EXPECT_EQ(merged_length, tour_length(instance, merged));
   EXPECT_LE(merged_length, both_length + (start_length - both_length) / 100);
 }
 
 }  // namespace
-}  // namespace formica::localsearch::cpu
+}  // namespace formica::decomposition

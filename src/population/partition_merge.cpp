@@ -1,15 +1,16 @@
 // Partition merge (see partition_merge.h).
-#include "localsearch/partition_merge.h"
+#include "population/partition_merge.h"
 
 #include <algorithm>
 #include <array>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 #include "core/error.h"
 #include "core/tour.h"
 
-namespace formica::localsearch {
+namespace formica::population {
 namespace {
 
 /// Fusion and dropping try O(m^2) and O(m) exchanges of up to e edges for m components and e
@@ -390,4 +391,33 @@ MergedTour segment_merge(const Instance& instance, std::span<const int32_t> base
   return merged;
 }
 
-}  // namespace formica::localsearch
+int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors,
+                    std::vector<int32_t>& current) {
+  std::stable_sort(donors.begin(), donors.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  // One donor after another, each merged into the tour the ones before it left.
+  current.assign(donors.front().second.begin(), donors.front().second.end());
+  int64_t length = donors.front().first;
+  std::vector<population::Edge> added, removed;
+  std::optional<population::MergeBase> base;  // built again only when a donor changed the tour
+  for (size_t d = 1; d < donors.size(); ++d) {
+    if (!base) base.emplace(instance, current, length);
+    base->difference(donors[d].second, added, removed);
+    population::MergedTour result = base->merge(base->improving_exchanges(added, removed));
+    if (!result.tour.empty()) {
+      current = std::move(result.tour);
+      length = result.length;
+      base.reset();
+    }
+    // What the partition merge left: the donor's shorter pieces that hold the same cities.
+    result = population::segment_merge(instance, current, length, donors[d].second);
+    if (!result.tour.empty()) {
+      current = std::move(result.tour);
+      length = result.length;
+      base.reset();
+    }
+  }
+  return length;
+}
+
+}  // namespace formica::population

@@ -20,11 +20,12 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/instance.h"
 
-namespace formica::localsearch {
+namespace formica::population {
 
 /// An undirected edge, a < b.
 struct Edge {
@@ -120,10 +121,20 @@ class MergeBase {
 /// counted, left to right, so the gains add up exactly). Unlike an exchange of the partition merge
 /// a piece always leaves one tour, however its edges fall into components: this is what puts
 /// together tours that differ in disjoint stretches (the islands' split of the stretch
-/// decomposition, localsearch/cpu/stretch_lin_kernighan.h), whose components rarely close alone.
+/// decomposition, decomposition/stretch_lin_kernighan.h), whose components rarely close alone.
 /// O(n). Returns an empty tour when no piece is shorter, or when the tours share no two edges in a
 /// row.
 MergedTour segment_merge(const Instance& instance, std::span<const int32_t> base, int64_t base_length,
                          std::span<const int32_t> other);
 
-}  // namespace formica::localsearch
+/// A tour and its exact length, to merge.
+using LengthTour = std::pair<long long, std::span<const int32_t>>;
+
+/// Partition merge of several tours: `donors` (at least one, each a permutation of at least 5
+/// cities) sorted by length, then merged one after another into the shortest, each into the tour
+/// the ones before it left (partition merge, then segment merge of what it left). The result is
+/// written to `merged`; its exact length is returned. The colonies' merge (aco/colony_merge.h) and
+/// the ranks' (solver/islands.h) both go through it.
+int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors, std::vector<int32_t>& merged);
+
+}  // namespace formica::population

@@ -1,5 +1,5 @@
 // Iterated Lin-Kernighan a stretch at a time (see stretch_lin_kernighan.h).
-#include "localsearch/cpu/stretch_lin_kernighan.h"
+#include "decomposition/stretch_lin_kernighan.h"
 
 #include <algorithm>
 #include <numeric>
@@ -13,7 +13,10 @@
 #include "localsearch/cpu/lin_kernighan.h"
 #include "localsearch/double_bridge.h"
 
-namespace formica::localsearch::cpu {
+namespace formica::decomposition {
+using localsearch::kMaxKickSegment, localsearch::kMinKickCities, localsearch::LinKernighanStep;
+using localsearch::cpu::KickedTour, localsearch::cpu::LinKernighan, localsearch::cpu::lin_kernighan_options,
+    localsearch::cpu::LinKernighanOptions, localsearch::cpu::walks_two_level;
 
 Instance stretch_instance(const Instance& instance, std::span<const int32_t> cities) {
   const size_t m = cities.size();
@@ -26,13 +29,16 @@ Instance stretch_instance(const Instance& instance, std::span<const int32_t> cit
   }
   std::vector<int32_t> weights(m * m);
   for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < m; ++j) weights[i * m + j] = static_cast<int32_t>(instance.distance(cities[i], cities[j]));
+    for (size_t j = 0; j < m; ++j)
+      weights[i * m + j] = static_cast<int32_t>(instance.distance(cities[i], cities[j]));
   return Instance::from_matrix("stretch", static_cast<int>(m), std::move(weights));
 }
 
-int64_t path_through(const Instance& instance, std::span<const int32_t> cities, std::span<const int32_t> order) {
+int64_t path_through(const Instance& instance, std::span<const int32_t> cities,
+                     std::span<const int32_t> order) {
   int64_t length = 0;
-  for (size_t i = 0; i + 1 < order.size(); ++i) length += instance.distance(cities[order[i]], cities[order[i + 1]]);
+  for (size_t i = 0; i + 1 < order.size(); ++i)
+    length += instance.distance(cities[order[i]], cities[order[i + 1]]);
   return length;
 }
 
@@ -123,18 +129,18 @@ int64_t walk_stretch(const Instance& instance, std::span<int32_t> tour, StretchC
 }
 
 /// city_regions' halving: `cities` become regions first .. first + parts - 1.
-void halve(const Instance& instance, std::span<int32_t> cities, int first, int parts, std::vector<int32_t>& region) {
+void halve(const Instance& instance, std::span<int32_t> cities, int first, int parts,
+           std::vector<int32_t>& region) {
   if (parts == 1) {
     for (const int32_t c : cities) region[c] = first;
     return;
   }
-  const auto [x_low, x_high] = std::minmax_element(cities.begin(), cities.end(), [&](int32_t a, int32_t b) {
-    return instance.x()[a] < instance.x()[b];
-  });
-  const auto [y_low, y_high] = std::minmax_element(cities.begin(), cities.end(), [&](int32_t a, int32_t b) {
-    return instance.y()[a] < instance.y()[b];
-  });
-  const bool wide = instance.x()[*x_high] - instance.x()[*x_low] >= instance.y()[*y_high] - instance.y()[*y_low];
+  const auto [x_low, x_high] = std::minmax_element(
+      cities.begin(), cities.end(), [&](int32_t a, int32_t b) { return instance.x()[a] < instance.x()[b]; });
+  const auto [y_low, y_high] = std::minmax_element(
+      cities.begin(), cities.end(), [&](int32_t a, int32_t b) { return instance.y()[a] < instance.y()[b]; });
+  const bool wide =
+      instance.x()[*x_high] - instance.x()[*x_low] >= instance.y()[*y_high] - instance.y()[*y_low];
   const std::span<const double> key = wide ? instance.x() : instance.y();
   const int left = parts / 2;
   const size_t cut = cities.size() * static_cast<size_t>(left) / static_cast<size_t>(parts);
@@ -318,7 +324,8 @@ void StretchLinKernighan::work() {
   std::unique_lock lock(mutex_);
   for (;;) {
     changed_.wait(lock, [&] {
-      return stop_.load() || stalled_.load() || (length_ >= 0 && next_ < static_cast<int>(round_stretches_.size()));
+      return stop_.load() || stalled_.load() ||
+             (length_ >= 0 && next_ < static_cast<int>(round_stretches_.size()));
     });
     if (stop_.load() || stalled_.load()) return;
     const int s = round_stretches_[next_++];
@@ -336,4 +343,4 @@ void StretchLinKernighan::work() {
   }
 }
 
-}  // namespace formica::localsearch::cpu
+}  // namespace formica::decomposition

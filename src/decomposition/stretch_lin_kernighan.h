@@ -26,7 +26,7 @@
 // cut into one region per island (city_regions), and an island's threads walk only the stretches
 // whose first city lies in its region. Stretches still cross the regions' borders (the cuts move
 // every round), so no seam stays; the islands' tours differ in disjoint stretches, which the
-// exchange's segment merge (localsearch/partition_merge.h) puts together. Without that split every island
+// exchange's segment merge (population/partition_merge.h) puts together. Without that split every island
 // walks every stretch, and k islands on a host do the work of one with a k-th of its threads.
 #pragma once
 
@@ -44,7 +44,7 @@
 #include "localsearch/cpu/lin_kernighan.h"
 #include "localsearch/cpu/tour_companion.h"
 
-namespace formica::localsearch::cpu {
+namespace formica::decomposition {
 
 /// Cities per stretch unless told otherwise: small enough that a stretch's set-up and its kicks
 /// take milliseconds, large enough that the seams are a small part of the tour.
@@ -62,7 +62,8 @@ inline constexpr int kMaxRoundKicks = 5000;
 Instance stretch_instance(const Instance& instance, std::span<const int32_t> cities);
 
 /// Exact length of the path through `cities` in the order `order` gives (indices into cities).
-int64_t path_through(const Instance& instance, std::span<const int32_t> cities, std::span<const int32_t> order);
+int64_t path_through(const Instance& instance, std::span<const int32_t> cities,
+                     std::span<const int32_t> order);
 
 /// Stretch s of a round cut from `offset`: its first position and its number of cities.
 struct StretchCut {
@@ -90,7 +91,7 @@ std::vector<int32_t> city_regions(const Instance& instance, int parts);
 int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int stretch, int offset, int kicks,
                        int threads, uint64_t seed, const StopFlag* stop = nullptr);
 
-class StretchLinKernighan final : public TourCompanion {
+class StretchLinKernighan final : public localsearch::cpu::TourCompanion {
  public:
   /// Starts `threads` workers (at least 1) on `instance` (which must outlive this object, and have
   /// at least 2 x stretch cities), idle until the first offer(). Each stretch gets `kicks` kicks a
@@ -101,7 +102,8 @@ class StretchLinKernighan final : public TourCompanion {
   /// stretch's own, kStretchNeighbours a city).
   StretchLinKernighan(const Instance& instance, int threads, uint64_t seed,
                       int stretch = kDefaultStretchCities, int kicks = 0, double stall_gain = 0,
-                      StretchRegion region = {}, LinKernighanStep step = LinKernighanStep::TwoOpt,
+                      StretchRegion region = {},
+                      localsearch::LinKernighanStep step = localsearch::LinKernighanStep::TwoOpt,
                       NeighbourShape shape = NeighbourShape::Nearest);
   ~StretchLinKernighan() override { stop(); }
   StretchLinKernighan(const StretchLinKernighan&) = delete;
@@ -138,7 +140,7 @@ class StretchLinKernighan final : public TourCompanion {
 
   const Instance& instance_;
   const uint64_t seed_;
-  const LinKernighanStep step_;                    // of the stretches' chains
+  const localsearch::LinKernighanStep step_;       // of the stretches' chains
   const NeighbourShape shape_;                     // of their lists
   const int stretch_, kicks_per_stretch_, count_;  // count_: stretches a round
   const double stall_gain_;
@@ -159,4 +161,4 @@ class StretchLinKernighan final : public TourCompanion {
   std::vector<std::thread> workers_;
 };
 
-}  // namespace formica::localsearch::cpu
+}  // namespace formica::decomposition

@@ -1,6 +1,6 @@
 // Edge assembly crossover (EAX; Nagata and Kobayashi, INFORMS Journal on Computing 25(2), 2013,
 // the single strategy of their GA-EAX), the crossover of the population search
-// (localsearch/cpu/edge_assembly_search.h).
+// (population/edge_assembly_search.h).
 //
 // Parents A and B differ in some edges; those edges, A's and B's, form the graph G_AB, in which
 // every city has as many A edges as B edges. G_AB falls into AB-cycles: closed walks that take an
@@ -34,9 +34,9 @@
 #include "core/candidates.h"
 #include "core/instance.h"
 #include "core/rng.h"
-#include "localsearch/partition_merge.h"
+#include "population/partition_merge.h"
 
-namespace formica::localsearch {
+namespace formica::population {
 
 /// A child of EAX: the base (parent A) with `removed` (its edges) replaced by `added`, one tour,
 /// `gain` its length saved (removed minus added; negative when the child is longer).
@@ -125,4 +125,4 @@ class EdgeAssembly {
   std::vector<Edge> set_removed_, set_added_;
 };
 
-}  // namespace formica::localsearch
+}  // namespace formica::population

@@ -1,5 +1,5 @@
 // Edge assembly crossover (see edge_assembly.h).
-#include "localsearch/edge_assembly.h"
+#include "population/edge_assembly.h"
 
 #include <algorithm>
 #include <limits>
@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 
-namespace formica::localsearch {
+namespace formica::population {
 namespace {
 
 /// Slots of G_AB per city: two A edges, then two B edges.
@@ -402,7 +402,8 @@ int EdgeAssembly::best_child(const MergeBase& a, std::span<const int32_t> b, int
   ab_cycles(a, b, rng, cycles_);
   const int count = static_cast<int>(cycles_.size());
   if (block) {  // the centres in a random order, the cycles indexed as they are then
-    for (int i = count - 1; i > 0; --i) std::swap(cycles_[i], cycles_[rng.below(static_cast<uint32_t>(i + 1))]);
+    for (int i = count - 1; i > 0; --i)
+      std::swap(cycles_[i], cycles_[rng.below(static_cast<uint32_t>(i + 1))]);
     index_cycles();
   }
   int made = 0;
@@ -426,4 +427,4 @@ int EdgeAssembly::best_child(const MergeBase& a, std::span<const int32_t> b, int
   return made;
 }
 
-}  // namespace formica::localsearch
+}  // namespace formica::population

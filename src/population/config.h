@@ -1,0 +1,90 @@
+// Population search's settings: GA-EAX (edge_assembly_search.h) with its selection and climb
+// choices, named for the command line, Python and help texts.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/named_table.h"
+#include "localsearch/config.h"
+
+namespace formica::population {
+
+/// Which child of GA-EAX replaces its parent A (edge_assembly_search.h): the shortest, or,
+/// among those shorter than A, the one that loses the least of the population's edge entropy per
+/// unit of length gained (Nagata and Kobayashi's entropy-preserving selection, which keeps the
+/// population diverse for longer).
+enum class EaxSelection { Greedy, Entropy };
+
+std::string_view to_string(EaxSelection selection);
+std::optional<EaxSelection> parse_eax_selection(std::string_view text);
+std::vector<NamedValue> eax_selection_names();
+
+/// How GA-EAX climbs its population's start tours (edge_assembly_search.h): 2-opt and Or-opt
+/// over neighbour lists, or that and then Lin-Kernighan chains of 3-opt steps from every city.
+enum class EaxClimb { OrOpt, LinKernighan };
+
+std::string_view to_string(EaxClimb climb);
+std::optional<EaxClimb> parse_eax_climb(std::string_view text);
+std::vector<NamedValue> eax_climb_names();
+
+/// The largest population: 10,000 tours of 10,000 cities are 800 MB with the next generation's.
+inline constexpr int kMaxPopulation = 10000;
+
+/// GA-EAX's settings (population/edge_assembly_search.h): --algorithm eax, and the colonies' host threads
+/// with --host-search eax.
+struct EdgeAssemblyConfig {
+  EaxSelection selection = EaxSelection::Entropy;
+  int population = 100;  ///< tours of the first population (at least 2)
+  /// When the population has converged, start again with one `growth` times as large (at least
+  /// as large, at most kMaxPopulation) holding the best tour so far; with 0 the search has finished.
+  double growth = 2;
+  int children = 30;  ///< children per pair at most (Nagata and Kobayashi's N_ch)
+  /// 1: children from single AB-cycles only. 2: when that stage stalls (no shorter tour in
+  /// 1,500 / children generations) or converges, children from block E-sets (population/edge_assembly.h)
+  /// until that stalls or converges too, before the next population.
+  int stages = 2;
+  /// The tours the population's climbs start from (localsearch/start_tour.h).
+  localsearch::StartKind start = localsearch::StartKind::Random;
+  /// How those tours are climbed (EaxClimb). Lin-Kernighan climbs cost more (pla85900: about 1.6 s
+  /// a tour on the VM, against 0.15 s) but the population converges far lower and sooner from
+  /// them: usa13509, 50 nearest-neighbour starts, this project's VM, 2 threads, alone: 0.091 % at
+  /// 23 s against 0.447 % at 24 s; pla85900: 0.201 % against 0.873 %, both at 278 s. Auto takes them
+  /// with nearest-neighbour starts beside the GPU's colonies (solver/portfolio.cpp).
+  EaxClimb climb = EaxClimb::OrOpt;
+  /// The populations after the first: 0, tours climbed from `start` as the first; K > 0, the best
+  /// tour so far with K double-bridge kicks (localsearch/double_bridge.h), each repaired by
+  /// Lin-Kernighan chains from its ends (localsearch/cpu/kicked_tour.h), so that the new population spreads
+  /// around the best tour's basin instead of starting far from it. Measured on an H200 host, one
+  /// thread, 180-240 s (bench/results/eax_kicks_2026-11-29): fnl4461 reached its optimum in 8 of 8
+  /// runs with 10, 30 or 50 kicks and in 2 of 6 with climbed restarts.
+  int restart_kicks = 30;
+  /// The populations after the first climbed from `start` without the best tour, which joins a
+  /// population only once that has converged on its own (restart_kicks is then unused): each
+  /// restart searches a basin of its own, and the crossover then takes from the best tour what the
+  /// new basin lacks.
+  bool restart_apart = false;
+  /// The first population: 0, tours climbed from `start`; K > 0, the first tour (the
+  /// nearest-neighbour climb, or the tour handed in: the colonies' beside them) and that tour with
+  /// K kicks each, as the restarts above: built in seconds where a climbed population of 85,900
+  /// cities takes minutes. Measured on pla85900 beside the GPU colonies (H200 host, 14 threads,
+  /// seed 1, 120 s; bench/results/eax_first_kicks_2026-11-29): 0.318 % with 30 kicks, 0.271 % with
+  /// 30 kicks and a population of 30, against 0.224-0.334 % (median 0.244 %, seeds 1-5) for the
+  /// default's Lin-Kernighan threads: no gain, so off by default.
+  int first_kicks = 0;
+  int neighbours = 10;  ///< nearest neighbours per city: the start climbs' lists and the joins'
+  int threads = 1;
+  uint64_t seed = 1;
+
+  /// Throws InputError naming the first value out of range.
+  void validate() const;
+  /// One line, e.g. "GA-EAX: population 300, 30 children per pair, entropy selection, 10 nearest
+  /// neighbours" (the threads are the run's, which says them).
+  std::string describe() const;
+  bool operator==(const EdgeAssemblyConfig&) const = default;
+};
+
+}  // namespace formica::population
