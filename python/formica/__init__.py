@@ -7,10 +7,11 @@ A thin layer over formica's C++ library::
     result = formica.solve(points, iterations=50, seed=1)
     result.tour, result.length, result.plot("tour.svg")
 
-``formica.solve`` takes coordinates, a distance matrix, a TSPLIB file or an ``Instance`` and
-returns a ``Result``; ``formica.solve_batch`` solves many small instances at once and returns a
-list of them. Lengths are exact: TSPLIB integer distances summed in 64 bits (or, with
-``metric="float"``, unrounded distances summed in double). Invalid input raises ``ValueError``
+``formica.solve`` takes coordinates, a distance matrix, a TSPLIB file, an ``Instance`` or a
+NetworkX graph and returns a ``Result``; ``formica.solve_batch`` solves many small instances at
+once and returns a list of them. Lengths are exact: TSPLIB integer distances summed in 64 bits
+for integer input, unrounded distances summed in double for float input (``metric="float"``, the
+default for coordinates that are not all whole numbers). docs/python.md is the guide. Invalid input raises ``ValueError``
 with the message the ``formica`` command line prints; an instance too large for memory raises
 ``MemoryError``. ``formica.backend_info()`` says whether the GPU is used; ``python -m formica
 solve FILE`` solves from the shell.
@@ -93,8 +94,10 @@ class Result:
             that ran, the number of ants and CPU threads actually used.
         backend: "cpu" or "cuda".
         device: "CPU, 16 threads" or the GPU's name.
-        stop_reason: "iterations", "time limit", "target" or "interrupted" (solve_batch: "kicks",
-            "time limit", "target", "interrupted" or "exact").
+        stop_reason: "iterations", "time limit", "target", "interrupted", "exact" (up to 12
+            cities, solved by dynamic programming), "optimal" (the tour met the Held-Karp
+            bound), "no improvement", "callback" or "finished" (see solve's "When it stops";
+            solve_batch: "kicks", "time limit", "target", "interrupted" or "exact").
         instance: the instance's name.
         open: True when the tour is a Hamiltonian path (open=, start_city= or end_city=): its
             length has no closing edge, and it runs from start_city to end_city.
@@ -275,14 +278,18 @@ def solve(
     Args:
         problem: one of
             - an (n, 2) array of coordinates, or (n, 3) for metric="euc_3d";
-            - an (n, n) symmetric distance matrix: integers, or floats that are whole numbers
-              (other floats raise ValueError unless metric="float"; nothing is truncated). A
-              3 x 3 array is a matrix unless metric="euc_3d";
+            - an (n, n) symmetric distance matrix: integers or whole-number floats (integer
+              lengths), or other floats (exact float lengths, metric="float"). A 3 x 3 array is
+              a matrix unless metric="euc_3d";
             - a TSPLIB .tsp path (or a TSPLIB name, looked up in $FORMICA_TSPLIB_DIR/tsp);
             - a formica.Instance;
             - an (n, n) integer matrix that is not symmetric, or a TSPLIB TYPE: ATSP file: an
               asymmetric instance (matrix[i, j] is the way from i to j; the diagonal is ignored),
               solved through its 2n-city symmetric form; the tour is directed.
+            - a weighted networkx Graph or DiGraph (its weight matrix in the order of G.nodes;
+              weight= names the edge attribute, default "weight"): Result.nodes holds the node
+              labels in tour order. A pair of nodes without an edge raises ValueError, unless
+              complete=False, which weighs it n x (the largest weight) + 1.
         algorithm: "auto" (the solver's default: MMAS with focused ants and 2-opt + Or-opt + 3-opt
             local search, set up by the problem's size and the backend) or a name from
             formica.parameters()["algorithm"], e.g. "as".
@@ -294,9 +301,10 @@ def solve(
         target: stop once the best length is at most this.
         seed: random seed; the same seed, problem, parameters and device give the same result.
             (The command line's default seed is 1; pass it to reproduce a CLI run.)
-        metric: for coordinate arrays, a TSPLIB distance: "euc_2d" (default for (n, 2)),
-            "ceil_2d", "att", "geo", "man_2d", "max_2d", "euc_3d" (default for (n, 3)); or
-            "float" for unrounded distances (Euclidean for coordinates, the values themselves for
+        metric: for coordinate arrays, a TSPLIB distance: "euc_2d" (default for (n, 2) whole
+            numbers), "ceil_2d", "att", "geo", "man_2d", "max_2d", "euc_3d" (default for (n, 3)
+            whole numbers); or "float" (the default for coordinates that are not all whole
+            numbers) for unrounded distances (Euclidean for coordinates, the values themselves for
             a matrix). The solver works on integers: with "float" it sees each distance rounded
             to a multiple of 1 / scale, scale being the power of two that maps the extent of the
             problem (its widest coordinate range, or largest matrix entry) into (2**23, 2**24]
@@ -406,7 +414,7 @@ def _solve(
     }
     if target is not None:
         scale = None if prepared is None else prepared.scale
-        settings["target"] = target if scale is None else math.floor(target * scale)
+        settings["target"] = math.floor(target if scale is None else target * scale)  # lengths are integers
     text = {name: _parameter_text(value) for name, value in settings.items() if value is not None}
     ends = (route.open, route.start_city, route.end_city)
     bar = ImprovementBar() if progress else None
@@ -557,7 +565,8 @@ def generate(n: int, kind: str = "uniform", seed: int = 1) -> Instance:
     them around n / 100 centres. The same (n, kind, seed) always gives the same instance, named
     like the command line's (e.g. "uniform1000-s1").
     """
-    return _core.generate(n, kind, seed)
+    with python_messages():
+        return _core.generate(n, kind, seed)
 
 
 def tour_length(problem: ProblemLike, tour: npt.ArrayLike, *, metric: Optional[str] = None) -> Union[int, float]:

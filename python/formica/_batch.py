@@ -75,8 +75,9 @@ def solve_batch(
         start_tours: per instance, a tour (a permutation of 0 .. n_i - 1, e.g. yesterday's
             route or another solver's) that every walk of the instance starts from instead of a
             nearest-neighbour tour, or None for those; the result is never longer than it.
-        metric: for coordinate arrays and matrices, as in formica.solve ("euc_2d" by default,
-            "float" for unrounded distances, ...).
+        metric: for coordinate arrays and matrices, as in formica.solve ("float", exact
+            distances, for coordinates that are not all whole numbers; "euc_2d" for whole
+            numbers; ...).
         **parameters: other batch parameters by name: kick_segment, ls_neighbours (2 to 32),
             neighbour_lists ("quadrant" or "nearest"), local_search ("two-opt", "or-opt",
             "three-opt"); formica.batch_parameters() lists them all with help.

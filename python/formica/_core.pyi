@@ -35,7 +35,10 @@ def instance_from_matrix(name: str, matrix: npt.NDArray[np.int32]) -> Instance: 
 def load_instance(spec: str) -> Instance: ...
 def generate(n: int, kind: str, seed: int) -> Instance: ...
 def solve(
-    instance: Instance, parameters: dict[str, str], initial_tour: Optional[npt.NDArray[np.int32]]
+    instance: Instance,
+    parameters: dict[str, str],
+    initial_tour: Optional[npt.NDArray[np.int32]],
+    callback: Optional[Callable[[npt.NDArray[np.int32], int, float], bool]] = None,
 ) -> dict[str, Any]: ...
 def solve_path(
     instance: Instance,

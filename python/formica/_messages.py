@@ -6,19 +6,45 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import difflib
+import functools
 import re
 from collections.abc import Iterable, Iterator
 
-#: A command-line option as the core's messages spell it: --time-limit, --k-swap, ...
-_OPTION = re.compile(r"--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
+#: A command-line option as the core's messages spell it (--time-limit, --k-swap), with its value
+#: where one follows: a number or a placeholder ("--gpus 2", "--islands N") or a word ending a
+#: clause ("--host-search eax: ...").
+_OPTION = re.compile(r"--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?: (-?[0-9][0-9.e+-]*|[A-Z]\b|[a-z0-9][a-z0-9.-]*(?=:)))?")
 #: The list of valid parameter names the core appends to "unknown parameter" messages.
 _VALID_NAMES = re.compile(r"\(valid: ([a-z0-9, -]+)\)")
 
 
+def _keyword(match: re.Match[str]) -> str:
+    name, value = match.group(1).replace("-", "_"), match.group(2)
+    if value is None:
+        return name
+    if value[0].isdigit() or value[0] == "-" or value.isupper():
+        return f"{name}={value}"
+    return f"{name}={value!r}"
+
+
+@functools.lru_cache(maxsize=1)
+def _bare_names() -> re.Pattern[str]:
+    """The parameters' names as the core spells them without dashes ("ls-neighbours is ...")."""
+    from . import _core
+
+    names = {name for name, _ in [*_core.parameters(), *_core.batch_parameters()] if "_" in name}
+    hyphenated = sorted((name.replace("_", "-") for name in names), key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, hyphenated)) + r")(?![\w-])")
+
+
 def python_spelling(message: str) -> str:
-    """`message` with every --option-name as the keyword option_name."""
-    message = _OPTION.sub(lambda m: m.group(1).replace("-", "_"), message)
-    return _VALID_NAMES.sub(lambda m: "(valid: " + m.group(1).replace("-", "_") + ")", message)
+    """`message` with every --option-name as the keyword option_name (with "=value" where the
+    message gives one: "--gpus 2" becomes "gpus=2"), and a parameter's name without dashes too."""
+    message = _OPTION.sub(_keyword, message)
+    message = _bare_names().sub(lambda m: m.group(1).replace("-", "_"), message)
+    if re.match(r"unknown (batch )?parameter", message):
+        message = _VALID_NAMES.sub(lambda m: "(valid: " + m.group(1).replace("-", "_") + ")", message)
+    return message
 
 
 #: True while ``python -m formica`` runs: a command line keeps the command line's spelling.

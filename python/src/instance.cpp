@@ -105,8 +105,12 @@ void bind_instance(nb::module_& m) {
   m.def("instance_from_matrix", &from_matrix, nb::arg("name"), nb::arg("matrix"),
         "An EXPLICIT instance from a symmetric (n, n) int32 matrix.");
   m.def(
-      "load_instance", [](const std::string& spec) { return io::load_instance(spec); }, nb::arg("spec"),
-      "Reads a .tsp file, or a TSPLIB instance by name from $FORMICA_TSPLIB_DIR/tsp.");
+      "load_instance",
+      [](const std::string& spec) {
+        nb::gil_scoped_release release;  // a FIFO's writer may be a Python thread of this process
+        return io::load_instance(spec);
+      },
+      nb::arg("spec"), "Reads a .tsp file, or a TSPLIB instance by name from $FORMICA_TSPLIB_DIR/tsp.");
   m.def(
       "generate",
       [](int n, const std::string& kind, uint64_t seed) { return io::generate_instance(n, io::instance_kind(kind), seed); },

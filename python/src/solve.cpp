@@ -114,7 +114,10 @@ nb::dict solve_asymmetric(const std::string& name, const Matrix<int32_t>& matrix
 
 /// A TSPLIB file's problem: the Instance, or for an ATSP file (name, matrix as an (n, n) int32 array).
 nb::object load_problem(const std::string& spec) {
-  io::TsplibProblem problem = io::load_problem(spec);
+  io::TsplibProblem problem = [&] {
+    nb::gil_scoped_release release;  // a FIFO's writer may be a Python thread of this process
+    return io::load_problem(spec);
+  }();
   if (auto* instance = std::get_if<Instance>(&problem)) return nb::cast(std::move(*instance));
   const auto& matrix = std::get<AsymmetricMatrix>(problem);
   const auto n = static_cast<size_t>(matrix.n());

@@ -54,7 +54,6 @@ def test_iterations_bound_the_ascent_and_the_result_is_the_same_each_time() -> N
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"metric": "float"}, "would not be proven"),
         ({"iterations": 0}, "iterations must be a positive number"),
         ({"time_limit": -1.0}, "time_limit must be a positive number"),
         ({"threads": -2}, "threads must not be negative"),

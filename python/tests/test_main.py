@@ -69,7 +69,7 @@ def test_solve_a_tsplib_file(data, module) -> None:
     run = module("solve", data("square.tsp"), "--time-limit", 0.2, "--backend", "cpu")
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("square: best 40 after ")
-    assert run.stdout.endswith(", stopped by time limit)\n")
+    assert run.stdout.endswith(", stopped by exact)\n")  # four cities: solved exactly at once
 
 
 @pytest.mark.parametrize(

@@ -66,10 +66,12 @@ def test_every_planar_metric_measures_as_tsplib_defines(metric: str, points: np.
     assert result.config["algorithm"] == "mmas"  # auto, resolved
 
 
-def test_default_metric_is_euc_2d_and_euc_3d(points: np.ndarray) -> None:
+def test_default_metric_is_euc_2d_and_euc_3d_for_whole_numbers_float_otherwise(points: np.ndarray) -> None:
     tour = np.arange(len(points))
-    assert formica.tour_length(points, tour) == formica.tour_length(points, tour, metric="euc_2d")
-    cube = np.random.default_rng(5).uniform(0, 100, size=(25, 3))
+    whole = points.round()
+    assert formica.tour_length(whole, tour) == formica.tour_length(whole, tour, metric="euc_2d")
+    assert formica.tour_length(points, tour) == formica.tour_length(points, tour, metric="float")
+    cube = np.random.default_rng(5).uniform(0, 100, size=(25, 3)).round()
     assert formica.tour_length(cube, np.arange(25)) == reference_length("euc_3d", cube, np.arange(25))
     # A 3 x 3 array is a matrix unless metric="euc_3d" says it holds three 3-D points.
     three = np.array([[0, 3, 4], [3, 0, 5], [4, 5, 0]])
@@ -221,5 +223,5 @@ def test_generate_matches_the_command_line(tmp_path, cli) -> None:
     assert cli("generate", "--cities", 60, "--kind", "clustered", "--seed", 5, "--output", out).returncode == 0
     assert np.array_equal(formica.read_tsplib(out).coordinates, instance.coordinates)
     assert formica.generate(100).name == "uniform100-s1"
-    with pytest.raises(ValueError, match=r"^unknown --kind 'grid' \(valid: uniform, clustered\)$"):
+    with pytest.raises(ValueError, match=r"^unknown kind 'grid' \(valid: uniform, clustered\)$"):
         formica.generate(10, "grid", 1)

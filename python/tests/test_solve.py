@@ -18,7 +18,8 @@ from formica._messages import python_spelling
 
 @pytest.fixture
 def points() -> np.ndarray:
-    return np.random.default_rng(3).uniform(0, 1000, size=(50, 2))
+    """Whole-number coordinates: TSPLIB's EUC_2D (test_floats.py has float ones)."""
+    return np.random.default_rng(3).uniform(0, 1000, size=(50, 2)).round()
 
 
 def test_result_fields(points: np.ndarray) -> None:
@@ -64,8 +65,8 @@ def test_stopping_rules() -> None:
     assert timed.config["time_limit"] == 0.5
     targeted = formica.solve(big, target=10**12)
     assert targeted.stop_reason == "target" and targeted.iterations == 1
-    # With neither iterations nor a time limit the solver's default stopping rule applies.
-    assert targeted.config["time_limit"] == 10.0 and targeted.config["iterations"] is None
+    # With neither iterations nor a time limit the solver's default budget applies: n / 100 s.
+    assert targeted.config["time_limit"] == 6.0 and targeted.config["iterations"] is None
 
 
 def test_boolean_parameters_take_python_booleans(points: np.ndarray) -> None:
@@ -76,13 +77,13 @@ def test_boolean_parameters_take_python_booleans(points: np.ndarray) -> None:
 
 
 def test_initial_tour_continues_an_earlier_result() -> None:
-    points = np.random.default_rng(8).uniform(0, 1000, size=(300, 2))
+    points = np.random.default_rng(8).uniform(0, 1000, size=(300, 2)).round()
     earlier = formica.solve(points, iterations=3, seed=2)
     later = formica.solve(points, iterations=1, seed=3, initial_tour=earlier.tour)
     assert later.history[0].length <= earlier.length and later.length <= earlier.length
-    with pytest.raises(ValueError, match="--initial-tour: not a tour of points300: tour has 299 cities"):
+    with pytest.raises(ValueError, match="^initial_tour: not a tour of points300: tour has 299 cities"):
         formica.solve(points, iterations=1, initial_tour=earlier.tour[:-1])
-    with pytest.raises(ValueError, match="--initial-tour: only focused colonies start from a tour"):
+    with pytest.raises(ValueError, match="^initial_tour: only focused colonies start from a tour"):
         formica.solve(points, iterations=1, algorithm="as", initial_tour=earlier.tour)
 
 
@@ -96,7 +97,7 @@ def test_eax_runs_on_host_threads_and_takes_a_start_tour() -> None:
     assert np.array_equal(again.tour, first.tour)
     later = formica.solve(points, algorithm="eax", population=8, iterations=2, initial_tour=first.tour)
     assert later.length <= first.length
-    with pytest.raises(ValueError, match="unknown --eax-selection 'best' \\(valid: greedy, entropy\\)"):
+    with pytest.raises(ValueError, match="^unknown eax_selection 'best' \\(valid: greedy, entropy\\)"):
         formica.solve(points, algorithm="eax", eax_selection="best")
 
 
@@ -112,7 +113,7 @@ def test_auto_runs_eax_given_time_and_the_host_threads_can_run_it_beside_the_col
                            time_limit=1.0)
     assert hybrid.config["host_search"] == "eax"
     assert sorted(hybrid.tour) == list(range(300))
-    with pytest.raises(ValueError, match="--host-search eax: GA-EAX's threads share one population"):
+    with pytest.raises(ValueError, match="^host_search='eax': GA-EAX's threads share one population"):
         formica.solve(points[:300], algorithm="mmas", merge_tours=True, lk_threads=1, host_search="eax",
                       lk_independent=True, iterations=1)
 
@@ -243,7 +244,7 @@ def test_islands_in_one_process_exchange_and_return_one_valid_tour() -> None:
     assert sorted(result.tour.tolist()) == list(range(300))
     assert result.length == formica.tour_length(points, result.tour)
     assert result.config["islands"] == 3 and result.config["threads"] == 1 and result.config["gpus"] == 0
-    with pytest.raises(ValueError, match="--gpus 2: the run is on the CPU"):
+    with pytest.raises(ValueError, match="^gpus=2: the run is on the CPU"):
         formica.solve(points, backend="cpu", gpus=2, iterations=1)
-    with pytest.raises(ValueError, match="--islands must be in"):
+    with pytest.raises(ValueError, match="^islands must be in"):
         formica.solve(points, backend="cpu", islands=0, iterations=1)

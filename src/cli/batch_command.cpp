@@ -73,6 +73,16 @@ struct Row {
   int64_t length = 0;
   std::optional<int64_t> optimum;
   const batch::BatchResult* result = nullptr;
+  /// The exact length of an instance of float coordinates (io::BatchInput::scales).
+  std::optional<double> float_length;
+
+  /// The length as the summary writes it: the integer, or the float to ten significant digits.
+  std::string length_text() const { return float_length ? significant(*float_length) : std::to_string(length); }
+  static std::string significant(double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.10g", value);
+    return buffer;
+  }
 };
 
 std::string csv_field(const std::string& text) {
@@ -91,7 +101,7 @@ std::string fixed(double value, int decimals) {
 std::string summary_csv(const std::vector<Row>& rows) {
   std::string out = "name,n,length,optimum,gap,seconds,kicks,stop_reason\n";
   for (const Row& r : rows)
-    out += concat(csv_field(r.name), ",", r.n, ",", r.length, ",", r.optimum ? std::to_string(*r.optimum) : "", ",",
+    out += concat(csv_field(r.name), ",", r.n, ",", r.length_text(), ",", r.optimum ? std::to_string(*r.optimum) : "", ",",
                   r.optimum ? fixed(gap_percent(r.length, *r.optimum), 4) : "", ",", fixed(r.result->seconds, 3), ",",
                   r.result->kicks, ",", r.result->stop_reason, "\n");
   return out;
@@ -109,7 +119,7 @@ std::string summary_json(const std::vector<Row>& rows, const batch::Batch& batch
   for (const Row& r : rows)
     doc["instances"].push_back({{"name", r.name},
                                 {"n", r.n},
-                                {"length", r.length},
+                                {"length", r.float_length ? nlohmann::json(*r.float_length) : nlohmann::json(r.length)},
                                 {"optimum", r.optimum ? nlohmann::json(*r.optimum) : nlohmann::json()},
                                 {"gap", r.optimum ? nlohmann::json(gap_percent(r.length, *r.optimum)) : nlohmann::json()},
                                 {"seconds", r.result->seconds},
@@ -123,16 +133,21 @@ std::string summary_json(const std::vector<Row>& rows, const batch::Batch& batch
 /// with a known optimum".
 std::string total_line(const std::vector<Row>& rows, const batch::Batch& batch) {
   int64_t total = 0;
+  double float_total = 0.0;
+  bool floats = false;
   double gaps = 0.0;
   int known = 0, interrupted = 0;
   for (const Row& r : rows) {
     total += r.length;
+    float_total += r.float_length.value_or(static_cast<double>(r.length));
+    floats |= r.float_length.has_value();
     if (r.optimum) gaps += gap_percent(r.length, *r.optimum), ++known;
     interrupted += r.result->stop_reason == "interrupted" ? 1 : 0;
   }
   std::string line = concat("solved ", rows.size(), rows.size() == 1 ? " instance" : " instances", " in ",
                             fixed(batch.seconds, 2), " s on ", to_string(batch.backend), " (", batch.device, "), ",
-                            batch.walks, batch.walks == 1 ? " walk" : " walks", " each: total length ", total);
+                            batch.walks, batch.walks == 1 ? " walk" : " walks", " each: total length ",
+                            floats ? Row::significant(float_total) : std::to_string(total));
   if (known > 0) line += concat(", mean gap ", fixed(gaps / known, 2), "% over ", known, " with a known optimum");
   if (interrupted > 0) line += concat(", ", interrupted, " interrupted");
   return line;
@@ -209,7 +224,10 @@ int run_solve_batch(const BatchOptionsCli& o) {
   for (size_t i = 0; i < input.instances.size(); ++i) {
     const Instance& instance = input.instances[i];
     const batch::BatchResult& r = batch.results[i];
-    rows.push_back({input.names[i], instance.n(), r.tour.length(), known_optimum(instance.name(), instance.n()), &r});
+    const std::optional<double> scale = input.scales[i];
+    rows.push_back({input.names[i], instance.n(), r.tour.length(),
+                    scale ? std::nullopt : known_optimum(instance.name(), instance.n()), &r,
+                    scale ? std::optional(io::float_tour_length(instance, r.tour.order(), *scale)) : std::nullopt});
     interrupted |= r.stop_reason == "interrupted";
     if (o.out_dir) files.add(tour_files[i], io::tour_text(input.names[i], r.tour));
   }

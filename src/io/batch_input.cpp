@@ -2,6 +2,7 @@
 #include "io/batch_input.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -17,10 +18,20 @@ std::string numbered(const std::string& prefix, size_t index) {
   return prefix + digits;
 }
 
-/// Instance `index` of the batch: `n` cities at `xy` (x0, y0, x1, ...), errors prefixed by `where`.
-Instance coordinate_instance(const std::string& name, const double* xy, size_t n, const std::string& where) {
+/// Instance `index` of the batch: `n` cities at `xy` (x0, y0, x1, ...), errors prefixed by `where`;
+/// coordinates that are not all whole numbers scaled by float_scale, which goes to `scale`.
+Instance coordinate_instance(const std::string& name, const double* xy, size_t n, const std::string& where,
+                             std::optional<double>& scale) {
   std::vector<double> x(n), y(n);
   for (size_t i = 0; i < n; ++i) x[i] = xy[2 * i], y[i] = xy[2 * i + 1];
+  scale.reset();
+  const auto whole = [](double v) { return !std::isfinite(v) || v == std::floor(v); };  // the instance checks finiteness
+  if (!std::all_of(x.begin(), x.end(), whole) || !std::all_of(y.begin(), y.end(), whole)) {
+    const auto [x_low, x_high] = std::minmax_element(x.begin(), x.end());
+    const auto [y_low, y_high] = std::minmax_element(y.begin(), y.end());
+    scale = float_scale(std::max(*x_high - *x_low, *y_high - *y_low));
+    for (size_t i = 0; i < n; ++i) x[i] *= *scale, y[i] *= *scale;  // a power of two: exact
+  }
   try {
     return Instance(name, EdgeWeightType::Euc2D, std::move(x), std::move(y));
   } catch (const InputError& e) {
@@ -44,11 +55,28 @@ BatchInput tsp_folder(const std::filesystem::path& folder) {
   for (const auto& file : files) {
     batch.instances.push_back(load_instance(file.string()));  // its errors name the file and line
     batch.names.push_back(file.stem().string());
+    batch.scales.emplace_back();
   }
   return batch;
 }
 
 }  // namespace
+
+double float_scale(double extent) {
+  constexpr double kUnits = 16777216.0;  // 2^24
+  if (!(extent > 0) || !std::isfinite(extent)) return 1.0;
+  return std::exp2(std::floor(std::log2(kUnits / extent)));
+}
+
+double float_tour_length(const Instance& instance, std::span<const int32_t> order, double scale) {
+  double length = 0.0;
+  for (size_t k = 0; k < order.size(); ++k) {
+    const int a = order[k], b = order[(k + 1) % order.size()];
+    const auto x = instance.x(), y = instance.y();
+    length += std::hypot((x[b] - x[a]) / scale, (y[b] - y[a]) / scale);
+  }
+  return length;
+}
 
 BatchInput batch_from_arrays(const std::vector<NumpyArray>& arrays, const std::string& source) {
   BatchInput batch;
@@ -58,8 +86,11 @@ BatchInput batch_from_arrays(const std::vector<NumpyArray>& arrays, const std::s
     const auto [earlier, fresh] = taken.emplace(name, index);
     FORMICA_EXPECTS(fresh, source, ": instance ", index, ": the name '", name, "' is taken by instance ",
                     earlier->second, " (an instance's name is its .tour file's)");
-    batch.instances.push_back(coordinate_instance(name, xy, n, concat(source, ": instance ", index, " (", name, ")")));
+    std::optional<double> scale;
+    batch.instances.push_back(
+        coordinate_instance(name, xy, n, concat(source, ": instance ", index, " (", name, ")"), scale));
     batch.names.push_back(name);
+    batch.scales.push_back(scale);
   };
   for (const NumpyArray& array : arrays) {
     const std::vector<size_t>& shape = array.shape;

@@ -426,9 +426,13 @@ Result solve_exactly(const Instance& instance, const SolverConfig& config, Backe
   result.device = backend == Backend::Cuda ? cuda::find_device()->name : "CPU, 1 thread";
   result.tour = Tour(instance, exact_tour(instance));
   result.stop_reason = "exact";
+  result.searched_by = "Held-Karp dynamic programming";
+  result.credits.start(result.tour.length());  // the first tour is the optimum: nothing to credit
   result.seconds = clock.seconds();
   result.history.push_back({0, result.seconds, result.tour.length()});
   result.phase_seconds.search = result.seconds;
+  const int64_t length = result.tour.length();
+  if (options.on_progress) options.on_progress({0, result.seconds, length, length, true});
   if (options.on_improvement) options.on_improvement(result.tour.order(), result.tour.length(), result.seconds);
   return result;
 }
@@ -441,8 +445,13 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   const SolverConfig config = resolve_config(request, instance.n(), backend);
   config.validate();
   const bool several_ranks = options.ranks != nullptr && options.ranks->size() > 1;
-  if (instance.n() <= kExactTourCities && options.initial_tour.empty())
+  // Islands exchange tours on their own schedule: a run of several goes through their search.
+  if (instance.n() <= kExactTourCities && options.initial_tour.empty() && config.islands == 1 && !several_ranks) {
+    // The one check the searches make when built rather than in validate(): refused as they would be.
+    if (backend == Backend::Cpu && resolve_algorithm(config.algorithm) == Algorithm::AntSystem)
+      aco::require_cpu_defaults(config.ant_system);
     return solve_exactly(instance, config, backend, options);
+  }
   if (config.islands > 1 && !several_ranks) return solve_as_team(instance, request, config, options);
   FORMICA_EXPECTS(config.islands == 1 || dynamic_cast<const distributed::TeamMember*>(options.ranks) != nullptr,
                   "--islands ", config.islands, " in a run of ", options.ranks->size(),
@@ -512,9 +521,11 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   rule.iterations = config.iterations;
   rule.target = config.target;
   rule.stop = stop;
-  // A run of one rank whose budget nobody named also stops when its tour is proven optimal or
-  // when it stops improving; the ranks of a run of several stop together at their exchanges.
-  const bool default_budget = !request.iterations && !request.time_limit && !islands;
+  // The default solver on a budget nobody named also stops when its tour is proven optimal or
+  // when it stops improving (a run of several ranks stops at their exchanges; a named algorithm
+  // runs as configured).
+  const bool default_budget =
+      request.algorithm == Algorithm::Auto && !request.iterations && !request.time_limit && !islands;
   rule.stop_on_stall = default_budget;
   std::atomic<int64_t> bound{0};
   std::atomic<bool> bound_stop{false};

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <fcntl.h>
@@ -624,7 +625,8 @@ TEST(Cli, IslandsInOneProcessExchangeAndWriteOneTour) {
 
 TEST(Cli, TimeLimitStopsTheRun) {
   const auto start = std::chrono::steady_clock::now();
-  const Outcome run = formica("solve " + data("square.tsp") + " --time-limit 1.5 --backend cpu --quiet");
+  // The built-in 1,000 cities: a run of up to 12 cities would end at once, solved exactly.
+  const Outcome run = formica("solve --time-limit 1.5 --backend cpu --quiet");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(run.code, 0) << run.err;
   EXPECT_NE(run.out.find("stopped by time limit"), std::string::npos) << run.out;
@@ -762,6 +764,39 @@ TEST(CliBatch, FolderOfTspFilesGivesVerifiedToursAndACsvSummary) {
   }
   EXPECT_EQ(rows[3].rfind("c-square,4,40,", 0), 0u) << rows[3];
   EXPECT_NE(run.out.find("total length " + std::to_string(total)), std::string::npos) << run.out;
+}
+
+TEST(CliBatch, FloatCoordinatesKeepExactFloatLengths) {
+  // Points in the unit square: rounded to TSPLIB's integers, most distances would be 0.
+  const fs::path dir = temp_folder("batch_floats"), out = dir / "tours", csv = dir / "summary.csv";
+  std::vector<double> xy = batch_coordinates(2, 50);
+  for (double& v : xy) v = v / 1e6 + 0.0001;
+  test::write_bytes(dir / "f.npy", test::npy_bytes(xy, "(2, 50, 2)"));
+  const Outcome run = formica("solve-batch " + (dir / "f.npy").string() + " --kicks 50 --backend cpu --quiet " +
+                              "--out-dir " + out.string() + " --summary " + csv.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::vector<std::string> rows = lines_of(slurp(csv));
+  ASSERT_EQ(rows.size(), 3u);
+  double total = 0.0;
+  for (int i = 0; i < 2; ++i) {
+    std::vector<std::string> fields;
+    std::istringstream row(rows[static_cast<size_t>(i) + 1]);
+    for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
+    const std::string name = "batch-0000" + std::to_string(i);
+    const std::vector<int32_t> tour = io::read_tour(out / (name + ".tour"));
+    double exact = 0.0;
+    for (size_t k = 0; k < tour.size(); ++k) {
+      const size_t a = 100 * static_cast<size_t>(i) + 2 * static_cast<size_t>(tour[k]);
+      const size_t b = 100 * static_cast<size_t>(i) + 2 * static_cast<size_t>(tour[(k + 1) % tour.size()]);
+      exact += std::hypot(xy[b] - xy[a], xy[b + 1] - xy[a + 1]);
+    }
+    EXPECT_NEAR(std::stod(fields[2]), exact, 1e-8 * exact) << rows[static_cast<size_t>(i) + 1];
+    EXPECT_GT(exact, 3.0);  // 50 points in the unit square: a tour about 5 long, never 0
+    total += std::stod(fields[2]);
+  }
+  const size_t at = run.out.find("total length ");
+  ASSERT_NE(at, std::string::npos) << run.out;
+  EXPECT_NEAR(std::stod(run.out.substr(at + 13)), total, 1e-8 * total) << run.out;
 }
 
 TEST(CliBatch, NpyAndNpzInputsWithAJsonSummary) {

@@ -1,0 +1,199 @@
+"""formica beside the Python TSP packages a user would try first, on the same CPU cores.
+
+Runs formica, elkai (LKH-3), fast-tsp and OR-Tools on pr1002, pcb442 and rat783 (TSPLIB), a
+seeded 200-city asymmetric matrix and 1,000 seeded uniform float points, and prints a Markdown
+table of the median wall-clock time each took to reach the optimum (TSPLIB) or LKH-3's length
+(elkai with 10 runs, for the two random instances), over --seeds repetitions:
+
+    pip install elkai fast-tsp ortools
+    python bench/python_peers.py --seeds 5 --threads 2 --limit 10
+
+How each is timed (every peer is given the same integer matrix, for the float points their
+distances x FLOAT_SCALE rounded; formica the problem itself; lengths are measured on the exact
+distances):
+- formica: ``formica.solve(..., target=reference, time_limit=limit, seed=s, threads=T)``, the
+  call's wall time when it stops at the target.
+- elkai: ``solve_tsp(runs=r)`` for r = 1, 2, 5, 10 (LKH-3 has no time limit or seed there), the
+  time of the first call whose tour reaches the reference; it is deterministic, so the seeds
+  repeat the same runs and only the timing varies.
+- fast-tsp: ``find_tour(duration_seconds=d, max_threads=T)`` for d = 1, 3, limit: the first
+  budget whose tour reaches the reference (so its figure is the budget, an upper bound). Symmetric
+  matrices only.
+- OR-Tools: routing with guided local search for `limit` seconds, once (deterministic): reached
+  or not, with its gap.
+A run that does not reach the reference within the limit counts as not reached; the median is
+then reported as "> limit" when half the runs or more did not reach it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from typing import Callable, Optional
+
+import numpy as np
+
+import formica
+
+OPTIMA = {"pr1002": 259045, "pcb442": 50778, "rat783": 8806}
+#: The float points' integer matrix for the peers: distances x 40,000, rounded (fast-tsp takes
+#: at most 65,535).
+FLOAT_SCALE = 4e4
+
+
+class Case:
+    """One instance: what formica is given, the integer matrix the peers are given, and how a
+    tour's exact length is measured."""
+
+    def __init__(self, name: str, problem: object, matrix: np.ndarray, measure: Callable[[list[int]], float],
+                 symmetric: bool = True) -> None:
+        self.name, self.problem, self.matrix, self.measure, self.symmetric = name, problem, matrix, measure, symmetric
+        self.reference: float = OPTIMA.get(name, 0)
+
+    def reached(self, length: float) -> bool:
+        return length <= self.reference * (1 + 1e-9) + 1e-9
+
+
+def _euc_2d(points: np.ndarray) -> np.ndarray:
+    d = np.sqrt(((points[:, None, :] - points[None, :, :]) ** 2).sum(axis=2))
+    return np.floor(d + 0.5).astype(np.int64)
+
+
+def _closed_length(matrix: np.ndarray, tour: list[int]) -> float:
+    order = np.asarray(tour)
+    return float(matrix[order, np.roll(order, -1)].sum())
+
+
+def cases(tsplib: str) -> list[Case]:
+    out = []
+    for name in ("pcb442", "rat783", "pr1002"):
+        path = os.path.join(tsplib, "tsp", f"{name}.tsp")
+        matrix = _euc_2d(np.asarray(formica.read_tsplib(path).coordinates, dtype=np.float64))
+        out.append(Case(name, path, matrix, lambda t, m=matrix: _closed_length(m, t)))
+    rng = np.random.default_rng(200)
+    asym = rng.integers(1, 1001, size=(200, 200))
+    np.fill_diagonal(asym, 0)
+    out.append(Case("atsp200 (seeded)", asym, asym, lambda t: _closed_length(asym, t), symmetric=False))
+    points = np.random.default_rng(1000).random((1000, 2))
+    exact = np.sqrt(((points[:, None, :] - points[None, :, :]) ** 2).sum(axis=2))
+    scaled = np.rint(exact * FLOAT_SCALE).astype(np.int64)
+    out.append(Case("uniform1000 float (seeded)", points, scaled, lambda t: _closed_length(exact, t)))
+    return out
+
+
+def _timed(run: Callable[[], list[int]]) -> tuple[float, list[int]]:
+    start = time.perf_counter()
+    tour = run()
+    return time.perf_counter() - start, tour
+
+
+def run_formica(case: Case, seed: int, threads: int, limit: float) -> Optional[float]:
+    seconds, result = _timed(
+        lambda: formica.solve(case.problem, target=case.reference, time_limit=limit, seed=seed, threads=threads)
+    )
+    return seconds if case.reached(case.measure(list(result.tour))) else None
+
+
+_elkai_runs: dict[str, Optional[int]] = {}
+
+
+def run_elkai(case: Case) -> Optional[float]:
+    """The time of solve_tsp(runs=r) for the fewest runs r (of 1, 2, 5, 10) that reach the
+    reference, found at the first call (elkai is deterministic) and timed again at the others."""
+    import elkai
+
+    rows = case.matrix.tolist()
+    if case.name in _elkai_runs:
+        runs = _elkai_runs[case.name]
+        if runs is None:
+            return None
+        return _timed(lambda: elkai.DistanceMatrix(rows).solve_tsp(runs=runs))[0]
+    for runs in (1, 2, 5, 10):
+        seconds, tour = _timed(lambda: elkai.DistanceMatrix(rows).solve_tsp(runs=runs))
+        if case.reached(case.measure(tour[:-1])):
+            _elkai_runs[case.name] = runs
+            return seconds
+    _elkai_runs[case.name] = None
+    return None
+
+
+def run_fast_tsp(case: Case, threads: int, limit: float) -> Optional[float]:
+    import fast_tsp
+
+    rows = case.matrix.tolist()
+    for budget in (1.0, 3.0, limit):
+        tour = fast_tsp.find_tour(rows, duration_seconds=budget, max_threads=threads)
+        if case.reached(case.measure(tour)):
+            return budget
+    return None
+
+
+def run_ortools(case: Case, limit: float) -> tuple[Optional[float], float]:
+    from ortools.constraint_solver import pywrapcp, routing_enums_pb2
+
+    n = len(case.matrix)
+    manager = pywrapcp.RoutingIndexManager(n, 1, 0)
+    routing = pywrapcp.RoutingModel(manager)
+    matrix = case.matrix
+    callback = routing.RegisterTransitCallback(
+        lambda i, j: int(matrix[manager.IndexToNode(i), manager.IndexToNode(j)])
+    )
+    routing.SetArcCostEvaluatorOfAllVehicles(callback)
+    params = pywrapcp.DefaultRoutingSearchParameters()
+    params.first_solution_strategy = routing_enums_pb2.FirstSolutionStrategy.PATH_CHEAPEST_ARC
+    params.local_search_metaheuristic = routing_enums_pb2.LocalSearchMetaheuristic.GUIDED_LOCAL_SEARCH
+    params.time_limit.FromMilliseconds(int(limit * 1000))
+    start = time.perf_counter()
+    solution = routing.SolveWithParameters(params)
+    seconds = time.perf_counter() - start
+    tour, index = [], routing.Start(0)
+    while not routing.IsEnd(index):
+        tour.append(manager.IndexToNode(index))
+        index = solution.Value(routing.NextVar(index))
+    length = case.measure(tour)
+    return (seconds if case.reached(length) else None), 100 * (length - case.reference) / case.reference
+
+
+def median_text(times: list[Optional[float]], limit: float) -> str:
+    """The median time with the runs that reached the reference ("2.10 s (5/5)"); runs that did
+    not count as longer than any."""
+    reached = sum(t is not None for t in times)
+    median = statistics.median_low(sorted(t if t is not None else float("inf") for t in times))
+    return f"> {limit:g} s ({reached}/{len(times)})" if median == float("inf") else f"{median:.2f} s ({reached}/{len(times)})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--limit", type=float, default=10.0)
+    parser.add_argument("--tsplib", default=os.environ.get("FORMICA_TSPLIB_DIR", "../shared/tsplib"))
+    parser.add_argument("--only", nargs="*", help="instances whose names start with these (default: all)")
+    args = parser.parse_args()
+    print("| instance | reference | formica | elkai (LKH-3) | fast-tsp | OR-Tools (GLS) |")
+    print("|---|---|---|---|---|---|")
+    for case in cases(args.tsplib):
+        import elkai
+
+        if args.only and not any(case.name.startswith(prefix) for prefix in args.only):
+            continue
+        if not case.reference:  # LKH-3's length: elkai with 10 runs
+            case.reference = case.measure(elkai.DistanceMatrix(case.matrix.tolist()).solve_tsp(runs=10)[:-1])
+        seeds = range(1, args.seeds + 1)
+        ours = [run_formica(case, s, args.threads, args.limit) for s in seeds]
+        lkh = [run_elkai(case) for _ in seeds]
+        fast = [run_fast_tsp(case, args.threads, args.limit) for _ in seeds] if case.symmetric else None
+        ortools_time, ortools_gap = run_ortools(case, args.limit)
+        ortools = f"{ortools_time:.2f} s" if ortools_time is not None else f"not reached ({ortools_gap:+.2f} %)"
+        reference = f"{case.reference:.6g}" if case.name in OPTIMA else f"{case.reference:.6g} (LKH-3)"
+        print(
+            f"| {case.name} | {reference} | {median_text(ours, args.limit)} | {median_text(lkh, args.limit)} | "
+            f"{median_text(fast, args.limit) if fast is not None else 'symmetric only'} | {ortools} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
