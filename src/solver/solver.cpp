@@ -65,9 +65,18 @@ std::optional<Algorithm> parse_algorithm(std::string_view text) {
   return std::nullopt;
 }
 
-Algorithm resolve_algorithm(Algorithm algorithm) {
-  return algorithm == Algorithm::Auto ? Algorithm::Mmas : algorithm;
+Algorithm resolve_algorithm(const SolverConfig& config, int n, Backend backend) {
+  return resolve_config(config, n, backend).algorithm;
 }
+
+namespace {
+
+/// Whether `algorithm` runs ant colonies with their ColonyConfig (MMAS, ACS, GACO).
+bool runs_colonies(Algorithm algorithm) {
+  return algorithm == Algorithm::Mmas || algorithm == Algorithm::Acs || algorithm == Algorithm::Gaco;
+}
+
+}  // namespace
 
 SolverConfig resolve_config(SolverConfig config, int n, Backend backend) {
   if (!config.iterations && !config.time_limit) config.time_limit = default_time_limit(n);
@@ -142,7 +151,9 @@ void SolverConfig::validate() const {
   FORMICA_EXPECTS(islands >= 1 && islands <= 1024, "--islands must be in [1, 1024], got ", islands);
   FORMICA_EXPECTS(gpus == kAllGpus || (gpus >= 0 && gpus <= 1024), "--gpus must be 'all' or in [0, 1024], got ", gpus);
   ant_system.validate();
-  const Algorithm resolved = resolve_algorithm(algorithm);
+  // Auto runs colonies unless it makes GA-EAX the whole run, which it does only while every colony
+  // setting holds its default: a request for auto is checked as the colonies it may run.
+  const Algorithm resolved = algorithm == Algorithm::Auto ? Algorithm::Mmas : algorithm;
   if (resolved != Algorithm::AntSystem) {
     const std::string chosen = aco::gpu_choices(ant_system);
     FORMICA_EXPECTS(chosen.empty(), chosen, ": Ant System construction choices, but --algorithm ", to_string(resolved),
@@ -150,8 +161,7 @@ void SolverConfig::validate() const {
                     resolved == Algorithm::TwoOpt ? "by 2-opt climbs"
                                                   : "from candidate lists (its GPU construction is --ant-construction)");
   }
-  if (resolved == Algorithm::Mmas || resolved == Algorithm::Acs || resolved == Algorithm::Gaco)
-    colony_config(*this, 1).validate();
+  if (runs_colonies(resolved)) colony_config(*this, 1).validate();
   // Auto sets the threads by n and backend: checked once resolved (resolve_config names the algorithm).
   FORMICA_EXPECTS(algorithm == Algorithm::Auto || colony.lk_stretch == 0 || colony.lk_threads > 0,
                   "--lk-stretch: there are no Lin-Kernighan threads to walk stretches; add --lk-threads N");
@@ -160,9 +170,9 @@ void SolverConfig::validate() const {
 }
 
 std::string SolverConfig::describe_algorithm() const {
-  switch (resolve_algorithm(algorithm)) {
-    case Algorithm::Auto:
+  switch (algorithm) {
     case Algorithm::AntSystem: return ant_system.describe();
+    case Algorithm::Auto:  // a request not yet resolved: the colonies' settings it runs unless GA-EAX
     case Algorithm::Mmas:
     case Algorithm::Acs:
     case Algorithm::Gaco: return colony_config(*this, 1).describe();
@@ -183,9 +193,8 @@ bool has_cuda_implementation(Algorithm algorithm) {
 
 void check_initial_tour(const Instance& instance, const SolverConfig& config, std::span<const int32_t> tour,
                         std::string_view source) {
-  const Algorithm a = resolve_algorithm(config.algorithm);
-  FORMICA_EXPECTS(a == Algorithm::Eax ||
-                      ((a == Algorithm::Mmas || a == Algorithm::Acs || a == Algorithm::Gaco) && config.colony.focused()),
+  const Algorithm a = config.algorithm == Algorithm::Auto ? Algorithm::Mmas : config.algorithm;  // as validate()
+  FORMICA_EXPECTS(a == Algorithm::Eax || (runs_colonies(a) && config.colony.focused()),
                   aco::kStartTourNeedsFocusedColonies);
   try {
     validate_permutation(tour, instance.n());
@@ -197,11 +206,11 @@ void check_initial_tour(const Instance& instance, const SolverConfig& config, st
 std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig& config,
                                     Backend backend, int threads, std::vector<int32_t> start_tour,
                                     const StopFlag* setup_stop) {
-  const Algorithm algorithm = resolve_algorithm(config.algorithm);
+  const Algorithm algorithm = config.algorithm;
   FORMICA_EXPECTS(start_tour.empty() || (algorithm != Algorithm::AntSystem && algorithm != Algorithm::TwoOpt),
                   aco::kStartTourNeedsFocusedColonies);
   switch (algorithm) {
-    case Algorithm::Auto: throw std::logic_error("resolve_algorithm returned Algorithm::Auto");
+    case Algorithm::Auto: throw std::logic_error("make_search: the config is not resolved (resolve_config)");
     case Algorithm::AntSystem: {
       aco::AntSystemConfig as = config.ant_system;
       as.seed = config.seed;
@@ -242,7 +251,8 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       eax.seed = config.seed;
       eax.threads = threads;
       if (backend == Backend::Cpu)
-        return std::make_unique<population::EdgeAssemblySearch>(instance, eax, std::move(start_tour), setup_stop);
+        return std::make_unique<population::EdgeAssemblySearch>(instance, eax, std::move(start_tour),
+                                                                setup_stop);
       break;
     }
   }
@@ -252,7 +262,8 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
 
 Backend resolve_backend(Algorithm requested_algorithm, Backend requested) {
   if (requested == Backend::Cpu) return Backend::Cpu;
-  const Algorithm algorithm = resolve_algorithm(requested_algorithm);
+  // Auto runs on the GPU where there is one: it makes GA-EAX the whole run only on the CPU.
+  const Algorithm algorithm = requested_algorithm;
   const bool device = cuda::find_device().has_value();
   if (requested == Backend::Cuda) {
     FORMICA_EXPECTS(cuda::built_with_cuda(),
@@ -267,8 +278,7 @@ Backend resolve_backend(Algorithm requested_algorithm, Backend requested) {
 }
 
 std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend) {
-  const Algorithm a = resolve_algorithm(config.algorithm);
-  if (a != Algorithm::Mmas && a != Algorithm::Acs && a != Algorithm::Gaco) return {};
+  if (!runs_colonies(config.algorithm)) return {};
   const int threads = config.threads > 0 ? config.threads : hardware_threads();
   const bool gpu = backend == Backend::Cuda;
   const aco::ColonyMemory need = aco::colony_memory(instance.n(), colony_config(config, threads), gpu);
