@@ -33,37 +33,33 @@
 
 namespace formica {
 
-std::string_view to_string(Algorithm algorithm) {
-  switch (algorithm) {
-    case Algorithm::Auto: return "auto";
-    case Algorithm::AntSystem: return "as";
-    case Algorithm::Mmas: return "mmas";
-    case Algorithm::Acs: return "acs";
-    case Algorithm::Gaco: return "gaco";
-    case Algorithm::TwoOpt: return "two-opt";
-    case Algorithm::Eax: return "eax";
-  }
-  return "?";
-}
+namespace {
 
-std::string algorithm_names() {
-  std::string names;
-  for (Algorithm a : {Algorithm::Auto, Algorithm::AntSystem, Algorithm::Mmas, Algorithm::Acs, Algorithm::Gaco,
-                      Algorithm::TwoOpt, Algorithm::Eax})
-    names += (names.empty() ? "" : ", ") + std::string(to_string(a));
-  return names;
-}
+constexpr NamedEntry<Algorithm> kAlgorithms[] = {
+    {Algorithm::Auto,
+     {"auto", "the solver's default: MMAS with focused ants and 2-opt + Or-opt + 3-opt local search, set up by "
+              "n and backend (printed when it runs)"}},
+    {Algorithm::AntSystem, {"as", "Ant System (Dorigo et al. 1996; Uchida et al. 2012)"}},
+    {Algorithm::Mmas, {"mmas", "MAX-MIN Ant System (Stutzle and Hoos 2000)"}},
+    {Algorithm::Acs, {"acs", "Ant Colony System (Dorigo and Gambardella 1997)"}},
+    {Algorithm::Gaco, {"gaco", "MMAS and ACS colonies sharing one matrix, dynamic neighbours (Li and Jin)"}},
+    {Algorithm::TwoOpt, {"two-opt", "2-opt hill climbing with random restarts and k-swap (Robinson et al. 2018)"}},
+    {Algorithm::Eax,
+     {"eax", "GA-EAX, a population improved by edge assembly crossover on host threads (Nagata and Kobayashi "
+             "2013); CPU only"}},
+};
 
-std::optional<Algorithm> parse_algorithm(std::string_view text) {
-  if (text == "auto") return Algorithm::Auto;
-  if (text == "as") return Algorithm::AntSystem;
-  if (text == "mmas") return Algorithm::Mmas;
-  if (text == "acs") return Algorithm::Acs;
-  if (text == "gaco") return Algorithm::Gaco;
-  if (text == "two-opt") return Algorithm::TwoOpt;
-  if (text == "eax") return Algorithm::Eax;
-  return std::nullopt;
-}
+constexpr NamedEntry<Backend> kBackends[] = {
+    {Backend::Auto, {"auto", "the GPU when a CUDA device is present"}},
+    {Backend::Cpu, {"cpu", "the host's cores"}},
+    {Backend::Cuda, {"cuda", "the GPU"}},
+};
+
+}  // namespace
+
+std::string_view to_string(Algorithm algorithm) { return name_of(kAlgorithms, algorithm); }
+std::vector<NamedValue> algorithm_names() { return names_of(kAlgorithms); }
+std::optional<Algorithm> parse_algorithm(std::string_view text) { return value_of(kAlgorithms, text); }
 
 Algorithm resolve_algorithm(const SolverConfig& config, int n, Backend backend) {
   return resolve_config(config, n, backend).algorithm;
@@ -98,21 +94,8 @@ SolverConfig resolve_config(SolverConfig config, int n, Backend backend) {
   return apply_portfolio(config, n, backend);
 }
 
-std::string_view to_string(Backend backend) {
-  switch (backend) {
-    case Backend::Auto: return "auto";
-    case Backend::Cpu: return "cpu";
-    case Backend::Cuda: return "cuda";
-  }
-  return "?";
-}
-
-std::optional<Backend> parse_backend(std::string_view text) {
-  if (text == "auto") return Backend::Auto;
-  if (text == "cpu") return Backend::Cpu;
-  if (text == "cuda") return Backend::Cuda;
-  return std::nullopt;
-}
+std::string_view to_string(Backend backend) { return name_of(kBackends, backend); }
+std::optional<Backend> parse_backend(std::string_view text) { return value_of(kBackends, text); }
 
 aco::ColonyConfig colony_config(const SolverConfig& config, int threads) {
   aco::ColonyConfig colony = config.colony;

@@ -20,6 +20,7 @@
 #include "aco/colony_config.h"
 #include "aco/config.h"
 #include "core/instance.h"
+#include "core/named_table.h"
 #include "core/path_transform.h"
 #include "core/search.h"
 #include "core/tour.h"
@@ -35,7 +36,8 @@ enum class Algorithm { Auto, AntSystem, Mmas, Acs, Gaco, TwoOpt, Eax };
 std::string_view to_string(Algorithm algorithm);
 std::optional<Algorithm> parse_algorithm(std::string_view text);
 /// "auto, as, ..." : every algorithm name, for help and error messages.
-std::string algorithm_names();
+/// Every algorithm's name with a line of help.
+std::vector<NamedValue> algorithm_names();
 std::string_view to_string(Backend backend);
 std::optional<Backend> parse_backend(std::string_view text);
 
