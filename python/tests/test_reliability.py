@@ -1,4 +1,4 @@
-"""Reliability (issue 22): many solves in one process without growth of host memory, and solves
+"""Reliability: many solves in one process without growth of host memory, and solves
 from several Python threads at once giving the single-threaded tours.
 
 FORMICA_SOAK sets the number of soak solves (default 600, about 10 s on 2 cores; the README's
