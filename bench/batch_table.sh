@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19's table on a GPU machine: batch_bench rows and LKH-3 (elkai, default settings, one
+# The batch table of docs/batch.md on a GPU machine: batch_bench rows and LKH-3 (elkai, default settings, one
 # process per core) on the same instances, on the same host.
 #   bench/batch_table.sh BIN_DIR OUT_DIR ROW...
 # ROW is one of b20 b50 b100 b100-auto b1000; BIN_DIR holds batch_bench; OUT_DIR gets each row's

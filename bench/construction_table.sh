@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tour-construction strategies and pheromone-update designs of Cecilia et al. (2013) and
-# Zhou et al. on one GPU machine, alpha 1, beta 2, rho 0.5, m = n (the table):
+# Zhou et al. on one GPU machine, alpha 1, beta 2, rho 0.5, m = n (docs/papers.md's table):
 #   1. construction: ms per iteration for every construction strategy (x selection, KE-ALL and
 #      KE-ONE), 1 warm-up + TIMED iterations, the pheromone update at its default;
 #   2. pheromone: ms per iteration of each update design (scatter-gather refuses the large ones);

@@ -1,6 +1,6 @@
 // formica_bench: runs a list of instances under a list of configurations and prints one table
 // (instance, n, method, backend, median ms per iteration and its phases, best length, gap), with
-// the same rows as CSV. Every speed-up table in the README comes from here. With --seeds N each
+// the same rows as CSV. Every speed-up table in docs/papers.md comes from here. With --seeds N each
 // row runs N seeds and reports the mean best length with its min and max; a configuration that
 // refuses an instance (an InputError) gets a "refused" row with the reason.
 //

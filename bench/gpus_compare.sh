@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 21 on one host with several GPUs: `formica solve --gpus G` (one island per GPU, islands in
+# Several GPUs of one host (docs/distributed.md): `formica solve --gpus G` (one island per GPU, islands in
 # one process exchanging through host memory) against `--gpus 1` at the same wall time, the
 # default solver, several seeds; prints every run's gap to the TSPLIB optimum (each run's --json)
 # and the medians. Both runs use the whole host: with G islands each takes an G-th of the CPU

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 21, very large instances on several GPUs of one host: `formica solve --gpus G` with the
+# Very large instances on several GPUs of one host: `formica solve --gpus G` with the
 # stretch decomposition split between the islands by region (the default), the same without the
 # split (--lk-split false: every island walks every stretch), and one GPU with the whole host, at
 # the same wall time, on a uniform instance from `formica generate --seed 1`. Prints each run's
@@ -9,7 +9,7 @@
 # RUN is one of split, nosplit, one (default: all three, in that order); GPUS=N (default every GPU).
 set -euo pipefail
 build=$1 cities=$2 seconds=$3
-out=${4:-bench/results/gpus_large}
+out=${4:-bench/out/gpus_large}
 shift $(($# >= 4 ? 4 : 3))
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(split nosplit one)

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issue 21's comparison of the island model: R MPI ranks of T threads each against one process of
+# The island model's comparison (docs/distributed.md): R MPI ranks of T threads each against one process of
 # R x T threads, the same wall time, on the CPU backend, several seeds; prints a table of gaps to
 # the TSPLIB optimum (each run's `--json` report) and their medians.
 #   bench/islands.sh BUILD_DIR [SECONDS] [INSTANCE...]
-# Defaults are the issue's: 4 ranks x 4 threads against 1 x 16 threads (a 16-core host), 10 s,
+# Defaults are docs/distributed.md's: 4 ranks x 4 threads against 1 x 16 threads (a 16-core host), 10 s,
 # pr2392 and fnl4461, seeds 1 to 5. RANKS, THREADS and SEEDS (a count) in the environment change
 # them, e.g. RANKS=2 THREADS=1 SEEDS=3 bench/islands.sh build 10 pr1002 on a 2-core machine.
 # Needs a formica built with FORMICA_MPI and an MPI launcher `mpirun` (Open MPI 4.1 was used;

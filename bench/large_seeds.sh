@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Issue 21, very large instances on one GPU and its host: `formica solve` on a uniform instance from
+# Very large instances on one GPU and its host: `formica solve` on a uniform instance from
 # `formica generate --seed 1` with one setting, for several seeds, each run's best length at a third
 # and two thirds of the budget (program start counted) and at the end, every tour verified; the
-# JSON reports (tours left out) and logs are kept. bench/results/large_h100/bounded_reversal_h100.txt
+# JSON reports (tours left out) and logs are kept. bench/results/2026-11-25-large-instances/
 # was measured this way (default against --lk-stretch 0 at 1,000,000 cities, 120 s, seeds 1-3).
 #   bench/large_seeds.sh BUILD_DIR CITIES SECONDS SEEDS LABEL [SOLVE_FLAG...]
-# SEEDS is a list such as "1 2 3"; OUT_DIR (default bench/results/large_seeds) takes the files.
+# SEEDS is a list such as "1 2 3"; OUT_DIR (default bench/out/large_seeds, outside git) takes the files.
 set -euo pipefail
 build=$1 cities=$2 seconds=$3 seeds=$4 label=$5
 shift 5
-out=${OUT_DIR:-bench/results/large_seeds}
+out=${OUT_DIR:-bench/out/large_seeds}
 mkdir -p "$out"
 instance="$out/uniform_${cities}.tsp"
 [ -f "$instance" ] || "$build/formica" generate --cities "$cities" --seed 1 --output "$instance" >/dev/null

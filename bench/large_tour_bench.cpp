@@ -1,4 +1,4 @@
-// Very large tours (issue 21): the Lin-Kernighan host threads over the whole tour
+// Very large tours (docs/large-instances.md): the Lin-Kernighan host threads over the whole tour
 // (localsearch/cpu/iterated_lin_kernighan.h) against the same threads over stretches
 // (decomposition/stretch_lin_kernighan.h), from the same start tour, for the same wall time.
 // The start is what the focused colonies start from (aco/cpu/focused_construction.h), or with

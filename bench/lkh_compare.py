@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""formica against LKH-3 at the same time budgets, on the same host (issue 20).
+"""formica against LKH-3 at the same time budgets, on the same host (docs/against-lkh3.md).
 
     python3 bench/lkh_compare.py --formica BUILD/formica --instances pcb3038,fnl4461 \\
         --budgets 1,3,10,30 --seeds 3 [--lkh-processes P] [--formica-args "..."] \\

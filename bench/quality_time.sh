@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Issue 7's quality-per-time benchmarks of the default solver (--algorithm auto), run with
+# The quality-per-time benchmarks of the default solver (--algorithm auto), run with
 # quality_time (medians over seeds, the clock started before the instance is read).
-#   bench/quality_time.sh BUILD_DIR OUT_DIR table   the README table and plot: 12 instances,
+#   bench/quality_time.sh BUILD_DIR OUT_DIR table   docs/default-solver.md's table and plot: 12 instances,
 #                                                   5 seeds where a reference is given, 3 otherwise
 #                                                   (reference / others: either half alone)
 #   bench/quality_time.sh BUILD_DIR OUT_DIR reference-cold
@@ -17,7 +17,7 @@ build=$1 out=$2 mode=$3
 shift 3
 mkdir -p "$out"
 tsplib=${FORMICA_TSPLIB_DIR:-$(dirname "$0")/../../shared/tsplib}
-# The reference: the strongest public ant colony solver on the H200 machine's 16 cores (issue 7).
+# The reference: the strongest public ant colony solver on the H200 machine's 16 cores.
 refs=(--reference pr2392=0.72:0.62 --reference fnl4461=1.54:0.69 --reference usa13509=5.6:0.85
       --reference pla85900=16.4:3.35)
 reference() {  # reference [--cli FORMICA] OUTPUT_PREFIX [quality_time options]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Time-limit accuracy (issue 22): `formica solve FILE --time-limit T` as a fresh process on seeded
+# Time-limit accuracy (docs/reliability.md): `formica solve FILE --time-limit T` as a fresh process on seeded
 # uniform instances from 10 to 200,000 cities, the wall time measured around the process (reading
 # the file, every preprocessing step, the polish, writing the tour and exiting all count: the limit
 # counts from program start). A run is on time when it ends within max(5 %, 50 ms) of the limit.

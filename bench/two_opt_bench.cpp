@@ -1,4 +1,4 @@
-// two_opt_bench: the 2-opt tables of the README. For every instance and every k of --k it runs all
+// two_opt_bench: the 2-opt tables of docs/papers.md. For every instance and every k of --k it runs all
 // restarts of 2-opt with random restarts (each instance with its own restart count) and prints
 // wall time, climb time, full passes, move evaluations (n(n - 3) / 2 per full pass), evaluations
 // per second of climb time against the special-function ceiling, the best length, and the speed-up
@@ -24,7 +24,7 @@
 namespace formica::bench {
 namespace {
 
-/// Two square roots per evaluation at the special-function rate: the ceiling for an H200
+/// Two square roots per evaluation at the special-function rate: the ceiling for an H200
 /// (132 SMs x 16 results per clock x 1.98 GHz / 2).
 constexpr double kCeilingEvaluationsPerSecond = 2.0e12;
 

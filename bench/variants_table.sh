@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# MMAS, ACS and GACO on one GPU machine (issue 5):
+# MMAS, ACS and GACO on one GPU machine (docs/papers.md):
 #   (a) speed targets: MMAS with 20 candidates and m = n on pr1002, fnl4461, usa13509, and with
 #       100 ants on usa13509 (median ms per iteration, construction separately, GPU named);
 #   (b) Li and Jin's Table 1: mean of the best lengths of independent runs, 3000 iterations, on

@@ -1,7 +1,7 @@
 """Reliability: many solves in one process without growth of host memory, and solves
 from several Python threads at once giving the single-threaded tours.
 
-FORMICA_SOAK sets the number of soak solves (default 600, about 10 s on 2 cores; the README's
+FORMICA_SOAK sets the number of soak solves (default 600, about 10 s on 2 cores; docs/reliability.md's
 figures are from FORMICA_SOAK=10000). Memory is the process's resident set (/proc/self/statm) and,
 where the solves run on a GPU, the device's memory in use (formica.device_memory_in_use(): every
 process's, so the figure is meaningful on a device the test has to itself, as on the GPU machine).
@@ -91,7 +91,7 @@ def test_many_solves_do_not_grow_host_memory() -> None:
 
 
 def test_solves_from_several_threads_equal_the_single_threaded_ones() -> None:
-    # Fixed iterations, no Lin-Kernighan threads: a run depends on its seed alone (see the README).
+    # Fixed iterations, no Lin-Kernighan threads: a run depends on its seed alone (see docs/reliability.md).
     instances = [formica.generate(150, "clustered", s) for s in range(1, 9)]
     seeds = list(range(8))
     options = dict(iterations=3, lk_threads=0, threads=1)

@@ -174,7 +174,7 @@ struct ColonyConfig {
   /// What one step of the Lin-Kernighan threads' chains is (localsearch/cpu/lin_kernighan.h), over
   /// the whole tour or its stretches. 3-opt steps, one thread,
   /// 10 s, 6 seeds, mean gap against 2-opt steps: pcb3038 0.090 / 0.164 %, fnl4461 0.085 / 0.121 %,
-  /// pr2392 0.102 / 0.272 % (bench/results/lk_step_cpu.txt).
+  /// pr2392 0.102 / 0.272 % (bench/results/2026-11-25-lk-step-cpu/NOTES.md).
   localsearch::LinKernighanStep lk_step = localsearch::LinKernighanStep::ThreeOpt;
   /// The lists the Lin-Kernighan threads search; stretch walks make their own, of 8 quadrant
   /// neighbours with Quadrant and of the 8 nearest otherwise.

@@ -33,7 +33,7 @@ constexpr NamedEntry<Construction> kConstructions[] = {
     {Construction::Auto,
      {"auto",
       "warp-per-ant where it takes the selection and launch (the fastest at every n "
-      "measured: README, construction table), otherwise the first that does"}},
+      "measured: docs/papers.md, construction table), otherwise the first that does"}},
     {Construction::WarpPerAnt,
      {"warp-per-ant",
       "a warp builds each tour: visited bitmask in shared memory, warp scans (Zhou Figure B1) "

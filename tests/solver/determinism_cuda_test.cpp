@@ -1,4 +1,4 @@
-// Determinism on the GPU, as the README promises it: Ant System (every selection and construction
+// Determinism on the GPU, as docs/reliability.md promises it: Ant System (every selection and construction
 // is bit-identical for the same seed), the default colonies without Lin-Kernighan threads (DESIGN.md:
 // the same seed, instance, config and device give the same result) and 2-opt with restarts; a
 // different seed gives a different tour. With the threads (the GPU default) a run depends on timing.

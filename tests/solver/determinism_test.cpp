@@ -1,4 +1,4 @@
-// Determinism through the solver's one entry point, as the README and DESIGN.md promise it: on the
+// Determinism through the solver's one entry point, as docs/reliability.md and docs/design.md promise it: on the
 // CPU, the same seed, instance and parameters give the same tour for every algorithm, whatever the
 // thread count, and a different seed gives a different one (so the comparison can fail). The GPU's
 // counterpart is determinism_cuda_test.cpp.
@@ -25,8 +25,8 @@ TEST_P(CpuDeterminism, SameSeedSameTourAnyThreadCountOtherSeedOtherTour) {
 }
 
 // Every algorithm of --algorithm (auto is MMAS with focused ants, local search and polish; on the CPU
-// it starts no Lin-Kernighan threads, whose runs depend on timing: README, "Iterated Lin-Kernighan
-// threads").
+// it starts no Lin-Kernighan threads, whose runs depend on timing: docs/default-solver.md, "Iterated
+// Lin-Kernighan threads").
 INSTANTIATE_TEST_SUITE_P(Algorithms, CpuDeterminism, ::testing::Values("auto", "as", "mmas", "acs", "gaco", "two-opt", "eax"),
                          test::algorithm_name);
 
