@@ -87,7 +87,9 @@ int run(int argc, char** argv) {
     const auto optimum = known_optimum(instance.name(), instance.n());
     for (const std::string& spec : configs) {
       auto [label, config] = bench::parse_config(spec);
-      FORMICA_EXPECTS(config.algorithm != Algorithm::AntSystem, "colony_runs runs mmas, acs or gaco");
+      FORMICA_EXPECTS(config.algorithm == Algorithm::Mmas || config.algorithm == Algorithm::Acs ||
+                          config.algorithm == Algorithm::Gaco,
+                      "colony_runs runs mmas, acs or gaco");
       const int group = colony_config(config, 1).group_size();
       config.colony.colonies = runs * group;
       config.colony.exchange_interval = 0;

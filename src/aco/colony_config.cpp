@@ -60,20 +60,19 @@ constexpr NamedEntry<HostSearch> kHostSearches[] = {
       "merged tour joining it at every merge"}},
 };
 
+constexpr NamedEntry<ColonyVariant> kVariants[] = {
+    {ColonyVariant::Mmas, {"mmas", "MAX-MIN Ant System"}},
+    {ColonyVariant::Acs, {"acs", "Ant Colony System"}},
+    {ColonyVariant::Gaco, {"gaco", "MMAS and ACS colonies sharing one matrix"}},
+};
+
 }  // namespace
 
 std::string_view to_string(HostSearch search) { return name_of(kHostSearches, search); }
 std::optional<HostSearch> parse_host_search(std::string_view text) { return value_of(kHostSearches, text); }
 std::vector<NamedValue> host_search_names() { return names_of(kHostSearches); }
 
-std::string_view to_string(ColonyVariant variant) {
-  switch (variant) {
-    case ColonyVariant::Mmas: return "mmas";
-    case ColonyVariant::Acs: return "acs";
-    case ColonyVariant::Gaco: return "gaco";
-  }
-  return "?";
-}
+std::string_view to_string(ColonyVariant variant) { return name_of(kVariants, variant); }
 
 std::string_view to_string(MmasSchedule schedule) { return name_of(kSchedules, schedule); }
 std::optional<MmasSchedule> parse_mmas_schedule(std::string_view text) { return value_of(kSchedules, text); }

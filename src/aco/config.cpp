@@ -204,12 +204,6 @@ std::string AntSystemConfig::describe() const {
                 " trials=", trials, " hybrid-switch=", hybrid_switch);
 }
 
-std::string AntSystemConfig::describe_gpu() const {
-  return concat("construction=", to_string(construction), " launch=", to_string(launch),
-                " block-size=", block_size == 0 ? std::string("auto") : std::to_string(block_size),
-                " pheromone-update=", to_string(pheromone_update));
-}
-
 std::string GpuPlan::describe() const {
   return concat("construction=", to_string(construction), " selection=", to_string(selection), " launch=",
                 to_string(launch), " block-size=", block_size, " pheromone-update=", to_string(pheromone_update));

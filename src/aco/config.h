@@ -84,8 +84,6 @@ struct AntSystemConfig {
   void validate() const;
   /// One line "alpha=1 beta=2 ..." for logs and benchmark rows.
   std::string describe() const;
-  /// The CUDA-only choices, "construction=... launch=... block-size=... pheromone-update=...".
-  std::string describe_gpu() const;
   bool operator==(const AntSystemConfig&) const = default;
 };
 

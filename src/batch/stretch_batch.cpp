@@ -115,28 +115,18 @@ StretchBatchSearch::StretchBatchSearch(const Instance& instance, BatchConfig con
 void StretchBatchSearch::offer(std::span<const int32_t> tour, int64_t length) {
   {
     const std::lock_guard lock(mutex_);
-    const int64_t published = published_length_.load(std::memory_order_relaxed);
-    if (published >= 0 && length >= published) return;
-    if (offered_length_ >= 0 && length >= offered_length_) return;
-    offered_.assign(tour.begin(), tour.end());
-    offered_length_ = length;
+    offered_.keep_if_shorter(tour, length, published_.length());
   }
   wake_.notify_all();
 }
 
 int64_t StretchBatchSearch::best(std::vector<int32_t>& out) const {
   const std::lock_guard lock(mutex_);
-  const int64_t length = published_length_.load(std::memory_order_relaxed);
-  if (length >= 0) out = published_;
-  return length;
+  return published_.copy(out);
 }
 
 void StretchBatchSearch::stop() {
-  {
-    const std::lock_guard lock(mutex_);
-    stop_.store(true);
-  }
-  wake_.notify_all();
+  localsearch::cpu::request_stop(mutex_, stop_, wake_);
   if (thread_.joinable()) thread_.join();
 }
 
@@ -152,15 +142,14 @@ void StretchBatchSearch::run() {
     for (uint64_t round = 0;; ++round) {
       {
         std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return stop_.load() || offered_length_ >= 0 || length >= 0; });
+        wake_.wait(lock, [&] { return stop_.load() || offered_.length >= 0 || length >= 0; });
         if (stop_.load()) return;
-        if (offered_length_ >= 0 && (length < 0 || offered_length_ < length)) {
-          tour.swap(offered_);
-          length = offered_length_;
-          published_ = tour;
-          published_length_.store(length, std::memory_order_release);
+        if (offered_.length >= 0 && (length < 0 || offered_.length < length)) {
+          tour.swap(offered_.tour);
+          length = offered_.length;
+          published_.publish(tour, length);
         }
-        offered_length_ = -1;
+        offered_.length = -1;
       }
       BatchConfig config = config_;
       config.seed = config_.seed + round * 0x9E3779B97F4A7C15ull;
@@ -176,10 +165,7 @@ void StretchBatchSearch::run() {
                                         length, " -> ", measured, ")"));
         length = measured;
         const std::lock_guard lock(mutex_);
-        if (published_length_.load(std::memory_order_relaxed) > length) {
-          published_ = tour;
-          published_length_.store(length, std::memory_order_release);
-        }
+        published_.publish(tour, length);
       }
     }
   } catch (...) {

@@ -23,6 +23,7 @@
 
 #include "batch/batch_solver.h"
 #include "core/instance.h"
+#include "localsearch/cpu/published_tour.h"
 #include "localsearch/cpu/tour_companion.h"
 
 namespace formica::batch {
@@ -63,7 +64,7 @@ class StretchBatchSearch final : public localsearch::cpu::TourCompanion {
 
   void offer(std::span<const int32_t> tour, int64_t length) override;
   int64_t best(std::vector<int32_t>& out) const override;
-  int64_t best_length() const override { return published_length_.load(std::memory_order_acquire); }
+  int64_t best_length() const override { return published_.length(); }
   void stop() override;
   void walks(std::vector<Walk>& out) const override { out.clear(); }
   int64_t kicks() const override { return kicks_.load(std::memory_order_relaxed); }
@@ -83,9 +84,8 @@ class StretchBatchSearch final : public localsearch::cpu::TourCompanion {
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
-  std::vector<int32_t> offered_, published_;
-  int64_t offered_length_ = -1;
-  std::atomic<int64_t> published_length_{-1};
+  localsearch::cpu::OfferedTour offered_;
+  localsearch::cpu::PublishedTour published_;
   std::atomic<int64_t> kicks_{0}, rounds_{0};
   std::atomic<bool> stop_{false};
   std::exception_ptr failure_;

@@ -15,20 +15,21 @@ CandidateLists::CandidateLists(int n, int k, std::vector<int32_t> ids)
                   "candidate lists need n * k entries");
 }
 
-std::vector<NeighbourShapeName> neighbour_shape_names() {
-  return {{"nearest", "the k nearest cities"},
-          {"quadrant", "the k/5 nearest in each quadrant around the city, filled up with the nearest (planar "
-                       "and GEO instances, GEO's quadrants east and north on the sphere; others get the nearest)"}};
-}
+namespace {
 
-std::string_view to_string(NeighbourShape shape) {
-  return shape == NeighbourShape::Quadrant ? "quadrant" : "nearest";
-}
+constexpr NamedEntry<NeighbourShape> kNeighbourShapes[] = {
+    {NeighbourShape::Nearest, {"nearest", "the k nearest cities"}},
+    {NeighbourShape::Quadrant,
+     {"quadrant", "the k/5 nearest in each quadrant around the city, filled up with the nearest (planar and "
+                  "GEO instances, GEO's quadrants east and north on the sphere; others get the nearest)"}},
+};
 
+}  // namespace
+
+std::vector<NamedValue> neighbour_shape_names() { return names_of(kNeighbourShapes); }
+std::string_view to_string(NeighbourShape shape) { return name_of(kNeighbourShapes, shape); }
 std::optional<NeighbourShape> parse_neighbour_shape(std::string_view name) {
-  if (name == "nearest") return NeighbourShape::Nearest;
-  if (name == "quadrant") return NeighbourShape::Quadrant;
-  return std::nullopt;
+  return value_of(kNeighbourShapes, name);
 }
 
 namespace {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/instance.h"
+#include "core/named_table.h"
 
 namespace formica {
 
@@ -47,11 +48,8 @@ enum class NeighbourShape {
   Quadrant,  ///< the quadrant_share(k) nearest of each quadrant, then the nearest up to k
 };
 
-struct NeighbourShapeName {
-  std::string_view name, help;
-};
 /// Names on the command line ("nearest", "quadrant") with a line of help each.
-std::vector<NeighbourShapeName> neighbour_shape_names();
+std::vector<NamedValue> neighbour_shape_names();
 std::string_view to_string(NeighbourShape shape);
 std::optional<NeighbourShape> parse_neighbour_shape(std::string_view name);
 

@@ -218,14 +218,11 @@ void StretchLinKernighan::offer(std::span<const int32_t> tour, int64_t length) {
     const std::lock_guard lock(mutex_);
     if (length_ < 0) {  // the first tour: the first round starts from it
       tour_.assign(tour.begin(), tour.end());
-      best_ = tour_;
+      best_.publish(tour_, length);
       length_ = length;
-      best_length_.store(length, std::memory_order_release);
       start_round();
-    } else if (length < best_length_.load(std::memory_order_relaxed) &&
-               (offered_length_ < 0 || length < offered_length_)) {
-      offered_.assign(tour.begin(), tour.end());
-      offered_length_ = length;
+    } else {
+      offered_.keep_if_shorter(tour, length, best_.length());
     }
   }
   changed_.notify_all();
@@ -239,17 +236,11 @@ bool StretchLinKernighan::wait_until_stalled() {
 
 int64_t StretchLinKernighan::best(std::vector<int32_t>& out) const {
   const std::lock_guard lock(mutex_);
-  const int64_t length = best_length_.load(std::memory_order_relaxed);
-  if (length >= 0) out = best_;
-  return length;
+  return best_.copy(out);
 }
 
 void StretchLinKernighan::stop() {
-  {
-    const std::lock_guard lock(mutex_);
-    stop_.store(true);
-  }
-  changed_.notify_all();
+  localsearch::cpu::request_stop(mutex_, stop_, changed_);
   for (std::thread& worker : workers_) worker.join();
   workers_.clear();
   // What the round in progress found so far is in tour_: publish it too.
@@ -257,10 +248,7 @@ void StretchLinKernighan::stop() {
   if (length_ >= 0 && round_gain_ > 0) {
     length_ -= round_gain_;
     round_gain_ = 0;
-    if (length_ < best_length_.load(std::memory_order_relaxed)) {
-      best_ = tour_;
-      best_length_.store(length_, std::memory_order_release);
-    }
+    best_.publish(tour_, length_);
   }
 }
 
@@ -293,17 +281,13 @@ void StretchLinKernighan::end_round() {
   const bool stalled = static_cast<double>(round_gain_) < stall_gain_ * share * static_cast<double>(length_);
   length_ -= round_gain_;
   round_gain_ = 0;
-  if (length_ < best_length_.load(std::memory_order_relaxed)) {
-    best_ = tour_;
-    best_length_.store(length_, std::memory_order_release);
-  }
-  if (offered_length_ >= 0 && offered_length_ < length_) {
-    unsettle_changed(offered_);
-    tour_ = std::move(offered_);
-    length_ = offered_length_;
+  best_.publish(tour_, length_);
+  if (offered_.length >= 0 && offered_.length < length_) {
+    unsettle_changed(offered_.tour);
+    tour_ = std::move(offered_.tour);
+    length_ = offered_.length;
   }
   offered_.clear();
-  offered_length_ = -1;
   const int64_t round = rounds_.fetch_add(1, std::memory_order_relaxed) + 1;
   if (stalled) {  // the workers end at their next wake-up; best_ is final
     stalled_.store(true, std::memory_order_release);

@@ -42,6 +42,7 @@
 #include "core/instance.h"
 #include "core/search.h"
 #include "localsearch/cpu/lin_kernighan.h"
+#include "localsearch/cpu/published_tour.h"
 #include "localsearch/cpu/tour_companion.h"
 
 namespace formica::decomposition {
@@ -112,7 +113,7 @@ class StretchLinKernighan final : public localsearch::cpu::TourCompanion {
   /// Adopted at the end of the round in progress when it is shorter than the round's tour.
   void offer(std::span<const int32_t> tour, int64_t length) override;
   int64_t best(std::vector<int32_t>& out) const override;
-  int64_t best_length() const override { return best_length_.load(std::memory_order_acquire); }
+  int64_t best_length() const override { return best_.length(); }
   /// Ends after the stretches in progress (each ends at its next kick).
   void stop() override;
   /// One shared walk: always empty.
@@ -149,14 +150,16 @@ class StretchLinKernighan final : public localsearch::cpu::TourCompanion {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   // Guarded by mutex_, except tour_'s positions, which the thread holding a stretch reads and writes.
-  std::vector<int32_t> tour_, best_, offered_;
-  int64_t length_ = -1, offered_length_ = -1, round_gain_ = 0;
+  std::vector<int32_t> tour_;
+  localsearch::cpu::PublishedTour best_;
+  localsearch::cpu::OfferedTour offered_;
+  int64_t length_ = -1, round_gain_ = 0;
   std::vector<int> round_stretches_;  // this round's stretches, in the order they are handed out
   // By city: 1 where a stretch's walk climbed it and its tour edges have not changed since (the
   // next walk starts its chains from the other cities only). Each thread writes its stretch's.
   std::vector<uint8_t> settled_;
   int offset_ = 0, next_ = 0, returned_ = 0;
-  std::atomic<int64_t> best_length_{-1}, kicks_{0}, rounds_{0}, walked_{0};
+  std::atomic<int64_t> kicks_{0}, rounds_{0}, walked_{0};
   std::atomic<bool> stop_{false}, stalled_{false};
   std::vector<std::thread> workers_;
 };

@@ -69,7 +69,6 @@ void pin_gpu(int local_rank) {
 
 }  // namespace
 
-bool built_with_mpi() { return FORMICA_HAVE_MPI != 0; }
 bool built_with_nccl() { return FORMICA_HAVE_NCCL != 0; }
 int host_gpus() { return gpus_seen; }
 

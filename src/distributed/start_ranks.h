@@ -10,8 +10,7 @@
 
 namespace formica::distributed {
 
-/// True when this build has MPI (FORMICA_MPI) or NCCL (FORMICA_NCCL) compiled in.
-bool built_with_mpi();
+/// True when this build has NCCL (FORMICA_NCCL) compiled in.
 bool built_with_nccl();
 
 /// The Communicator of this process. Launched by mpirun (or another MPI launcher: the environment

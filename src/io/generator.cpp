@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/named_table.h"
 #include "core/rng.h"
 
 namespace formica::io {
@@ -22,11 +23,16 @@ double normal(RandomStream& rng) {
 
 }  // namespace
 
-std::optional<InstanceKind> parse_instance_kind(std::string_view text) {
-  if (text == "uniform") return InstanceKind::Uniform;
-  if (text == "clustered") return InstanceKind::Clustered;
-  return std::nullopt;
-}
+namespace {
+
+constexpr NamedEntry<InstanceKind> kInstanceKinds[] = {
+    {InstanceKind::Uniform, {"uniform", "cities uniform in the square"}},
+    {InstanceKind::Clustered, {"clustered", "cities around n / 100 centres (portcgen)"}},
+};
+
+}  // namespace
+
+std::optional<InstanceKind> parse_instance_kind(std::string_view text) { return value_of(kInstanceKinds, text); }
 
 InstanceKind instance_kind(std::string_view text) {
   const auto kind = parse_instance_kind(text);
@@ -34,9 +40,7 @@ InstanceKind instance_kind(std::string_view text) {
   return *kind;
 }
 
-std::string_view to_string(InstanceKind kind) {
-  return kind == InstanceKind::Uniform ? "uniform" : "clustered";
-}
+std::string_view to_string(InstanceKind kind) { return name_of(kInstanceKinds, kind); }
 
 Instance generate_instance(int n, InstanceKind kind, uint64_t seed) {
   FORMICA_EXPECTS(n >= 3, "an instance needs at least 3 cities, got ", n);

@@ -101,7 +101,7 @@ inline constexpr int kNeighbourListMinCities = 10'000;
 
 /// With TwoOptConfig::block_neighbours > 0, the GPU's block-per-tour climber (many restarts, one
 /// tour per block) runs the neighbour-list pre-climb on tours of at least this many cities: from a
-/// random start it replaces hundreds of O(n^2) passes (issue 23). Its lists hold 5 neighbours, not
+/// random start it replaces hundreds of O(n^2) passes. Its lists hold 5 neighbours, not
 /// the 10 of the one-tour climbs: measured on five instances of 1,400 to 5,915 cities (H200), 5
 /// gave shorter local optima than 10 and, on four of them, than the paper's full-pass climb.
 inline constexpr int kBlockNeighbourListMinCities = 1'000;

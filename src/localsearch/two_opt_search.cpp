@@ -47,7 +47,6 @@ bool TwoOptSearch::step(const StopFlag& stop) {
     best_tour_ = std::move(batch.best_tour);
   }
   stats_ += batch.stats;
-  last_stats_ = batch.stats;
   times_.total_ms = clock.seconds() * 1e3;
   times_.local_search_ms = batch.stats.climb_ms;
   return true;

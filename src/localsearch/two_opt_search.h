@@ -41,8 +41,6 @@ class TwoOptSearch : public Search {
 
   const TwoOptConfig& config() const { return config_; }
   const TwoOptStats& stats() const { return stats_; }
-  /// Stats of the last completed step only.
-  const TwoOptStats& last_step_stats() const { return last_stats_; }
   int64_t restarts_done() const { return next_restart_; }
   /// Restart whose tour is best_tour() (the lowest index among equally short ones).
   int64_t best_restart() const { return best_restart_; }
@@ -70,7 +68,7 @@ class TwoOptSearch : public Search {
   int64_t best_restart_ = -1;
   int64_t best_length_ = 0, iteration_best_ = 0;
   std::vector<int32_t> best_tour_;
-  TwoOptStats stats_, last_stats_;
+  TwoOptStats stats_;
   StepTimes times_;
 };
 

@@ -49,18 +49,14 @@ struct EdgeAssemblyConfig {
   int stages = 2;
   /// The tours the population's climbs start from (localsearch/start_tour.h).
   localsearch::StartKind start = localsearch::StartKind::Random;
-  /// How those tours are climbed (EaxClimb). Lin-Kernighan climbs cost more (pla85900: about 1.6 s
-  /// a tour on the VM, against 0.15 s) but the population converges far lower and sooner from
-  /// them: usa13509, 50 nearest-neighbour starts, this project's VM, 2 threads, alone: 0.091 % at
-  /// 23 s against 0.447 % at 24 s; pla85900: 0.201 % against 0.873 %, both at 278 s. Auto takes them
-  /// with nearest-neighbour starts beside the GPU's colonies (solver/portfolio.cpp).
+  /// How those tours are climbed (EaxClimb). Lin-Kernighan climbs cost more but the population
+  /// converges far lower and sooner from them (docs/tuning.md#eax-climb); auto takes them where it
+  /// runs GA-EAX alone and with nearest-neighbour starts (solver/portfolio.cpp).
   EaxClimb climb = EaxClimb::OrOpt;
   /// The populations after the first: 0, tours climbed from `start` as the first; K > 0, the best
   /// tour so far with K double-bridge kicks (localsearch/double_bridge.h), each repaired by
   /// Lin-Kernighan chains from its ends (localsearch/cpu/kicked_tour.h), so that the new population spreads
-  /// around the best tour's basin instead of starting far from it. Measured on an H200 host, one
-  /// thread, 180-240 s (bench/results/2026-11-29-eax-restart-kicks): fnl4461 reached its optimum in 8 of 8
-  /// runs with 10, 30 or 50 kicks and in 2 of 6 with climbed restarts.
+  /// around the best tour's basin instead of starting far from it (docs/tuning.md#eax-restart-kicks).
   int restart_kicks = 30;
   /// The populations after the first climbed from `start` without the best tour, which joins a
   /// population only once that has converged on its own (restart_kicks is then unused): each
@@ -70,10 +66,8 @@ struct EdgeAssemblyConfig {
   /// The first population: 0, tours climbed from `start`; K > 0, the first tour (the
   /// nearest-neighbour climb, or the tour handed in: the colonies' beside them) and that tour with
   /// K kicks each, as the restarts above: built in seconds where a climbed population of 85,900
-  /// cities takes minutes. Measured on pla85900 beside the GPU colonies (H200 host, 14 threads,
-  /// seed 1, 120 s; bench/results/2026-11-29-eax-first-kicks): 0.318 % with 30 kicks, 0.271 % with
-  /// 30 kicks and a population of 30, against 0.224-0.334 % (median 0.244 %, seeds 1-5) for the
-  /// default's Lin-Kernighan threads: no gain, so off by default.
+  /// cities takes minutes. No gain measured beside the GPU's colonies, so off by default
+  /// (docs/tuning.md#eax-first-kicks).
   int first_kicks = 0;
   int neighbours = 10;  ///< nearest neighbours per city: the start climbs' lists and the joins'
   int threads = 1;

@@ -1,4 +1,4 @@
-// The island model across ranks (issue 21): every rank runs its own search (its colonies and
+// The island model across ranks: every rank runs its own search (its colonies and
 // Lin-Kernighan threads, seeded with seed + rank); every island interval the ranks exchange their
 // best tours through the distributed layer (distributed/communicator.h) and each adopts the others'
 // (Search::adopt: partition merge with its best, aco/colony_merge.h); at the end rank 0 gathers

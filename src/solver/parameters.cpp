@@ -61,6 +61,17 @@ std::string combinations_help() {
   return text;
 }
 
+/// The algorithms, one a line, the first (auto) on the option's own line.
+std::string_view algorithm_help() {
+  static const std::string help = [] {
+    const std::vector<NamedValue> names = algorithm_names();
+    std::string text = concat(names.front().name, ": ", names.front().help);
+    for (size_t i = 1; i < names.size(); ++i) text += concat("\n  ", names[i].name, ": ", names[i].help);
+    return text;
+  }();
+  return help;
+}
+
 std::string_view time_limit_help() {
   return "stop after S seconds, counted from program start (default when --iterations is not given: 10 s up "
          "to 20,000 cities, then n / 2000 s, at most 60 s)";
@@ -304,18 +315,10 @@ void add_eax_parameters(std::vector<Parameter>& p) {
 std::vector<Parameter> make_parameters() {
   std::vector<Parameter> p;
   p.push_back(
-      {"algorithm",
-       "auto: the solver's default: MMAS with focused ants and 2-opt + Or-opt + 3-opt local search, set up by n "
-       "and backend (printed when it runs)\n"
-       "  as: Ant System (Dorigo et al. 1996; Uchida et al. 2012)\n  mmas: MAX-MIN Ant System (Stutzle and "
-       "Hoos 2000)\n  acs: Ant Colony System (Dorigo and Gambardella 1997)\n  gaco: MMAS and ACS colonies "
-       "sharing one matrix, dynamic neighbours (Li and Jin)\n"
-       "  two-opt: 2-opt hill climbing with random restarts and k-swap (Robinson et al. 2018)\n"
-       "  eax: GA-EAX, a population improved by edge assembly crossover on host threads (Nagata and Kobayashi "
-       "2013); CPU only",
+      {"algorithm", algorithm_help(),
        [](SolverConfig& c, std::string_view v) {
          const auto a = parse_algorithm(v);
-         FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: ", algorithm_names(), ")");
+         FORMICA_EXPECTS(a, "unknown --algorithm '", v, "' (valid: ", valid_names(algorithm_names()), ")");
          c.algorithm = *a;
        },
        [](const SolverConfig& c) { return nlohmann::json(std::string(to_string(c.algorithm))); }});

@@ -1,11 +1,11 @@
 // The portfolio behind `--algorithm auto`: the one place that says what the default solver runs
-// for an instance of n cities on a backend. Today that is MMAS with focused ants (Skinderowicz
-// 2022) whose every tour gets 2-opt, Or-opt and (by n) 3-opt over neighbour lists, pheromone on candidate edges
-// only (memory O(n k) at every size), the number of ants by n and backend, and a default time
-// budget by n when the run has no other stopping rule. Every parameter the user set keeps its
-// value, also a default one named explicitly: auto fills only the fields nobody named
-// (SolverConfig::named) that still hold their defaults. Given a long enough time limit the host's
-// threads run GA-EAX (eax_budget).
+// for an instance of n cities on a backend (the evidence behind each rule: docs/tuning.md). Today
+// that is MMAS with focused ants (Skinderowicz 2022) whose every tour gets 2-opt, Or-opt and (by n)
+// 3-opt over neighbour lists, pheromone on candidate edges only (memory O(n k) at every size), the
+// number of ants by n and backend, and a default time budget by n when the run has no other
+// stopping rule. Every parameter the user set keeps its value, also a default one named
+// explicitly: auto fills only the fields nobody named (SolverConfig::named) that still hold their
+// defaults. Given a long enough time limit GA-EAX runs (auto_eax).
 #pragma once
 
 #include <string>
@@ -20,11 +20,21 @@ namespace formica {
 /// a run also stops when it stops improving or meets a proven bound (solver/stopping_rule.h).
 double default_time_limit(int n);
 
-/// Seconds from which auto runs GA-EAX on n cities with `threads` host threads: about when its
-/// population converges and overtakes the colonies (portfolio.cpp has the data). From there, on
-/// the GPU, the host threads beside the colonies run GA-EAX instead of Lin-Kernighan
-/// (--host-search eax); on the CPU, where nobody set a colony, ant or 2-opt parameter, iterations
-/// or islands, the run is --algorithm eax. Shorter where eax_nearest_starts.
+/// How auto runs GA-EAX (population/edge_assembly_search.h): not at all, as the whole run
+/// (--algorithm eax), or on the host threads beside the colonies (--host-search eax).
+enum class AutoEax { None, Alone, BesideColonies };
+
+/// When GA-EAX runs under auto: where `config` (auto, its time limit set: resolve_config) on n
+/// cities on `backend` reaches eax_budget, from 1,000 to 90,000 cities. On the CPU, where nobody
+/// set a colony, ant or 2-opt parameter, iterations or islands, GA-EAX is the whole run (Alone);
+/// else the host threads beside the colonies run it instead of Lin-Kernighan (BesideColonies),
+/// unless they were set to walk stretches, walk independently, take other Lin-Kernighan steps or
+/// replay, or another host search was named. None for an algorithm other than auto.
+AutoEax auto_eax(const SolverConfig& config, int n, Backend backend);
+
+/// Seconds from which GA-EAX pays on n cities with `threads` host threads: about when its
+/// population converges and overtakes the colonies (docs/tuning.md#ga-eax); half that on the CPU
+/// backend, shorter where eax_nearest_starts.
 double eax_budget(int n, int threads, Backend backend);
 
 /// Whether auto's GA-EAX on n cities climbs its population from nearest-neighbour tours instead of
@@ -33,9 +43,9 @@ double eax_budget(int n, int threads, Backend backend);
 bool eax_nearest_starts(int n, Backend backend);
 
 /// The first population auto gives GA-EAX on n cities, `threads` threads and `time_limit` seconds:
-/// about what converges in half of the time limit (portfolio.cpp has the data), 100 tours (the
-/// default; 50 where eax_nearest_starts) up to twice eax_budget, 1,000 at most. A population named
-/// by the user stays as named.
+/// about what converges in half of the time limit (docs/tuning.md#ga-eax-population), 100 tours
+/// (the default; 50 where eax_nearest_starts) up to twice eax_budget, 1,000 at most. A population
+/// named by the user stays as named.
 int eax_population(int n, int threads, double time_limit, Backend backend);
 
 /// `config` with what auto means for n cities on `backend` (already resolved) and its time limit

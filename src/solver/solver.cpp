@@ -35,41 +35,46 @@
 
 namespace formica {
 
-std::string_view to_string(Algorithm algorithm) {
-  switch (algorithm) {
-    case Algorithm::Auto: return "auto";
-    case Algorithm::AntSystem: return "as";
-    case Algorithm::Mmas: return "mmas";
-    case Algorithm::Acs: return "acs";
-    case Algorithm::Gaco: return "gaco";
-    case Algorithm::TwoOpt: return "two-opt";
-    case Algorithm::Eax: return "eax";
-  }
-  return "?";
+namespace {
+
+constexpr NamedEntry<Algorithm> kAlgorithms[] = {
+    {Algorithm::Auto,
+     {"auto", "the solver's default: MMAS with focused ants and 2-opt + Or-opt + 3-opt local search, set up by "
+              "n and backend (printed when it runs)"}},
+    {Algorithm::AntSystem, {"as", "Ant System (Dorigo et al. 1996; Uchida et al. 2012)"}},
+    {Algorithm::Mmas, {"mmas", "MAX-MIN Ant System (Stutzle and Hoos 2000)"}},
+    {Algorithm::Acs, {"acs", "Ant Colony System (Dorigo and Gambardella 1997)"}},
+    {Algorithm::Gaco, {"gaco", "MMAS and ACS colonies sharing one matrix, dynamic neighbours (Li and Jin)"}},
+    {Algorithm::TwoOpt, {"two-opt", "2-opt hill climbing with random restarts and k-swap (Robinson et al. 2018)"}},
+    {Algorithm::Eax,
+     {"eax", "GA-EAX, a population improved by edge assembly crossover on host threads (Nagata and Kobayashi "
+             "2013); CPU only"}},
+};
+
+constexpr NamedEntry<Backend> kBackends[] = {
+    {Backend::Auto, {"auto", "the GPU when a CUDA device is present"}},
+    {Backend::Cpu, {"cpu", "the host's cores"}},
+    {Backend::Cuda, {"cuda", "the GPU"}},
+};
+
+}  // namespace
+
+std::string_view to_string(Algorithm algorithm) { return name_of(kAlgorithms, algorithm); }
+std::vector<NamedValue> algorithm_names() { return names_of(kAlgorithms); }
+std::optional<Algorithm> parse_algorithm(std::string_view text) { return value_of(kAlgorithms, text); }
+
+Algorithm resolve_algorithm(const SolverConfig& config, int n, Backend backend) {
+  return resolve_config(config, n, backend).algorithm;
 }
 
-std::string algorithm_names() {
-  std::string names;
-  for (Algorithm a : {Algorithm::Auto, Algorithm::AntSystem, Algorithm::Mmas, Algorithm::Acs, Algorithm::Gaco,
-                      Algorithm::TwoOpt, Algorithm::Eax})
-    names += (names.empty() ? "" : ", ") + std::string(to_string(a));
-  return names;
+namespace {
+
+/// Whether `algorithm` runs ant colonies with their ColonyConfig (MMAS, ACS, GACO).
+bool runs_colonies(Algorithm algorithm) {
+  return algorithm == Algorithm::Mmas || algorithm == Algorithm::Acs || algorithm == Algorithm::Gaco;
 }
 
-std::optional<Algorithm> parse_algorithm(std::string_view text) {
-  if (text == "auto") return Algorithm::Auto;
-  if (text == "as") return Algorithm::AntSystem;
-  if (text == "mmas") return Algorithm::Mmas;
-  if (text == "acs") return Algorithm::Acs;
-  if (text == "gaco") return Algorithm::Gaco;
-  if (text == "two-opt") return Algorithm::TwoOpt;
-  if (text == "eax") return Algorithm::Eax;
-  return std::nullopt;
-}
-
-Algorithm resolve_algorithm(Algorithm algorithm) {
-  return algorithm == Algorithm::Auto ? Algorithm::Mmas : algorithm;
-}
+}  // namespace
 
 SolverConfig resolve_config(SolverConfig config, int n, Backend backend) {
   if (!config.iterations && !config.time_limit) config.time_limit = default_time_limit(n);
@@ -91,21 +96,8 @@ SolverConfig resolve_config(SolverConfig config, int n, Backend backend) {
   return apply_portfolio(config, n, backend);
 }
 
-std::string_view to_string(Backend backend) {
-  switch (backend) {
-    case Backend::Auto: return "auto";
-    case Backend::Cpu: return "cpu";
-    case Backend::Cuda: return "cuda";
-  }
-  return "?";
-}
-
-std::optional<Backend> parse_backend(std::string_view text) {
-  if (text == "auto") return Backend::Auto;
-  if (text == "cpu") return Backend::Cpu;
-  if (text == "cuda") return Backend::Cuda;
-  return std::nullopt;
-}
+std::string_view to_string(Backend backend) { return name_of(kBackends, backend); }
+std::optional<Backend> parse_backend(std::string_view text) { return value_of(kBackends, text); }
 
 aco::ColonyConfig colony_config(const SolverConfig& config, int threads) {
   aco::ColonyConfig colony = config.colony;
@@ -144,7 +136,9 @@ void SolverConfig::validate() const {
   FORMICA_EXPECTS(islands >= 1 && islands <= 1024, "--islands must be in [1, 1024], got ", islands);
   FORMICA_EXPECTS(gpus == kAllGpus || (gpus >= 0 && gpus <= 1024), "--gpus must be 'all' or in [0, 1024], got ", gpus);
   ant_system.validate();
-  const Algorithm resolved = resolve_algorithm(algorithm);
+  // Auto runs colonies unless it makes GA-EAX the whole run, which it does only while every colony
+  // setting holds its default: a request for auto is checked as the colonies it may run.
+  const Algorithm resolved = algorithm == Algorithm::Auto ? Algorithm::Mmas : algorithm;
   if (resolved != Algorithm::AntSystem) {
     const std::string chosen = aco::gpu_choices(ant_system);
     FORMICA_EXPECTS(chosen.empty(), chosen, ": Ant System construction choices, but --algorithm ", to_string(resolved),
@@ -152,8 +146,7 @@ void SolverConfig::validate() const {
                     resolved == Algorithm::TwoOpt ? "by 2-opt climbs"
                                                   : "from candidate lists (its GPU construction is --ant-construction)");
   }
-  if (resolved == Algorithm::Mmas || resolved == Algorithm::Acs || resolved == Algorithm::Gaco)
-    colony_config(*this, 1).validate();
+  if (runs_colonies(resolved)) colony_config(*this, 1).validate();
   // Auto sets the threads by n and backend: checked once resolved (resolve_config names the algorithm).
   FORMICA_EXPECTS(algorithm == Algorithm::Auto || colony.lk_stretch == 0 || colony.lk_threads > 0,
                   "--lk-stretch: there are no Lin-Kernighan threads to walk stretches; add --lk-threads N");
@@ -162,9 +155,9 @@ void SolverConfig::validate() const {
 }
 
 std::string SolverConfig::describe_algorithm() const {
-  switch (resolve_algorithm(algorithm)) {
-    case Algorithm::Auto:
+  switch (algorithm) {
     case Algorithm::AntSystem: return ant_system.describe();
+    case Algorithm::Auto:  // a request not yet resolved: the colonies' settings it runs unless GA-EAX
     case Algorithm::Mmas:
     case Algorithm::Acs:
     case Algorithm::Gaco: return colony_config(*this, 1).describe();
@@ -185,9 +178,8 @@ bool has_cuda_implementation(Algorithm algorithm) {
 
 void check_initial_tour(const Instance& instance, const SolverConfig& config, std::span<const int32_t> tour,
                         std::string_view source) {
-  const Algorithm a = resolve_algorithm(config.algorithm);
-  FORMICA_EXPECTS(a == Algorithm::Eax ||
-                      ((a == Algorithm::Mmas || a == Algorithm::Acs || a == Algorithm::Gaco) && config.colony.focused()),
+  const Algorithm a = config.algorithm == Algorithm::Auto ? Algorithm::Mmas : config.algorithm;  // as validate()
+  FORMICA_EXPECTS(a == Algorithm::Eax || (runs_colonies(a) && config.colony.focused()),
                   aco::kStartTourNeedsFocusedColonies);
   try {
     validate_permutation(tour, instance.n());
@@ -199,11 +191,11 @@ void check_initial_tour(const Instance& instance, const SolverConfig& config, st
 std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig& config,
                                     Backend backend, int threads, std::vector<int32_t> start_tour,
                                     const StopFlag* setup_stop) {
-  const Algorithm algorithm = resolve_algorithm(config.algorithm);
+  const Algorithm algorithm = config.algorithm;
   FORMICA_EXPECTS(start_tour.empty() || (algorithm != Algorithm::AntSystem && algorithm != Algorithm::TwoOpt),
                   aco::kStartTourNeedsFocusedColonies);
   switch (algorithm) {
-    case Algorithm::Auto: throw std::logic_error("resolve_algorithm returned Algorithm::Auto");
+    case Algorithm::Auto: throw std::logic_error("make_search: the config is not resolved (resolve_config)");
     case Algorithm::AntSystem: {
       aco::AntSystemConfig as = config.ant_system;
       as.seed = config.seed;
@@ -244,7 +236,8 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       eax.seed = config.seed;
       eax.threads = threads;
       if (backend == Backend::Cpu)
-        return std::make_unique<population::EdgeAssemblySearch>(instance, eax, std::move(start_tour), setup_stop);
+        return std::make_unique<population::EdgeAssemblySearch>(instance, eax, std::move(start_tour),
+                                                                setup_stop);
       break;
     }
   }
@@ -254,7 +247,8 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
 
 Backend resolve_backend(Algorithm requested_algorithm, Backend requested) {
   if (requested == Backend::Cpu) return Backend::Cpu;
-  const Algorithm algorithm = resolve_algorithm(requested_algorithm);
+  // Auto runs on the GPU where there is one: it makes GA-EAX the whole run only on the CPU.
+  const Algorithm algorithm = requested_algorithm;
   const bool device = cuda::find_device().has_value();
   if (requested == Backend::Cuda) {
     FORMICA_EXPECTS(cuda::built_with_cuda(),

@@ -20,6 +20,7 @@
 #include "aco/colony_config.h"
 #include "aco/config.h"
 #include "core/instance.h"
+#include "core/named_table.h"
 #include "core/path_transform.h"
 #include "core/search.h"
 #include "core/tour.h"
@@ -35,7 +36,8 @@ enum class Algorithm { Auto, AntSystem, Mmas, Acs, Gaco, TwoOpt, Eax };
 std::string_view to_string(Algorithm algorithm);
 std::optional<Algorithm> parse_algorithm(std::string_view text);
 /// "auto, as, ..." : every algorithm name, for help and error messages.
-std::string algorithm_names();
+/// Every algorithm's name with a line of help.
+std::vector<NamedValue> algorithm_names();
 std::string_view to_string(Backend backend);
 std::optional<Backend> parse_backend(std::string_view text);
 
@@ -85,11 +87,11 @@ struct SolverConfig {
   std::string describe_algorithm() const;
 };
 
-/// The algorithm Algorithm::Auto stands for when choosing a backend (MMAS with local search;
-/// solver/portfolio.h says how it is set up, and when a long time limit on the CPU makes it GA-EAX).
-/// Everything that reports a run reports the resolved algorithm, never "auto". Other values map to
-/// themselves.
-Algorithm resolve_algorithm(Algorithm algorithm);
+/// What `config` runs on n cities on `backend` (resolved): the algorithm it names, or for auto what
+/// auto runs there: GA-EAX where auto_eax (solver/portfolio.h) makes it the whole run, else MMAS
+/// with local search. The algorithm of resolve_config's result; everything that reports a run
+/// reports it, never "auto".
+Algorithm resolve_algorithm(const SolverConfig& config, int n, Backend backend);
 
 /// `config` as solve() runs it on n cities on `backend` (already resolved): Auto replaced by the
 /// portfolio's choice (apply_portfolio) and, when neither iterations nor a time limit is set, the

@@ -1001,7 +1001,7 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   }
 }
 
-// Hostile sizes (issue 22): files that claim far more than they hold, or hold what no instance
+// Hostile sizes: files that claim far more than they hold, or hold what no instance
 // can, get one line and exit 2 or 3 at once. The reader stops at the first line it cannot use
 // and allocates for what arrives, not for what a header claims.
 struct HostileCase {

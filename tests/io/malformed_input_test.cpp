@@ -58,7 +58,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"atsp_not_full_matrix.tsp", " TYPE ATSP needs EDGE_WEIGHT_TYPE EXPLICIT and EDGE_WEIGHT_FORMAT FULL_MATRIX"},
         Case{"missing_dimension.tsp", "4: DIMENSION must come before NODE_COORD_SECTION"},
         Case{"garbage.tsp", "2: unknown keyword 'this'"},
-        // Found by fuzz_tsplib (a heap read past the weights, CI's 60-s run, session 37).
+        // Found by fuzz_tsplib (a heap read past the weights, in CI's 60-s run).
         Case{"format_changed_after_weights.tsp",
              "9: EDGE_WEIGHT_FORMAT changed after EDGE_WEIGHT_SECTION: it needs 10 weights for DIMENSION 4, the "
              "section has 6"}),

@@ -42,8 +42,10 @@ TEST(Solver, AutoIsTheDefaultAndResolvesToAConcreteAlgorithm) {
   EXPECT_EQ(SolverConfig{}.algorithm, Algorithm::Auto);
   EXPECT_EQ(parse_algorithm("auto"), Algorithm::Auto);
   EXPECT_EQ(to_string(Algorithm::Auto), "auto");
-  EXPECT_EQ(resolve_algorithm(Algorithm::Auto), Algorithm::Mmas);
-  EXPECT_EQ(resolve_algorithm(Algorithm::AntSystem), Algorithm::AntSystem);
+  EXPECT_EQ(resolve_algorithm(colonies(), 1000, Backend::Cpu), Algorithm::Mmas);
+  SolverConfig ant_system;
+  ant_system.algorithm = Algorithm::AntSystem;
+  EXPECT_EQ(resolve_algorithm(ant_system, 1000, Backend::Cpu), Algorithm::AntSystem);
   for (const Backend backend : {Backend::Cpu, Backend::Cuda})
     for (const int n : {5, 1000, 200'000}) {  // 2,000 <= n < 4,000: Or-opt (below)
       const SolverConfig c = resolve_config(colonies(), n, backend);
@@ -394,6 +396,29 @@ TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
     set_parameter(kept, name, value);
     EXPECT_EQ(resolve_config(kept, 3038, Backend::Cuda).colony.host_search, aco::HostSearch::LinKernighan) << name;
   }
+}
+
+/// resolve_algorithm says what auto runs, GA-EAX included, and auto_eax how GA-EAX runs.
+TEST(Solver, ResolveAlgorithmSaysWhatAutoRuns) {
+  SolverConfig request;
+  request.time_limit = 1000.0;  // past eax_budget on 5,000 cities on the CPU and beside the GPU's colonies
+  EXPECT_EQ(auto_eax(request, 5000, Backend::Cpu), AutoEax::Alone);
+  EXPECT_EQ(resolve_algorithm(request, 5000, Backend::Cpu), Algorithm::Eax);
+  EXPECT_EQ(auto_eax(request, 5000, Backend::Cuda), AutoEax::BesideColonies);
+  EXPECT_EQ(resolve_algorithm(request, 5000, Backend::Cuda), Algorithm::Mmas);
+  EXPECT_EQ(resolve_config(request, 5000, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
+  // Below 1,000 cities, or a run of counted iterations: the colonies, and no GA-EAX.
+  EXPECT_EQ(auto_eax(request, 500, Backend::Cpu), AutoEax::None);
+  EXPECT_EQ(resolve_algorithm(request, 500, Backend::Cpu), Algorithm::Mmas);
+  SolverConfig counted;
+  counted.iterations = 10;
+  EXPECT_EQ(auto_eax(counted, 5000, Backend::Cpu), AutoEax::None);
+  EXPECT_EQ(resolve_algorithm(counted, 5000, Backend::Cpu), Algorithm::Mmas);
+  // A named algorithm is what runs.
+  SolverConfig acs = request;
+  acs.algorithm = Algorithm::Acs;
+  EXPECT_EQ(auto_eax(acs, 5000, Backend::Cpu), AutoEax::None);
+  EXPECT_EQ(resolve_algorithm(acs, 5000, Backend::Cpu), Algorithm::Acs);
 }
 
 TEST(Solver, AutoSizesGaEaxsPopulationByTheTimeLimit) {

@@ -96,6 +96,19 @@ struct ColonySearchCuda::State {
   void upload_records() {
     records_d.upload(std::span<const ColonyRecord>(records), stream);
   }
+  // The kernels' arguments, built once the buffers are (build_kernel_args): an iteration sets
+  // only its number in them.
+  cuda::CandidateConstructionArgs construct_args;
+  cuda::FocusedWalkArgs walk_args;
+  localsearch::cuda::AntLocalSearchArgs search_args;
+  cuda::ColonyBestArgs best_args;
+  cuda::DynamicArgs dynamic_args;
+  cuda::CandidateUpdateArgs update_args;
+  cuda::SourceArgs source_args;
+  void build_kernel_args();
+  void build_construction_args();  // the tours' construction and local search
+  void build_update_args();        // the colonies' records, dynamic neighbours, pheromone and sources
+
   void after_iteration();
   /// Merges the colonies' best tours (merge(); finish() when `last`) and uploads the result.
   /// Returns whether a colony's records changed.
@@ -103,6 +116,8 @@ struct ColonySearchCuda::State {
   void find_best_colony();
 };
 
+// Long: the host preparation (lists, start tour), the memory check and every device buffer's
+// allocation and first upload, in one place so that the check and the allocations stay together.
 ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig& config,
                                    std::vector<int32_t> start_tour, const StopFlag* setup_stop,
                                    const StartHostThreads& host_threads)
@@ -227,177 +242,178 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
     s.bounds_d.upload(std::span<const Bounds>(seeded));
   }
   CUDA_CHECK(cudaMallocHost(&s.pinned, static_cast<size_t>(colonies) * sizeof(ColonyRecord)));
+  s.build_kernel_args();
 }
 
 ColonySearchCuda::~ColonySearchCuda() = default;
 
+void ColonySearchCuda::State::build_kernel_args() {
+  build_construction_args();
+  build_update_args();
+}
+
+void ColonySearchCuda::State::build_construction_args() {
+  const bool gaco = config.variant == ColonyVariant::Gaco;
+  construct_args.n = n;
+  construct_args.width = set.width;
+  construct_args.fallback_length = set.fallback_length;
+  construct_args.group = layout.group;
+  construct_args.ids = ids.data();
+  construct_args.fitness = fitness.data();
+  construct_args.tau = tau.data();
+  construct_args.eta_beta = eta_beta.data();
+  construct_args.distances = entry_distances.data();
+  construct_args.fallback = fallback.data();
+  construct_args.distance = distances_view->view();
+  construct_args.first_ant = first_ant.data();
+  construct_args.ant_colony = ant_colony.data();
+  construct_args.colony_acs = colony_acs.data();
+  construct_args.ant_seeds = ant_seeds.data();
+  construct_args.q0 = static_cast<float>(config.q0);
+  construct_args.alpha = static_cast<float>(config.alpha);
+  construct_args.crossings = gaco ? crossings.data() : nullptr;
+  construct_args.tau0 = static_cast<float>(layout.tau0);
+  construct_args.local_keep = static_cast<float>(1.0 - config.xi);
+  construct_args.bounds = bounds_d.data();
+  construct_args.tours = tours.data();
+  construct_args.lengths = lengths.data();
+  construct_args.visited = visited.data();
+  construct_args.visited_words = (n + 31) / 32;
+  construct_args.max_ants_per_matrix = ants_per_matrix();
+  construct_args.ants = layout.total_ants();
+  walk_args.n = n;
+  walk_args.width = set.width;
+  walk_args.group = layout.group;
+  walk_args.ants = layout.total_ants();
+  walk_args.edges = config.focused_edges;
+  walk_args.colony_edges = walk_edges_d.data();
+  walk_args.ids = ids.data();
+  walk_args.fitness = fitness.data();
+  walk_args.ant_colony = ant_colony.data();
+  walk_args.colony_acs = colony_acs.data();
+  walk_args.q0 = config.q0;
+  walk_args.ant_seeds = ant_seeds.data();
+  walk_args.source_tours = source_tours.data();
+  walk_args.source_pos = source_pos.data();
+  walk_args.source_lengths = source_lengths.data();
+  walk_args.tours = tours.data();
+  walk_args.pos = ant_pos.data();
+  walk_args.walked = walked.data();
+  walk_args.queue = local_search ? queue.data() : nullptr;
+  walk_args.queued = queued.data();
+  walk_args.queue_count = queue_count.data();
+  walk_args.lengths = lengths.data();
+  search_args.n = n;
+  search_args.ants = layout.total_ants();
+  search_args.k = ls_k;
+  search_args.moves = config.local_search;
+  search_args.all_active = !focused;
+  search_args.lists = ls_lists.data();
+  search_args.tours = tours.data();
+  search_args.pos = ant_pos.data();
+  search_args.queue = queue.data();
+  search_args.queued = queued.data();
+  search_args.queue_count = queue_count.data();
+  search_args.lengths = lengths.data();
+}
+
+void ColonySearchCuda::State::build_update_args() {
+  const bool gaco = config.variant == ColonyVariant::Gaco;
+  const int matrices = layout.matrices;
+  best_args.n = n;
+  best_args.colonies = layout.colonies;
+  best_args.first_ant = first_ant.data();
+  best_args.colony_acs = colony_acs.data();
+  best_args.tours = tours.data();
+  best_args.lengths = lengths.data();
+  best_args.records = records_d.data();
+  best_args.best_tours = best_tours.data();
+  best_args.restart_tours = restart_tours.data();
+  best_args.next = next.data();
+  best_args.previous = previous.data();
+  best_args.increasing = config.schedule == MmasSchedule::Increasing;
+  best_args.best_every = config.best_every;
+  dynamic_args.n = n;
+  dynamic_args.width = set.width;
+  dynamic_args.k = set.k;
+  dynamic_args.group = layout.group;
+  dynamic_args.matrices = matrices;
+  dynamic_args.first_ant = first_ant.data();
+  dynamic_args.records = records_d.data();
+  dynamic_args.tours = tours.data();
+  dynamic_args.scratch_next = scratch_next.data();
+  dynamic_args.scratch_previous = scratch_previous.data();
+  dynamic_args.ids = ids.data();
+  dynamic_args.tau = tau.data();
+  dynamic_args.eta_beta = eta_beta.data();
+  dynamic_args.distances = entry_distances.data();
+  dynamic_args.distance = distances_view->view();
+  dynamic_args.beta = config.beta;
+  dynamic_args.kind = layout.bounds;
+  dynamic_args.rho = layout.rho;
+  dynamic_args.min_factor = layout.min_factor;
+  dynamic_args.tau0 = layout.tau0;
+  dynamic_args.nn_length = layout.nn_length;
+  update_args.n = n;
+  update_args.width = set.width;
+  update_args.group = layout.group;
+  update_args.matrices = matrices;
+  update_args.ids = ids.data();
+  update_args.tau = tau.data();
+  update_args.fitness = fitness.data();
+  update_args.eta_beta = eta_beta.data();
+  update_args.crossings = gaco ? crossings.data() : nullptr;
+  update_args.records = records_d.data();
+  update_args.colony_acs = colony_acs.data();
+  update_args.next = next.data();
+  update_args.previous = previous.data();
+  update_args.kind = layout.bounds;
+  update_args.rho = layout.rho;
+  update_args.min_factor = layout.min_factor;
+  update_args.tau0 = layout.tau0;
+  update_args.acs_rho = config.acs_rho;
+  update_args.nn_length = layout.nn_length;
+  update_args.local_keep = static_cast<float>(1.0 - config.xi);
+  update_args.alpha = static_cast<float>(config.alpha);
+  update_args.bounds_out = bounds_d.data();
+  source_args.n = n;
+  source_args.colonies = layout.colonies;
+  source_args.first_ant = first_ant.data();
+  source_args.records = records_d.data();
+  source_args.tours = tours.data();
+  source_args.best_tours = best_tours.data();
+  source_args.restart_tours = restart_tours.data();
+  source_args.source_tours = source_tours.data();
+  source_args.source_pos = source_pos.data();
+  source_args.source_lengths = source_lengths.data();
+}
+
 bool ColonySearchCuda::step(const StopFlag& stop) {
   State& s = *state_;
   if (stop.requested()) return false;
-  const int iteration = s.iteration + 1, n = s.n, matrices = s.layout.matrices;
+  const int iteration = s.iteration + 1, matrices = s.layout.matrices;
   const bool gaco = s.config.variant == ColonyVariant::Gaco;
   CUDA_CHECK(cudaEventRecord(s.start.event, s.stream));
   if (gaco) CUDA_CHECK(cudaMemsetAsync(s.crossings.data(), 0, s.crossings.size() * sizeof(int), s.stream));
+  s.construct_args.iteration = static_cast<unsigned>(iteration);
+  s.walk_args.iteration = static_cast<unsigned>(iteration);
+  s.best_args.iteration = iteration;
 
-  cuda::CandidateConstructionArgs c;
-  c.n = n;
-  c.width = s.set.width;
-  c.fallback_length = s.set.fallback_length;
-  c.group = s.layout.group;
-  c.ids = s.ids.data();
-  c.fitness = s.fitness.data();
-  c.tau = s.tau.data();
-  c.eta_beta = s.eta_beta.data();
-  c.distances = s.entry_distances.data();
-  c.fallback = s.fallback.data();
-  c.distance = s.distances_view->view();
-  c.first_ant = s.first_ant.data();
-  c.ant_colony = s.ant_colony.data();
-  c.colony_acs = s.colony_acs.data();
-  c.ant_seeds = s.ant_seeds.data();
-  c.q0 = static_cast<float>(s.config.q0);
-  c.alpha = static_cast<float>(s.config.alpha);
-  c.crossings = gaco ? s.crossings.data() : nullptr;
-  c.tau0 = static_cast<float>(s.layout.tau0);
-  c.local_keep = static_cast<float>(1.0 - s.config.xi);
-  c.bounds = s.bounds_d.data();
-  c.iteration = static_cast<unsigned>(iteration);
-  c.tours = s.tours.data();
-  c.lengths = s.lengths.data();
-  c.visited = s.visited.data();
-  c.visited_words = (n + 31) / 32;
-  c.max_ants_per_matrix = s.ants_per_matrix();
-  c.ants = s.layout.total_ants();
   if (s.focused) {
-    cuda::FocusedWalkArgs f;
-    f.n = n;
-    f.width = s.set.width;
-    f.group = s.layout.group;
-    f.ants = s.layout.total_ants();
-    f.edges = s.config.focused_edges;
     if (s.walk_edges_changed) s.walk_edges_d.upload(std::span<const int>(s.walk_edges), s.stream);
     s.walk_edges_changed = false;
-    f.colony_edges = s.walk_edges_d.data();
-    f.ids = s.ids.data();
-    f.fitness = s.fitness.data();
-    f.ant_colony = s.ant_colony.data();
-    f.colony_acs = s.colony_acs.data();
-    f.q0 = s.config.q0;
-    f.ant_seeds = s.ant_seeds.data();
-    f.iteration = static_cast<unsigned>(iteration);
-    f.source_tours = s.source_tours.data();
-    f.source_pos = s.source_pos.data();
-    f.source_lengths = s.source_lengths.data();
-    f.tours = s.tours.data();
-    f.pos = s.ant_pos.data();
-    f.walked = s.walked.data();
-    f.queue = s.local_search ? s.queue.data() : nullptr;
-    f.queued = s.queued.data();
-    f.queue_count = s.queue_count.data();
-    f.lengths = s.lengths.data();
-    cuda::launch_focused_walks(f, s.distances_view->view(), s.stream);
+    cuda::launch_focused_walks(s.walk_args, s.distances_view->view(), s.stream);
   } else {
-    cuda::launch_candidate_construction(s.lanes, s.lockstep(), matrices, c, s.stream);
+    cuda::launch_candidate_construction(s.lanes, s.lockstep(), matrices, s.construct_args, s.stream);
   }
   CUDA_CHECK(cudaEventRecord(s.constructed.event, s.stream));
-  if (s.local_search) {
-    localsearch::cuda::AntLocalSearchArgs l;
-    l.n = n;
-    l.ants = s.layout.total_ants();
-    l.k = s.ls_k;
-    l.moves = s.config.local_search;
-    l.all_active = !s.focused;
-    l.lists = s.ls_lists.data();
-    l.tours = s.tours.data();
-    l.pos = s.ant_pos.data();
-    l.queue = s.queue.data();
-    l.queued = s.queued.data();
-    l.queue_count = s.queue_count.data();
-    l.lengths = s.lengths.data();
-    localsearch::cuda::launch_ant_local_search(l, s.distances_view->view(), s.stream);
-  }
+  if (s.local_search) localsearch::cuda::launch_ant_local_search(s.search_args, s.distances_view->view(), s.stream);
   CUDA_CHECK(cudaEventRecord(s.searched.event, s.stream));
-
-  cuda::ColonyBestArgs b;
-  b.n = n;
-  b.colonies = s.layout.colonies;
-  b.first_ant = s.first_ant.data();
-  b.colony_acs = s.colony_acs.data();
-  b.tours = s.tours.data();
-  b.lengths = s.lengths.data();
-  b.records = s.records_d.data();
-  b.best_tours = s.best_tours.data();
-  b.restart_tours = s.restart_tours.data();
-  b.next = s.next.data();
-  b.previous = s.previous.data();
-  b.increasing = s.config.schedule == MmasSchedule::Increasing;
-  b.best_every = s.config.best_every;
-  b.iteration = iteration;
-  cuda::launch_colony_best(b, s.stream);
-
-  if (gaco) {
-    cuda::DynamicArgs d;
-    d.n = n;
-    d.width = s.set.width;
-    d.k = s.set.k;
-    d.group = s.layout.group;
-    d.matrices = matrices;
-    d.first_ant = s.first_ant.data();
-    d.records = s.records_d.data();
-    d.tours = s.tours.data();
-    d.scratch_next = s.scratch_next.data();
-    d.scratch_previous = s.scratch_previous.data();
-    d.ids = s.ids.data();
-    d.tau = s.tau.data();
-    d.eta_beta = s.eta_beta.data();
-    d.distances = s.entry_distances.data();
-    d.distance = s.distances_view->view();
-    d.beta = s.config.beta;
-    d.kind = s.layout.bounds;
-    d.rho = s.layout.rho;
-    d.min_factor = s.layout.min_factor;
-    d.tau0 = s.layout.tau0;
-    d.nn_length = s.layout.nn_length;
-    cuda::launch_dynamic_neighbours(d, s.stream);
-  }
-
-  cuda::CandidateUpdateArgs u;
-  u.n = n;
-  u.width = s.set.width;
-  u.group = s.layout.group;
-  u.matrices = matrices;
-  u.ids = s.ids.data();
-  u.tau = s.tau.data();
-  u.fitness = s.fitness.data();
-  u.eta_beta = s.eta_beta.data();
-  u.crossings = gaco ? s.crossings.data() : nullptr;
-  u.records = s.records_d.data();
-  u.colony_acs = s.colony_acs.data();
-  u.next = s.next.data();
-  u.previous = s.previous.data();
-  u.kind = s.layout.bounds;
-  u.rho = s.layout.rho;
-  u.min_factor = s.layout.min_factor;
-  u.tau0 = s.layout.tau0;
-  u.acs_rho = s.config.acs_rho;
-  u.nn_length = s.layout.nn_length;
-  u.local_keep = static_cast<float>(1.0 - s.config.xi);
-  u.alpha = static_cast<float>(s.config.alpha);
-  u.bounds_out = s.bounds_d.data();
-  cuda::launch_candidate_update(u, s.stream);
+  cuda::launch_colony_best(s.best_args, s.stream);
+  if (gaco) cuda::launch_dynamic_neighbours(s.dynamic_args, s.stream);
+  cuda::launch_candidate_update(s.update_args, s.stream);
   if (s.focused) {
-    cuda::SourceArgs src;
-    src.n = n;
-    src.colonies = s.layout.colonies;
-    src.first_ant = s.first_ant.data();
-    src.records = s.records_d.data();
-    src.tours = s.tours.data();
-    src.best_tours = s.best_tours.data();
-    src.restart_tours = s.restart_tours.data();
-    src.source_tours = s.source_tours.data();
-    src.source_pos = s.source_pos.data();
-    src.source_lengths = s.source_lengths.data();
-    cuda::launch_set_sources(src, s.stream);
+    cuda::launch_set_sources(s.source_args, s.stream);
     for (int& edges : s.walk_edges)
       if (edges != s.config.focused_edges) edges = s.config.focused_edges, s.walk_edges_changed = true;
   }

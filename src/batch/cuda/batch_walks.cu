@@ -496,6 +496,7 @@ struct HostBatch {
   std::vector<unsigned long long> seed;
   std::vector<int32_t> lists, tours;
   std::vector<long long> lengths;
+  long long slot_total = 0, bits_total = 0;  ///< cities of every walk's tour, and words of their bits
 
   void add_distances(const Instance& instance) {
     instances.push_back(&instance);
@@ -530,28 +531,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-}  // namespace
-
-size_t walks_bytes(std::span<const PlannedInstance> instances, int walks) {
-  size_t bytes = 0;
-  for (const PlannedInstance& p : instances) {
-    const size_t n = static_cast<size_t>(p.instance->n());
-    const size_t distances = p.instance->type() == EdgeWeightType::Explicit ? n * n * 4 : n * 24;  // x, y, z in double
-    bytes += distances + n * static_cast<size_t>(p.lists.k()) * 4 + 64;
-    bytes += static_cast<size_t>(walks) * (4 * n * 4 + (n + 31) / 32 * 4 + 32);
-  }
-  return bytes;
-}
-
-std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, const WalkPlan& plan,
-                                   std::string* layout_note) {
-  const int count = static_cast<int>(instances.size()), walks = plan.walks, slots = count * walks;
-  size_t free_bytes = 0, total_bytes = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  expect_memory(walks_bytes(instances, walks), capped_memory(free_bytes) / 10 * 9,
-                concat("the batch's ", slots, " walks on the GPU"));
-
-  // Pack the instances and the walks' start tours (built on the host's threads).
+/// The instances and every walk's start tour packed for the device; the start tours are built on
+/// `threads` host threads.
+HostBatch pack_batch(std::span<const PlannedInstance> instances, int walks, int threads) {
+  const int slots = static_cast<int>(instances.size()) * walks;
   HostBatch b;
   long long list_total = 0, slot_total = 0, bits_total = 0;
   for (const PlannedInstance& p : instances) {
@@ -574,105 +557,141 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
   }
   b.tours.resize(static_cast<size_t>(slot_total));
   b.lengths.resize(static_cast<size_t>(slots));
-  {
-    std::atomic<int> next{0};
-    std::vector<std::thread> workers;
-    for (int t = 0; t < std::min(std::max(plan.threads, 1), slots); ++t)
-      workers.emplace_back([&] {
-        for (int s; (s = next.fetch_add(1)) < slots;) {
-          const PlannedInstance& p = instances[s / walks];
-          const std::vector<int32_t> start = walk_start(p, s % walks);
-          std::copy(start.begin(), start.end(), b.tours.begin() + b.slot_offset[s]);
-          b.lengths[s] = tour_length(*p.instance, start);
-        }
-      });
-    for (std::thread& worker : workers) worker.join();
+  b.slot_total = slot_total;
+  b.bits_total = bits_total;
+  std::atomic<int> next{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < std::min(std::max(threads, 1), slots); ++t)
+    workers.emplace_back([&] {
+      for (int s; (s = next.fetch_add(1)) < slots;) {
+        const PlannedInstance& p = instances[s / walks];
+        const std::vector<int32_t> start = walk_start(p, s % walks);
+        std::copy(start.begin(), start.end(), b.tours.begin() + b.slot_offset[s]);
+        b.lengths[s] = tour_length(*p.instance, start);
+      }
+    });
+  for (std::thread& worker : workers) worker.join();
+  return b;
+}
+
+/// A packed batch on the device, with the walks' working memory zeroed, and the kernels'
+/// arguments pointing into it.
+struct DeviceBatch {
+  DeviceBuffer<double> x, y, z;
+  DeviceBuffer<int32_t> matrices;
+  DeviceBuffer<DistanceView> views;
+  DeviceBuffer<int> n, k;
+  DeviceBuffer<long long> list_offset, slot_offset, bits_offset, budget, target, lengths, kicks;
+  DeviceBuffer<unsigned long long> seed;
+  DeviceBuffer<int32_t> lists, tours, kept, pos, ring;
+  DeviceBuffer<uint32_t> bits;
+  DeviceBuffer<int> done;
+
+  DeviceBatch(const HostBatch& b, int slots)
+      : x{std::span<const double>(b.x)},
+        y{std::span<const double>(b.y)},
+        z{std::span<const double>(b.z)},
+        matrices{std::span<const int32_t>(b.matrices)},
+        views{std::span<const DistanceView>(b.views(x.data(), y.data(), z.data(), matrices.data()))},
+        n{std::span<const int>(b.n)},
+        k{std::span<const int>(b.k)},
+        list_offset{std::span<const long long>(b.list_offset)},
+        slot_offset{std::span<const long long>(b.slot_offset)},
+        bits_offset{std::span<const long long>(b.bits_offset)},
+        budget{std::span<const long long>(b.budget)},
+        target{std::span<const long long>(b.target)},
+        lengths{std::span<const long long>(b.lengths)},
+        kicks(static_cast<size_t>(slots)),
+        seed{std::span<const unsigned long long>(b.seed)},
+        lists{std::span<const int32_t>(b.lists)},
+        tours{std::span<const int32_t>(b.tours)},
+        kept(static_cast<size_t>(b.slot_total)),
+        pos(static_cast<size_t>(b.slot_total)),
+        ring(static_cast<size_t>(b.slot_total)),
+        bits(static_cast<size_t>(b.bits_total)),
+        done{std::span<const int>(std::vector<int>(b.n.size(), 0))} {
+    CUDA_CHECK(cudaMemset(bits.data(), 0, bits.size() * sizeof(uint32_t)));
+    CUDA_CHECK(cudaMemset(pos.data(), 0, pos.size() * sizeof(int32_t)));  // staged before the first climb sets it
+    CUDA_CHECK(cudaMemset(kept.data(), 0, kept.size() * sizeof(int32_t)));
+    CUDA_CHECK(cudaMemset(kicks.data(), 0, kicks.size() * sizeof(long long)));
   }
 
-  DeviceBuffer<double> d_x{std::span<const double>(b.x)}, d_y{std::span<const double>(b.y)},
-      d_z{std::span<const double>(b.z)};
-  DeviceBuffer<int32_t> d_matrices{std::span<const int32_t>(b.matrices)};
-  const std::vector<DistanceView> views = b.views(d_x.data(), d_y.data(), d_z.data(), d_matrices.data());
-  DeviceBuffer<DistanceView> d_views{std::span<const DistanceView>(views)};
-  DeviceBuffer<int> d_n{std::span<const int>(b.n)}, d_k{std::span<const int>(b.k)};
-  DeviceBuffer<long long> d_list_offset{std::span<const long long>(b.list_offset)},
-      d_slot_offset{std::span<const long long>(b.slot_offset)}, d_bits_offset{std::span<const long long>(b.bits_offset)},
-      d_budget{std::span<const long long>(b.budget)}, d_target{std::span<const long long>(b.target)},
-      d_lengths{std::span<const long long>(b.lengths)}, d_kicks(static_cast<size_t>(slots));
-  DeviceBuffer<unsigned long long> d_seed{std::span<const unsigned long long>(b.seed)};
-  DeviceBuffer<int32_t> d_lists{std::span<const int32_t>(b.lists)}, d_tours{std::span<const int32_t>(b.tours)},
-      d_kept(static_cast<size_t>(slot_total)), d_pos(static_cast<size_t>(slot_total)),
-      d_ring(static_cast<size_t>(slot_total));
-  DeviceBuffer<uint32_t> d_bits(static_cast<size_t>(bits_total));
-  std::vector<int> done(static_cast<size_t>(count), 0);
-  DeviceBuffer<int> d_done{std::span<const int>(done)};
-  CUDA_CHECK(cudaMemset(d_bits.data(), 0, d_bits.size() * sizeof(uint32_t)));
-  CUDA_CHECK(cudaMemset(d_pos.data(), 0, d_pos.size() * sizeof(int32_t)));  // staged before the first climb sets it
-  CUDA_CHECK(cudaMemset(d_kept.data(), 0, d_kept.size() * sizeof(int32_t)));
-  CUDA_CHECK(cudaMemset(d_kicks.data(), 0, d_kicks.size() * sizeof(long long)));
+  WalkArgs args(const WalkPlan& plan, int slots, int lanes) {
+    WalkArgs a;
+    a.slots = slots;
+    a.walks = plan.walks;
+    a.kick_segment = plan.kick_segment;
+    a.lanes = lanes;
+    a.views = views.data();
+    a.n = n.data();
+    a.k = k.data();
+    a.list_offset = list_offset.data();
+    a.lists = lists.data();
+    a.slot_offset = slot_offset.data();
+    a.bits_offset = bits_offset.data();
+    a.tours = tours.data();
+    a.kept = kept.data();
+    a.pos = pos.data();
+    a.ring = ring.data();
+    a.bits = bits.data();
+    a.lengths = lengths.data();
+    a.kicks = kicks.data();
+    a.budget = budget.data();
+    a.target = target.data();
+    a.seed = seed.data();
+    a.done = done.data();
+    return a;
+  }
+};
 
-  WalkArgs args;
-  args.slots = slots;
-  args.walks = walks;
-  args.kick_segment = plan.kick_segment;
-  args.views = d_views.data();
-  args.n = d_n.data();
-  args.k = d_k.data();
-  args.list_offset = d_list_offset.data();
-  args.lists = d_lists.data();
-  args.slot_offset = d_slot_offset.data();
-  args.bits_offset = d_bits_offset.data();
-  args.tours = d_tours.data();
-  args.kept = d_kept.data();
-  args.pos = d_pos.data();
-  args.ring = d_ring.data();
-  args.bits = d_bits.data();
-  args.lengths = d_lengths.data();
-  args.kicks = d_kicks.data();
-  args.budget = d_budget.data();
-  args.target = d_target.data();
-  args.seed = d_seed.data();
-  args.done = d_done.data();
-
+/// The launch for a packed batch (choose_launch by its largest instance and lists).
+Launch batch_launch(std::span<const PlannedInstance> instances, const HostBatch& b, const WalkPlan& plan,
+                    int slots) {
   const bool euc_2d = std::all_of(instances.begin(), instances.end(), [](const PlannedInstance& p) {
     return p.instance->type() == EdgeWeightType::Euc2D;
   });
-
-  std::vector<WalkOutcome> outcomes(static_cast<size_t>(slots));
-  std::vector<long long> lengths, kicks(static_cast<size_t>(slots), 0);
-  std::vector<uint8_t> interrupted(static_cast<size_t>(count), 0), timed_out(static_cast<size_t>(count), 0);
-  std::vector<double> ended(static_cast<size_t>(count), 0.0);
-  const auto record = [&] {  // lengths and kicks back; every walk's improvement into its history
-    lengths = d_lengths.download();
-    kicks = d_kicks.download();
-    const double now = seconds_since(plan.start);
-    for (int s = 0; s < slots; ++s) {
-      WalkOutcome& o = outcomes[s];
-      if (o.history.empty() || lengths[s] < o.history.back().length) o.history.push_back({kicks[s], now, lengths[s]});
-    }
-  };
-
   int cities = 0, list_ints = 0, coordinates = 2;
-  for (int i = 0; i < count; ++i) {
+  for (size_t i = 0; i < instances.size(); ++i) {
     cities = std::max(cities, b.n[i]);
     list_ints = std::max(list_ints, b.n[i] * b.k[i]);
     if (instances[i].instance->type() == EdgeWeightType::Euc3D) coordinates = 3;
   }
   const int max_k = *std::max_element(b.k.begin(), b.k.end());
-  const Launch launch = choose_launch(cities, list_ints, coordinates, max_k, euc_2d, plan.moves, slots, walks);
-  if (layout_note != nullptr) *layout_note = launch.describe();
-  const SharedLayout& layout = launch.layout;
-  const Kernels& kernels = launch.kernels;
-  args.lanes = launch.lanes;
-  const int blocks = (slots + launch.walks_per_block() - 1) / launch.walks_per_block();
-  const size_t shared_bytes = launch.shared_bytes();
-  kernels.climb<<<blocks, kWarpsPerBlock * 32, shared_bytes>>>(args, layout);
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
-  record();
-  int per_launch = 1;
-  for (;;) {
-    done = d_done.download();
+  return choose_launch(cities, list_ints, coordinates, max_k, euc_2d, plan.moves, slots, plan.walks);
+}
+
+/// What the walks of a batch have done so far, read back from the device between launches.
+struct WalkLedger {
+  std::vector<WalkOutcome> outcomes;
+  std::vector<long long> lengths, kicks;
+  std::vector<uint8_t> interrupted, timed_out;  // per instance
+  std::vector<double> ended;                    // per instance: seconds since the plan's start
+  std::vector<int> done;                        // per instance
+
+  WalkLedger(int count, int slots)
+      : outcomes(static_cast<size_t>(slots)),
+        kicks(static_cast<size_t>(slots), 0),
+        interrupted(static_cast<size_t>(count), 0),
+        timed_out(static_cast<size_t>(count), 0),
+        ended(static_cast<size_t>(count), 0.0),
+        done(static_cast<size_t>(count), 0) {}
+
+  /// Lengths and kicks back; every walk's improvement into its history.
+  void record(const DeviceBatch& d, const WalkPlan& plan) {
+    lengths = d.lengths.download();
+    kicks = d.kicks.download();
+    const double now = seconds_since(plan.start);
+    for (size_t s = 0; s < outcomes.size(); ++s) {
+      WalkOutcome& o = outcomes[s];
+      if (o.history.empty() || lengths[s] < o.history.back().length) o.history.push_back({kicks[s], now, lengths[s]});
+    }
+  }
+
+  /// Marks done the instances whose walks have spent their kicks or whose deadline passed (all
+  /// of them when the plan's interrupt is set), after those whose walks met the target (`done` as
+  /// the device left it). Returns how many are done.
+  int finish(std::span<const PlannedInstance> instances, const HostBatch& b, const WalkPlan& plan) {
+    const int count = static_cast<int>(instances.size()), walks = plan.walks;
     const auto now = std::chrono::steady_clock::now();
     const bool stop = plan.interrupt != nullptr && plan.interrupt->load(std::memory_order_relaxed);
     int finished = 0;
@@ -692,34 +711,82 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
       }
       finished += done[i];
     }
+    return finished;
+  }
+
+  /// Every walk's kept tour and what it did, each tour's length checked on the host.
+  std::vector<WalkOutcome> outcomes_of(std::span<const PlannedInstance> instances, const HostBatch& b,
+                                       const DeviceBatch& d, int walks) {
+    const std::vector<int32_t> kept = d.kept.download();
+    for (size_t s = 0; s < outcomes.size(); ++s) {
+      const int i = static_cast<int>(s) / walks, n = b.n[i];
+      WalkOutcome& o = outcomes[s];
+      o.tour.assign(kept.begin() + b.slot_offset[s], kept.begin() + b.slot_offset[s] + n);
+      o.length = lengths[s];
+      o.kicks = kicks[s];
+      o.interrupted = interrupted[i] != 0;
+      o.timed_out = timed_out[i] != 0;
+      o.seconds = ended[i];
+      if (tour_length(*instances[i].instance, o.tour) != o.length)
+        throw std::logic_error(concat("the GPU walk's length does not match its tour (instance ", i, ", walk ",
+                                      static_cast<int>(s) % walks, ")"));
+    }
+    return std::move(outcomes);
+  }
+};
+
+}  // namespace
+
+size_t walks_bytes(std::span<const PlannedInstance> instances, int walks) {
+  size_t bytes = 0;
+  for (const PlannedInstance& p : instances) {
+    const size_t n = static_cast<size_t>(p.instance->n());
+    const size_t distances = p.instance->type() == EdgeWeightType::Explicit ? n * n * 4 : n * 24;  // x, y, z in double
+    bytes += distances + n * static_cast<size_t>(p.lists.k()) * 4 + 64;
+    bytes += static_cast<size_t>(walks) * (4 * n * 4 + (n + 31) / 32 * 4 + 32);
+  }
+  return bytes;
+}
+
+std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, const WalkPlan& plan,
+                                   std::string* layout_note) {
+  const int count = static_cast<int>(instances.size()), walks = plan.walks, slots = count * walks;
+  size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  expect_memory(walks_bytes(instances, walks), capped_memory(free_bytes) / 10 * 9,
+                concat("the batch's ", slots, " walks on the GPU"));
+  const HostBatch b = pack_batch(instances, walks, plan.threads);
+  DeviceBatch d(b, slots);
+  const Launch launch = batch_launch(instances, b, plan, slots);
+  if (layout_note != nullptr) *layout_note = launch.describe();
+  const WalkArgs args = d.args(plan, slots, launch.lanes);
+  const int blocks = (slots + launch.walks_per_block() - 1) / launch.walks_per_block();
+  const size_t shared_bytes = launch.shared_bytes();
+
+  // Every walk climbs its start tour, then kicks in launches of per_launch kicks each (doubled or
+  // halved towards kLaunchTargetMs a launch) until every instance is done.
+  WalkLedger ledger(count, slots);
+  launch.kernels.climb<<<blocks, kWarpsPerBlock * 32, shared_bytes>>>(args, launch.layout);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  ledger.record(d, plan);
+  int per_launch = 1;
+  for (;;) {
+    ledger.done = d.done.download();
+    const int finished = ledger.finish(instances, b, plan);
     if (plan.on_progress) plan.on_progress(finished);
     if (finished == count) break;
-    d_done.upload(done);
+    d.done.upload(ledger.done);
     const auto launched = std::chrono::steady_clock::now();
-    kernels.kick<<<blocks, kWarpsPerBlock * 32, shared_bytes>>>(args, layout, per_launch);
+    launch.kernels.kick<<<blocks, kWarpsPerBlock * 32, shared_bytes>>>(args, launch.layout, per_launch);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaDeviceSynchronize());
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - launched).count();
     if (ms < kLaunchTargetMs / 2 && per_launch < kMaxKicksPerLaunch) per_launch *= 2;
     else if (ms > 2 * kLaunchTargetMs && per_launch > 1) per_launch /= 2;
-    record();
+    ledger.record(d, plan);
   }
-
-  const std::vector<int32_t> kept = d_kept.download();
-  for (int s = 0; s < slots; ++s) {
-    const int i = s / walks, n = b.n[i];
-    WalkOutcome& o = outcomes[s];
-    o.tour.assign(kept.begin() + b.slot_offset[s], kept.begin() + b.slot_offset[s] + n);
-    o.length = lengths[s];
-    o.kicks = kicks[s];
-    o.interrupted = interrupted[i] != 0;
-    o.timed_out = timed_out[i] != 0;
-    o.seconds = ended[i];
-    if (tour_length(*instances[i].instance, o.tour) != o.length)
-      throw std::logic_error(concat("the GPU walk's length does not match its tour (instance ", i, ", walk ",
-                                    s % walks, ")"));
-  }
-  return outcomes;
+  return ledger.outcomes_of(instances, b, d, walks);
 }
 
 }  // namespace formica::batch::cuda

@@ -20,19 +20,17 @@
 // reverses more than a few segments, so the 3-opt steps' bound on reversals (LinKernighanOptions::
 // max_reversal, which once made walks on large arrays fast) does not apply to the walks.
 //
-// Adopting keeps only the tour of the walk that gained most at each adoption: on pla85900, 60 s
-// from the colonies' start tour, 14 threads went no further than 4 (0.339 % and 0.343 % above the
-// optimum; the device tool's H200 host, bench/results/2026-11-30-replayed-walks). With `replay`
+// Adopting keeps only the tour of the walk that gained most at each adoption, so that many threads
+// go little further than a few (docs/tuning.md#lk-replay). With `replay`
 // (--lk-replay), shared walks on two-level lists do not adopt each other's tours: whenever a
 // walk's tour is shorter than when it last took the shared tour or handed over, it hands over the
 // moves it kept since (kicks, their repairs, plateaus and escapes: KickedTour::logged) to one
 // shared tour (a two-level list of its own, the published one), which replays them where they are
 // still 2-opt moves of it (TwoLevelTour::replay: the edges they remove are there, with the same
 // orientation), so that the gains of every walk add up. A walk takes the shared tour again when
-// others changed it (at most every kResyncPeriod) or when its moves were refused. End to end
-// (pla85900, 120 s, 5 seeds) its median was 0.2076 % against 0.2195 % adopting, ahead on 3 seeds
-// of 5, within the spread of one setting from run to run (a quarter of the hand-overs are
-// refused), so it is off by default.
+// others changed it (at most every kResyncPeriod) or when its moves were refused. End to end it
+// was within the spread of adopting from run to run, so it is off by default
+// (docs/tuning.md#lk-replay).
 //
 // A walk that has gone kStallKicks kicks without a shorter tour leaves its basin: kEscapeBridges
 // double bridges in a row, each repaired, kept whatever the length, and the walk goes on from

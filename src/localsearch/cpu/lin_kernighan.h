@@ -68,12 +68,7 @@ inline constexpr int kMaxReversal = 10000;
 
 /// From kNarrowBreadthCities cities the 3-opt steps try 3, 1, 1 alternatives at the first levels
 /// instead of 5, 3, 1: a chain that finds nothing costs a fifth of the steps, so a walk kicks 2-3
-/// times as often. Measured on the 2 x H200 host's Xeon cores, one thread, 120-150 s from a 10-60 s
-/// solver tour, two runs each, tour shortened by (bench/results/2026-11-29-lk-lists-breadth/):
-/// pla85900 0.012 / 0.051 % against 0.018 / 0.017 %, pla33810 0.018 / 0.026 against 0.021 / 0.002,
-/// usa13509 0.016 / 0.030 against 0.017 / 0.008, 200,000 uniform cities 0.014 / 0.017 against
-/// 0.013 / 0.012; d18512 0.003 / 0.002 against 0.009 / 0.003. (pcb3038, one thread, 10 s from a
-/// nearest-neighbour tour: the wider 5, 5, 3 did 0.172 % against 0.181 %; small tours keep 5, 3, 1.)
+/// times as often (docs/tuning.md#lk-narrow-breadth).
 inline constexpr int kNarrowBreadthCities = 10000;
 
 /// The options a step is run with by default on a tour of n cities: 5-opt steps search widely

@@ -5,7 +5,7 @@
 // touches it. A pass costs O(n k) instead of O(n^2). The candidates then go through the same k-swap
 // selection as the full passes, so moves of one pass never overlap.
 //
-// Or-opt moves (issue 7) fit the same frame: a city proposes the best move of any kind whose
+// Or-opt moves fit the same frame: a city proposes the best move of any kind whose
 // touched positions form an interval, and the selection keeps disjoint intervals.
 #pragma once
 
