@@ -280,7 +280,7 @@ size_t resident_bytes() {
 }  // namespace
 
 std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend) {
-  const Algorithm a = resolve_algorithm(config.algorithm);
+  const Algorithm a = resolve_algorithm(config, instance.n(), backend);
   const int threads = config.threads > 0 ? config.threads : hardware_threads();
   const bool gpu = backend == Backend::Cuda;
   const size_t n = static_cast<size_t>(instance.n());
@@ -442,7 +442,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   // Islands exchange tours on their own schedule: a run of several goes through their search.
   if (instance.n() <= kExactTourCities && options.initial_tour.empty() && config.islands == 1 && !several_ranks) {
     // The one check the searches make when built rather than in validate(): refused as they would be.
-    if (backend == Backend::Cpu && resolve_algorithm(config.algorithm) == Algorithm::AntSystem)
+    if (backend == Backend::Cpu && resolve_algorithm(config, instance.n(), backend) == Algorithm::AntSystem)
       aco::require_cpu_defaults(config.ant_system);
     return solve_exactly(instance, config, backend, options);
   }

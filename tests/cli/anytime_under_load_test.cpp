@@ -35,7 +35,10 @@ class BusyCores {
     for (int i = 0; i < count; ++i) {
       const pid_t pid = ::fork();
       if (pid == 0) {
-        for (volatile unsigned long spin = 0;; spin = spin + 1) {
+        volatile unsigned long spin = 0;
+        for (;;) {
+          const unsigned long next = spin + 1;
+          spin = next;
         }
       }
       if (pid > 0) pids_.push_back(pid);
