@@ -2,6 +2,7 @@
 // one-line summary, and write the tour, the JSON report and the pictures. Ctrl-C stops cleanly
 // and still writes the best tour found so far.
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <map>
@@ -108,6 +109,104 @@ std::string describe_route(const PathEnds& ends) {
                 ends.start || ends.end ? "" : " with free ends");
 }
 
+/// The problem on one line, and on a second how it is solved when that is not as it is: "pr76 (n =
+/// 76, EUC_2D, path with free ends, optimum 108159)\nformica: solved as a symmetric EXPLICIT ...".
+std::string describe_problem(const RouteProblem& problem, const Instance* symmetric, const PathEnds& ends, bool builtin,
+                             std::optional<int64_t> optimum) {
+  std::string text = concat(problem.name(), " (n = ", problem.n(), ", ",
+                            symmetric ? to_string(symmetric->type()) : std::string_view("ATSP"), describe_route(ends),
+                            builtin ? ", built-in generated instance" : "",
+                            optimum ? ", optimum " + std::to_string(*optimum) : std::string(), ")");
+  const Instance& instance = problem.solved_instance();
+  if (&instance != symmetric)
+    text += concat("\nformica: solved as a symmetric EXPLICIT instance of ", instance.n(), " cities (",
+                   symmetric ? "one dummy city for the path's ends" : "two per city: Jonker-Volgenant",
+                   symmetric || !ends.any() ? "" : ", one dummy city for the path's ends", ")");
+  return text;
+}
+
+/// When the run stops, as the user asked or by default.
+std::string describe_stops(const SolverConfig& request, const SolverConfig& config) {
+  return concat("stops after ", config.iterations ? std::to_string(*config.iterations) + " iterations" : std::string(),
+                config.iterations && config.time_limit ? " or " : "",
+                config.time_limit ? concat(*config.time_limit, " s") : std::string(),
+                request.time_limit || request.iterations ? "" : " (the default for this size)",
+                config.target ? ", or at length " + std::to_string(*config.target) : std::string(),
+                " (Ctrl-C or SIGTERM stops early and keeps the best tour)");
+}
+
+/// The islands of a run on one line ("4 ranks (islands, seeds 1 to 4), best tours exchanged every
+/// 2 s through NCCL"), empty for a run of one.
+std::string describe_islands(const SolverConfig& config, int n, int ranks, const std::string& transport) {
+  const double interval =
+      config.island_interval > 0 ? config.island_interval : default_island_interval(n, config.time_limit);
+  if (ranks > 1)
+    return concat(ranks, " ranks (islands, seeds ", config.seed, " to ", config.seed + ranks - 1,
+                  "), best tours exchanged every ", interval, " s through ", transport);
+  if (config.islands <= 1) return "";
+  const int each = threads_per_island(config);
+  return concat(config.islands, " islands in this process (seeds ", config.seed, " to ",
+                config.seed + config.islands - 1, ", ",
+                config.gpus > 0 ? concat("on ", config.gpus, config.gpus == 1 ? " GPU" : " GPUs")
+                                : concat(each, each == 1 ? " CPU thread each" : " CPU threads each"),
+                "), best tours exchanged every ", interval, " s through host memory");
+}
+
+/// Progress on stderr: every improvement, and a line a second at most otherwise; the ranks' best
+/// lengths at their exchanges.
+std::function<void(const Progress&)> progress_printer(std::optional<int64_t> optimum) {
+  return [optimum, last_print = -1.0](const Progress& p) mutable {
+    if (!p.rank_best.empty()) {  // an exchange of the ranks' best tours
+      char line[96];
+      std::snprintf(line, sizeof line, "exchange   %8.2f s  best %lld", p.seconds, static_cast<long long>(p.best_length));
+      std::cerr << line << format_gap(p.best_length, optimum) << "  ranks:";
+      for (int64_t best : p.rank_best) std::cerr << " " << (best >= 0 ? std::to_string(best) : "failed");
+      std::cerr << "\n";
+      return;
+    }
+    if (!p.improved && p.seconds - last_print < 1.0) return;
+    last_print = p.seconds;
+    char line[160];
+    std::snprintf(line, sizeof line, "iter %6lld  %8.2f s  best %lld", static_cast<long long>(p.iteration), p.seconds,
+                  static_cast<long long>(p.best_length));
+    std::cerr << line << format_gap(p.best_length, optimum) << "\n";
+  };
+}
+
+/// Every output of the run together, after the bound: all of them or, when one fails, none.
+void write_outputs(const SolveOutputs& outputs, const RouteProblem& problem, const Instance* symmetric,
+                   const Result& result, std::optional<int64_t> optimum,
+                   const std::optional<bounds::LowerBound>& bound) {
+  io::OutputSet files;
+  if (outputs.tour) files.add(*outputs.tour, io::tour_text(problem.name(), result.tour));
+  if (outputs.json) {
+    std::string report = result_json(problem.name(), problem.n(), symmetric ? to_string(symmetric->type()) : "EXPLICIT",
+                                     result, optimum);
+    if (bound) {
+      nlohmann::json doc = nlohmann::json::parse(report);
+      add_bound_json(doc, *bound, result.tour.length());
+      report = doc.dump(2) + "\n";
+    }
+    files.add(*outputs.json, std::move(report));
+  }
+  add_pictures(files, outputs, problem, symmetric, result, optimum);
+  files.commit();
+}
+
+/// The one-line summary on stdout.
+void print_summary(const std::string& name, const Result& result, std::optional<int64_t> optimum, bool mpi_ranks) {
+  const std::string on_ranks =
+      result.ranks > 1 ? concat(" x ", result.ranks, mpi_ranks ? " ranks" : " islands",
+                                result.gpus > 1 ? concat(" on ", result.gpus, " GPUs") : std::string(), " (",
+                                result.exchanges, " exchanges)")
+                       : std::string();
+  std::printf("%s: best %lld%s after %lld iterations in %.2f s, %s on %s (%s%s, stopped by %s)\n", name.c_str(),
+              static_cast<long long>(result.tour.length()), format_gap(result.tour.length(), optimum).c_str(),
+              static_cast<long long>(result.iterations), result.seconds,
+              std::string(to_string(result.config.algorithm)).c_str(), std::string(to_string(result.backend)).c_str(),
+              result.device.c_str(), on_ranks.c_str(), result.stop_reason.c_str());
+}
+
 int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point start,
               std::unique_ptr<distributed::Communicator>& ranks, RankErrors& errors) {
   // Every rank does the same until the setup barrier (rank_errors.h); only rank 0 speaks and writes.
@@ -168,14 +267,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   ranks = distributed::choose_transport(std::move(ranks), backend == Backend::Cuda, transport);
 
   if (!quiet) {
-    std::cerr << "formica: " << problem.name() << " (n = " << problem.n() << ", "
-              << (symmetric ? to_string(symmetric->type()) : "ATSP") << describe_route(ends)
-              << (o.instance.empty() ? ", built-in generated instance" : "")
-              << (optimum ? ", optimum " + std::to_string(*optimum) : std::string()) << ")\n";
-    if (&instance != symmetric)
-      std::cerr << "formica: solved as a symmetric EXPLICIT instance of " << instance.n() << " cities ("
-                << (symmetric ? "one dummy city for the path's ends" : "two per city: Jonker-Volgenant")
-                << (symmetric || !ends.any() ? "" : ", one dummy city for the path's ends") << ")\n";
+    std::cerr << "formica: " << describe_problem(problem, symmetric, ends, o.instance.empty(), optimum) << "\n";
     if (request.algorithm == Algorithm::Auto)
       std::cerr << "formica: " << portfolio_summary(config, instance.n(), instance.type(), backend) << "\n";
     std::cerr << "formica: algorithm " << to_string(config.algorithm) << " on "
@@ -189,26 +281,9 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
     }
     const std::string memory = memory_plan(instance, config, backend);
     if (!memory.empty()) std::cerr << "formica: memory " << memory << "\n";
-    const double interval =
-        config.island_interval > 0 ? config.island_interval : default_island_interval(instance.n(), config.time_limit);
-    if (ranks->size() > 1)
-      std::cerr << "formica: " << ranks->size() << " ranks (islands, seeds " << config.seed << " to "
-                << config.seed + ranks->size() - 1 << "), best tours exchanged every " << interval << " s through "
-                << transport << "\n";
-    else if (config.islands > 1)
-      std::cerr << "formica: " << config.islands << " islands in this process (seeds " << config.seed << " to "
-                << config.seed + config.islands - 1 << ", "
-                << (config.gpus > 0 ? concat("on ", config.gpus, config.gpus == 1 ? " GPU" : " GPUs")
-                                    : concat(threads_per_island(config),
-                                             threads_per_island(config) == 1 ? " CPU thread each" : " CPU threads each"))
-                << "), best tours exchanged every " << interval << " s through host memory\n";
-    std::cerr << "formica: stops after "
-              << (config.iterations ? std::to_string(*config.iterations) + " iterations" : std::string())
-              << (config.iterations && config.time_limit ? " or " : "")
-              << (config.time_limit ? concat(*config.time_limit, " s") : std::string())
-              << (request.time_limit || request.iterations ? "" : " (the default for this size)")
-              << (config.target ? ", or at length " + std::to_string(*config.target) : std::string())
-              << " (Ctrl-C or SIGTERM stops early and keeps the best tour)\n";
+    if (const std::string islands = describe_islands(config, instance.n(), ranks->size(), transport); !islands.empty())
+      std::cerr << "formica: " << islands << "\n";
+    std::cerr << "formica: " << describe_stops(request, config) << "\n";
   }
 
   if (interrupt_guard->flag()->load()) {
@@ -221,25 +296,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   options.gpu_exit_seconds = cuda::kContextReleaseSeconds;
   options.initial_tour = std::move(initial_tour);
   options.ranks = ranks.get();
-  double last_print = -1.0;
-  if (!quiet) {
-    options.on_progress = [&](const Progress& p) {
-      if (!p.rank_best.empty()) {  // an exchange of the ranks' best tours
-        char line[96];
-        std::snprintf(line, sizeof line, "exchange   %8.2f s  best %lld", p.seconds, static_cast<long long>(p.best_length));
-        std::cerr << line << format_gap(p.best_length, optimum) << "  ranks:";
-        for (int64_t best : p.rank_best) std::cerr << " " << (best >= 0 ? std::to_string(best) : "failed");
-        std::cerr << "\n";
-        return;
-      }
-      if (!p.improved && p.seconds - last_print < 1.0) return;
-      last_print = p.seconds;
-      char line[160];
-      std::snprintf(line, sizeof line, "iter %6lld  %8.2f s  best %lld", static_cast<long long>(p.iteration),
-                    p.seconds, static_cast<long long>(p.best_length));
-      std::cerr << line << format_gap(p.best_length, optimum) << "\n";
-    };
-  }
+  if (!quiet) options.on_progress = progress_printer(optimum);
   // With islands (mpirun, --islands, --gpus) the best closed tour so far goes to --tour-out at every exchange that shortened it
   // (written atomically): a run that mpirun aborts, a rank killed, still leaves it.
   if (outputs.tour && (ranks->size() > 1 || config.islands > 1) && symmetric && !ends.any())
@@ -260,34 +317,8 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
     bound = compute_bound(instance, BoundRequest{0, 0.0, config.threads, bound_guard.flag()});
     bound_interrupted = bound->stop_reason == "interrupted";
   }
-  // Every output together, after the bound: all of them or, when one fails, none.
-  io::OutputSet files;
-  if (outputs.tour) files.add(*outputs.tour, io::tour_text(problem.name(), result.tour));
-  if (outputs.json) {
-    std::string report = result_json(problem.name(), problem.n(), symmetric ? to_string(symmetric->type()) : "EXPLICIT",
-                                     result, optimum);
-    if (bound) {
-      nlohmann::json doc = nlohmann::json::parse(report);
-      add_bound_json(doc, *bound, result.tour.length());
-      report = doc.dump(2) + "\n";
-    }
-    files.add(*outputs.json, std::move(report));
-  }
-  add_pictures(files, outputs, problem, symmetric, result, optimum);
-  files.commit();
-
-  const std::string on_ranks =
-      result.ranks > 1 ? concat(" x ", result.ranks, ranks->size() > 1 ? " ranks" : " islands",
-                                result.gpus > 1 ? concat(" on ", result.gpus, " GPUs") : std::string(), " (",
-                                result.exchanges, " exchanges)")
-                       : std::string();
-  std::printf("%s: best %lld%s after %lld iterations in %.2f s, %s on %s (%s%s, stopped by %s)\n",
-              problem.name().c_str(), static_cast<long long>(result.tour.length()),
-              format_gap(result.tour.length(), optimum).c_str(),
-              static_cast<long long>(result.iterations), result.seconds,
-              std::string(to_string(result.config.algorithm)).c_str(),
-              std::string(to_string(result.backend)).c_str(), result.device.c_str(), on_ranks.c_str(),
-              result.stop_reason.c_str());
+  write_outputs(outputs, problem, symmetric, result, optimum, bound);
+  print_summary(problem.name(), result, optimum, ranks->size() > 1);
   if (bound) std::printf("%s: %s\n", problem.name().c_str(), bound_line(*bound, result.tour.length(), optimum).c_str());
   std::fflush(stdout);
   if (const std::string found = found_by_line(result); !o.quiet && !found.empty())

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <future>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -396,19 +395,39 @@ Result solve_as_team(const Instance& instance, const SolverConfig& request, cons
 /// tour that meets it ends the run (its final complete-graph 1-tree takes milliseconds there).
 constexpr int kBoundedCities = 5000;
 
-/// The Held-Karp bound of `instance` on one thread, within a quarter of `budget` seconds, into
-/// `bound` (0 when none could be proven: an instance the bound does not take).
-void prove_bound(const Instance& instance, double budget, const std::atomic<bool>& stop, std::atomic<int64_t>& bound) {
-  try {
-    bounds::BoundOptions options;
-    options.time_limit = budget / 4;
-    options.threads = 1;
-    options.interrupt = &stop;
-    bound = bounds::lower_bound(instance, options).bound;
-  } catch (const std::exception&) {
-    bound = 0;
+/// The Held-Karp bound of an instance on one thread beside a run of the default budget, within a
+/// quarter of the budget: 0 until it is proven (and when none can be: an instance the bound does
+/// not take). The thread is stopped and joined by stop() or when the run ends, also by an exception.
+class BoundBeside {
+ public:
+  BoundBeside(const Instance& instance, double budget) : thread_([this, &instance, budget] { prove(instance, budget); }) {}
+  ~BoundBeside() { stop(); }
+  BoundBeside(const BoundBeside&) = delete;
+  BoundBeside& operator=(const BoundBeside&) = delete;
+
+  const std::atomic<int64_t>* bound() const { return &bound_; }
+  void stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
   }
-}
+
+ private:
+  void prove(const Instance& instance, double budget) {
+    try {
+      bounds::BoundOptions options;
+      options.time_limit = budget / 4;
+      options.threads = 1;
+      options.interrupt = &stop_;
+      bound_ = bounds::lower_bound(instance, options).bound;
+    } catch (const std::exception&) {
+      bound_ = 0;
+    }
+  }
+
+  std::atomic<int64_t> bound_{0};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;  // declared last: it starts once the atomics exist
+};
 
 /// The run of an instance of at most kExactTourCities cities: its optimal tour, at once.
 Result solve_exactly(const Instance& instance, const SolverConfig& config, Backend backend, const SolveOptions& options) {
@@ -429,6 +448,123 @@ Result solve_exactly(const Instance& instance, const SolverConfig& config, Backe
   if (options.on_progress) options.on_progress({0, result.seconds, length, length, true});
   if (options.on_improvement) options.on_improvement(result.tour.order(), result.tour.length(), result.seconds);
   return result;
+}
+
+void add_step_times(StepTimes& sum, const StepTimes& t) {
+  sum.total_ms += t.total_ms;
+  sum.construction_ms += t.construction_ms;
+  sum.pheromone_ms += t.pheromone_ms;
+  sum.local_search_ms += t.local_search_ms;
+}
+
+/// `sum` over `iterations` completed iterations (zeros without one).
+StepTimes mean_step_times(const StepTimes& sum, int64_t iterations) {
+  if (iterations == 0) return {};
+  const double k = 1.0 / static_cast<double>(iterations);
+  return {sum.total_ms * k, sum.construction_ms * k, sum.pheromone_ms * k, sum.local_search_ms * k};
+}
+
+/// When the search and the polish stop: the search early enough to leave the polish its time, the
+/// polish at the limit (less what the CUDA driver needs at exit on the GPU).
+struct RunStops {
+  StopFlag search, polish;
+};
+
+RunStops run_stops(const Instance& instance, const SolverConfig& config, Backend backend, int threads,
+                   const SolveOptions& options) {
+  RunStops stops;
+  stops.search.interrupt = stops.polish.interrupt = options.interrupt;
+  if (config.time_limit) {
+    const double exit_reserve =
+        backend == Backend::Cuda ? std::min(options.gpu_exit_seconds, *config.time_limit / 2) : 0.0;
+    const double limit = *config.time_limit - exit_reserve;
+    stops.polish.deadline = after(options.start, limit);
+    const double reserve = config.polish ? polish_reserve(instance.n(), threads, limit) : 0.0;
+    stops.search.deadline = after(options.start, limit - reserve);
+  }
+  return stops;
+}
+
+/// The Result before the search: what runs (the resolved config with its threads and ants), where.
+Result started_result(const Instance& instance, const SolverConfig& config, Backend backend, int threads) {
+  Result result;
+  result.config = config;
+  result.config.backend = backend;
+  result.config.threads = threads;
+  if (result.config.ant_system.ants == 0)
+    result.config.ant_system.ants =
+        runs_colonies(config.algorithm) ? colony_config(config, threads).ants_of(0, instance.n()) : instance.n();
+  result.backend = backend;
+  result.searched_by = concat(to_string(config.algorithm), backend == Backend::Cuda ? " on the GPU" : " on the CPU");
+  result.gpus = backend == Backend::Cuda ? 1 : 0;  // several ranks: counted by start_islands
+  if (backend == Backend::Cuda) result.device = cuda::find_device()->name;
+  else result.device = concat("CPU, ", threads, threads == 1 ? " thread" : " threads");
+  return result;
+}
+
+/// A run of several ranks: this rank's search seeded apart (seed + rank) with its own region of
+/// the stretches (`searched`), and the islands that exchange the ranks' best tours; `result` says so.
+Islands start_islands(const Instance& instance, const SolverConfig& request, const SolverConfig& config,
+                      Backend backend, distributed::Communicator& ranks, SolverConfig& searched, Result& result) {
+  searched.seed = config.seed + static_cast<uint64_t>(ranks.rank());
+  searched.colony.lk_region = ranks.rank();
+  searched.colony.lk_regions = ranks.size();
+  searched.colony.lk_stretch = island_stretch(request, config, searched.colony.lk_regions);
+  result.config.colony.lk_regions = searched.colony.lk_regions;  // what the islands split (rank 0's region)
+  result.config.colony.lk_stretch = searched.colony.lk_stretch;
+  Islands islands(ranks, instance,
+                  config.island_interval > 0 ? config.island_interval
+                                             : default_island_interval(instance.n(), config.time_limit),
+                  backend == Backend::Cuda);
+  result.ranks = ranks.size();
+  result.gpus = islands.gpus();
+  result.transport = ranks.transport();
+  return islands;
+}
+
+/// The search's best tour once it has finished (the nearest-neighbour start tour when it stopped
+/// before it had one), with the history's last point and the ledger of who found it.
+void take_final_tour(const Instance& instance, Search& search, uint64_t seed, const Stopwatch& clock, Result& result,
+                     std::vector<int32_t>& tour, int64_t& length) {
+  search.finish();
+  tour = search.best_tour();
+  length = search.best_length();
+  if (tour.empty()) {  // stopped before the search had a tour
+    tour = localsearch::start_tour(instance, localsearch::StartKind::NearestNeighbour, seed, 0);
+    length = tour_length(instance, tour);
+  }
+  // The history has at least one point: a run stopped before its first iteration has its start tour.
+  if (result.history.empty() || length < result.history.back().length)
+    result.history.push_back({result.iterations, clock.seconds(), length});
+  // The search's own ledger where it keeps one; else every improvement since its first
+  // iteration is its own.
+  if (const Credits* credits = search.credits()) result.credits = *credits;
+  else result.credits.start(result.history.front().length);
+  result.credits.credit(Finder::Search, length);
+}
+
+/// The final polish of `tour` (of exact length `length`) where there is time for it, then the
+/// tour into `result`, validated and measured exactly.
+void polish_and_validate(const Instance& instance, const SolverConfig& config, int threads, const StopFlag& stop,
+                         const Stopwatch& clock, Result& result, std::vector<int32_t> tour, int64_t length) {
+  // Without the time to build its lists before the limit, the polish would only overrun it (200,000
+  // cities, 2 cores, a 2-s limit: by 0.12 s).
+  const bool polish_in_time =
+      !config.time_limit || std::chrono::duration<double>(stop.deadline - std::chrono::steady_clock::now()).count() >=
+                                polish_lists_seconds(instance.n(), threads);
+  if (config.polish && polish_in_time) {
+    const localsearch::cpu::NeighbourClimbCounts polish =
+        localsearch::cpu::polish_tour(instance, tour, threads, &stop, config.colony.neighbour_lists);
+    length -= polish.gain;
+    if (polish.gain > 0) result.history.push_back({result.iterations, clock.seconds(), length});
+    result.credits.credit(Finder::Polish, length);
+  }
+  // Every tour leaves the solver validated, with its length recomputed exactly.
+  result.tour = Tour(instance, std::move(tour));
+  if (result.tour.length() != length)
+    throw std::logic_error(concat("the search and the polish reported length ", length,
+                                  " but the tour measures ", result.tour.length()));
+  result.seconds = clock.seconds();
 }
 
 }  // namespace
@@ -456,52 +592,13 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   const int threads = config.threads > 0 ? config.threads : hardware_threads();
   const Stopwatch clock(options.start);
 
-  // The search stops early enough to leave the polish its time; the polish stops at the limit.
-  StopFlag stop, polish_stop;
-  stop.interrupt = polish_stop.interrupt = options.interrupt;
-  if (config.time_limit) {
-    const double exit_reserve =
-        backend == Backend::Cuda ? std::min(options.gpu_exit_seconds, *config.time_limit / 2) : 0.0;
-    const double limit = *config.time_limit - exit_reserve;
-    polish_stop.deadline = after(options.start, limit);
-    const double reserve = config.polish ? polish_reserve(instance.n(), threads, limit) : 0.0;
-    stop.deadline = after(options.start, limit - reserve);
-  }
-
-  Result result;
-  result.config = config;
-  result.config.backend = backend;
-  result.config.threads = threads;
-  if (result.config.ant_system.ants == 0) {
-    const Algorithm a = config.algorithm;
-    result.config.ant_system.ants = a == Algorithm::Mmas || a == Algorithm::Acs || a == Algorithm::Gaco
-                                        ? colony_config(config, threads).ants_of(0, instance.n())
-                                        : instance.n();
-  }
-  result.backend = backend;
-  result.searched_by = concat(to_string(config.algorithm), backend == Backend::Cuda ? " on the GPU" : " on the CPU");
-  result.gpus = backend == Backend::Cuda ? 1 : 0;  // several ranks: counted below
-  if (backend == Backend::Cuda) result.device = cuda::find_device()->name;
-  else result.device = concat("CPU, ", threads, threads == 1 ? " thread" : " threads");
-
-  // Several ranks: islands, each seeded apart (seed + rank), exchanging best tours.
-  std::optional<Islands> islands;
+  const RunStops stops = run_stops(instance, config, backend, threads, options);
+  const StopFlag& stop = stops.search;
+  Result result = started_result(instance, config, backend, threads);
+  std::optional<Islands> islands;  // several ranks: start_islands
   SolverConfig searched = config;
-  if (options.ranks != nullptr && options.ranks->size() > 1) {
-    searched.seed = config.seed + static_cast<uint64_t>(options.ranks->rank());
-    searched.colony.lk_region = options.ranks->rank();
-    searched.colony.lk_regions = options.ranks->size();
-    searched.colony.lk_stretch = island_stretch(request, config, searched.colony.lk_regions);
-    result.config.colony.lk_regions = searched.colony.lk_regions;  // what the islands split (rank 0's region)
-    result.config.colony.lk_stretch = searched.colony.lk_stretch;
-    islands.emplace(*options.ranks, instance,
-                    config.island_interval > 0 ? config.island_interval
-                                               : default_island_interval(instance.n(), config.time_limit),
-                    backend == Backend::Cuda);
-    result.ranks = options.ranks->size();
-    result.gpus = islands->gpus();
-    result.transport = options.ranks->transport();
-  }
+  if (options.ranks != nullptr && options.ranks->size() > 1)
+    islands.emplace(start_islands(instance, request, config, backend, *options.ranks, searched, result));
   const double before_setup = clock.seconds();
   std::unique_ptr<Search> search = make_search(instance, searched, backend, threads, options.initial_tour, &stop);
   const double set_up_at = clock.seconds();
@@ -521,17 +618,9 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   const bool default_budget =
       request.algorithm == Algorithm::Auto && !request.iterations && !request.time_limit && !islands;
   rule.stop_on_stall = default_budget;
-  std::atomic<int64_t> bound{0};
-  std::atomic<bool> bound_stop{false};
-  std::future<void> bounding;
-  if (default_budget && instance.n() <= kBoundedCities) {
-    rule.lower_bound = &bound;
-    bounding = std::async(std::launch::async, [&] { prove_bound(instance, *config.time_limit, bound_stop, bound); });
-  }
-  const struct StopOnExit {  // also when the search throws: the ascent's thread must not outlive its state
-    std::atomic<bool>& flag;
-    ~StopOnExit() { flag = true; }
-  } stop_bound{bound_stop};
+  std::optional<BoundBeside> bounding;
+  if (default_budget && instance.n() <= kBoundedCities)
+    rule.lower_bound = bounding.emplace(instance, *config.time_limit).bound();
   if (options.on_improvement && !islands)
     rule.keep_going = [&](int64_t length, double seconds) {
       return options.on_improvement(search->best_tour(), length, seconds);
@@ -550,11 +639,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
       return false;
     }
     ++result.iterations;
-    const StepTimes t = search->last_step_times();
-    sum.total_ms += t.total_ms;
-    sum.construction_ms += t.construction_ms;
-    sum.pheromone_ms += t.pheromone_ms;
-    sum.local_search_ms += t.local_search_ms;
+    add_step_times(sum, search->last_step_times());
     const double seconds = clock.seconds();
     const bool improved = result.history.empty() || search->best_length() < result.history.back().length;
     if (improved) result.history.push_back({result.iterations, seconds, search->best_length()});
@@ -571,10 +656,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
     while (advance()) {
     }
   }
-  if (bounding.valid()) {
-    bound_stop = true;
-    bounding.get();
-  }
+  if (bounding) bounding->stop();
   const double searched_until = clock.seconds();
   result.phase_seconds.search = searched_until - set_up_at;
   // A failed search may not answer any more: its rank sends no tour and takes rank 0's word.
@@ -582,21 +664,7 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   int64_t length = 0;
   if (!result.failure) {
     try {
-      search->finish();
-      tour = search->best_tour();
-      length = search->best_length();
-      if (tour.empty()) {  // stopped before the search had a tour
-        tour = localsearch::start_tour(instance, localsearch::StartKind::NearestNeighbour, searched.seed, 0);
-        length = tour_length(instance, tour);
-      }
-      // The history has at least one point: a run stopped before its first iteration has its start tour.
-      if (result.history.empty() || length < result.history.back().length)
-        result.history.push_back({result.iterations, clock.seconds(), length});
-      // The search's own ledger where it keeps one; else every improvement since its first
-      // iteration is its own.
-      if (const Credits* credits = search->credits()) result.credits = *credits;
-      else result.credits.start(result.history.front().length);
-      result.credits.credit(Finder::Search, length);
+      take_final_tour(instance, *search, searched.seed, clock, result, tour, length);
     } catch (...) {
       if (!islands) throw;
       result.failure = std::current_exception();
@@ -616,30 +684,9 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   }
   const double finished_at = clock.seconds();
   result.phase_seconds.finish = finished_at - searched_until;
-  // Without the time to build its lists before the limit, the polish would only overrun it (200,000
-  // cities, 2 cores, a 2-s limit: by 0.12 s).
-  const bool polish_in_time =
-      !config.time_limit || std::chrono::duration<double>(polish_stop.deadline - std::chrono::steady_clock::now())
-                                    .count() >= polish_lists_seconds(instance.n(), threads);
-  if (config.polish && polish_in_time) {
-    const localsearch::cpu::NeighbourClimbCounts polish =
-        localsearch::cpu::polish_tour(instance, tour, threads, &polish_stop, config.colony.neighbour_lists);
-    length -= polish.gain;
-    if (polish.gain > 0) result.history.push_back({result.iterations, clock.seconds(), length});
-    result.credits.credit(Finder::Polish, length);
-  }
-  // Every tour leaves the solver validated, with its length recomputed exactly.
-  result.tour = Tour(instance, std::move(tour));
-  if (result.tour.length() != length)
-    throw std::logic_error(concat("the search and the polish reported length ", length,
-                                  " but the tour measures ", result.tour.length()));
-  result.seconds = clock.seconds();
+  polish_and_validate(instance, config, threads, stops.polish, clock, result, std::move(tour), length);
   result.phase_seconds.polish = result.seconds - finished_at;
-  if (result.iterations > 0) {
-    const double k = 1.0 / static_cast<double>(result.iterations);
-    result.mean_step_times = {sum.total_ms * k, sum.construction_ms * k, sum.pheromone_ms * k,
-                              sum.local_search_ms * k};
-  }
+  result.mean_step_times = mean_step_times(sum, result.iterations);
   return result;
 }
 
