@@ -398,6 +398,16 @@ Result solve_as_team(const Instance& instance, const ResolvedRequest& resolved, 
 /// The Held-Karp bound of an instance on one thread beside a run of the default budget, within a
 /// quarter of the budget: 0 until it is proven (and when none can be: an instance the bound does
 /// not take). The thread is stopped and joined by stop() or when the run ends, also by an exception.
+/// solve() starts it once the search stalls (bound_due): a tour can meet the bound only once the
+/// search has stopped improving, and a bound computed from the start took a core from the search
+/// while it still improved (docs/cli.md).
+/// Whether the bound beside a run is due at `seconds`: the search has gone without improving for
+/// half the time it took to reach its best, and for at least a quarter of the shortest stall that
+/// ends a run (which leaves the bound of a small instance, solved at once, the rest of that stall).
+bool bound_due(const StoppingRule& rule, double seconds) {
+  return seconds - rule.improved_at() >= std::max(StoppingRule::kMinStallSeconds / 4, rule.improved_at() / 2);
+}
+
 class BoundBeside {
  public:
   BoundBeside(const Instance& instance, double budget) : thread_([this, &instance, budget] { prove(instance, budget); }) {}
@@ -641,9 +651,8 @@ Result solve(const Instance& instance, const ResolvedRequest& resolved, const So
   // runs as configured).
   const bool default_budget = resolved.default_budget() && !islands;
   rule.stop_on_stall = default_budget;
-  std::optional<BoundBeside> bounding;
-  if (default_budget && instance.n() <= kBoundedCities)
-    rule.lower_bound = bounding.emplace(instance, *config.time_limit).bound();
+  std::optional<BoundBeside> bounding;  // started once the search stalls (BoundBeside)
+  const bool bound_beside = default_budget && instance.n() <= kBoundedCities;
   if (options.on_improvement && !islands)
     rule.keep_going = [&](int64_t length, double seconds) {
       return options.on_improvement(search->best_tour(), length, seconds);
@@ -670,6 +679,8 @@ Result solve(const Instance& instance, const ResolvedRequest& resolved, const So
       options.on_progress({result.iterations, seconds, search->best_length(),
                            search->iteration_best_length(), improved});
     result.stop_reason = rule.after_step(search->best_length(), seconds, improved);
+    if (bound_beside && !bounding && bound_due(rule, seconds))
+      rule.lower_bound = bounding.emplace(instance, *config.time_limit).bound();
     return result.stop_reason.empty();
   };
   if (islands) {
