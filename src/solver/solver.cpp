@@ -625,10 +625,8 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
       make_search_in_time(instance, searched, backend, threads, request, options.initial_tour, stop, result);
   const double set_up_at = clock.seconds();
   result.phase_seconds.setup = set_up_at - before_setup;
-  // Every iteration obeys the time limit and the interrupt, the first one too: a search stopped
-  // before it has a tour of its own returns the nearest-neighbour start tour (below). A first
-  // iteration run to its end took minutes past a 2-s limit (mmas with one ant per city on 20,000
-  // cities, 2 cores).
+  // Every iteration obeys the time limit and the interrupt, the first one too (a first iteration run
+  // to its end took minutes past a 2-s limit): a search stopped before its first tour returns the start tour.
   StepTimes sum;
   StoppingRule rule;
   rule.iterations = config.iterations;
