@@ -2,10 +2,12 @@
 #include "core/candidates.h"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 
 #include "core/error.h"
 #include "core/kd_tree.h"
+#include "core/search.h"
 
 namespace formica {
 
@@ -32,17 +34,33 @@ std::optional<NeighbourShape> parse_neighbour_shape(std::string_view name) {
   return value_of(kNeighbourShapes, name);
 }
 
-CandidateLists build_candidate_lists(const Instance& instance, int k, int threads, NeighbourShape shape) {
+namespace {
+
+/// Cities between two looks at the stop: a few milliseconds of queries.
+constexpr int kStopCheckCities = 1024;
+
+}  // namespace
+
+CandidateLists build_candidate_lists(const Instance& instance, int k, int threads, NeighbourShape shape,
+                                     const StopFlag* stop) {
   const int n = instance.n();
   FORMICA_EXPECTS(k >= 1, "candidate list size must be at least 1, got ", k);
   k = std::min(k, n - 1);
   std::vector<int32_t> ids(static_cast<size_t>(n) * k);
+  // Every thread looks at the stop once per block of cities and skips the rest once it asked.
+  std::atomic<bool> stop_seen{false};
+  const auto stopped = [&](int i) {
+    if (stop == nullptr) return false;
+    if (i % kStopCheckCities == 0 && stop->requested()) stop_seen.store(true, std::memory_order_relaxed);
+    return stop_seen.load(std::memory_order_relaxed);
+  };
   if (instance.has_coordinates()) {
     const KdTree tree(instance);
     const bool quadrants = effective_shape(shape, instance.type()) == NeighbourShape::Quadrant;
     // In the tree's order, each query finds most of its nodes where the previous one left them.
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (int p = 0; p < n; ++p) {
+      if (stopped(p)) continue;
       const int i = tree.order()[static_cast<size_t>(p)];
       const std::vector<int32_t> near =
           quadrants ? tree.quadrant_neighbours(i, quadrant_share(k), k) : tree.k_nearest(i, k);
@@ -51,6 +69,7 @@ CandidateLists build_candidate_lists(const Instance& instance, int k, int thread
   } else {
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (int i = 0; i < n; ++i) {
+      if (stopped(i)) continue;
       std::vector<int32_t> others(static_cast<size_t>(n));
       std::iota(others.begin(), others.end(), 0);
       others.erase(others.begin() + i);
@@ -61,6 +80,7 @@ CandidateLists build_candidate_lists(const Instance& instance, int k, int thread
       std::copy(others.begin(), others.begin() + k, ids.begin() + static_cast<ptrdiff_t>(i) * k);
     }
   }
+  if (stop_seen.load()) throw SetupStopped();
   return CandidateLists(n, k, std::move(ids));
 }
 
