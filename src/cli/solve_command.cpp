@@ -207,7 +207,7 @@ void print_summary(const std::string& name, const Result& result, std::optional<
                        : std::string();
   // A run whose set-up the limit cut short names the search that ran (solver/quick_search.h).
   const std::string algorithm = result.setup_stopped
-                                    ? concat("stretch walks (", to_string(result.config.algorithm), " not set up in time)")
+                                    ? concat("stretch walks (stopped before ", to_string(result.config.algorithm), " was set up)")
                                     : std::string(to_string(result.config.algorithm));
   std::printf("%s: best %lld%s after %lld iterations in %.2f s, %s on %s (%s%s, stopped by %s)\n", name.c_str(),
               static_cast<long long>(result.tour.length()), format_gap(result.tour.length(), optimum).c_str(),

@@ -510,8 +510,10 @@ RunStops run_stops(const Instance& instance, const SolverConfig& config, Backend
         backend == Backend::Cuda ? std::min(options.gpu_exit_seconds, *config.time_limit / 2) : 0.0;
     const double limit = *config.time_limit - exit_reserve;
     stops.polish.deadline = after(options.start, limit);
-    const double reserve = config.polish ? polish_reserve(instance.n(), threads, limit) : 0.0;
-    stops.search.deadline = after(options.start, limit - reserve);
+    // A reserve too short for the polish's lists would only be lost: the search keeps it.
+    const double reserve = polish_reserve(instance.n(), threads, limit);
+    const bool polish_fits = config.polish && reserve >= polish_lists_seconds(instance.n(), threads);
+    stops.search.deadline = after(options.start, limit - (polish_fits ? reserve : 0.0));
   }
   return stops;
 }
