@@ -149,7 +149,7 @@ std::string describe_islands(const ResolvedRequest& resolved, int ranks, const s
     return concat(ranks, " ranks (islands, seeds ", config.seed, " to ", config.seed + ranks - 1,
                   "), best tours exchanged every ", interval, " s through ", transport);
   if (config.islands <= 1) return "";
-  const int each = threads_per_island(config);
+  const int each = threads_per_island(resolved.request);  // the island's colonies and host threads together
   return concat(config.islands, " islands in this process (seeds ", config.seed, " to ",
                 config.seed + config.islands - 1, ", ",
                 config.gpus > 0 ? concat("on ", config.gpus, config.gpus == 1 ? " GPU" : " GPUs")
