@@ -56,6 +56,7 @@ Result RouteProblem::solve(const SolverConfig& request, const SolveOptions& opti
   if (!options.initial_tour.empty()) expect_closed_symmetric("--initial-tour");
   const int64_t constant = offset();
   SolverConfig config = request;
+  config.asymmetric_form = directed_.has_value();
   if (config.target) *config.target += constant;
   SolveOptions inner = options;
   if (options.on_progress)
