@@ -131,7 +131,7 @@ std::string describe_stops(const SolverConfig& request, const SolverConfig& conf
                 config.iterations && config.time_limit ? " or " : "",
                 config.time_limit ? concat(*config.time_limit, " s") : std::string(),
                 request.time_limit || request.iterations ? "" : " (the default for this size)",
-                config.target ? ", or at length " + std::to_string(*config.target) : std::string(),
+                request.target ? ", or at length " + std::to_string(*request.target) : std::string(),
                 " (Ctrl-C or SIGTERM stops early and keeps the best tour)");
 }
 
@@ -243,7 +243,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   const std::optional<int64_t> optimum =
       symmetric && !ends.any() ? known_optimum(instance.name(), instance.n()) : std::nullopt;
   const Backend backend = resolve_backend(request.algorithm, request.backend);
-  const SolverConfig config = resolve_config(request, instance.n(), backend);
+  const SolverConfig config = resolve_config(problem.solved_config(request), instance.n(), backend);
   config.validate();
   // Choices that cannot run here fail now, before any output: GPU-only choices on the CPU, or a
   // GPU plan that refuses this instance.

@@ -51,13 +51,18 @@ std::vector<int32_t> RouteProblem::route(std::span<const int32_t> tour) const {
   return honour_ends(std::move(path), ends_, false);
 }
 
+SolverConfig RouteProblem::solved_config(const SolverConfig& config) const {
+  SolverConfig solved = config;
+  solved.asymmetric_form = directed_.has_value();
+  if (solved.target) *solved.target += offset();
+  return solved;
+}
+
 Result RouteProblem::solve(const SolverConfig& request, const SolveOptions& options) const {
   if (!path_ && !directed_) return formica::solve(*instance_, request, options);
   if (!options.initial_tour.empty()) expect_closed_symmetric("--initial-tour");
   const int64_t constant = offset();
-  SolverConfig config = request;
-  config.asymmetric_form = directed_.has_value();
-  if (config.target) *config.target += constant;
+  const SolverConfig config = solved_config(request);
   SolveOptions inner = options;
   if (options.on_progress)
     inner.on_progress = [&options, constant](const Progress& p) {

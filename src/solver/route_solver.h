@@ -42,6 +42,11 @@ class RouteProblem {
   /// a directed tour with its direction.
   int64_t length(std::span<const int32_t> order) const;
 
+  /// `config` as solve() hands it on to solved_instance(): the target in its units, and
+  /// SolverConfig::asymmetric_form set for an asymmetric instance (auto's rules differ there), so
+  /// that resolve_config of it says what runs.
+  SolverConfig solved_config(const SolverConfig& config) const;
+
   /// solve() on solved_instance(), mapped back: the tour is the path (from start to end) or the
   /// directed tour over the problem's cities with its exact length; the history, the progress
   /// and the target are in the same units (the transformations' constants taken off).

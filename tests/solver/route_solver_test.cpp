@@ -143,6 +143,26 @@ TEST(RouteSolver, TargetAndProgressAreInPathUnits) {
   EXPECT_EQ(seen.back(), optimum);
 }
 
+TEST(RouteSolver, AutoKnowsAnAsymmetricInstancesForm) {
+  // solved_config marks the form, so that resolve_config of it says what runs: GA-EAX on a
+  // 200-city matrix's 400-city form, where a symmetric instance of 400 cities gets the colonies
+  // (docs/tuning.md#ga-eax-on-the-cpu-from-500-cities); the target moves into the form's units.
+  const AsymmetricMatrix m = test::random_asymmetric(200, 5);
+  const RouteProblem problem(m, PathEnds{});
+  SolverConfig request;
+  request.time_limit = 10;
+  request.target = 1000;
+  const SolverConfig solved = problem.solved_config(request);
+  EXPECT_TRUE(solved.asymmetric_form);
+  EXPECT_GT(*solved.target, 1000);
+  EXPECT_EQ(resolve_config(solved, problem.solved_instance().n(), Backend::Cpu).algorithm, Algorithm::Eax);
+  EXPECT_EQ(resolve_config(request, problem.solved_instance().n(), Backend::Cpu).algorithm, Algorithm::Mmas);
+  const Instance instance = io::generate_instance(20, io::InstanceKind::Uniform, 4);
+  const SolverConfig closed = RouteProblem(instance, PathEnds{}).solved_config(request);
+  EXPECT_FALSE(closed.asymmetric_form);
+  EXPECT_EQ(closed.target, 1000);
+}
+
 TEST(RouteSolver, PathsAreCutAtTheDummyAndOrientedFromStartToEnd) {
   const Instance instance = io::generate_instance(6, io::InstanceKind::Uniform, 3);
   const PathTransform transform(instance, PathEnds{false, 1, 4});
