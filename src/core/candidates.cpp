@@ -2,15 +2,16 @@
 #include "core/candidates.h"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 
 #include "core/error.h"
 #include "core/kd_tree.h"
+#include "core/search.h"
 
 namespace formica {
 
-CandidateLists::CandidateLists(int n, int k, std::vector<int32_t> ids)
-    : n_(n), k_(k), ids_(std::move(ids)) {
+CandidateLists::CandidateLists(int n, int k, std::vector<int32_t> ids) : n_(n), k_(k), ids_(std::move(ids)) {
   FORMICA_EXPECTS(ids_.size() == static_cast<size_t>(n) * static_cast<size_t>(k),
                   "candidate lists need n * k entries");
 }
@@ -20,8 +21,9 @@ namespace {
 constexpr NamedEntry<NeighbourShape> kNeighbourShapes[] = {
     {NeighbourShape::Nearest, {"nearest", "the k nearest cities"}},
     {NeighbourShape::Quadrant,
-     {"quadrant", "the k/5 nearest in each quadrant around the city, filled up with the nearest (planar and "
-                  "GEO instances, GEO's quadrants east and north on the sphere; others get the nearest)"}},
+     {"quadrant",
+      "the k/5 nearest in each quadrant around the city, filled up with the nearest (planar and "
+      "GEO instances, GEO's quadrants east and north on the sphere; others get the nearest)"}},
 };
 
 }  // namespace
@@ -34,45 +36,40 @@ std::optional<NeighbourShape> parse_neighbour_shape(std::string_view name) {
 
 namespace {
 
-/// Quadrant neighbours of `city`: quadrant_share(k) from each quadrant, then the nearest others
-/// up to k, nearest first (ties by index).
-std::vector<int32_t> quadrant_neighbours(const KdTree& tree, int city, int k) {
-  std::vector<int32_t> chosen;
-  for (int q = 0; q < 4; ++q) {
-    const std::vector<int32_t> near = tree.k_nearest_in_quadrant(city, q, quadrant_share(k));
-    chosen.insert(chosen.end(), near.begin(), near.end());
-  }
-  for (int32_t c : tree.k_nearest(city, k)) {
-    if (static_cast<int>(chosen.size()) >= k) break;
-    if (std::find(chosen.begin(), chosen.end(), c) == chosen.end()) chosen.push_back(c);
-  }
-  const auto closer = [&](int32_t a, int32_t b) {
-    const double da = tree.key_distance(city, a), db = tree.key_distance(city, b);
-    return da != db ? da < db : a < b;
-  };
-  std::sort(chosen.begin(), chosen.end(), closer);
-  chosen.resize(std::min<size_t>(chosen.size(), static_cast<size_t>(k)));
-  return chosen;
-}
+/// Cities between two looks at the stop: a few milliseconds of queries.
+constexpr int kStopCheckCities = 1024;
 
 }  // namespace
 
-CandidateLists build_candidate_lists(const Instance& instance, int k, int threads, NeighbourShape shape) {
+CandidateLists build_candidate_lists(const Instance& instance, int k, int threads, NeighbourShape shape,
+                                     const StopFlag* stop) {
   const int n = instance.n();
   FORMICA_EXPECTS(k >= 1, "candidate list size must be at least 1, got ", k);
   k = std::min(k, n - 1);
   std::vector<int32_t> ids(static_cast<size_t>(n) * k);
+  // Every thread looks at the stop once per block of cities and skips the rest once it asked.
+  std::atomic<bool> stop_seen{false};
+  const auto stopped = [&](int i) {
+    if (stop == nullptr) return false;
+    if (i % kStopCheckCities == 0 && stop->requested()) stop_seen.store(true, std::memory_order_relaxed);
+    return stop_seen.load(std::memory_order_relaxed);
+  };
   if (instance.has_coordinates()) {
     const KdTree tree(instance);
     const bool quadrants = effective_shape(shape, instance.type()) == NeighbourShape::Quadrant;
+    // In the tree's order, each query finds most of its nodes where the previous one left them.
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-    for (int i = 0; i < n; ++i) {
-      const std::vector<int32_t> near = quadrants ? quadrant_neighbours(tree, i, k) : tree.k_nearest(i, k);
+    for (int p = 0; p < n; ++p) {
+      if (stopped(p)) continue;
+      const int i = tree.order()[static_cast<size_t>(p)];
+      const std::vector<int32_t> near =
+          quadrants ? tree.quadrant_neighbours(i, quadrant_share(k), k) : tree.k_nearest(i, k);
       std::copy(near.begin(), near.end(), ids.begin() + static_cast<ptrdiff_t>(i) * k);
     }
   } else {
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (int i = 0; i < n; ++i) {
+      if (stopped(i)) continue;
       std::vector<int32_t> others(static_cast<size_t>(n));
       std::iota(others.begin(), others.end(), 0);
       others.erase(others.begin() + i);
@@ -83,6 +80,7 @@ CandidateLists build_candidate_lists(const Instance& instance, int k, int thread
       std::copy(others.begin(), others.begin() + k, ids.begin() + static_cast<ptrdiff_t>(i) * k);
     }
   }
+  if (stop_seen.load()) throw SetupStopped();
   return CandidateLists(n, k, std::move(ids));
 }
 
