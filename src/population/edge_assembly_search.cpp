@@ -30,8 +30,8 @@ namespace formica::population {
 using localsearch::kMaxKickSegment, localsearch::kMinKickCities, localsearch::LinKernighanStep,
     localsearch::StartKind;
 using localsearch::cpu::ClimbOptions, localsearch::cpu::KickedTour, localsearch::cpu::LinKernighan,
-    localsearch::cpu::lin_kernighan_options, localsearch::cpu::NeighbourClimber,
-    localsearch::cpu::TwoLevelTour, localsearch::cpu::walks_two_level;
+    localsearch::cpu::LinKernighanOptions, localsearch::cpu::lin_kernighan_options,
+    localsearch::cpu::NeighbourClimber, localsearch::cpu::TwoLevelTour, localsearch::cpu::walks_two_level;
 namespace {
 
 constexpr uint64_t kEaxTag = 0x45415853;   // "EAXS"
@@ -53,6 +53,15 @@ constexpr int kStallChildren = 1500;
 /// the share; a loaded one cuts it rather than spending the run on climbs).
 constexpr double kBuildShare = 1.0 / 3.0;
 constexpr int kMinTimedPopulation = 10;
+
+/// EaxClimb::LinKernighan's chains of 3-opt steps: 3, 1, 1 alternatives at their first levels at
+/// every size, the narrow breadth that large tours take anyway: a population as short in less
+/// than half the time (docs/tuning.md#eax-climb).
+LinKernighanOptions chain_options(int n) {
+  LinKernighanOptions options = lin_kernighan_options(LinKernighanStep::ThreeOpt, n);
+  options.breadth = {3, 1, 1};
+  return options;
+}
 
 int thread_index() {
 #ifdef _OPENMP
@@ -198,7 +207,7 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
     std::optional<LinKernighan> chains;  // EaxClimb::LinKernighan: chains of 3-opt steps after the climb
     TwoLevelTour list;
     if (config_.climb == EaxClimb::LinKernighan && n >= kMinKickCities && !kicked)
-      chains.emplace(instance_, lists_, lin_kernighan_options(LinKernighanStep::ThreeOpt, n));
+      chains.emplace(instance_, lists_, chain_options(n));
     // Restart kicks: each kick repaired by Lin-Kernighan chains from its eight ends, as the
     // iterated Lin-Kernighan threads do it (kicked_tour.h), and kept whatever its length.
     std::optional<LinKernighan> lk;

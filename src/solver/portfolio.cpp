@@ -42,6 +42,14 @@ constexpr double kEaxSeconds = 1.8e-5;
 constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 90'000;
 // Half that on the CPU backend: docs/tuning.md#ga-eax-on-the-cpu
 constexpr double kEaxCpuSeconds = 0.9e-5;
+// Alone on the CPU from kEaxCpuMinCities, on an asymmetric instance's symmetric form from
+// kEaxAsymmetricMinCities (its cities, twice the instance's):
+// docs/tuning.md#ga-eax-on-the-cpu-from-500-cities
+constexpr int kEaxCpuMinCities = 500, kEaxAsymmetricMinCities = 300;
+// A run given a target, up to kEaxTargetMaxCities: kEaxTargetPopulation tours, twice as many
+// whenever they converge; on an asymmetric instance's form the next populations climbed apart:
+// docs/tuning.md#ga-eax-to-a-target
+constexpr int kEaxTargetPopulation = 50, kEaxTargetMaxCities = 5000;
 // Nearest-neighbour starts beside the GPU's colonies, 50 tours, 60 s on 85,900 cities and 14
 // threads: docs/tuning.md#ga-eax-nearest-starts
 constexpr int kEaxNearestFrom = 50'000, kEaxNearestPopulation = 50;
@@ -109,11 +117,16 @@ bool general_parameter(std::string_view name) {
   return false;
 }
 
-/// Whether `config`'s time limit (a run not bounded by iterations) reaches eax_budget on `threads`.
-bool eax_pays(const SolverConfig& config, int n, int threads, Backend backend) {
-  return !config.iterations && config.time_limit && n >= kEaxMinCities && n <= kEaxMaxCities &&
+/// Whether `config`'s time limit (a run not bounded by iterations) reaches eax_budget on `threads`,
+/// on n cities from `min_cities`.
+bool eax_pays(const SolverConfig& config, int n, int threads, Backend backend, int min_cities = kEaxMinCities) {
+  return !config.iterations && config.time_limit && n >= min_cities && n <= kEaxMaxCities &&
          *config.time_limit >= eax_budget(n, threads, backend);
 }
+
+/// Whether the run ends at a target length on up to kEaxTargetMaxCities cities: what counts
+/// there is the time to reach it.
+bool ends_at_target(const SolverConfig& config, int n) { return config.target && n <= kEaxTargetMaxCities; }
 
 }  // namespace
 
@@ -124,7 +137,9 @@ AutoEax auto_eax(const SolverConfig& config, int n, Backend backend) {
   // iterations or islands. docs/tuning.md#ga-eax-on-the-cpu
   if (backend == Backend::Cpu && config.islands == 1 && std::ranges::all_of(config.named, general_parameter) &&
       config.colony == defaults.colony && config.ant_system == defaults.ant_system &&
-      config.two_opt == defaults.two_opt && eax_pays(config, n, threads_per_island(config), Backend::Cpu))
+      config.two_opt == defaults.two_opt &&
+      eax_pays(config, n, threads_per_island(config), Backend::Cpu,
+               config.asymmetric_form ? kEaxAsymmetricMinCities : kEaxCpuMinCities))
     return AutoEax::Alone;
   // On the Lin-Kernighan threads' cores beside the colonies, where the threads walk the whole tour
   // as auto sets them up and the budget pays on their cores. docs/tuning.md#ga-eax
@@ -167,8 +182,13 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   const AutoEax eax = auto_eax(config, n, backend);
   if (eax == AutoEax::Alone) {
     config.algorithm = Algorithm::Eax;
+    const bool to_target = ends_at_target(config, n);
     if (unset("population", config.eax.population, defaults.eax.population))
-      config.eax.population = eax_population(n, threads_per_island(config), *config.time_limit, Backend::Cpu);
+      config.eax.population = to_target ? kEaxTargetPopulation
+                                         : eax_population(n, threads_per_island(config), *config.time_limit, Backend::Cpu);
+    if (to_target && config.asymmetric_form &&
+        unset("eax-restart-apart", config.eax.restart_apart, defaults.eax.restart_apart))
+      config.eax.restart_apart = true;
     config.eax.climb = population::EaxClimb::LinKernighan;  // docs/tuning.md#ga-eax-lin-kernighan-climbs
     return config;
   }

@@ -26,7 +26,8 @@ enum class AutoEax { None, Alone, BesideColonies };
 
 /// When GA-EAX runs under auto: where `config` (auto, its time limit set: resolve_config) on n
 /// cities on `backend` reaches eax_budget, from 1,000 to 90,000 cities. On the CPU, where nobody
-/// set a colony, ant or 2-opt parameter, iterations or islands, GA-EAX is the whole run (Alone);
+/// set a colony, ant or 2-opt parameter, iterations or islands, GA-EAX is the whole run (Alone),
+/// there from 500 cities (from 300 on an asymmetric instance's form, SolverConfig::asymmetric_form);
 /// else the host threads beside the colonies run it instead of Lin-Kernighan (BesideColonies),
 /// unless they were set to walk stretches, walk independently, take other Lin-Kernighan steps or
 /// replay, or another host search was named. None for an algorithm other than auto.
@@ -45,7 +46,8 @@ bool eax_nearest_starts(int n, Backend backend);
 /// The first population auto gives GA-EAX on n cities, `threads` threads and `time_limit` seconds:
 /// about what converges in half of the time limit (docs/tuning.md#ga-eax-population), 100 tours
 /// (the default; 50 where eax_nearest_starts) up to twice eax_budget, 1,000 at most. A population
-/// named by the user stays as named.
+/// named by the user stays as named. (GA-EAX alone on the CPU in a run given a target starts from
+/// 50 tours instead, up to 5,000 cities: apply_portfolio.)
 int eax_population(int n, int threads, double time_limit, Backend backend);
 
 /// `config` with what auto means for n cities on `backend` (already resolved) and its time limit

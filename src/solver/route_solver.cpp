@@ -54,7 +54,10 @@ std::vector<int32_t> RouteProblem::route(std::span<const int32_t> tour) const {
 ResolvedRequest RouteProblem::resolve(const SolverConfig& request, std::vector<int32_t> initial_tour,
                                       std::string_view tour_source) const {
   if (!initial_tour.empty()) expect_closed_symmetric("--initial-tour");
-  return resolve_request(solved_instance(), request, std::move(initial_tour), tour_source);
+  // Auto's rules differ on an asymmetric instance's form (docs/tuning.md): resolved as what runs.
+  SolverConfig form = request;
+  form.asymmetric_form = directed_.has_value();
+  return resolve_request(solved_instance(), form, std::move(initial_tour), tour_source);
 }
 
 Result RouteProblem::solve(const SolverConfig& request, const SolveOptions& options) const {

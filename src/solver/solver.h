@@ -74,6 +74,9 @@ struct SolverConfig {
   /// than there are.
   int gpus = 1;
   static constexpr int kAllGpus = -1;
+  /// Set by RouteProblem (solver/route_solver.h), never by a parameter: the instance is an
+  /// asymmetric one's symmetric form (core/asymmetric.h), where auto's rules differ (portfolio.h).
+  bool asymmetric_form = false;
   /// Parameters given by name (set_parameter: the command line, Python, bench configs), so that
   /// `--algorithm auto` keeps them even where the value given equals the default.
   std::vector<std::string> named;

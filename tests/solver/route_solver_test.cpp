@@ -143,6 +143,27 @@ TEST(RouteSolver, TargetAndProgressAreInPathUnits) {
   EXPECT_EQ(seen.back(), optimum);
 }
 
+TEST(RouteSolver, AutoKnowsAnAsymmetricInstancesForm) {
+  // resolve() marks the form, so that the resolution says what runs: GA-EAX on a 200-city
+  // matrix's 400-city form, where a symmetric instance of 400 cities gets the colonies
+  // (docs/tuning.md#ga-eax-on-the-cpu-from-500-cities); the target stays in the route's units.
+  const AsymmetricMatrix m = test::random_asymmetric(200, 5);
+  const RouteProblem problem(m, PathEnds{});
+  SolverConfig request;
+  request.backend = Backend::Cpu;
+  request.time_limit = 10;
+  request.target = 1000;
+  const ResolvedRequest resolved = problem.resolve(request);
+  EXPECT_TRUE(resolved.config.asymmetric_form);
+  EXPECT_EQ(resolved.config.target, 1000);
+  EXPECT_EQ(resolved.config.algorithm, Algorithm::Eax);
+  EXPECT_EQ(resolve_config(request, problem.solved_instance().n(), Backend::Cpu).algorithm, Algorithm::Mmas);
+  const Instance instance = io::generate_instance(20, io::InstanceKind::Uniform, 4);
+  const ResolvedRequest closed = RouteProblem(instance, PathEnds{}).resolve(request);
+  EXPECT_FALSE(closed.config.asymmetric_form);
+  EXPECT_EQ(closed.config.target, 1000);
+}
+
 TEST(RouteSolver, PathsAreCutAtTheDummyAndOrientedFromStartToEnd) {
   const Instance instance = io::generate_instance(6, io::InstanceKind::Uniform, 3);
   const PathTransform transform(instance, PathEnds{false, 1, 4});

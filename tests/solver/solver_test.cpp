@@ -382,11 +382,12 @@ TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
   SolverConfig ample = config;
   ample.time_limit = eax_budget(3038, 1, Backend::Cuda) * 1.01;  // enough for one thread
   EXPECT_EQ(resolve_config(ample, 3038, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
-  // Less time, or outside the band measured (1,000 to 90,000 cities): the colonies.
+  // Less time, or outside the band measured (on the CPU 500 to 90,000 cities): the colonies.
   SolverConfig brief = config;
   brief.time_limit = budget * 0.99;
   EXPECT_EQ(resolve_config(brief, 3038, Backend::Cpu).algorithm, Algorithm::Mmas);
-  EXPECT_EQ(resolve_config(config, 999, Backend::Cpu).algorithm, Algorithm::Mmas);
+  EXPECT_EQ(resolve_config(config, 999, Backend::Cpu).algorithm, Algorithm::Eax);
+  EXPECT_EQ(resolve_config(config, 499, Backend::Cpu).algorithm, Algorithm::Mmas);
   SolverConfig huge;
   huge.time_limit = 3600;
   EXPECT_EQ(resolve_config(huge, 90'001, Backend::Cpu).algorithm, Algorithm::Mmas);
@@ -432,9 +433,12 @@ TEST(Solver, ResolveAlgorithmSaysWhatAutoRuns) {
   EXPECT_EQ(auto_eax(request, 5000, Backend::Cuda), AutoEax::BesideColonies);
   EXPECT_EQ(resolve_algorithm(request, 5000, Backend::Cuda), Algorithm::Mmas);
   EXPECT_EQ(resolve_config(request, 5000, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
-  // Below 1,000 cities, or a run of counted iterations: the colonies, and no GA-EAX.
-  EXPECT_EQ(auto_eax(request, 500, Backend::Cpu), AutoEax::None);
-  EXPECT_EQ(resolve_algorithm(request, 500, Backend::Cpu), Algorithm::Mmas);
+  // Below 500 cities on the CPU (1,000 beside the GPU's colonies), or a run of counted
+  // iterations: the colonies, and no GA-EAX.
+  EXPECT_EQ(auto_eax(request, 499, Backend::Cpu), AutoEax::None);
+  EXPECT_EQ(resolve_algorithm(request, 499, Backend::Cpu), Algorithm::Mmas);
+  EXPECT_EQ(auto_eax(request, 500, Backend::Cpu), AutoEax::Alone);
+  EXPECT_EQ(auto_eax(request, 999, Backend::Cuda), AutoEax::None);
   SolverConfig counted;
   counted.iterations = 10;
   EXPECT_EQ(auto_eax(counted, 5000, Backend::Cpu), AutoEax::None);
@@ -444,6 +448,36 @@ TEST(Solver, ResolveAlgorithmSaysWhatAutoRuns) {
   acs.algorithm = Algorithm::Acs;
   EXPECT_EQ(auto_eax(acs, 5000, Backend::Cpu), AutoEax::None);
   EXPECT_EQ(resolve_algorithm(acs, 5000, Backend::Cpu), Algorithm::Acs);
+}
+
+TEST(Solver, AutoStartsGaEaxFromFewToursWhenTheRunEndsAtATarget) {
+  // Alone on the CPU, a run given a target starts from 50 tours (grown as they converge) up to
+  // 5,000 cities, whatever the time limit; without a target the time limit sizes the population.
+  SolverConfig config;
+  config.time_limit = 100;
+  const SolverConfig sized = resolve_config(config, 1002, Backend::Cpu);
+  ASSERT_EQ(sized.algorithm, Algorithm::Eax);
+  EXPECT_GT(sized.eax.population, 100);
+  SolverConfig targeted = config;
+  set_parameter(targeted, "target", "259045");
+  const SolverConfig to_target = resolve_config(targeted, 1002, Backend::Cpu);
+  EXPECT_EQ(to_target.eax.population, 50);
+  EXPECT_FALSE(to_target.eax.restart_apart);
+  EXPECT_EQ(to_target.eax.climb, population::EaxClimb::LinKernighan);
+  EXPECT_GT(resolve_config(targeted, 5001, Backend::Cpu).eax.population, 50);
+  SolverConfig named = targeted;
+  set_parameter(named, "population", "120");
+  EXPECT_EQ(resolve_config(named, 1002, Backend::Cpu).eax.population, 120);
+  // An asymmetric instance's form: GA-EAX from 300 of its cities (150 of the instance's), and with a
+  // target the populations after the first climbed apart.
+  SolverConfig asymmetric = targeted;
+  asymmetric.asymmetric_form = true;
+  EXPECT_EQ(resolve_config(asymmetric, 299, Backend::Cpu).algorithm, Algorithm::Mmas);
+  const SolverConfig form = resolve_config(asymmetric, 400, Backend::Cpu);
+  ASSERT_EQ(form.algorithm, Algorithm::Eax);
+  EXPECT_EQ(form.eax.population, 50);
+  EXPECT_TRUE(form.eax.restart_apart);
+  EXPECT_EQ(resolve_config(targeted, 400, Backend::Cpu).algorithm, Algorithm::Mmas);
 }
 
 TEST(Solver, AutoSizesGaEaxsPopulationByTheTimeLimit) {
