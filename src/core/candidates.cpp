@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/kd_tree.h"
+#include "core/path_city.h"
 
 namespace formica {
 
@@ -63,12 +64,18 @@ CandidateLists build_candidate_lists(const Instance& instance, int k, int thread
   k = std::min(k, n - 1);
   std::vector<int32_t> ids(static_cast<size_t>(n) * k);
   if (instance.has_coordinates()) {
-    const KdTree tree(instance);
+    const KdTree tree(instance);  // over every city but a path city, which is placed by its distance
+    const int base = instance.base_n(), base_k = std::min(k, base - 1);
     const bool quadrants = effective_shape(shape, instance.type()) == NeighbourShape::Quadrant;
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-    for (int i = 0; i < n; ++i) {
-      const std::vector<int32_t> near = quadrants ? quadrant_neighbours(tree, i, k) : tree.k_nearest(i, k);
+    for (int i = 0; i < base; ++i) {
+      std::vector<int32_t> near = quadrants ? quadrant_neighbours(tree, i, base_k) : tree.k_nearest(i, base_k);
+      if (base < n) place_path_city(instance, i, near, k);
       std::copy(near.begin(), near.end(), ids.begin() + static_cast<ptrdiff_t>(i) * k);
+    }
+    if (base < n) {
+      const std::vector<int32_t> near = path_city_neighbours(instance, tree, k);
+      std::copy(near.begin(), near.end(), ids.begin() + static_cast<ptrdiff_t>(base) * k);
     }
   } else {
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)

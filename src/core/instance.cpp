@@ -40,7 +40,7 @@ Instance::Instance(std::string name, EdgeWeightType type, std::vector<double> x,
   expect_in_range(x_, "x");
   expect_in_range(y_, "y");
   expect_in_range(z_, "z");
-  n_ = static_cast<int>(x_.size());
+  n_ = base_n_ = static_cast<int>(x_.size());
   if (type == EdgeWeightType::Geo) {
     lat_.resize(x_.size());
     lon_.resize(x_.size());
@@ -66,16 +66,31 @@ Instance Instance::from_matrix(std::string name, int n, std::vector<int32_t> wei
     }
   Instance instance;
   instance.name_ = std::move(name);
-  instance.n_ = n;
+  instance.n_ = instance.base_n_ = n;
   instance.type_ = EdgeWeightType::Explicit;
   instance.matrix_ = std::move(weights);
   for (int i = 0; i < n; ++i) instance.matrix_[static_cast<size_t>(i) * n + i] = 0;
   return instance;
 }
 
+Instance Instance::with_path_city(const Instance& base, std::span<const int32_t> ends, int32_t penalty) {
+  FORMICA_EXPECTS(!base.has_path_city(), base.name(), " has a path city already");
+  FORMICA_EXPECTS(ends.size() <= 2, "a path has at most two ends, got ", ends.size());
+  FORMICA_EXPECTS(base.n() < kMaxCities, "too many cities for a path city: ", base.n());
+  FORMICA_EXPECTS(penalty >= 0, "the path city's penalty must be non-negative, got ", penalty);
+  Instance instance = base;
+  instance.n_ = base.n_ + 1;
+  instance.path_penalty_ = penalty;
+  for (size_t e = 0; e < ends.size(); ++e) {
+    FORMICA_EXPECTS(ends[e] >= 0 && ends[e] < base.n_, "path end ", ends[e], " is not a city of ", base.name());
+    instance.path_ends_[e] = ends[e];
+  }
+  return instance;
+}
+
 void Instance::set_display_coordinates(std::vector<double> x, std::vector<double> y) {
-  FORMICA_EXPECTS(x.size() == static_cast<size_t>(n_) && y.size() == static_cast<size_t>(n_),
-                  "display data needs ", n_, " points, got ", x.size());
+  FORMICA_EXPECTS(x.size() == static_cast<size_t>(base_n_) && y.size() == static_cast<size_t>(base_n_),
+                  "display data needs ", base_n_, " points, got ", x.size());
   expect_finite(x, "display x");
   expect_finite(y, "display y");
   display_x_ = std::move(x);

@@ -20,7 +20,9 @@ using localsearch::cpu::KickedTour, localsearch::cpu::LinKernighan, localsearch:
 
 Instance stretch_instance(const Instance& instance, std::span<const int32_t> cities) {
   const size_t m = cities.size();
-  if (instance.has_coordinates()) {
+  // A stretch through a path city (which has no coordinates) gets its matrix.
+  const bool located = std::none_of(cities.begin(), cities.end(), [&](int32_t c) { return c >= instance.base_n(); });
+  if (instance.has_coordinates() && located) {
     std::vector<double> x(m), y(m), z;
     for (size_t i = 0; i < m; ++i) x[i] = instance.x()[cities[i]], y[i] = instance.y()[cities[i]];
     if (!instance.z().empty())
@@ -160,9 +162,11 @@ std::vector<int32_t> city_regions(const Instance& instance, int parts) {
     for (int c = 0; c < n; ++c) region[c] = static_cast<int32_t>(static_cast<int64_t>(c) * parts / n);
     return region;
   }
-  std::vector<int32_t> cities(static_cast<size_t>(n));
+  // The cities with coordinates are halved; a path city joins the first region.
+  std::vector<int32_t> cities(static_cast<size_t>(instance.base_n()));
   std::iota(cities.begin(), cities.end(), 0);
   halve(instance, cities, 0, parts, region);
+  if (instance.has_path_city()) region[instance.n() - 1] = 0;
   return region;
 }
 
