@@ -10,8 +10,7 @@
 
 namespace formica {
 
-CandidateLists::CandidateLists(int n, int k, std::vector<int32_t> ids)
-    : n_(n), k_(k), ids_(std::move(ids)) {
+CandidateLists::CandidateLists(int n, int k, std::vector<int32_t> ids) : n_(n), k_(k), ids_(std::move(ids)) {
   FORMICA_EXPECTS(ids_.size() == static_cast<size_t>(n) * static_cast<size_t>(k),
                   "candidate lists need n * k entries");
 }
@@ -21,8 +20,9 @@ namespace {
 constexpr NamedEntry<NeighbourShape> kNeighbourShapes[] = {
     {NeighbourShape::Nearest, {"nearest", "the k nearest cities"}},
     {NeighbourShape::Quadrant,
-     {"quadrant", "the k/5 nearest in each quadrant around the city, filled up with the nearest (planar and "
-                  "GEO instances, GEO's quadrants east and north on the sphere; others get the nearest)"}},
+     {"quadrant",
+      "the k/5 nearest in each quadrant around the city, filled up with the nearest (planar and "
+      "GEO instances, GEO's quadrants east and north on the sphere; others get the nearest)"}},
 };
 
 }  // namespace
@@ -33,31 +33,6 @@ std::optional<NeighbourShape> parse_neighbour_shape(std::string_view name) {
   return value_of(kNeighbourShapes, name);
 }
 
-namespace {
-
-/// Quadrant neighbours of `city`: quadrant_share(k) from each quadrant, then the nearest others
-/// up to k, nearest first (ties by index).
-std::vector<int32_t> quadrant_neighbours(const KdTree& tree, int city, int k) {
-  std::vector<int32_t> chosen;
-  for (int q = 0; q < 4; ++q) {
-    const std::vector<int32_t> near = tree.k_nearest_in_quadrant(city, q, quadrant_share(k));
-    chosen.insert(chosen.end(), near.begin(), near.end());
-  }
-  for (int32_t c : tree.k_nearest(city, k)) {
-    if (static_cast<int>(chosen.size()) >= k) break;
-    if (std::find(chosen.begin(), chosen.end(), c) == chosen.end()) chosen.push_back(c);
-  }
-  const auto closer = [&](int32_t a, int32_t b) {
-    const double da = tree.key_distance(city, a), db = tree.key_distance(city, b);
-    return da != db ? da < db : a < b;
-  };
-  std::sort(chosen.begin(), chosen.end(), closer);
-  chosen.resize(std::min<size_t>(chosen.size(), static_cast<size_t>(k)));
-  return chosen;
-}
-
-}  // namespace
-
 CandidateLists build_candidate_lists(const Instance& instance, int k, int threads, NeighbourShape shape) {
   const int n = instance.n();
   FORMICA_EXPECTS(k >= 1, "candidate list size must be at least 1, got ", k);
@@ -67,9 +42,12 @@ CandidateLists build_candidate_lists(const Instance& instance, int k, int thread
     const KdTree tree(instance);  // over every city but a path city, which is placed by its distance
     const int base = instance.base_n(), base_k = std::min(k, base - 1);
     const bool quadrants = effective_shape(shape, instance.type()) == NeighbourShape::Quadrant;
+    // In the tree's order, each query finds most of its nodes where the previous one left them.
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-    for (int i = 0; i < base; ++i) {
-      std::vector<int32_t> near = quadrants ? quadrant_neighbours(tree, i, base_k) : tree.k_nearest(i, base_k);
+    for (int p = 0; p < base; ++p) {
+      const int i = tree.order()[static_cast<size_t>(p)];
+      std::vector<int32_t> near =
+          quadrants ? tree.quadrant_neighbours(i, quadrant_share(base_k), base_k) : tree.k_nearest(i, base_k);
       if (base < n) place_path_city(instance, i, near, k);
       std::copy(near.begin(), near.end(), ids.begin() + static_cast<ptrdiff_t>(i) * k);
     }

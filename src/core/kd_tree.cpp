@@ -13,19 +13,73 @@ namespace {
 
 constexpr int kLeafSize = 8;
 
+/// The k best (distance, city) pairs seen so far, ascending; ties go to the lower city index.
+class BestK {
+ public:
+  explicit BestK(int k) : k_(k), distance_(static_cast<size_t>(k)), city_(static_cast<size_t>(k)) {}
+
+  bool full() const { return size_ == k_; }
+  double worst() const { return distance_[static_cast<size_t>(size_ - 1)]; }
+  void offer(double distance, int32_t city) {
+    if (!takes(distance, city)) return;
+    if (full()) --size_;
+    int p = size_++;
+    for (; p > 0 && before(distance, city, p - 1); --p) {
+      distance_[static_cast<size_t>(p)] = distance_[static_cast<size_t>(p - 1)];
+      city_[static_cast<size_t>(p)] = city_[static_cast<size_t>(p - 1)];
+    }
+    distance_[static_cast<size_t>(p)] = distance;
+    city_[static_cast<size_t>(p)] = city;
+  }
+  /// Whether (distance, city) would enter.
+  bool takes(double distance, int32_t city) const { return !full() || before(distance, city, size_ - 1); }
+  int size() const { return size_; }
+  int32_t city(int p) const { return city_[static_cast<size_t>(p)]; }
+  double distance(int p) const { return distance_[static_cast<size_t>(p)]; }
+  std::vector<int32_t> cities() && {
+    city_.resize(static_cast<size_t>(size_));
+    return std::move(city_);
+  }
+
+ private:
+  bool before(double distance, int32_t city, int p) const {
+    const double d = distance_[static_cast<size_t>(p)];
+    return distance < d || (distance == d && city < city_[static_cast<size_t>(p)]);
+  }
+
+  int k_, size_ = 0;
+  std::vector<double> distance_;
+  std::vector<int32_t> city_;
+};
+
 }  // namespace
 
 KdTree::KdTree(const Instance& instance) {
-  FORMICA_EXPECTS(instance.has_coordinates(), "a k-d tree needs coordinates; ",
-                  instance.name(), " is EXPLICIT");
+  FORMICA_EXPECTS(instance.has_coordinates(), "a k-d tree needs coordinates; ", instance.name(),
+                  " is EXPLICIT");
   const int n = instance.base_n();
   const auto x = instance.x(), y = instance.y(), z = instance.z();
   switch (instance.type()) {
-    case EdgeWeightType::Man2D: metric_ = Metric::L1; dims_ = 2; break;
-    case EdgeWeightType::Max2D: metric_ = Metric::LInf; dims_ = 2; break;
-    case EdgeWeightType::Euc3D: metric_ = Metric::L2; dims_ = 3; break;
-    case EdgeWeightType::Geo: metric_ = Metric::L2; dims_ = 3, geo_ = true; break;
-    default: metric_ = Metric::L2; dims_ = 2; break;
+    case EdgeWeightType::Man2D:
+      metric_ = Metric::L1;
+      dims_ = 2;
+      break;
+    case EdgeWeightType::Max2D:
+      metric_ = Metric::LInf;
+      dims_ = 2;
+      break;
+    case EdgeWeightType::Euc3D:
+      metric_ = Metric::L2;
+      dims_ = 3;
+      break;
+    case EdgeWeightType::Geo:
+      metric_ = Metric::L2;
+      dims_ = 3, geo_ = true;
+      break;
+    default:
+      metric_ = Metric::L2;
+      dims_ = 2;
+      break;
   }
   coords_.resize(static_cast<size_t>(n) * dims_);
   for (int i = 0; i < n; ++i) {
@@ -48,6 +102,10 @@ KdTree::KdTree(const Instance& instance) {
   removed_.assign(static_cast<size_t>(n), 0);
   nodes_.reserve(static_cast<size_t>(4 * n / kLeafSize + 4));
   build(0, n);
+  ordered_coords_.resize(coords_.size());
+  for (int p = 0; p < n; ++p)
+    std::copy_n(&coords_[static_cast<size_t>(order_[p]) * dims_], dims_,
+                &ordered_coords_[static_cast<size_t>(p) * dims_]);
   parent_.assign(nodes_.size(), -1);
   for (size_t v = 0; v < nodes_.size(); ++v) {
     if (nodes_[v].left >= 0) parent_[nodes_[v].left] = static_cast<int32_t>(v);
@@ -97,9 +155,15 @@ double KdTree::key_distance(int a, int b) const {
   for (int i = 0; i < dims_; ++i) {
     const double g = std::fabs(p[i] - q[i]);
     switch (metric_) {
-      case Metric::L1: d += g; break;
-      case Metric::L2: d += g * g; break;
-      case Metric::LInf: d = std::max(d, g); break;
+      case Metric::L1:
+        d += g;
+        break;
+      case Metric::L2:
+        d += g * g;
+        break;
+      case Metric::LInf:
+        d = std::max(d, g);
+        break;
     }
   }
   return d;
@@ -107,9 +171,7 @@ double KdTree::key_distance(int a, int b) const {
 
 double KdTree::axis_gap(double gap) const { return metric_ == Metric::L2 ? gap * gap : gap; }
 
-std::vector<int32_t> KdTree::k_nearest(int city, int k) const {
-  return k_nearest_where(city, k, -1);
-}
+std::vector<int32_t> KdTree::k_nearest(int city, int k) const { return k_nearest_where(city, k, -1); }
 
 int KdTree::quadrant_of(int city, int other) const {
   const double* q = &coords_[static_cast<size_t>(city) * dims_];
@@ -130,24 +192,57 @@ std::vector<int32_t> KdTree::k_nearest_in_quadrant(int city, int quadrant, int k
 }
 
 std::vector<int32_t> KdTree::k_nearest_where(int city, int k, int quadrant) const {
+  switch (metric_) {
+    case Metric::L1:
+      return k_nearest_in<2, Metric::L1>(city, k, quadrant);
+    case Metric::LInf:
+      return k_nearest_in<2, Metric::LInf>(city, k, quadrant);
+    case Metric::L2:
+      break;
+  }
+  return dims_ == 3 ? k_nearest_in<3, Metric::L2>(city, k, quadrant)
+                    : k_nearest_in<2, Metric::L2>(city, k, quadrant);
+}
+
+/// key_distance for one metric and dimension, inlined into the queries.
+template <int Dims, KdTree::Metric M>
+double KdTree::metric_key(const double* p, const double* q) {
+  double d = 0.0;
+  for (int i = 0; i < Dims; ++i) {
+    const double g = std::fabs(p[i] - q[i]);
+    if constexpr (M == Metric::L1)
+      d += g;
+    else if constexpr (M == Metric::L2)
+      d += g * g;
+    else
+      d = std::max(d, g);
+  }
+  return d;
+}
+
+template <int Dims, KdTree::Metric M>
+std::vector<int32_t> KdTree::k_nearest_in(int city, int k, int quadrant) const {
   const int n = static_cast<int>(order_.size());
   k = std::clamp(k, 0, n - 1);
-  // Max-heap of the best k so far, ordered by (distance, index).
-  using Entry = std::pair<double, int32_t>;
-  std::priority_queue<Entry> best;
-  const double* q = &coords_[static_cast<size_t>(city) * dims_];
+  BestK best(k);
+  const double* q = &coords_[static_cast<size_t>(city) * Dims];
+  const auto distance = [q](const double* p) { return metric_key<Dims, M>(p, q); };
+  const auto gap_key = [](double gap) { return M == Metric::L2 ? gap * gap : gap; };
   // Quadrant side per axis: true keeps coordinates >= the query's, false those below it.
   const bool upper[2] = {(quadrant & 1) == 0, (quadrant & 2) == 0};
-  const auto inside = [&](int32_t other) { return quadrant < 0 || quadrant_of(city, other) == quadrant; };
+  const auto inside = [&](int32_t other, const double* p) {
+    if (quadrant < 0) return true;
+    if (geo_) return quadrant_of(city, other) == quadrant;
+    return (p[0] >= q[0]) == upper[0] && (p[1] >= q[1]) == upper[1];
+  };
   auto visit = [&](auto&& self, int v) -> void {
     const Node& node = nodes_[v];
     if (node.left < 0) {
       for (int p = node.begin; p < node.end; ++p) {
         const int32_t other = order_[p];
-        if (other == city || !inside(other)) continue;
-        const Entry e{key_distance(city, other), other};
-        if (static_cast<int>(best.size()) < k) best.push(e);
-        else if (e < best.top()) best.pop(), best.push(e);
+        const double* at = &ordered_coords_[static_cast<size_t>(p) * Dims];
+        if (other == city || !inside(other, at)) continue;
+        best.offer(distance(at), other);
       }
       return;
     }
@@ -164,12 +259,89 @@ std::vector<int32_t> KdTree::k_nearest_where(int city, int k, int quadrant) cons
       return up || node.split < q[node.axis];
     };
     if (may_hold(near)) self(self, near);
-    if (may_hold(far) && (static_cast<int>(best.size()) < k || axis_gap(std::fabs(diff)) <= best.top().first))
-      self(self, far);
+    if (may_hold(far) && (!best.full() || gap_key(std::fabs(diff)) <= best.worst())) self(self, far);
   };
   if (k > 0) visit(visit, 0);
-  std::vector<int32_t> result(best.size());
-  for (size_t i = result.size(); i-- > 0;) result[i] = best.top().second, best.pop();
+  return std::move(best).cities();
+}
+
+std::vector<int32_t> KdTree::quadrant_neighbours(int city, int share, int k) const {
+  FORMICA_EXPECTS(has_quadrants(), "quadrant queries need planar or GEO coordinates");
+  switch (metric_) {
+    case Metric::L1:
+      return quadrant_neighbours_in<2, Metric::L1>(city, share, k);
+    case Metric::LInf:
+      return quadrant_neighbours_in<2, Metric::LInf>(city, share, k);
+    case Metric::L2:
+      break;
+  }
+  return geo_ ? quadrant_neighbours_in<3, Metric::L2>(city, share, k)
+              : quadrant_neighbours_in<2, Metric::L2>(city, share, k);
+}
+
+template <int Dims, KdTree::Metric M>
+std::vector<int32_t> KdTree::quadrant_neighbours_in(int city, int share, int k) const {
+  const int n = static_cast<int>(order_.size());
+  k = std::clamp(k, 0, n - 1);
+  share = std::clamp(share, 0, n - 1);
+  BestK nearest(k);
+  BestK quadrant[4] = {BestK(share), BestK(share), BestK(share), BestK(share)};
+  const double* q = &coords_[static_cast<size_t>(city) * Dims];
+  const auto distance = [q](const double* p) { return metric_key<Dims, M>(p, q); };
+  const auto gap_key = [](double gap) { return M == Metric::L2 ? gap * gap : gap; };
+  // Whether a subtree at least `gap` away can still give a list a city: the nearest list, or the
+  // list of a quadrant in `quadrants` (a bit per quadrant).
+  const auto wanted = [&](double gap, int quadrants) {
+    if (k > 0 && (!nearest.full() || gap <= nearest.worst())) return true;
+    for (int c = 0; c < 4; ++c)
+      if ((quadrants >> c & 1) && share > 0 && (!quadrant[c].full() || gap <= quadrant[c].worst()))
+        return true;
+    return false;
+  };
+  auto visit = [&](auto&& self, int v) -> void {
+    const Node& node = nodes_[v];
+    if (node.left < 0) {
+      for (int p = node.begin; p < node.end; ++p) {
+        const int32_t other = order_[p];
+        if (other == city) continue;
+        const double* at = &ordered_coords_[static_cast<size_t>(p) * Dims];
+        const double d = distance(at);
+        nearest.offer(d, other);
+        const int c = geo_ ? quadrant_of(city, other) : (at[0] >= q[0] ? 0 : 1) | (at[1] >= q[1] ? 0 : 2);
+        quadrant[c].offer(d, other);
+      }
+      return;
+    }
+    const double diff = q[node.axis] - node.split;
+    const int near = diff < 0 ? node.left : node.right;
+    const int far = diff < 0 ? node.right : node.left;
+    // The quadrants a child may hold (planar): the left one coordinates <= split, the right one
+    // >= split along the node's axis; a GEO quadrant is not an axis half, so any.
+    const auto quadrants_of = [&](int child) {
+      if (geo_) return 0xF;
+      const int side = node.axis == 0 ? 0x5 : 0x3;  // quadrants at or above the query on the axis
+      if (child == node.left) return node.split >= q[node.axis] ? 0xF : 0xF & ~side;
+      return node.split < q[node.axis] ? 0xF : side;
+    };
+    self(self, near);
+    if (wanted(gap_key(std::fabs(diff)), quadrants_of(far))) self(self, far);
+  };
+  visit(visit, 0);
+  // Each quadrant's share, then the nearest others up to k; all nearest first.
+  std::vector<std::pair<double, int32_t>> chosen;
+  for (const BestK& list : quadrant)
+    for (int p = 0; p < list.size(); ++p) chosen.emplace_back(list.distance(p), list.city(p));
+  const size_t quadrant_count = chosen.size();
+  for (int p = 0; p < nearest.size() && static_cast<int>(chosen.size()) < k; ++p) {
+    const int32_t c = nearest.city(p);
+    if (std::none_of(chosen.begin(), chosen.begin() + static_cast<ptrdiff_t>(quadrant_count),
+                     [c](const auto& e) { return e.second == c; }))
+      chosen.emplace_back(nearest.distance(p), c);
+  }
+  std::sort(chosen.begin(), chosen.end());
+  chosen.resize(std::min(chosen.size(), static_cast<size_t>(k)));
+  std::vector<int32_t> result(chosen.size());
+  for (size_t i = 0; i < chosen.size(); ++i) result[i] = chosen[i].second;
   return result;
 }
 

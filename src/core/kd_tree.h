@@ -34,6 +34,11 @@ class KdTree {
   /// (fewer when the quadrant holds fewer). Needs has_quadrants().
   std::vector<int32_t> k_nearest_in_quadrant(int city, int quadrant, int k) const;
 
+  /// Quadrant neighbours of `city` in one walk of the tree: the `share` nearest of each quadrant
+  /// (quadrant_of), then the nearest others up to k, all nearest first (ties by index). Needs
+  /// has_quadrants().
+  std::vector<int32_t> quadrant_neighbours(int city, int share, int k) const;
+
   /// The nearest city to `city` that has not been removed, or -1 if none is left.
   int nearest_alive(int city) const;
   /// Removes a city from nearest_alive queries (k_nearest ignores removals).
@@ -42,26 +47,38 @@ class KdTree {
   /// Continuous distance used for ordering (squared for L2 metrics).
   double key_distance(int a, int b) const;
 
+  /// The cities in the tree's order: neighbouring positions are near in space, so queries made in
+  /// this order touch memory that the previous query touched.
+  const std::vector<int32_t>& order() const { return order_; }
+
  private:
   enum class Metric { L1, L2, LInf };
   struct Node {
-    int begin, end;      // range of order_ covered by this node
-    int left, right;     // child node indices, -1 for a leaf
+    int begin, end;   // range of order_ covered by this node
+    int left, right;  // child node indices, -1 for a leaf
     int axis;
     double split;
-    int alive;           // cities in this subtree not removed
+    int alive;  // cities in this subtree not removed
   };
 
   int build(int begin, int end);
   /// k_nearest, restricted to one quadrant when quadrant >= 0.
   std::vector<int32_t> k_nearest_where(int city, int k, int quadrant) const;
+  /// k_nearest_where for one metric and dimension, its distances inlined.
+  template <int Dims, Metric M>
+  static double metric_key(const double* p, const double* q);
+  template <int Dims, Metric M>
+  std::vector<int32_t> k_nearest_in(int city, int k, int quadrant) const;
+  template <int Dims, Metric M>
+  std::vector<int32_t> quadrant_neighbours_in(int city, int share, int k) const;
   double axis_gap(double gap) const;  // metric lower bound from a gap along one axis
 
   Metric metric_;
   int dims_;
-  bool geo_ = false;  // coords_ are points on the unit sphere
-  std::vector<double> coords_;  // dims_ per city
-  std::vector<int32_t> order_;  // city indices, partitioned by the tree
+  bool geo_ = false;                    // coords_ are points on the unit sphere
+  std::vector<double> coords_;          // dims_ per city
+  std::vector<int32_t> order_;          // city indices, partitioned by the tree
+  std::vector<double> ordered_coords_;  // coords_ in order_'s order: a leaf's cities side by side
   std::vector<Node> nodes_;
   std::vector<int32_t> leaf_of_;  // node holding each city (for removal)
   std::vector<int32_t> parent_;   // parent of each node

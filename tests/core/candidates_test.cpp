@@ -63,7 +63,8 @@ TEST(Candidates, ExplicitMatrixByExactDistance) {
 
 /// Brute force: the k nearest others of `city` in quadrant q (kd_tree.h's definition: from the
 /// coordinates for planar types, KdTree::quadrant_of for GEO), by key then index.
-std::vector<int32_t> brute_force_quadrant(const Instance& instance, const KdTree& tree, int city, int q, int k) {
+std::vector<int32_t> brute_force_quadrant(const Instance& instance, const KdTree& tree, int city, int q,
+                                          int k) {
   std::vector<int32_t> inside;
   const auto x = instance.x(), y = instance.y();
   const auto in_quadrant = [&](int j) {
@@ -92,24 +93,28 @@ TEST_P(QuadrantsByType, QueriesAndListsMatchBruteForce) {
         for (int q = 0; q < 4; ++q)
           ASSERT_EQ(tree.k_nearest_in_quadrant(i, q, 3), brute_force_quadrant(instance, tree, i, q, 3))
               << "city " << i << " quadrant " << q << " n " << n;
-      // A list: each quadrant's share, filled up with the nearest others, sorted nearest first.
-      const int k = std::min(10, n - 1);
-      const CandidateLists lists = build_candidate_lists(instance, 10, 2, NeighbourShape::Quadrant);
-      ASSERT_EQ(lists.k(), k);
-      for (int i = 0; i < n; ++i) {
-        std::vector<int32_t> want;
-        for (int q = 0; q < 4; ++q)
-          for (int32_t c : brute_force_quadrant(instance, tree, i, q, quadrant_share(k))) want.push_back(c);
-        for (int32_t c : brute_force(tree, n, i, n - 1))
-          if (static_cast<int>(want.size()) < k && std::find(want.begin(), want.end(), c) == want.end())
-            want.push_back(c);
-        std::sort(want.begin(), want.end(), [&](int a, int b) {
-          const double da = tree.key_distance(i, a), db = tree.key_distance(i, b);
-          return da != db ? da < db : a < b;
-        });
-        want.resize(static_cast<size_t>(k));
-        const auto got = lists.of(i);
-        ASSERT_EQ(std::vector<int32_t>(got.begin(), got.end()), want) << "city " << i << " n " << n;
+      // A list: each quadrant's share, filled up with the nearest others, sorted nearest first
+      // (k = 3: the four quadrants' one each are more than k, the nearest of them kept).
+      for (const int wanted_k : {3, 10}) {
+        const int k = std::min(wanted_k, n - 1);
+        const CandidateLists lists = build_candidate_lists(instance, wanted_k, 2, NeighbourShape::Quadrant);
+        ASSERT_EQ(lists.k(), k);
+        for (int i = 0; i < n; ++i) {
+          std::vector<int32_t> want;
+          for (int q = 0; q < 4; ++q)
+            for (int32_t c : brute_force_quadrant(instance, tree, i, q, quadrant_share(k))) want.push_back(c);
+          for (int32_t c : brute_force(tree, n, i, n - 1))
+            if (static_cast<int>(want.size()) < k && std::find(want.begin(), want.end(), c) == want.end())
+              want.push_back(c);
+          std::sort(want.begin(), want.end(), [&](int a, int b) {
+            const double da = tree.key_distance(i, a), db = tree.key_distance(i, b);
+            return da != db ? da < db : a < b;
+          });
+          want.resize(static_cast<size_t>(k));
+          const auto got = lists.of(i);
+          ASSERT_EQ(std::vector<int32_t>(got.begin(), got.end()), want)
+              << "city " << i << " n " << n << " k " << k;
+        }
       }
     }
   }
@@ -117,7 +122,8 @@ TEST_P(QuadrantsByType, QueriesAndListsMatchBruteForce) {
 
 INSTANTIATE_TEST_SUITE_P(PlanarAndGeoMetrics, QuadrantsByType,
                          ::testing::Values(EdgeWeightType::Euc2D, EdgeWeightType::Ceil2D, EdgeWeightType::Att,
-                                           EdgeWeightType::Man2D, EdgeWeightType::Max2D, EdgeWeightType::Geo));
+                                           EdgeWeightType::Man2D, EdgeWeightType::Max2D,
+                                           EdgeWeightType::Geo));
 
 TEST(Candidates, GeoQuadrantsPointEastAndNorthOnTheSphere) {
   // TSPLIB GEO: x is the latitude, y the longitude, both DDD.MM (degrees and minutes).
@@ -136,7 +142,8 @@ TEST(Candidates, GeoQuadrantsPointEastAndNorthOnTheSphere) {
   EXPECT_EQ(quadrants_around(-35.0, 150.0, {{-34.3, 150.3}, {-34.3, 149.3}, {-35.3, 150.3}, {-35.3, 149.3}}),
             expected);
   // Across the date line: 179.30 E and 179.30 W are half a degree either side of it.
-  EXPECT_EQ(quadrants_around(0.0, 179.3, {{0.3, -179.3}, {0.3, 179.0}, {-0.3, -179.3}, {-0.3, 179.0}}), expected);
+  EXPECT_EQ(quadrants_around(0.0, 179.3, {{0.3, -179.3}, {0.3, 179.0}, {-0.3, -179.3}, {-0.3, 179.0}}),
+            expected);
 }
 
 TEST(Candidates, QuadrantListsAreNearestListsWithoutPlanarOrGeoCoordinates) {
