@@ -418,6 +418,7 @@ class BoundBeside {
       options.time_limit = budget / 4;
       options.threads = 1;
       options.interrupt = &stop_;
+      options.certify_when_interrupted = false;  // stopped: the run has ended and reads no bound
       bound_ = bounds::lower_bound(instance, options).bound;
     } catch (const std::exception&) {
       bound_ = 0;
