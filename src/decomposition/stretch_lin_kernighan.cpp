@@ -78,6 +78,18 @@ struct StretchWalk {
 /// the walk is a path between the same ends, shorter by as much as the tour is.
 int64_t improve_stretch(const Instance& instance, std::span<int32_t> cities, const StretchWalk& walk,
                         RandomStream& random, const StopFlag& stop, std::atomic<int64_t>& kicked) {
+  // A path city has no coordinates, and a stretch's matrix would grow with its square: the paths
+  // either side of it are walked instead, each between fixed ends, the path city kept between them.
+  const auto path_city =
+      std::find_if(cities.begin(), cities.end(), [&](int32_t c) { return c >= instance.base_n(); });
+  if (path_city != cities.end()) {
+    const auto at = static_cast<size_t>(path_city - cities.begin());
+    int64_t gain = 0;
+    for (const std::span<int32_t> part : {cities.first(at), cities.subspan(at + 1)})
+      if (static_cast<int>(part.size()) >= kMinKickCities)
+        gain += improve_stretch(instance, part, walk, random, stop, kicked);
+    return gain;
+  }
   const int m = static_cast<int>(cities.size());
   const Instance stretch = stretch_instance(instance, cities);
   const CandidateLists lists = build_candidate_lists(stretch, kStretchNeighbours, 1, walk.shape);
