@@ -69,22 +69,7 @@ class Instance {
   /// Exact TSPLIB distance between cities i and j (0-based). distance(i, i) is 0.
   int64_t distance(int i, int j) const {
     if (i == j) return 0;
-    // Only the path city lies beyond base_n_ (see with_path_city).
-    if (std::max(i, j) >= base_n_) [[unlikely]]
-      return path_may_end_at(std::min(i, j)) ? 0 : path_penalty_;
-    switch (type_) {
-      case EdgeWeightType::Euc2D: return tsplib::euc_2d(x_[i] - x_[j], y_[i] - y_[j]);
-      case EdgeWeightType::Ceil2D: return tsplib::ceil_2d(x_[i] - x_[j], y_[i] - y_[j]);
-      case EdgeWeightType::Att: return tsplib::att(x_[i] - x_[j], y_[i] - y_[j]);
-      case EdgeWeightType::Geo: return tsplib::geo(lat_[i], lon_[i], lat_[j], lon_[j]);
-      case EdgeWeightType::Man2D: return tsplib::man_2d(x_[i] - x_[j], y_[i] - y_[j]);
-      case EdgeWeightType::Max2D: return tsplib::max_2d(x_[i] - x_[j], y_[i] - y_[j]);
-      case EdgeWeightType::Euc3D:
-        return tsplib::euc_3d(x_[i] - x_[j], y_[i] - y_[j], z_[i] - z_[j]);
-      case EdgeWeightType::Explicit:
-        return matrix_[static_cast<size_t>(i) * static_cast<size_t>(base_n_) + static_cast<size_t>(j)];
-    }
-    return 0;
+    return distance_by(metric_, i, j);
   }
 
   /// Coordinates as given in the file (empty for EXPLICIT unless display data was attached), one
@@ -105,6 +90,27 @@ class Instance {
  private:
   Instance() = default;
 
+  /// What distance() dispatches on: type_, or for an instance with a path city kPathCityMetric,
+  /// so that only its distances pay the test for that city (out of line: distance() stays as
+  /// small as it was, and inlined where the searches call it).
+  static constexpr auto kPathCityMetric = static_cast<EdgeWeightType>(-1);
+  int64_t distance_by(EdgeWeightType metric, int i, int j) const {
+    switch (metric) {
+      case EdgeWeightType::Euc2D: return tsplib::euc_2d(x_[i] - x_[j], y_[i] - y_[j]);
+      case EdgeWeightType::Ceil2D: return tsplib::ceil_2d(x_[i] - x_[j], y_[i] - y_[j]);
+      case EdgeWeightType::Att: return tsplib::att(x_[i] - x_[j], y_[i] - y_[j]);
+      case EdgeWeightType::Geo: return tsplib::geo(lat_[i], lon_[i], lat_[j], lon_[j]);
+      case EdgeWeightType::Man2D: return tsplib::man_2d(x_[i] - x_[j], y_[i] - y_[j]);
+      case EdgeWeightType::Max2D: return tsplib::max_2d(x_[i] - x_[j], y_[i] - y_[j]);
+      case EdgeWeightType::Euc3D: return tsplib::euc_3d(x_[i] - x_[j], y_[i] - y_[j], z_[i] - z_[j]);
+      case EdgeWeightType::Explicit:
+        return matrix_[static_cast<size_t>(i) * static_cast<size_t>(base_n_) + static_cast<size_t>(j)];
+      default: return path_city_distance(i, j);
+    }
+  }
+  /// distance(i, j), i != j, of an instance with a path city.
+  int64_t path_city_distance(int i, int j) const;
+
   std::string name_;
   std::string comment_;
   int n_ = 0;
@@ -112,6 +118,7 @@ class Instance {
   int32_t path_penalty_ = 0;
   std::array<int32_t, 2> path_ends_{-1, -1};  // -1: none fixed (every city may end a path)
   EdgeWeightType type_ = EdgeWeightType::Euc2D;
+  EdgeWeightType metric_ = EdgeWeightType::Euc2D;  // type_, or kPathCityMetric (distance_by)
   std::vector<double> x_, y_, z_;
   std::vector<double> lat_, lon_;  // GEO only: coordinates converted to radians once
   std::vector<int32_t> matrix_;    // EXPLICIT only
