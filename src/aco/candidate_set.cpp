@@ -14,7 +14,7 @@
 namespace formica::aco {
 
 CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, double beta, int threads,
-                                 NeighbourShape shape, bool long_fallback) {
+                                 NeighbourShape shape, bool long_fallback, const StopFlag* stop) {
   FORMICA_EXPECTS(k >= 1, "--candidates must be at least 1, got ", k);
   const int n = instance.n();
   CandidateSet set;
@@ -23,11 +23,12 @@ CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, d
   set.dynamic = dynamic;
   set.width = set.k + dynamic;
   set.fallback_length = fallback_list_length(n, set.k, long_fallback);
-  const CandidateLists lists = build_candidate_lists(instance, set.fallback_length, threads);
+  const CandidateLists lists =
+      build_candidate_lists(instance, set.fallback_length, threads, NeighbourShape::Nearest, stop);
   set.fallback.assign(lists.data().begin(), lists.data().end());
   // Nearest rows are the first k of the fallback lists; other shapes get lists of their own.
   const bool nearest = effective_shape(shape, instance.type()) == NeighbourShape::Nearest;
-  const CandidateLists shaped = nearest ? CandidateLists() : build_candidate_lists(instance, set.k, threads, shape);
+  const CandidateLists shaped = nearest ? CandidateLists() : build_candidate_lists(instance, set.k, threads, shape, stop);
   const CandidateLists& rows = nearest ? lists : shaped;
   set.ids.assign(static_cast<size_t>(n) * set.width, -1);
   set.eta_beta.assign(static_cast<size_t>(n) * set.width, 0.0f);
@@ -41,9 +42,10 @@ CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, d
   return set;
 }
 
-CandidateLists local_search_lists(const Instance& instance, const ColonyConfig& config, const StopFlag* setup_stop) {
+CandidateLists local_search_lists(const Instance& instance, const ColonyConfig& config, const StopFlag* setup_stop,
+                                  const StopFlag* lists_stop) {
   if (config.ls_candidates == LsCandidates::Neighbours)
-    return build_candidate_lists(instance, config.ls_neighbours, config.threads, config.neighbour_lists);
+    return build_candidate_lists(instance, config.ls_neighbours, config.threads, config.neighbour_lists, lists_stop);
   bounds::BoundOptions options;
   options.threads = config.threads;
   if (setup_stop != nullptr) {

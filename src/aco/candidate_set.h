@@ -38,18 +38,21 @@ struct CandidateSet {
 /// k static candidates (clamped to n - 1) of the given shape plus `dynamic` empty slots per city;
 /// eta^beta as in aco::heuristic. The fallback lists are the nearest cities whatever the shape.
 /// Throws InputError for k < 1.
-/// `long_fallback`: the GPU colonies' longer fallback lists (fallback_list_length).
+/// `long_fallback`: the GPU colonies' longer fallback lists (fallback_list_length). Throws
+/// SetupStopped when `stop` asks before the set is built.
 CandidateSet build_candidate_set(const Instance& instance, int k, int dynamic, double beta, int threads,
-                                 NeighbourShape shape = NeighbourShape::Nearest, bool long_fallback = false);
+                                 NeighbourShape shape = NeighbourShape::Nearest, bool long_fallback = false,
+                                 const StopFlag* stop = nullptr);
 
 struct ColonyConfig;
 
 /// The local search's neighbour lists of `config` (ls_neighbours long): the neighbour_lists shape,
 /// or with LsCandidates::Alpha the alpha-nearest of a Held-Karp ascent (bounds/alpha_nearness.h)
 /// that may take a tenth of the time left before `setup_stop`'s deadline (its iterations are not
-/// capped otherwise: the step schedule ends it).
+/// capped otherwise: the step schedule ends it). Neighbour lists throw SetupStopped when
+/// `lists_stop` asks before they are built.
 CandidateLists local_search_lists(const Instance& instance, const ColonyConfig& config,
-                                  const StopFlag* setup_stop = nullptr);
+                                  const StopFlag* setup_stop = nullptr, const StopFlag* lists_stop = nullptr);
 
 /// GACO's dynamic neighbours from `tour` (a visiting order): slot k of city i gets its successor
 /// and slot k + 1 its predecessor unless they are static candidates of i. An entry whose edge was

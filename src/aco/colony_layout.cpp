@@ -15,7 +15,7 @@ constexpr uint64_t kSeedTag = 0x434f4c;  // "COL"
 
 }  // namespace
 
-ColonyLayout make_colony_layout(const Instance& instance, const ColonyConfig& config) {
+ColonyLayout make_colony_layout(const Instance& instance, const ColonyConfig& config, const StopFlag* stop) {
   ColonyLayout layout;
   const int n = instance.n();
   layout.n = n;
@@ -32,7 +32,7 @@ ColonyLayout make_colony_layout(const Instance& instance, const ColonyConfig& co
   RandomStream seeds(derive_seed(config.seed, kSeedTag), 0);
   for (int a = 0; a < layout.total_ants(); ++a)
     layout.ant_seeds.push_back(static_cast<uint64_t>(seeds.next_u32()) << 32 | seeds.next_u32());
-  layout.nn_length = std::max<int64_t>(tour_length(instance, nearest_neighbour_tour(instance, 0)), 1);
+  layout.nn_length = std::max<int64_t>(tour_length(instance, nearest_neighbour_tour(instance, 0, stop)), 1);
   const double l_nn = static_cast<double>(layout.nn_length);
   layout.tau0 = 1.0 / (n * l_nn);
   layout.min_factor = config.focused()

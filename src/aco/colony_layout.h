@@ -38,7 +38,9 @@ struct ColonyLayout {
   float restart_value(int matrix, const std::vector<ColonyRecord>& records) const;
 };
 
-ColonyLayout make_colony_layout(const Instance& instance, const ColonyConfig& config);
+/// The layout of `config`'s colonies on `instance`; its nearest-neighbour tour (for tau_0) throws
+/// SetupStopped when `stop` asks before it is done.
+ColonyLayout make_colony_layout(const Instance& instance, const ColonyConfig& config, const StopFlag* stop = nullptr);
 
 /// The colony whose best tour every other matrix group receives this iteration (exchange every K
 /// iterations between groups), or -1. Updates the records of the receivers; the caller copies the

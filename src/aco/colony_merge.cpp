@@ -9,13 +9,13 @@
 namespace formica::aco {
 
 ColonyMerger::ColonyMerger(const StartHostThreads& start, const Instance& instance,
-                           const ColonyConfig& config, const CandidateLists* lists) {
+                           const ColonyConfig& config, const CandidateLists* lists, const StopFlag* stop) {
   if (config.lk_threads == 0) return;
   host_ = config.host_search == HostSearch::Eax ? Finder::Eax : Finder::LinKernighan;
   if (!start)
     throw std::logic_error(
         "colony search: --lk-threads needs the host threads' starter (hybrid/host_threads.h)");
-  companion_ = start(instance, config, lists);
+  companion_ = start(instance, config, lists, stop);
 }
 
 std::vector<long long> ColonyMerger::lengths(const std::vector<ColonyRecord>& records) const {

@@ -41,10 +41,11 @@ constexpr int kMergerNeighbours = 10;
 /// Host threads that search beside the colonies (none: null).
 using HostThreads = std::unique_ptr<localsearch::cpu::TourCompanion>;
 /// Starts the host threads that `config` asks for (config.lk_threads of them) on `instance`; `lists`
-/// are the colonies' local-search lists when they have them (the threads may copy them), else null.
+/// are the colonies' local-search lists when they have them (the threads may copy them), else null;
+/// lists built before the threads start throw SetupStopped when `stop` asks (null: never).
 /// The solver hands the colony searches hybrid::start_host_threads.
 using StartHostThreads = std::function<HostThreads(const Instance& instance, const ColonyConfig& config,
-                                                   const CandidateLists* lists)>;
+                                                   const CandidateLists* lists, const StopFlag* stop)>;
 
 class ColonyMerger {
  public:
@@ -56,7 +57,7 @@ class ColonyMerger {
   /// A merger with the host threads that `start` starts when config.lk_threads > 0 (then `start`
   /// must be given), none otherwise.
   ColonyMerger(const StartHostThreads& start, const Instance& instance, const ColonyConfig& config,
-               const CandidateLists* lists);
+               const CandidateLists* lists, const StopFlag* stop = nullptr);
 
   /// True when `iteration` is a merge iteration and a colony's best or restart-best length, or the
   /// Lin-Kernighan threads' best, changed since the last merge.

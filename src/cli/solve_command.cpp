@@ -200,11 +200,15 @@ void print_summary(const std::string& name, const Result& result, std::optional<
                                 result.gpus > 1 ? concat(" on ", result.gpus, " GPUs") : std::string(), " (",
                                 result.exchanges, " exchanges)")
                        : std::string();
+  // A run whose set-up the limit cut short names the search that ran (solver/quick_search.h).
+  const std::string algorithm = result.setup_stopped
+                                    ? concat("stretch walks (stopped before ", to_string(result.config.algorithm), " was set up)")
+                                    : std::string(to_string(result.config.algorithm));
   std::printf("%s: best %lld%s after %lld iterations in %.2f s, %s on %s (%s%s, stopped by %s)\n", name.c_str(),
               static_cast<long long>(result.tour.length()), format_gap(result.tour.length(), optimum).c_str(),
-              static_cast<long long>(result.iterations), result.seconds,
-              std::string(to_string(result.config.algorithm)).c_str(), std::string(to_string(result.backend)).c_str(),
-              result.device.c_str(), on_ranks.c_str(), result.stop_reason.c_str());
+              static_cast<long long>(result.iterations), result.seconds, algorithm.c_str(),
+              std::string(to_string(result.backend)).c_str(), result.device.c_str(), on_ranks.c_str(),
+              result.stop_reason.c_str());
 }
 
 int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point start,

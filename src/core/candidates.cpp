@@ -2,11 +2,13 @@
 #include "core/candidates.h"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 
 #include "core/error.h"
 #include "core/kd_tree.h"
 #include "core/path_city.h"
+#include "core/search.h"
 
 namespace formica {
 
@@ -33,11 +35,26 @@ std::optional<NeighbourShape> parse_neighbour_shape(std::string_view name) {
   return value_of(kNeighbourShapes, name);
 }
 
-CandidateLists build_candidate_lists(const Instance& instance, int k, int threads, NeighbourShape shape) {
+namespace {
+
+/// Cities between two looks at the stop: a few milliseconds of queries.
+constexpr int kStopCheckCities = 1024;
+
+}  // namespace
+
+CandidateLists build_candidate_lists(const Instance& instance, int k, int threads, NeighbourShape shape,
+                                     const StopFlag* stop) {
   const int n = instance.n();
   FORMICA_EXPECTS(k >= 1, "candidate list size must be at least 1, got ", k);
   k = std::min(k, n - 1);
   std::vector<int32_t> ids(static_cast<size_t>(n) * k);
+  // Every thread looks at the stop once per block of cities and skips the rest once it asked.
+  std::atomic<bool> stop_seen{false};
+  const auto stopped = [&](int i) {
+    if (stop == nullptr) return false;
+    if (i % kStopCheckCities == 0 && stop->requested()) stop_seen.store(true, std::memory_order_relaxed);
+    return stop_seen.load(std::memory_order_relaxed);
+  };
   if (instance.has_coordinates()) {
     const KdTree tree(instance);  // over every city but a path city, which is placed by its distance
     const int base = instance.base_n(), base_k = std::min(k, base - 1);
@@ -45,19 +62,21 @@ CandidateLists build_candidate_lists(const Instance& instance, int k, int thread
     // In the tree's order, each query finds most of its nodes where the previous one left them.
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (int p = 0; p < base; ++p) {
+      if (stopped(p)) continue;
       const int i = tree.order()[static_cast<size_t>(p)];
       std::vector<int32_t> near =
           quadrants ? tree.quadrant_neighbours(i, quadrant_share(base_k), base_k) : tree.k_nearest(i, base_k);
       if (base < n) place_path_city(instance, i, near, k);
       std::copy(near.begin(), near.end(), ids.begin() + static_cast<ptrdiff_t>(i) * k);
     }
-    if (base < n) {
+    if (base < n && !stop_seen.load()) {
       const std::vector<int32_t> near = path_city_neighbours(instance, tree, k);
       std::copy(near.begin(), near.end(), ids.begin() + static_cast<ptrdiff_t>(base) * k);
     }
   } else {
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (int i = 0; i < n; ++i) {
+      if (stopped(i)) continue;
       std::vector<int32_t> others(static_cast<size_t>(n));
       std::iota(others.begin(), others.end(), 0);
       others.erase(others.begin() + i);
@@ -68,6 +87,7 @@ CandidateLists build_candidate_lists(const Instance& instance, int k, int thread
       std::copy(others.begin(), others.begin() + k, ids.begin() + static_cast<ptrdiff_t>(i) * k);
     }
   }
+  if (stop_seen.load()) throw SetupStopped();
   return CandidateLists(n, k, std::move(ids));
 }
 

@@ -24,6 +24,8 @@
 
 namespace formica {
 
+struct StopFlag;
+
 class CandidateLists {
  public:
   CandidateLists() = default;
@@ -70,8 +72,9 @@ constexpr NeighbourShape effective_shape(NeighbourShape shape, EdgeWeightType ty
 /// Quadrant lists need planar coordinates (EUC_2D, CEIL_2D, ATT, MAN_2D, MAX_2D) or GEO ones (the
 /// quadrants of the plane tangent to the sphere at the city, KdTree::quadrant_of); EUC_3D and
 /// EXPLICIT instances get the k nearest whatever the shape. `threads` > 1 builds rows in
-/// parallel; the result does not depend on it.
+/// parallel; the result does not depend on it. Throws SetupStopped (core/search.h) when `stop`
+/// asks before the lists are done.
 CandidateLists build_candidate_lists(const Instance& instance, int k, int threads = 1,
-                                     NeighbourShape shape = NeighbourShape::Nearest);
+                                     NeighbourShape shape = NeighbourShape::Nearest, const StopFlag* stop = nullptr);
 
 }  // namespace formica

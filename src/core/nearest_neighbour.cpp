@@ -7,15 +7,26 @@
 #include "core/error.h"
 #include "core/kd_tree.h"
 #include "core/path_city.h"
+#include "core/search.h"
 
 namespace formica {
 
-std::vector<int32_t> nearest_neighbour_tour(const Instance& instance, int start) {
+namespace {
+
+/// Steps between two looks at the stop.
+constexpr size_t kStopCheckSteps = 4096;
+
+}  // namespace
+
+std::vector<int32_t> nearest_neighbour_tour(const Instance& instance, int start, const StopFlag* stop) {
   const int n = instance.n();
   FORMICA_EXPECTS(start >= 0 && start < n, "start city ", start, " is outside 0..", n - 1);
   std::vector<int32_t> tour;
   tour.reserve(static_cast<size_t>(n));
   tour.push_back(start);
+  const auto check_stop = [&] {
+    if (stop != nullptr && tour.size() % kStopCheckSteps == 0 && stop->requested()) throw SetupStopped();
+  };
   if (instance.has_coordinates()) {
     // A path city has no coordinates: the tour of the others, then the path city inserted, the
     // tour turned to begin at `start`.
@@ -27,6 +38,7 @@ std::vector<int32_t> nearest_neighbour_tour(const Instance& instance, int start)
       current = tree.nearest_alive(current);
       tree.remove(current);
       tour.push_back(current);
+      check_stop();
     }
     insert_path_city(instance, tour);
     std::rotate(tour.begin(), std::find(tour.begin(), tour.end(), start), tour.end());
@@ -42,6 +54,7 @@ std::vector<int32_t> nearest_neighbour_tour(const Instance& instance, int start)
         best_d = instance.distance(current, j), best = j;
     visited[best] = 1;
     tour.push_back(best);
+    check_stop();
     current = best;
   }
   return tour;

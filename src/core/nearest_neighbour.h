@@ -9,8 +9,11 @@
 
 namespace formica {
 
+struct StopFlag;
+
 /// Nearest-neighbour tour from `start`: O(n log n) on average for coordinate instances (k-d tree
-/// with removal), O(n^2) for EXPLICIT ones. Ties break by the lower city index.
-std::vector<int32_t> nearest_neighbour_tour(const Instance& instance, int start = 0);
+/// with removal), O(n^2) for EXPLICIT ones. Ties break by the lower city index. Throws
+/// SetupStopped (core/search.h) when `stop` asks before the tour is done.
+std::vector<int32_t> nearest_neighbour_tour(const Instance& instance, int start = 0, const StopFlag* stop = nullptr);
 
 }  // namespace formica

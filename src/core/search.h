@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -27,6 +28,25 @@ struct StopFlag {
            std::chrono::steady_clock::now() >= deadline;
   }
 };
+
+/// Thrown by the set-up of a search (its lists and tables, work that yields no tour) when its stop
+/// asks: the solver then runs a search that needs no set-up instead (solver/quick_search.h).
+class SetupStopped : public std::runtime_error {
+ public:
+  SetupStopped() : std::runtime_error("the search's set-up was stopped before it was done") {}
+};
+
+/// The stop for a search's lists and tables: the interrupt of `setup_stop`, and half the time left
+/// before its deadline, so that a run whose set-up cannot finish in time keeps the other half for
+/// a search that needs none. No deadline when `setup_stop` has none; nullopt for null.
+inline std::optional<StopFlag> preparation_stop(const StopFlag* setup_stop) {
+  if (setup_stop == nullptr) return std::nullopt;
+  StopFlag stop = *setup_stop;
+  const auto now = std::chrono::steady_clock::now();
+  if (stop.deadline != std::chrono::steady_clock::time_point::max() && stop.deadline > now)
+    stop.deadline = now + (stop.deadline - now) / 2;
+  return stop;
+}
 
 /// Time one step spent in each phase, in milliseconds (CUDA events on the GPU).
 struct StepTimes {

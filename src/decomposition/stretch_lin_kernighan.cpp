@@ -194,6 +194,7 @@ int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int st
   const auto work = [&] {
     std::vector<int32_t> cities;
     for (int s; (s = next.fetch_add(1)) < count;) {
+      if (stop != nullptr && stop->requested()) break;  // the stretches left keep their cities as they are
       RandomStream random(seed, kStretchStreams + static_cast<uint64_t>(s));
       gain.fetch_add(
           walk_stretch(instance, tour, stretch_cut(n, stretch, offset, s), {.kicks = kicks, .settled = {}},

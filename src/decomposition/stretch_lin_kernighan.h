@@ -88,7 +88,8 @@ std::vector<int32_t> city_regions(const Instance& instance, int parts);
 /// stretches of `stretch` cities cut from position `offset` (the last one takes the remainder),
 /// each walked with Lin-Kernighan and then `kicks` kicks (0: Lin-Kernighan alone); stretch s draws
 /// its kicks from `seed` and s. The result does not depend on `threads`. Returns the exact gain.
-/// Tours of fewer than 2 x stretch cities are left as they are. `stop` is polled between kicks.
+/// Tours of fewer than 2 x stretch cities are left as they are. `stop` is polled between kicks and
+/// between stretches.
 int64_t walk_stretches(const Instance& instance, std::span<int32_t> tour, int stretch, int offset, int kicks,
                        int threads, uint64_t seed, const StopFlag* stop = nullptr);
 

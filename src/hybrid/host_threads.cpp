@@ -84,7 +84,7 @@ void ThreadListsAscent::stop() {
 }
 
 aco::HostThreads start_host_threads(const Instance& instance, const aco::ColonyConfig& config,
-                                    const CandidateLists* lists) {
+                                    const CandidateLists* lists, const StopFlag* stop) {
   using aco::kMergerNeighbours, aco::LkLists;
   if (config.lk_threads == 0) return nullptr;
   if (config.host_search == aco::HostSearch::Eax) {
@@ -103,12 +103,13 @@ aco::HostThreads start_host_threads(const Instance& instance, const aco::ColonyC
   auto given = lists != nullptr && (config.lk_lists == LkLists::Colonies || same_lists)
                    ? std::make_shared<const CandidateLists>(*lists)
                    : nullptr;
-  auto whole_tour = [&instance, config, given, shape] {
+  // `lists_stop`: for the lists built now, at the set-up; none for those built after the stretches.
+  auto whole_tour = [&instance, config, given, shape](const StopFlag* lists_stop) {
     return std::make_unique<localsearch::cpu::IteratedLinKernighan>(
         instance,
         given ? *given
               : build_candidate_lists(instance, std::min(kMergerNeighbours, instance.n() - 1), config.threads,
-                                      shape),
+                                      shape, lists_stop),
         config.lk_threads, config.seed, config.lk_independent,
         localsearch::cpu::lin_kernighan_options(config.lk_step, instance.n()), config.lk_adopt_merged,
         config.lk_replay);
@@ -116,12 +117,12 @@ aco::HostThreads start_host_threads(const Instance& instance, const aco::ColonyC
   if (config.lk_stretch > 0 && instance.n() >= 2 * config.lk_stretch) {
     return std::make_unique<decomposition::StretchHandOver>(
         instance, config.lk_threads, config.seed, config.lk_stretch, decomposition::kStretchStallGain,
-        whole_tour,
+        [whole_tour] { return whole_tour(nullptr); },
         config.lk_split ? decomposition::StretchRegion{config.lk_region, config.lk_regions}
                         : decomposition::StretchRegion{},
         config.lk_step, threads_shape(config.lk_lists, NeighbourShape::Nearest));
   }
-  std::unique_ptr<localsearch::cpu::IteratedLinKernighan> threads = whole_tour();
+  std::unique_ptr<localsearch::cpu::IteratedLinKernighan> threads = whole_tour(stop);
   if (config.lk_lists == LkLists::Alpha)
     return std::make_unique<ThreadsWithAscent>(instance, std::move(threads));
   return threads;

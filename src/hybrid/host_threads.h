@@ -63,8 +63,9 @@ class ThreadListsAscent {
 /// idle until their first tour is offered (file comment). Whole-tour Lin-Kernighan chains choose
 /// among `lists` (the colonies' local-search lists, copied) when config.lk_lists says so or when
 /// they are the very lists the threads would build, else among aco::kMergerNeighbours neighbours
-/// of the threads' own shape built here. An aco::StartHostThreads.
+/// of the threads' own shape built here (throwing SetupStopped when `stop` asks before they are
+/// done). An aco::StartHostThreads.
 aco::HostThreads start_host_threads(const Instance& instance, const aco::ColonyConfig& config,
-                                    const CandidateLists* lists);
+                                    const CandidateLists* lists, const StopFlag* stop = nullptr);
 
 }  // namespace formica::hybrid

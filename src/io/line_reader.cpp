@@ -87,6 +87,7 @@ std::string excerpt(std::string_view s) {
 }
 
 std::optional<Line> LineReader::peek() {
+  int64_t blank_run = 0;
   while (!next_ && !rest_.empty()) {
     // One pass finds the line's end or a NUL byte, whichever comes first.
     size_t end = 0;
@@ -97,6 +98,9 @@ std::optional<Line> LineReader::peek() {
     const std::string_view text = trim(rest_.substr(0, end));
     rest_.remove_prefix(end < rest_.size() ? end + 1 : end);
     if (!text.empty()) next_ = Line{lines_seen_, text};
+    else if (++blank_run > kMaxBlankLines)
+      throw InputError(concat(source_, ":", lines_seen_, ": more than ", kMaxBlankLines,
+                              " blank lines in a row: not a TSPLIB file"));
   }
   return next_;
 }

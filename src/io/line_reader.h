@@ -44,6 +44,10 @@ std::string printable(std::string_view text);
 /// one bad token of a megabyte still makes one readable line; printable() either way.
 std::string excerpt(std::string_view s);
 
+/// A run of blank lines longer than this ends the read: no TSPLIB file holds one, and a stream of
+/// nothing but blank lines (`yes ''`) would otherwise be read up to the size bound.
+inline constexpr int64_t kMaxBlankLines = int64_t{1} << 20;
+
 class LineReader {
  public:
   /// `source` names the text in errors ("file:line: reason"). A UTF-8 byte-order mark at the start

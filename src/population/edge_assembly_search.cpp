@@ -128,6 +128,13 @@ const EdgeAssemblyConfig& checked(const EdgeAssemblyConfig& config, int n) {
   return config;
 }
 
+/// The neighbour lists, stopped (SetupStopped) with the preparation of `setup_stop`.
+CandidateLists eax_lists(const Instance& instance, const EdgeAssemblyConfig& config, const StopFlag* setup_stop) {
+  const std::optional<StopFlag> stop = preparation_stop(setup_stop);
+  return build_candidate_lists(instance, config.neighbours, config.threads, NeighbourShape::Nearest,
+                               stop ? &*stop : nullptr);
+}
+
 }  // namespace
 
 EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssemblyConfig& config,
@@ -135,7 +142,7 @@ EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssem
     : instance_(instance),
       config_(checked(config, instance.n())),
       seed_(derive_seed(config.seed, kEaxTag)),
-      lists_(build_candidate_lists(instance, config.neighbours, config.threads)) {
+      lists_(eax_lists(instance, config, setup_stop)) {
   const int n = instance.n();
   if (n < kMinCities) {
     // Too few cities to cut: every order with city 0 first, the shortest kept (at most 720).

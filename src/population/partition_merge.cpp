@@ -401,6 +401,9 @@ int64_t merge_tours(const Instance& instance, std::vector<LengthTour>& donors,
   std::vector<population::Edge> added, removed;
   std::optional<population::MergeBase> base;  // built again only when a donor changed the tour
   for (size_t d = 1; d < donors.size(); ++d) {
+    // A donor that repeats the one before it (same length, same order) adds nothing: a thousand
+    // islands that all return their start tour cost one merge, not a thousand.
+    if (donors[d].first == donors[d - 1].first && std::ranges::equal(donors[d].second, donors[d - 1].second)) continue;
     if (!base) base.emplace(instance, current, length);
     base->difference(donors[d].second, added, removed);
     population::MergedTour result = base->merge(base->improving_exchanges(added, removed));

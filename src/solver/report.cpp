@@ -86,6 +86,7 @@ std::string result_json(std::string_view name, int n, std::string_view edge_weig
         {"finish", result.phase_seconds.finish},
         {"polish", result.phase_seconds.polish}}},
       {"stop_reason", result.stop_reason},
+      {"setup_stopped", result.setup_stopped},
       {"best_length", result.tour.length()},
       {"optimum", optimum ? json(*optimum) : json(nullptr)},
       {"gap", optimum ? json(gap_percent(result.tour.length(), *optimum)) : json(nullptr)},

@@ -27,6 +27,7 @@
 #include "distributed/thread_team.h"
 #include "solver/islands.h"
 #include "solver/portfolio.h"
+#include "solver/quick_search.h"
 #include "solver/stopping_rule.h"
 #if FORMICA_HAVE_CUDA
 #include "localsearch/cuda/two_opt_cuda.h"
@@ -465,6 +466,26 @@ StepTimes mean_step_times(const StepTimes& sum, int64_t iterations) {
   return {sum.total_ms * k, sum.construction_ms * k, sum.pheromone_ms * k, sum.local_search_ms * k};
 }
 
+/// make_search, or a QuickSearch when `stop` (the time limit, an interrupt) comes before the
+/// search's lists are built (half the time left: preparation_stop); `result` then says so. The
+/// quick search takes the island's every core (`request`'s threads): the host threads the search
+/// would have had beside it do not run.
+std::unique_ptr<Search> make_search_in_time(const Instance& instance, const SolverConfig& config, Backend backend,
+                                            int threads, const SolverConfig& request,
+                                            const std::vector<int32_t>& start_tour, const StopFlag& stop,
+                                            Result& result) {
+  const int quick_threads = threads_per_island(request);
+  try {
+    return make_search(instance, config, backend, threads, start_tour, &stop);
+  } catch (const SetupStopped&) {
+    result.searched_by = concat("stretch walks (stopped before ", result.searched_by, " was set up)");
+    result.setup_stopped = true;
+    result.backend = Backend::Cpu;
+    result.device = concat("CPU, ", quick_threads, quick_threads == 1 ? " thread" : " threads");
+    return std::make_unique<QuickSearch>(instance, quick_threads, config.seed, start_tour);
+  }
+}
+
 /// When the search and the polish stop: the search early enough to leave the polish its time, the
 /// polish at the limit (less what the CUDA driver needs at exit on the GPU).
 struct RunStops {
@@ -480,8 +501,10 @@ RunStops run_stops(const Instance& instance, const SolverConfig& config, Backend
         backend == Backend::Cuda ? std::min(options.gpu_exit_seconds, *config.time_limit / 2) : 0.0;
     const double limit = *config.time_limit - exit_reserve;
     stops.polish.deadline = after(options.start, limit);
-    const double reserve = config.polish ? polish_reserve(instance.n(), threads, limit) : 0.0;
-    stops.search.deadline = after(options.start, limit - reserve);
+    // A reserve too short for the polish's lists would only be lost: the search keeps it.
+    const double reserve = polish_reserve(instance.n(), threads, limit);
+    const bool polish_fits = config.polish && reserve >= polish_lists_seconds(instance.n(), threads);
+    stops.search.deadline = after(options.start, limit - (polish_fits ? reserve : 0.0));
   }
   return stops;
 }
@@ -601,13 +624,12 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   if (options.ranks != nullptr && options.ranks->size() > 1)
     islands.emplace(start_islands(instance, request, config, backend, *options.ranks, searched, result));
   const double before_setup = clock.seconds();
-  std::unique_ptr<Search> search = make_search(instance, searched, backend, threads, options.initial_tour, &stop);
+  std::unique_ptr<Search> search =
+      make_search_in_time(instance, searched, backend, threads, request, options.initial_tour, stop, result);
   const double set_up_at = clock.seconds();
   result.phase_seconds.setup = set_up_at - before_setup;
-  // Every iteration obeys the time limit and the interrupt, the first one too: a search stopped
-  // before it has a tour of its own returns the nearest-neighbour start tour (below). A first
-  // iteration run to its end took minutes past a 2-s limit (mmas with one ant per city on 20,000
-  // cities, 2 cores).
+  // Every iteration obeys the time limit and the interrupt, the first one too (a first iteration run
+  // to its end took minutes past a 2-s limit): a search stopped before its first tour returns the start tour.
   StepTimes sum;
   StoppingRule rule;
   rule.iterations = config.iterations;

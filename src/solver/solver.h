@@ -191,6 +191,9 @@ struct Result {
   /// returned one (core/credits.h); Finder::Search is `searched_by`.
   Credits credits;
   std::string searched_by;  ///< the run's own search, e.g. "mmas on the GPU"
+  /// The time limit (or an interrupt) came before `config`'s search was set up: a QuickSearch
+  /// (solver/quick_search.h) ran instead, on the CPU, and `searched_by` and `device` say so.
+  bool setup_stopped = false;
 };
 
 /// The backend `requested` resolves to for `algorithm` on this machine: Auto picks CUDA when a

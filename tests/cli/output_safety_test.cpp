@@ -202,13 +202,17 @@ TEST_F(OutputSafety, BatchOutputsAreCheckedFirstAndWrittenAllOrNone) {
 }
 
 TEST_F(OutputSafety, EndlessStreamsEndAtOnce) {
-  // Lines of garbage, NUL bytes: each ends at its first line, however much more would follow.
+  // Lines of garbage, NUL bytes: each ends at its first line, however much more would follow;
+  // blank lines after a million of them (a megabyte).
   const struct {
     std::string feed, args, error;
   } cases[] = {
       {"yes x", "info /dev/stdin", "/dev/stdin:1: unknown keyword 'x'"},
       {"yes '' | tr '\\n' '\\0'", "info /dev/stdin", "/dev/stdin:1: a NUL byte: not a text file"},
       {"yes x", "verify " + square() + " /dev/stdin", "/dev/stdin:1: unknown keyword 'x'"},
+      {"yes ''", "info /dev/stdin", "/dev/stdin:1048577: more than 1048576 blank lines in a row: not a TSPLIB file"},
+      {"(printf 'NAME : a\\n'; yes '  ')", "info /dev/stdin",
+       "/dev/stdin:1048578: more than 1048576 blank lines in a row: not a TSPLIB file"},
   };
   for (const auto& c : cases) {
     const Ran run = formica(c.args, c.feed);

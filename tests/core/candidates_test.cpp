@@ -7,7 +7,9 @@
 
 #include "core/candidates.h"
 #include "core/kd_tree.h"
+#include "core/nearest_neighbour.h"
 #include "core/rng.h"
+#include "core/search.h"
 #include "io/generator.h"
 #include "test_support.h"
 
@@ -205,4 +207,25 @@ TEST(Candidates, HundredThousandCitiesInSeconds) {
 }
 
 }  // namespace
+TEST(Candidates, AStopThatHasComeEndsTheListsAndTheNearestNeighbourTour) {
+  const Instance instance = io::generate_instance(5000, io::InstanceKind::Uniform, 2);
+  StopFlag passed;
+  passed.deadline = std::chrono::steady_clock::now();
+  for (const NeighbourShape shape : {NeighbourShape::Nearest, NeighbourShape::Quadrant})
+    EXPECT_THROW(build_candidate_lists(instance, 8, 2, shape, &passed), SetupStopped);
+  EXPECT_THROW(nearest_neighbour_tour(instance, 0, &passed), SetupStopped);
+  const int m = 300;
+  std::vector<int32_t> weights(static_cast<size_t>(m) * m);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) weights[static_cast<size_t>(i) * m + j] = i == j ? 0 : (i * j) % 97 + 1;
+  const Instance matrix = Instance::from_matrix("matrix", m, std::move(weights));
+  EXPECT_THROW(build_candidate_lists(matrix, 8, 1, NeighbourShape::Nearest, &passed), SetupStopped);
+  // A stop that has not come changes nothing.
+  StopFlag later;
+  later.deadline = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  EXPECT_EQ(build_candidate_lists(instance, 8, 2, NeighbourShape::Quadrant, &later).data().size(),
+            build_candidate_lists(instance, 8, 2, NeighbourShape::Quadrant).data().size());
+  EXPECT_EQ(nearest_neighbour_tour(instance, 0, &later), nearest_neighbour_tour(instance, 0));
+}
+
 }  // namespace formica

@@ -296,6 +296,31 @@ TEST(Solver, AutoKeepsEveryParameterTheUserSet) {
   EXPECT_EQ(resolve_config(as, 5000, Backend::Cpu).colony.local_search, localsearch::LocalSearchKind::None);
 }
 
+TEST(Solver, ALimitShorterThanTheSetUpRunsTheQuickSearchAndKeepsTheLimit) {
+  // The colonies' lists of 100,000 cities take seconds on 2 cores; a 0.6-s limit cuts them at half
+  // the time left and gives the rest to stretch walks from a space-filling-curve tour.
+  const Instance instance = io::generate_instance(100'000, io::InstanceKind::Uniform, 9);
+  SolverConfig config;
+  config.backend = Backend::Cpu;
+  config.time_limit = 0.6 * test::time_scale();
+  const auto start = std::chrono::steady_clock::now();
+  SolveOptions options;
+  options.start = start;
+  const Result result = solve(instance, config, options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(result.setup_stopped) << "set up in " << result.phase_seconds.setup << " s";
+  validate_permutation(result.tour.order(), instance.n());
+  EXPECT_EQ(result.tour.length(), tour_length(instance, result.tour.order()));
+  EXPECT_EQ(result.stop_reason, "time limit");
+  EXPECT_NE(result.searched_by.find("stretch walks"), std::string::npos) << result.searched_by;
+  EXPECT_LT(seconds, *config.time_limit + 0.5) << "the limit holds, set-up included";
+  // The walks improved the start tour, and the ledger says they did.
+  EXPECT_LT(result.tour.length(), result.credits.first());
+  EXPECT_GT(result.credits.gain(Finder::Search), 0);
+  EXPECT_EQ(result.credits.first() - result.tour.length(),
+            result.credits.gain(Finder::Search) + result.credits.gain(Finder::Polish));
+}
+
 TEST(Solver, StretchThreadsSolveAndNeedThreads) {
   const Instance instance = io::generate_instance(1200, io::InstanceKind::Uniform, 3);
   SolverConfig config;
