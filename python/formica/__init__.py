@@ -107,6 +107,12 @@ class Result:
             {"setup", "search", "finish", "polish"} (the search's lists, start tour and buffers;
             the iterations; host threads joined and tours merged; the final polish). None for
             solve_batch's results.
+        found_by: who found the improvements of the best tour, as ``formica solve --json``
+            reports it: {"first_length": the first tour's length, "search": the run's own search
+            (e.g. "mmas on the CPU"), "gains": {finder: length gained}, "shares": {finder: share
+            of the whole gain}}, the finders being "search", "host_lin_kernighan", "host_eax",
+            "merges", "other_ranks" and "polish"; the gains add up to first_length - length
+            (in the problem's units). None for solve_batch's results.
         nodes: for a networkx graph, its node labels in tour order (tour holds their indices in
             the order of ``G.nodes``); None otherwise.
     """
@@ -129,6 +135,7 @@ class Result:
     end_city: Optional[int] = None
     asymmetric: bool = False
     phase_seconds: Optional[dict[str, float]] = None
+    found_by: Optional[dict[str, Any]] = None
     nodes: Optional[list[Any]] = None
 
     def plot(self, path: Union[str, os.PathLike[str], None] = None, ax: Optional[Axes] = None) -> Optional[Axes]:
@@ -233,6 +240,10 @@ def _make_result(
     optimum = problem.optimum if problem is not None and scale is None and not route.is_path else None
     to_user_units = (lambda l: l) if problem is None else problem.to_user_units
     history = [HistoryPoint(i, s, to_user_units(l)) for i, s, l in raw["history"]]
+    found_by = json.loads(raw["found_by"]) if "found_by" in raw else None
+    if found_by is not None:
+        found_by["first_length"] = to_user_units(found_by["first_length"])
+        found_by["gains"] = {finder: to_user_units(gain) for finder, gain in found_by["gains"].items()}
     return Result(
         tour=tour,
         length=length,
@@ -252,6 +263,7 @@ def _make_result(
         end_city=route.end_city,
         asymmetric=route.asymmetric is not None,
         phase_seconds=raw.get("phase_seconds"),
+        found_by=found_by,
     )
 
 

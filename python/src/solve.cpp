@@ -25,6 +25,7 @@
 #include "io/instance_source.h"
 #include "cuda/device.h"
 #include "solver/parameters.h"
+#include "solver/report.h"
 #include "solver/route_solver.h"
 #include "solver/solver.h"
 
@@ -41,6 +42,7 @@ nb::dict to_dict(const Result& result) {
   out["seconds"] = result.seconds;
   out["history"] = history;
   out["config"] = parameters_json(result.config).dump();
+  out["found_by"] = found_by_json(result).dump();
   out["backend"] = std::string(to_string(result.backend));
   out["device"] = result.device;
   out["stop_reason"] = result.stop_reason;
@@ -60,7 +62,6 @@ nb::dict solve_instance(const Instance& instance, const std::map<std::string, st
   std::atomic<bool> interrupt{false};
   SolveOptions options;
   options.interrupt = &interrupt;
-  if (initial_tour) options.initial_tour.assign(initial_tour->data(), initial_tour->data() + initial_tour->shape(0));
   // The callback runs on the solver's thread, which takes the GIL for it (the calling thread waits
   // without it); an exception it raises stops the run and is raised here, the result attached.
   std::optional<nb::python_error> raised;
@@ -76,7 +77,10 @@ nb::dict solve_instance(const Instance& instance, const std::map<std::string, st
         return false;
       }
     };
-  auto [result, signal] = run_interruptibly([&] { return solve(instance, config, options); }, interrupt);
+  std::vector<int32_t> start;
+  if (initial_tour) start.assign(initial_tour->data(), initial_tour->data() + initial_tour->shape(0));
+  const ResolvedRequest resolved = resolve_request(instance, config, std::move(start));
+  auto [result, signal] = run_interruptibly([&] { return solve(instance, resolved, options); }, interrupt);
   nb::dict out = to_dict(result);
   raise_with_result(signal, out);
   raise_with_result(raised, out);
@@ -152,8 +156,8 @@ void bind_solve(nb::module_& m) {
         "Solves `instance` with parameters given as text by name (the solver's parameter table),\n"
         "starting from `initial_tour` (0-based) when one is given; calls `callback(tour, length,\n"
         "seconds)` on the solver's thread at every improvement (False stops the run);\n"
-        "returns a dict: tour, length, iterations, seconds, history, config (JSON text), backend,\n"
-        "device, stop_reason.");
+        "returns a dict: tour, length, iterations, seconds, history, config (JSON text), found_by\n"
+        "(JSON text, as formica solve --json writes it), backend, device, stop_reason.");
   m.def("solve_path", &solve_path, nb::arg("instance"), nb::arg("parameters"), nb::arg("open"),
         nb::arg("start_city").none(), nb::arg("end_city").none(),
         "Solves `instance` for a Hamiltonian path (free ends, or 0-based start_city / end_city);\n"

@@ -57,6 +57,34 @@ def test_same_seed_same_result_and_params_reach_the_solver(points: np.ndarray) -
     assert (c.config["alpha"], c.config["ants"]) == (1.5, 7)
 
 
+FINDERS = {"search", "host_lin_kernighan", "host_eax", "merges", "other_ranks", "polish"}
+
+
+def check_found_by(result: formica.Result) -> None:
+    """found_by adds up: every drop from the first tour to the returned one (the history's last
+    length: the solver's own, fixed-point for metric="float") went to one finder."""
+    found = result.found_by
+    assert found is not None and set(found) == {"first_length", "search", "gains", "shares"}
+    assert set(found["gains"]) == FINDERS and set(found["shares"]) == FINDERS
+    assert all(gain >= 0 for gain in found["gains"].values())
+    total = found["first_length"] - result.history[-1].length
+    assert sum(found["gains"].values()) == pytest.approx(total)
+    for finder in FINDERS:
+        share = found["gains"][finder] / total if total > 0 else 0.0
+        assert found["shares"][finder] == pytest.approx(share)
+
+
+def test_found_by_credits_every_improvement_of_the_best_tour(points: np.ndarray) -> None:
+    result = formica.solve(points, iterations=12, seed=5)
+    check_found_by(result)
+    assert result.found_by["search"] == f"mmas on the {'GPU' if result.backend == 'cuda' else 'CPU'}"
+    assert result.found_by["first_length"] > result.length  # 50 cities: the colonies improve on their start
+    # A path's ledger is in the path's units (no closing edge, no dummy city), a float metric's in
+    # the problem's units.
+    check_found_by(formica.solve(points, iterations=12, seed=5, open=True))
+    check_found_by(formica.solve(points / 7.0, iterations=12, seed=5, metric="float"))
+
+
 def test_stopping_rules() -> None:
     big = formica.generate(600, "uniform", 2)
     start = time.monotonic()
@@ -194,6 +222,7 @@ def test_result_equals_the_command_lines_for_the_same_seed(tmp_path, cli) -> Non
     ]
     assert result.config == expected["parameters"]
     assert result.backend == expected["backend"]
+    assert result.found_by == expected["found_by"]
 
 
 def test_the_gil_is_released_while_solving() -> None:

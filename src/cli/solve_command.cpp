@@ -125,26 +125,31 @@ std::string describe_problem(const RouteProblem& problem, const Instance* symmet
   return text;
 }
 
-/// When the run stops, as the user asked or by default.
-std::string describe_stops(const SolverConfig& request, const SolverConfig& config) {
+/// When the run stops, as the user asked or by default (a run of one rank on the default budget
+/// also when it stops improving or meets the bound beside it: solver.h, ResolvedRequest::default_budget).
+std::string describe_stops(const ResolvedRequest& resolved, int ranks) {
+  const SolverConfig& config = resolved.config;
+  const bool default_budget = resolved.default_budget() && ranks == 1;
   return concat("stops after ", config.iterations ? std::to_string(*config.iterations) + " iterations" : std::string(),
                 config.iterations && config.time_limit ? " or " : "",
                 config.time_limit ? concat(*config.time_limit, " s") : std::string(),
-                request.time_limit || request.iterations ? "" : " (the default for this size)",
+                resolved.request.time_limit || resolved.request.iterations ? "" : " (the default for this size)",
                 config.target ? ", or at length " + std::to_string(*config.target) : std::string(),
+                default_budget ? ", or once it stops improving" : "",
+                default_budget && resolved.n <= kBoundedCities ? " or meets the Held-Karp bound computed beside it" : "",
                 " (Ctrl-C or SIGTERM stops early and keeps the best tour)");
 }
 
 /// The islands of a run on one line ("4 ranks (islands, seeds 1 to 4), best tours exchanged every
 /// 2 s through NCCL"), empty for a run of one.
-std::string describe_islands(const SolverConfig& config, int n, int ranks, const std::string& transport) {
-  const double interval =
-      config.island_interval > 0 ? config.island_interval : default_island_interval(n, config.time_limit);
+std::string describe_islands(const ResolvedRequest& resolved, int ranks, const std::string& transport) {
+  const SolverConfig& config = resolved.config;
+  const double interval = resolved.island_interval();
   if (ranks > 1)
     return concat(ranks, " ranks (islands, seeds ", config.seed, " to ", config.seed + ranks - 1,
                   "), best tours exchanged every ", interval, " s through ", transport);
   if (config.islands <= 1) return "";
-  const int each = threads_per_island(config);
+  const int each = threads_per_island(resolved.request);  // the island's colonies and host threads together
   return concat(config.islands, " islands in this process (seeds ", config.seed, " to ",
                 config.seed + config.islands - 1, ", ",
                 config.gpus > 0 ? concat("on ", config.gpus, config.gpus == 1 ? " GPU" : " GPUs")
@@ -237,10 +242,10 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
                          : io::load_problem(o.instance);
   const PathEnds ends = path_ends(o);
   const auto* symmetric = std::get_if<Instance>(&loaded);
-  const Backend backend = resolve_backend(request.algorithm, request.backend);
   // The GPU reads a path's dummy city from a dense matrix, built here so that the plan counts it.
+  const bool on_gpu = resolve_backend(request.algorithm, request.backend) == Backend::Cuda;
   const RouteProblem problem =
-      symmetric ? RouteProblem(*symmetric, ends, {}, backend == Backend::Cuda ? PathForm::Dense : PathForm::Implicit)
+      symmetric ? RouteProblem(*symmetric, ends, {}, on_gpu ? PathForm::Dense : PathForm::Implicit)
                 : RouteProblem(std::get<AsymmetricMatrix>(loaded), ends);
   FORMICA_EXPECTS(!o.svg_out || (symmetric && io::drawing_coordinates(*symmetric)), "--svg: ",
                   problem.name(), " has no coordinates to draw (",
@@ -249,8 +254,17 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   // The known optima are those of closed symmetric tours.
   const std::optional<int64_t> optimum =
       symmetric && !ends.any() ? known_optimum(instance.name(), instance.n()) : std::nullopt;
-  const SolverConfig config = resolve_config(request, instance.n(), backend);
-  config.validate();
+  if (o.bound) problem.expect_closed_symmetric("--bound");
+  std::vector<int32_t> initial_tour;
+  if (!o.initial_tour.empty()) {
+    problem.expect_closed_symmetric("--initial-tour");
+    initial_tour = io::read_tour(o.initial_tour);
+  }
+  // The one resolution of the request: printed below, and what runs (problem.solve).
+  const ResolvedRequest resolved =
+      problem.resolve(request, std::move(initial_tour), "--initial-tour " + o.initial_tour);
+  const SolverConfig& config = resolved.config;
+  const Backend backend = resolved.backend;
   // Choices that cannot run here fail now, before any output: GPU-only choices on the CPU, or a
   // GPU plan that refuses this instance.
   std::string gpu_plan;
@@ -260,13 +274,6 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
                    .describe();
   else if (backend == Backend::Cpu)
     aco::require_cpu_defaults(config.ant_system);
-  std::vector<int32_t> initial_tour;
-  if (o.bound) problem.expect_closed_symmetric("--bound");
-  if (!o.initial_tour.empty()) {
-    problem.expect_closed_symmetric("--initial-tour");
-    initial_tour = io::read_tour(o.initial_tour);
-    check_initial_tour(instance, config, initial_tour, "--initial-tour " + o.initial_tour);
-  }
 
   if (const int code = errors.agree(nullptr)) return code;
   std::string transport;
@@ -280,16 +287,16 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
               << config.describe_algorithm() << ", seed " << config.seed << "\n";
     if (!gpu_plan.empty()) std::cerr << "formica: GPU " << gpu_plan << "\n";
-    if (!initial_tour.empty()) {
-      const int64_t length = tour_length(instance, initial_tour);
+    if (!resolved.initial_tour.empty()) {
+      const int64_t length = tour_length(instance, resolved.initial_tour);
       std::cerr << "formica: starting from " << o.initial_tour << " (length " << length << format_gap(length, optimum)
                 << ")\n";
     }
     const std::string memory = memory_plan(instance, config, backend);
     if (!memory.empty()) std::cerr << "formica: memory " << memory << "\n";
-    if (const std::string islands = describe_islands(config, instance.n(), ranks->size(), transport); !islands.empty())
+    if (const std::string islands = describe_islands(resolved, ranks->size(), transport); !islands.empty())
       std::cerr << "formica: " << islands << "\n";
-    std::cerr << "formica: " << describe_stops(request, config) << "\n";
+    std::cerr << "formica: " << describe_stops(resolved, ranks->size()) << "\n";
   }
 
   if (interrupt_guard->flag()->load()) {
@@ -300,7 +307,6 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   options.interrupt = interrupt_guard->flag();
   options.start = start;
   options.gpu_exit_seconds = cuda::kContextReleaseSeconds;
-  options.initial_tour = std::move(initial_tour);
   options.ranks = ranks.get();
   if (!quiet) options.on_progress = progress_printer(optimum);
   // With islands (mpirun, --islands, --gpus) the best closed tour so far goes to --tour-out at every exchange that shortened it
@@ -309,7 +315,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
     options.on_checkpoint = [&](std::span<const int32_t> tour, int64_t) {
       io::write_tour(outputs.tour->given, problem.name(), Tour(instance, std::vector<int32_t>(tour.begin(), tour.end())));
     };
-  const Result result = problem.solve(request, options);  // resolves it as above
+  const Result result = problem.solve(resolved, options);
   interrupt_guard.reset();
 
   if (ranks->rank() != 0) return errors.agree(result.failure);  // rank 0 writes, then the ranks meet

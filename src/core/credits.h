@@ -50,6 +50,12 @@ class Credits {
     credit(Finder::Merge, length);
   }
 
+  /// Every length of the ledger moved by `by` (a route's lengths without its transformation's
+  /// constant, solver/route_solver.h); the gains stay as they are.
+  void shift(int64_t by) {
+    if (started()) first_ += by, last_ += by;
+  }
+
   int64_t first() const { return first_; }
   /// The last length credited (the best so far).
   int64_t last() const { return last_; }

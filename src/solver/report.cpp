@@ -24,6 +24,8 @@ std::string finder_name(const Result& result, Finder finder) {
   return finder == Finder::Search ? result.searched_by : std::string(to_string(finder));
 }
 
+}  // namespace
+
 nlohmann::json found_by_json(const Result& result) {
   using nlohmann::json;
   const Credits& c = result.credits;
@@ -36,8 +38,6 @@ nlohmann::json found_by_json(const Result& result) {
   }
   return {{"first_length", c.first()}, {"search", result.searched_by}, {"gains", gains}, {"shares", shares}};
 }
-
-}  // namespace
 
 std::string found_by_line(const Result& result) {
   const Credits& c = result.credits;

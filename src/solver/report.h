@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "core/instance.h"
 #include "solver/solver.h"
 
@@ -23,6 +25,11 @@ inline double gap_percent(int64_t length, int64_t optimum) {
 /// asymmetric (a directed tour of an ATSP matrix).
 std::string result_json(const Instance& instance, const Result& result, std::optional<int64_t> optimum);
 
+/// Who found the improvements (Result::credits), as the report's "found_by": {"first_length",
+/// "search" (the run's own search, e.g. "mmas on the CPU"), "gains" and "shares" (each finder's
+/// key: search, host_lin_kernighan, host_eax, merges, other_ranks, polish)}; null before the
+/// search had a tour. The Python package's Result.found_by is the same.
+nlohmann::json found_by_json(const Result& result);
 /// Who found the improvements (Result::credits), on one line: "improvements from 1234 to 1200:
 /// mmas on the GPU 62.0 %, host GA-EAX 30.1 %, merges 7.9 %" (the run's own search always, the
 /// others where they found something); empty before the search had a tour.

@@ -51,12 +51,22 @@ std::vector<int32_t> RouteProblem::route(std::span<const int32_t> tour) const {
   return honour_ends(std::move(path), ends_, false);
 }
 
+ResolvedRequest RouteProblem::resolve(const SolverConfig& request, std::vector<int32_t> initial_tour,
+                                      std::string_view tour_source) const {
+  if (!initial_tour.empty()) expect_closed_symmetric("--initial-tour");
+  return resolve_request(solved_instance(), request, std::move(initial_tour), tour_source);
+}
+
 Result RouteProblem::solve(const SolverConfig& request, const SolveOptions& options) const {
-  if (!path_ && !directed_) return formica::solve(*instance_, request, options);
-  if (!options.initial_tour.empty()) expect_closed_symmetric("--initial-tour");
+  return solve(resolve(request), options);
+}
+
+Result RouteProblem::solve(const ResolvedRequest& resolved, const SolveOptions& options) const {
+  if (!path_ && !directed_) return formica::solve(*instance_, resolved, options);
+  // The target in the solved instance's units: the resolution is that of the route as given.
   const int64_t constant = offset();
-  SolverConfig config = request;
-  if (config.target) *config.target += constant;
+  ResolvedRequest solved = resolved;
+  if (solved.config.target) *solved.config.target += constant;
   SolveOptions inner = options;
   if (options.on_progress)
     inner.on_progress = [&options, constant](const Progress& p) {
@@ -67,12 +77,12 @@ Result RouteProblem::solve(const SolverConfig& request, const SolveOptions& opti
     };
   // The GPU's kernels know no path city: there the dummy city goes into a dense matrix.
   std::optional<PathTransform> dense;
-  if (path_ && path_->instance().has_path_city() &&
-      resolve_backend(config.algorithm, config.backend) == Backend::Cuda)
+  if (path_ && path_->instance().has_path_city() && resolved.backend == Backend::Cuda)
     dense.emplace(*instance_, ends_, names_, PathForm::Dense);
-  Result result = formica::solve(dense ? dense->instance() : solved_instance(), config, inner);
-  result.config.target = request.target;
+  Result result = formica::solve(dense ? dense->instance() : solved_instance(), solved, inner);
+  result.config.target = resolved.config.target;
   for (HistoryPoint& h : result.history) h.length -= constant;
+  result.credits.shift(-constant);
   std::vector<int32_t> order = route(result.tour.order());
   const int64_t exact = length(order);
   // Equal whenever the tour honours the transformation (any local search sees to that); a

@@ -44,11 +44,19 @@ class RouteProblem {
   /// a directed tour with its direction.
   int64_t length(std::span<const int32_t> order) const;
 
-  /// solve() on solved_instance(), mapped back: the tour is the path (from start to end) or the
-  /// directed tour over the problem's cities with its exact length; the history, the progress
-  /// and the target are in the same units (the transformations' constants taken off).
-  /// SolveOptions::initial_tour is refused (InputError) for a path or an asymmetric instance.
-  Result solve(const SolverConfig& config, const SolveOptions& options = {}) const;
+  /// `request` resolved for solved_instance() (resolve_request), in the problem's units: its target
+  /// is a length of the route as given, which solve() converts. An initial tour is refused
+  /// (InputError) for a path or an asymmetric instance.
+  ResolvedRequest resolve(const SolverConfig& request, std::vector<int32_t> initial_tour = {},
+                          std::string_view tour_source = "--initial-tour") const;
+
+  /// formica::solve() of `resolved` (resolve()) on solved_instance(), mapped back: the tour is the
+  /// path (from start to end) or the directed tour over the problem's cities with its exact length;
+  /// the history, the progress, the credits and the target are in the same units (the
+  /// transformations' constants taken off).
+  Result solve(const ResolvedRequest& resolved, const SolveOptions& options = {}) const;
+  /// solve(resolve(request), options).
+  Result solve(const SolverConfig& request, const SolveOptions& options = {}) const;
 
  private:
   std::vector<int32_t> route(std::span<const int32_t> tour) const;

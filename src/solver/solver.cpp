@@ -280,7 +280,7 @@ size_t resident_bytes() {
 }  // namespace
 
 std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend) {
-  const Algorithm a = resolve_algorithm(config, instance.n(), backend);
+  const Algorithm a = config.algorithm;
   const int threads = config.threads > 0 ? config.threads : hardware_threads();
   const bool gpu = backend == Backend::Cuda;
   const size_t n = static_cast<size_t>(instance.n());
@@ -347,12 +347,16 @@ std::chrono::steady_clock::time_point after(std::chrono::steady_clock::time_poin
 /// the run is on the GPU, with its share of the CPU threads. Returns island 0's result, which holds
 /// every island's best merged. A member that fails before it takes part in the exchanges breaks the
 /// team, so nobody waits for it, and its error is the run's.
-Result solve_as_team(const Instance& instance, const SolverConfig& request, const SolverConfig& config,
-                     const SolveOptions& options) {
+Result solve_as_team(const Instance& instance, const ResolvedRequest& resolved, const SolveOptions& options) {
+  const SolverConfig& config = resolved.config;
   const int islands = config.islands;
   distributed::ThreadTeam team(islands, config.gpus);
-  SolverConfig each = request;
-  each.threads = threads_per_island(config);
+  // Each island runs the run's resolution on its share of the threads: what resolving the request
+  // with those threads gives, since auto sizes everything by the threads of one island
+  // (threads_per_island) already.
+  ResolvedRequest each = resolved;
+  each.request.threads = threads_per_island(config);
+  if (each.config.threads == 0) each.config.threads = each.request.threads;
   std::vector<std::optional<Result>> results(static_cast<size_t>(islands));
   std::vector<std::exception_ptr> errors(static_cast<size_t>(islands));
   {
@@ -392,13 +396,19 @@ Result solve_as_team(const Instance& instance, const SolverConfig& request, cons
   return std::move(*results.front());
 }
 
-/// Instances up to this size get a Held-Karp bound beside a run of the default budget, so that a
-/// tour that meets it ends the run (its final complete-graph 1-tree takes milliseconds there).
-constexpr int kBoundedCities = 5000;
-
 /// The Held-Karp bound of an instance on one thread beside a run of the default budget, within a
 /// quarter of the budget: 0 until it is proven (and when none can be: an instance the bound does
 /// not take). The thread is stopped and joined by stop() or when the run ends, also by an exception.
+/// solve() starts it once the search stalls (bound_due): a tour can meet the bound only once the
+/// search has stopped improving, and a bound computed from the start took a core from the search
+/// while it still improved (docs/cli.md).
+/// Whether the bound beside a run is due at `seconds`: the search has gone without improving for
+/// half the time it took to reach its best, and for at least a quarter of the shortest stall that
+/// ends a run (which leaves the bound of a small instance, solved at once, the rest of that stall).
+bool bound_due(const StoppingRule& rule, double seconds) {
+  return seconds - rule.improved_at() >= std::max(StoppingRule::kMinStallSeconds / 4, rule.improved_at() / 2);
+}
+
 class BoundBeside {
  public:
   BoundBeside(const Instance& instance, double budget) : thread_([this, &instance, budget] { prove(instance, budget); }) {}
@@ -528,18 +538,16 @@ Result started_result(const Instance& instance, const SolverConfig& config, Back
 
 /// A run of several ranks: this rank's search seeded apart (seed + rank) with its own region of
 /// the stretches (`searched`), and the islands that exchange the ranks' best tours; `result` says so.
-Islands start_islands(const Instance& instance, const SolverConfig& request, const SolverConfig& config,
-                      Backend backend, distributed::Communicator& ranks, SolverConfig& searched, Result& result) {
+Islands start_islands(const Instance& instance, const ResolvedRequest& resolved, distributed::Communicator& ranks,
+                      SolverConfig& searched, Result& result) {
+  const SolverConfig& config = resolved.config;
   searched.seed = config.seed + static_cast<uint64_t>(ranks.rank());
   searched.colony.lk_region = ranks.rank();
   searched.colony.lk_regions = ranks.size();
-  searched.colony.lk_stretch = island_stretch(request, config, searched.colony.lk_regions);
+  searched.colony.lk_stretch = island_stretch(resolved.request, config, searched.colony.lk_regions);
   result.config.colony.lk_regions = searched.colony.lk_regions;  // what the islands split (rank 0's region)
   result.config.colony.lk_stretch = searched.colony.lk_stretch;
-  Islands islands(ranks, instance,
-                  config.island_interval > 0 ? config.island_interval
-                                             : default_island_interval(instance.n(), config.time_limit),
-                  backend == Backend::Cuda);
+  Islands islands(ranks, instance, resolved.island_interval(), resolved.backend == Backend::Cuda);
   result.ranks = ranks.size();
   result.gpus = islands.gpus();
   result.transport = ranks.transport();
@@ -593,27 +601,53 @@ void polish_and_validate(const Instance& instance, const SolverConfig& config, i
 
 }  // namespace
 
-Result solve(const Instance& instance, const SolverConfig& request, const SolveOptions& options) {
+bool ResolvedRequest::default_budget() const {
+  return request.algorithm == Algorithm::Auto && !request.iterations && !request.time_limit && config.islands == 1;
+}
+
+int ResolvedRequest::threads() const { return config.threads > 0 ? config.threads : hardware_threads(); }
+
+double ResolvedRequest::island_interval() const {
+  return config.island_interval > 0 ? config.island_interval : default_island_interval(n, config.time_limit);
+}
+
+ResolvedRequest resolve_request(const Instance& instance, const SolverConfig& request,
+                                std::vector<int32_t> initial_tour, std::string_view tour_source) {
   request.validate();
-  const Backend backend = resolve_backend(request.algorithm, request.backend);
-  const SolverConfig config = resolve_config(request, instance.n(), backend);
-  config.validate();
+  ResolvedRequest resolved;
+  resolved.request = request;
+  resolved.n = instance.n();
+  resolved.backend = resolve_backend(request.algorithm, request.backend);
+  resolved.config = resolve_config(request, instance.n(), resolved.backend);
+  resolved.config.validate();
+  if (!initial_tour.empty()) check_initial_tour(instance, resolved.config, initial_tour, tour_source);
+  resolved.initial_tour = std::move(initial_tour);
+  return resolved;
+}
+
+Result solve(const Instance& instance, const SolverConfig& request, const SolveOptions& options) {
+  return solve(instance, resolve_request(instance, request), options);
+}
+
+Result solve(const Instance& instance, const ResolvedRequest& resolved, const SolveOptions& options) {
+  if (resolved.n != instance.n())
+    throw std::logic_error(concat("solve: a request resolved for ", resolved.n, " cities, run on ", instance.n()));
+  const SolverConfig& config = resolved.config;
+  const Backend backend = resolved.backend;
   const bool several_ranks = options.ranks != nullptr && options.ranks->size() > 1;
   // Islands exchange tours on their own schedule: a run of several goes through their search.
-  if (instance.n() <= kExactTourCities && options.initial_tour.empty() && config.islands == 1 && !several_ranks) {
+  if (instance.n() <= kExactTourCities && resolved.initial_tour.empty() && config.islands == 1 && !several_ranks) {
     // The one check the searches make when built rather than in validate(): refused as they would be.
-    if (backend == Backend::Cpu && resolve_algorithm(config, instance.n(), backend) == Algorithm::AntSystem)
-      aco::require_cpu_defaults(config.ant_system);
+    if (backend == Backend::Cpu && config.algorithm == Algorithm::AntSystem) aco::require_cpu_defaults(config.ant_system);
     return solve_exactly(instance, config, backend, options);
   }
-  if (config.islands > 1 && !several_ranks) return solve_as_team(instance, request, config, options);
+  if (config.islands > 1 && !several_ranks) return solve_as_team(instance, resolved, options);
   FORMICA_EXPECTS(config.islands == 1 || dynamic_cast<const distributed::TeamMember*>(options.ranks) != nullptr,
                   "--islands ", config.islands, " in a run of ", options.ranks->size(),
                   " MPI ranks: start one rank per GPU (or per group of cores) instead");
-  if (!options.initial_tour.empty()) check_initial_tour(instance, config, options.initial_tour, "--initial-tour");
   // A fresh process creates its CUDA context while the search prepares on the host.
   if (backend == Backend::Cuda) cuda::start_context();
-  const int threads = config.threads > 0 ? config.threads : hardware_threads();
+  const int threads = resolved.threads();
   const Stopwatch clock(options.start);
 
   const RunStops stops = run_stops(instance, config, backend, threads, options);
@@ -622,10 +656,10 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   std::optional<Islands> islands;  // several ranks: start_islands
   SolverConfig searched = config;
   if (options.ranks != nullptr && options.ranks->size() > 1)
-    islands.emplace(start_islands(instance, request, config, backend, *options.ranks, searched, result));
+    islands.emplace(start_islands(instance, resolved, *options.ranks, searched, result));
   const double before_setup = clock.seconds();
-  std::unique_ptr<Search> search =
-      make_search_in_time(instance, searched, backend, threads, request, options.initial_tour, stop, result);
+  std::unique_ptr<Search> search = make_search_in_time(instance, searched, backend, threads, resolved.request,
+                                                       resolved.initial_tour, stop, result);
   const double set_up_at = clock.seconds();
   result.phase_seconds.setup = set_up_at - before_setup;
   // Every iteration obeys the time limit and the interrupt, the first one too (a first iteration run
@@ -638,12 +672,10 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   // The default solver on a budget nobody named also stops when its tour is proven optimal or
   // when it stops improving (a run of several ranks stops at their exchanges; a named algorithm
   // runs as configured).
-  const bool default_budget =
-      request.algorithm == Algorithm::Auto && !request.iterations && !request.time_limit && !islands;
+  const bool default_budget = resolved.default_budget() && !islands;
   rule.stop_on_stall = default_budget;
-  std::optional<BoundBeside> bounding;
-  if (default_budget && instance.n() <= kBoundedCities)
-    rule.lower_bound = bounding.emplace(instance, *config.time_limit).bound();
+  std::optional<BoundBeside> bounding;  // started once the search stalls (BoundBeside)
+  const bool bound_beside = default_budget && instance.n() <= kBoundedCities;
   if (options.on_improvement && !islands)
     rule.keep_going = [&](int64_t length, double seconds) {
       return options.on_improvement(search->best_tour(), length, seconds);
@@ -670,6 +702,8 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
       options.on_progress({result.iterations, seconds, search->best_length(),
                            search->iteration_best_length(), improved});
     result.stop_reason = rule.after_step(search->best_length(), seconds, improved);
+    if (bound_beside && !bounding && bound_due(rule, seconds))
+      rule.lower_bound = bounding.emplace(instance, *config.time_limit).bound();
     return result.stop_reason.empty();
   };
   if (islands) {

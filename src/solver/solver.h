@@ -130,10 +130,6 @@ struct SolveOptions {
   /// the process has ended, passes the CUDA driver's release of the context at exit
   /// (cuda::kContextReleaseSeconds); in-process callers (Python) leave it at 0.
   double gpu_exit_seconds = 0.0;
-  /// A tour to start from (a permutation of the cities, e.g. an earlier run's): focused colonies
-  /// (auto, or MMAS/ACS with focused edges) start every colony from it instead of their own start
-  /// tour. Other algorithms refuse one (InputError).
-  std::vector<int32_t> initial_tour;
   std::function<void(const Progress&)> on_progress;  ///< called after every iteration
   /// Called on the solver's thread after every iteration that shortened the best tour (and once
   /// with the exact tour of a small instance), with that tour, its length and the seconds since
@@ -222,16 +218,53 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
                                     int threads, std::vector<int32_t> start_tour = {},
                                     const StopFlag* setup_stop = nullptr);
 
-/// What the run of `config` (resolved) will hold at its peak on `backend` and what is available, on
+/// What the run of `config` (resolved: its algorithm is what runs) will hold at its peak on `backend` and what is available, on
 /// one line ("host 52.0 MiB (12.0 MiB in use, 40.0 MiB for the search) of 100 GiB available, GPU
 /// ..."): what the process holds when it is asked (the instance and the matrix of an open path's or
 /// an asymmetric instance's symmetric form are built by then) plus each island's search.
 std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend);
 
-/// Runs resolve_config(config) on `instance` until a stopping rule fires (solver/stopping_rule.h),
-/// then polishes the best tour (SolverConfig::polish). An instance of at most kExactTourCities
-/// cities (without an initial tour) gets its optimal tour by dynamic programming instead. Throws InputError for an
-/// invalid config, OutOfMemoryError when the instance does not fit.
-Result solve(const Instance& instance, const SolverConfig& config, const SolveOptions& options = {});
+/// A request resolved once, for the instance it runs on (resolve_request): what the front ends
+/// print and what solve() runs, so that what is printed is what runs.
+struct ResolvedRequest {
+  SolverConfig request;            ///< as asked (validated): what the caller named
+  Backend backend = Backend::Cpu;  ///< resolve_backend(request.algorithm, request.backend)
+  /// resolve_config(request, n, backend), validated: the algorithm that runs (never Auto), its
+  /// settings and a budget (iterations, a time limit or both).
+  SolverConfig config;
+  int n = 0;  ///< cities of the instance it was resolved for
+  /// Where focused colonies (or GA-EAX) start, checked to be a tour of the instance that `config`
+  /// can start from (check_initial_tour); empty: the search's own start tour.
+  std::vector<int32_t> initial_tour;
+
+  /// The default solver on a budget nobody named (auto without iterations or a time limit, one
+  /// island): such a run of one rank also stops when it stops improving and, up to kBoundedCities
+  /// cities, when its tour meets the Held-Karp bound computed beside it.
+  bool default_budget() const;
+  /// CPU threads of one island: config.threads, or every hardware thread when that is 0.
+  int threads() const;
+  /// Seconds between the islands' exchanges of best tours (several ranks or islands).
+  double island_interval() const;
+};
+
+/// Instances up to this size get a Held-Karp bound beside a run of the default budget
+/// (ResolvedRequest::default_budget), so that a tour that meets it ends the run.
+inline constexpr int kBoundedCities = 5000;
+
+/// `request` resolved for `instance`: validated, its backend and configuration resolved, the
+/// initial tour (if any) checked. Throws InputError for an invalid request or tour, naming the
+/// tour by `tour_source` ("--initial-tour FILE").
+ResolvedRequest resolve_request(const Instance& instance, const SolverConfig& request,
+                                std::vector<int32_t> initial_tour = {},
+                                std::string_view tour_source = "--initial-tour");
+
+/// Runs `resolved` (resolve_request for this instance) until a stopping rule fires
+/// (solver/stopping_rule.h), then polishes the best tour (SolverConfig::polish). An instance of at
+/// most kExactTourCities cities (without an initial tour) gets its optimal tour by dynamic
+/// programming instead. Throws OutOfMemoryError when the instance does not fit.
+Result solve(const Instance& instance, const ResolvedRequest& resolved, const SolveOptions& options = {});
+/// solve(instance, resolve_request(instance, request), options): no initial tour. Throws InputError
+/// for an invalid request.
+Result solve(const Instance& instance, const SolverConfig& request, const SolveOptions& options = {});
 
 }  // namespace formica

@@ -45,6 +45,8 @@ class StoppingRule {
   std::string_view after_incomplete_step() const;
   /// The reason to stop after a completed iteration with best length `best` at `seconds`, or "".
   std::string_view after_step(int64_t best, double seconds, bool improved);
+  /// Seconds into the run of the last improvement of the best length (0 before any).
+  double improved_at() const { return improved_at_; }
 
  private:
   double improved_at_ = 0.0;  ///< seconds of the last improvement

@@ -210,9 +210,7 @@ TEST(RouteSolver, ErrorsNameTheOptionAndTheRange) {
   const AsymmetricMatrix m = test::random_asymmetric(5, 1);
   EXPECT_EQ(error_of([&] { RouteProblem(m, PathEnds{false, 9, {}}); }),
             "--start-city 10: no such city; the instance's cities are 1..5");
-  SolveOptions options;
-  options.initial_tour = {0, 1, 2, 3, 4, 5};
-  EXPECT_EQ(error_of([&] { RouteProblem(instance, PathEnds{true, {}, {}}).solve(cpu_config(1), options); }),
+  EXPECT_EQ(error_of([&] { RouteProblem(instance, PathEnds{true, {}, {}}).resolve(cpu_config(1), {0, 1, 2, 3, 4, 5}); }),
             "--initial-tour starts a closed tour of a symmetric instance; it does not apply to an open path");
   EXPECT_THROW(AsymmetricMatrix("neg", 3, {0, -1, 2, 3, 0, 4, 5, 6, 0}), InputError);
 }

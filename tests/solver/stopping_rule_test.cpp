@@ -70,6 +70,17 @@ TEST(StoppingRule, AStallAsLongAsTheSearchTookEndsADefaultRun) {
   EXPECT_EQ(rule.after_step(90, 4.0, false), "no improvement");             // as long as it took
 }
 
+TEST(StoppingRule, KnowsWhenTheBestLastImproved) {
+  StoppingRule rule;  // the bound beside a default run starts from it (solver.cpp)
+  EXPECT_EQ(rule.improved_at(), 0.0);
+  EXPECT_EQ(rule.after_step(100, 0.25, true), "");
+  EXPECT_EQ(rule.improved_at(), 0.25);
+  EXPECT_EQ(rule.after_step(100, 0.5, false), "");
+  EXPECT_EQ(rule.improved_at(), 0.25);
+  EXPECT_EQ(rule.after_step(90, 0.75, true), "");
+  EXPECT_EQ(rule.improved_at(), 0.75);
+}
+
 SolverConfig cpu(int threads) {
   SolverConfig config;
   set_parameter(config, "backend", "cpu");
