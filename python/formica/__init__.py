@@ -328,7 +328,8 @@ def solve(
         open: find a Hamiltonian path (no closing edge) instead of a closed tour.
         start_city, end_city: fix the path's first or last city (0-based); either implies open.
             Result.tour then runs from start_city to end_city. Paths are solved through one
-            dummy city (an (n + 1)^2 matrix: see docs/paths-and-atsp.md for the size this allows).
+            dummy city, without a matrix on the CPU (on the GPU an (n + 1)^2 matrix: see
+            docs/paths-and-atsp.md for the size this allows).
         callback: called as ``callback(length, tour, seconds)`` every time the best tour
             improves (and once with the exact tour of up to 12 cities): its exact length, the
             tour (0-based int32 array) and the seconds since the start. It runs on the solver's

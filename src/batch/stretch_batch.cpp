@@ -63,7 +63,7 @@ StretchRound improve_stretches(const Instance& instance, std::span<int32_t> tour
     ends.open = true;
     ends.start = 0;
     ends.end = cut.cities - 1;
-    transforms[s].emplace(decomposition::stretch_instance(instance, own), ends);
+    transforms[s].emplace(decomposition::stretch_instance(instance, own), ends, PathEndNames{}, PathForm::Dense);
     built[s].emplace(transforms[s]->release_instance());
     limits[s].start.resize(static_cast<size_t>(cut.cities) + 1);
     std::iota(limits[s].start.begin(), limits[s].start.end(), 0);

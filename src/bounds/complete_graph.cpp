@@ -1,7 +1,11 @@
 // Minimum 1-trees of the complete graph (see complete_graph.h).
 #include "bounds/complete_graph.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "bounds/dense_prim.h"
+#include "bounds/union_find.h"
 
 namespace formica::bounds {
 
@@ -9,11 +13,50 @@ CompleteGraph::CompleteGraph(const Instance& instance, int dense_up_to) : instan
   if (kd_boruvka_supported(instance.type()) && instance.n() > dense_up_to) boruvka_.emplace(instance);
 }
 
+namespace {
+
+/// The minimum spanning tree of every city, the path city too, from `tree`, that of the others:
+/// an edge left out of `tree` is the heaviest on a cycle of lighter ones, and stays out when the
+/// path city's edges join them; so Kruskal over `tree` and the path city's n - 1 edges gives it.
+std::vector<Edge> with_path_city(const Instance& instance, std::span<const int64_t> pi, std::vector<Edge> tree) {
+  const int path_city = instance.n() - 1;
+  for (int c = 0; c < path_city; ++c) tree.push_back(penalised_edge(instance, pi, c, path_city));
+  std::sort(tree.begin(), tree.end(), lighter);
+  UnionFind sets(instance.n());
+  std::vector<Edge> out;
+  out.reserve(static_cast<size_t>(path_city));
+  for (const Edge& e : tree) {
+    const int a = sets.find(e.a), b = sets.find(e.b);
+    if (a == b) continue;
+    sets.parent[a] = b;
+    out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace
+
 OneTree CompleteGraph::one_tree(std::span<const int64_t> pi, int threads) {
   if (boruvka_) {
     std::vector<Edge> tree = boruvka_->spanning_tree(pi, threads);
-    return one_tree_of(std::move(tree), instance_.n(),
-                       [&](int leaf, int excluded) { return boruvka_->lightest_edge(pi, leaf, excluded); }, threads);
+    if (!instance_.has_path_city())
+      return one_tree_of(std::move(tree), instance_.n(),
+                         [&](int leaf, int excluded) { return boruvka_->lightest_edge(pi, leaf, excluded); }, threads);
+    // The k-d tree holds the cities with coordinates; the path city's edges are looked at one by one.
+    const int path_city = instance_.n() - 1;
+    const auto second = [&](int leaf, int excluded) {
+      Edge best = kNoEdge;
+      if (leaf == path_city) {
+        for (int c = 0; c < path_city; ++c)
+          if (c != excluded && lighter(penalised_edge(instance_, pi, c, leaf), best))
+            best = penalised_edge(instance_, pi, c, leaf);
+        return best;
+      }
+      best = boruvka_->lightest_edge(pi, leaf, excluded);
+      const Edge to_path_city = penalised_edge(instance_, pi, leaf, path_city);
+      return excluded != path_city && lighter(to_path_city, best) ? to_path_city : best;
+    };
+    return one_tree_of(with_path_city(instance_, pi, std::move(tree)), instance_.n(), second, threads);
   }
   std::vector<Edge> tree = dense_spanning_tree(instance_, pi, threads);
   return one_tree_of(std::move(tree), instance_.n(),

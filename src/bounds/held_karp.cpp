@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <utility>
 #include <thread>
 
 #include "bounds/complete_graph.h"
@@ -48,6 +50,29 @@ Evaluation evaluate(const SparseGraph& graph, const std::vector<int64_t>& pi) {
   return e;
 }
 
+/// `out` completed with the higher of the plain 1-tree `first` (pi = 0) and `last` (the complete
+/// graph's 1-tree for the ascent's best penalties), both proven.
+LowerBound finished(LowerBound out, OneTree first, std::optional<std::pair<OneTree, std::vector<int64_t>>> last,
+                    const Stopwatch& clock) {
+  const int n = static_cast<int>(first.tree.size()) + 1;
+  const int64_t first_value = scaled_value(first, std::vector<int64_t>(static_cast<size_t>(n), 0));
+  const int64_t last_value = last ? scaled_value(last->first, last->second) : first_value - 1;
+  if (last_value >= first_value) {
+    out.penalties = std::move(last->second);
+    out.one_tree = std::move(last->first);
+  } else {
+    out.penalties.assign(static_cast<size_t>(n), 0);
+    out.one_tree = std::move(first);
+  }
+  const int64_t value = std::max(last_value, first_value);
+  out.value = static_cast<double>(value) / kPenaltyScale;
+  out.bound = ceil_bound(value);
+  const std::vector<int32_t> degree = out.one_tree.degrees(n);
+  out.tour = std::all_of(degree.begin(), degree.end(), [](int32_t d) { return d == 2; });
+  out.seconds = clock.seconds();
+  return out;
+}
+
 }  // namespace
 
 double default_bound_time(int n) { return std::clamp(n / 2000.0, 10.0, 120.0); }
@@ -68,6 +93,13 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
   OneTree first = complete.one_tree(pi, threads);
   const double first_seconds = clock.seconds() - before_first;
   out.certify_seconds = first_seconds;
+  const auto abandoned = [&] {
+    return !options.certify_when_interrupted && options.interrupt != nullptr && options.interrupt->load();
+  };
+  if (abandoned()) {
+    out.stop_reason = "interrupted";
+    return finished(std::move(out), std::move(first), std::nullopt, clock);
+  }
   const SparseGraph graph = ascent_graph(instance, std::min(options.neighbours, n - 1), threads, first);
   out.sparse_edges = graph.edges();
 
@@ -128,27 +160,13 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
     }
   }
 
+  if (abandoned()) return finished(std::move(out), std::move(first), std::nullopt, clock);
   // Certification: the complete graph's minimum 1-tree for the best penalties. The pi = 0 tree is
   // proven too; the higher of the two is reported.
   const double before_last = clock.seconds();
   OneTree last = complete.one_tree(best_pi, threads);
   out.certify_seconds += clock.seconds() - before_last;
-  const int64_t last_value = scaled_value(last, best_pi);
-  const int64_t first_value = scaled_value(first, std::vector<int64_t>(static_cast<size_t>(n), 0));
-  if (last_value >= first_value) {
-    out.penalties = std::move(best_pi);
-    out.one_tree = std::move(last);
-  } else {
-    out.penalties.assign(static_cast<size_t>(n), 0);
-    out.one_tree = std::move(first);
-  }
-  const int64_t value = std::max(last_value, first_value);
-  out.value = static_cast<double>(value) / kPenaltyScale;
-  out.bound = ceil_bound(value);
-  const std::vector<int32_t> degree = out.one_tree.degrees(n);
-  out.tour = std::all_of(degree.begin(), degree.end(), [](int32_t d) { return d == 2; });
-  out.seconds = clock.seconds();
-  return out;
+  return finished(std::move(out), std::move(first), std::make_pair(std::move(last), std::move(best_pi)), clock);
 }
 
 }  // namespace formica::bounds

@@ -33,6 +33,9 @@ struct BoundOptions {
   /// The ascent's first period (iterations before the step halves); 0: default_initial_period(n).
   int initial_period = 0;
   const std::atomic<bool>* interrupt = nullptr;  ///< stops the ascent (the final 1-tree is still computed)
+  /// false: an interrupt also skips what is left (the sparse graph, the final 1-tree), and the
+  /// bound is the plain 1-tree's, for callers that drop an interrupted bound (a run that ends).
+  bool certify_when_interrupted = true;
 };
 
 struct AscentPoint {

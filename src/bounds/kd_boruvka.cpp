@@ -6,21 +6,12 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "bounds/union_find.h"
+
 namespace formica::bounds {
 namespace {
 
 constexpr int kLeafSize = 8;
-
-/// Union-find with path halving; the root of a set is its smallest... whatever union leaves: only
-/// "same set or not" is asked, so the result does not depend on it.
-struct Components {
-  std::vector<int32_t> parent;
-  explicit Components(int n) : parent(static_cast<size_t>(n)) { std::iota(parent.begin(), parent.end(), 0); }
-  int find(int x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  }
-};
 
 /// Atomic minimum of a component's best weight known so far (only ever used to skip boxes).
 void lower_to(std::atomic<int64_t>& bound, int64_t weight) {
@@ -39,7 +30,7 @@ KdBoruvka::KdBoruvka(const Instance& instance)
     : instance_(instance), dims_(instance.type() == EdgeWeightType::Euc3D ? 3 : 2) {
   if (!kd_boruvka_supported(instance.type()))
     throw std::invalid_argument("KdBoruvka: needs planar or 3D coordinates");
-  const int n = instance.n();
+  const int n = instance.base_n();
   coords_.resize(static_cast<size_t>(n) * dims_);
   for (int i = 0; i < n; ++i) {
     coords_[static_cast<size_t>(i) * dims_] = instance.x()[i];
@@ -139,7 +130,7 @@ void KdBoruvka::search(int city, std::span<const int64_t> pi, Admit admit, Open 
 }
 
 std::vector<Edge> KdBoruvka::spanning_tree(std::span<const int64_t> pi, int threads) {
-  const int n = instance_.n();
+  const int n = instance_.base_n();
   const int nodes = static_cast<int>(nodes_.size());
   box_pi_.assign(static_cast<size_t>(nodes), 0);
   box_component_.assign(static_cast<size_t>(nodes), -1);
@@ -153,7 +144,7 @@ std::vector<Edge> KdBoruvka::spanning_tree(std::span<const int64_t> pi, int thre
       box_pi_[b] = std::min(box_pi_[node.left], box_pi_[node.right]);
     }
   }
-  Components components(n);
+  UnionFind components(n);
   std::vector<int32_t> component(static_cast<size_t>(n));
   std::iota(component.begin(), component.end(), 0);
   std::vector<Edge> tree, lightest(static_cast<size_t>(n));

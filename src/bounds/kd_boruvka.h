@@ -32,8 +32,9 @@ bool kd_boruvka_supported(EdgeWeightType type);
 
 class KdBoruvka {
  public:
-  /// Builds the tree once, O(n log n); the penalties may change between calls. Throws
-  /// std::invalid_argument for an unsupported type.
+  /// Builds the tree once, O(n log n), over the cities with coordinates (all but a path city,
+  /// which the trees and edges here leave out: CompleteGraph adds it); the penalties may change
+  /// between calls. Throws std::invalid_argument for an unsupported type.
   explicit KdBoruvka(const Instance& instance);
 
   /// The minimum spanning tree of the complete graph (the unique one under `lighter`).

@@ -119,8 +119,8 @@ std::string describe_problem(const RouteProblem& problem, const Instance* symmet
                             optimum ? ", optimum " + std::to_string(*optimum) : std::string(), ")");
   const Instance& instance = problem.solved_instance();
   if (&instance != symmetric)
-    text += concat("\nformica: solved as a symmetric EXPLICIT instance of ", instance.n(), " cities (",
-                   symmetric ? "one dummy city for the path's ends" : "two per city: Jonker-Volgenant",
+    text += concat("\nformica: solved as a symmetric ", instance.has_path_city() ? "" : "EXPLICIT ", "instance of ",
+                   instance.n(), " cities (", symmetric ? "one dummy city for the path's ends" : "two per city: Jonker-Volgenant",
                    symmetric || !ends.any() ? "" : ", one dummy city for the path's ends", ")");
   return text;
 }
@@ -242,8 +242,11 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
                          : io::load_problem(o.instance);
   const PathEnds ends = path_ends(o);
   const auto* symmetric = std::get_if<Instance>(&loaded);
-  const RouteProblem problem = symmetric ? RouteProblem(*symmetric, ends)
-                                         : RouteProblem(std::get<AsymmetricMatrix>(loaded), ends);
+  // The GPU reads a path's dummy city from a dense matrix, built here so that the plan counts it.
+  const bool on_gpu = resolve_backend(request.algorithm, request.backend) == Backend::Cuda;
+  const RouteProblem problem =
+      symmetric ? RouteProblem(*symmetric, ends, {}, on_gpu ? PathForm::Dense : PathForm::Implicit)
+                : RouteProblem(std::get<AsymmetricMatrix>(loaded), ends);
   FORMICA_EXPECTS(!o.svg_out || (symmetric && io::drawing_coordinates(*symmetric)), "--svg: ",
                   problem.name(), " has no coordinates to draw (",
                   symmetric ? "an EXPLICIT instance without DISPLAY_DATA_SECTION" : "an asymmetric instance", ")");

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/kd_tree.h"
+#include "core/path_city.h"
 #include "core/search.h"
 
 namespace formica {
@@ -55,16 +56,22 @@ CandidateLists build_candidate_lists(const Instance& instance, int k, int thread
     return stop_seen.load(std::memory_order_relaxed);
   };
   if (instance.has_coordinates()) {
-    const KdTree tree(instance);
+    const KdTree tree(instance);  // over every city but a path city, which is placed by its distance
+    const int base = instance.base_n(), base_k = std::min(k, base - 1);
     const bool quadrants = effective_shape(shape, instance.type()) == NeighbourShape::Quadrant;
     // In the tree's order, each query finds most of its nodes where the previous one left them.
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-    for (int p = 0; p < n; ++p) {
+    for (int p = 0; p < base; ++p) {
       if (stopped(p)) continue;
       const int i = tree.order()[static_cast<size_t>(p)];
-      const std::vector<int32_t> near =
-          quadrants ? tree.quadrant_neighbours(i, quadrant_share(k), k) : tree.k_nearest(i, k);
+      std::vector<int32_t> near =
+          quadrants ? tree.quadrant_neighbours(i, quadrant_share(base_k), base_k) : tree.k_nearest(i, base_k);
+      if (base < n) place_path_city(instance, i, near, k);
       std::copy(near.begin(), near.end(), ids.begin() + static_cast<ptrdiff_t>(i) * k);
+    }
+    if (base < n && !stop_seen.load()) {
+      const std::vector<int32_t> near = path_city_neighbours(instance, tree, k);
+      std::copy(near.begin(), near.end(), ids.begin() + static_cast<ptrdiff_t>(base) * k);
     }
   } else {
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)

@@ -67,7 +67,8 @@ constexpr NeighbourShape effective_shape(NeighbourShape shape, EdgeWeightType ty
   return quadrants ? shape : NeighbourShape::Nearest;
 }
 
-/// k neighbours of every city (k is clamped to n - 1), sorted nearest first, ties by city index.
+/// k neighbours of every city (k is clamped to n - 1), sorted nearest first, ties by city index
+/// (a path city's neighbours, all at one distance, are chosen apart: core/path_city.h).
 /// Quadrant lists need planar coordinates (EUC_2D, CEIL_2D, ATT, MAN_2D, MAX_2D) or GEO ones (the
 /// quadrants of the plane tangent to the sphere at the city, KdTree::quadrant_of); EUC_3D and
 /// EXPLICIT instances get the k nearest whatever the shape. `threads` > 1 builds rows in

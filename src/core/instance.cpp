@@ -1,6 +1,7 @@
 // Instance construction and validation.
 #include "core/instance.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.h"
@@ -26,7 +27,7 @@ void expect_in_range(const std::vector<double>& values, const char* axis) {
 
 Instance::Instance(std::string name, EdgeWeightType type, std::vector<double> x,
                    std::vector<double> y, std::vector<double> z)
-    : name_(std::move(name)), type_(type), x_(std::move(x)), y_(std::move(y)), z_(std::move(z)) {
+    : name_(std::move(name)), type_(type), metric_(type), x_(std::move(x)), y_(std::move(y)), z_(std::move(z)) {
   FORMICA_EXPECTS(type != EdgeWeightType::Explicit,
                   "EXPLICIT instances are built from a weight matrix, not coordinates");
   FORMICA_EXPECTS(x_.size() == y_.size(), "x and y coordinate counts differ (", x_.size(), " vs ",
@@ -40,7 +41,7 @@ Instance::Instance(std::string name, EdgeWeightType type, std::vector<double> x,
   expect_in_range(x_, "x");
   expect_in_range(y_, "y");
   expect_in_range(z_, "z");
-  n_ = static_cast<int>(x_.size());
+  n_ = base_n_ = static_cast<int>(x_.size());
   if (type == EdgeWeightType::Geo) {
     lat_.resize(x_.size());
     lon_.resize(x_.size());
@@ -66,16 +67,38 @@ Instance Instance::from_matrix(std::string name, int n, std::vector<int32_t> wei
     }
   Instance instance;
   instance.name_ = std::move(name);
-  instance.n_ = n;
-  instance.type_ = EdgeWeightType::Explicit;
+  instance.n_ = instance.base_n_ = n;
+  instance.type_ = instance.metric_ = EdgeWeightType::Explicit;
   instance.matrix_ = std::move(weights);
   for (int i = 0; i < n; ++i) instance.matrix_[static_cast<size_t>(i) * n + i] = 0;
   return instance;
 }
 
+Instance Instance::with_path_city(const Instance& base, std::span<const int32_t> ends, int32_t penalty) {
+  FORMICA_EXPECTS(!base.has_path_city(), base.name(), " has a path city already");
+  FORMICA_EXPECTS(ends.size() <= 2, "a path has at most two ends, got ", ends.size());
+  FORMICA_EXPECTS(base.n() < kMaxCities, "too many cities for a path city: ", base.n());
+  FORMICA_EXPECTS(penalty >= 0, "the path city's penalty must be non-negative, got ", penalty);
+  Instance instance = base;
+  instance.n_ = base.n_ + 1;
+  instance.metric_ = kPathCityMetric;
+  instance.path_penalty_ = penalty;
+  for (size_t e = 0; e < ends.size(); ++e) {
+    FORMICA_EXPECTS(ends[e] >= 0 && ends[e] < base.n_, "path end ", ends[e], " is not a city of ", base.name());
+    instance.path_ends_[e] = ends[e];
+  }
+  return instance;
+}
+
+int64_t Instance::path_city_distance(int i, int j) const {
+  // Only the path city lies beyond base_n_.
+  if (std::max(i, j) >= base_n_) return path_may_end_at(std::min(i, j)) ? 0 : path_penalty_;
+  return distance_by(type_, i, j);
+}
+
 void Instance::set_display_coordinates(std::vector<double> x, std::vector<double> y) {
-  FORMICA_EXPECTS(x.size() == static_cast<size_t>(n_) && y.size() == static_cast<size_t>(n_),
-                  "display data needs ", n_, " points, got ", x.size());
+  FORMICA_EXPECTS(x.size() == static_cast<size_t>(base_n_) && y.size() == static_cast<size_t>(base_n_),
+                  "display data needs ", base_n_, " points, got ", x.size());
   expect_finite(x, "display x");
   expect_finite(y, "display y");
   display_x_ = std::move(x);

@@ -57,7 +57,7 @@ class BestK {
 KdTree::KdTree(const Instance& instance) {
   FORMICA_EXPECTS(instance.has_coordinates(), "a k-d tree needs coordinates; ", instance.name(),
                   " is EXPLICIT");
-  const int n = instance.n();
+  const int n = instance.base_n();
   const auto x = instance.x(), y = instance.y(), z = instance.z();
   switch (instance.type()) {
     case EdgeWeightType::Man2D:

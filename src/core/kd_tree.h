@@ -15,7 +15,9 @@ namespace formica {
 
 class KdTree {
  public:
-  /// Builds the tree in O(n log n). Throws InputError for EXPLICIT instances.
+  /// Builds the tree in O(n log n) over the cities with coordinates: all but the path city of an
+  /// instance that has one (which no query may name or return). Throws InputError for EXPLICIT
+  /// instances.
   explicit KdTree(const Instance& instance);
 
   /// The k nearest other cities of `city`, nearest first (k is clamped to n - 1).

@@ -1,10 +1,12 @@
 // Nearest-neighbour tour construction.
 #include "core/nearest_neighbour.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "core/error.h"
 #include "core/kd_tree.h"
+#include "core/path_city.h"
 #include "core/search.h"
 
 namespace formica {
@@ -26,14 +28,20 @@ std::vector<int32_t> nearest_neighbour_tour(const Instance& instance, int start,
     if (stop != nullptr && tour.size() % kStopCheckSteps == 0 && stop->requested()) throw SetupStopped();
   };
   if (instance.has_coordinates()) {
+    // A path city has no coordinates: the tour of the others, then the path city inserted, the
+    // tour turned to begin at `start`.
+    const int base = instance.base_n();
+    if (start >= base) tour.front() = 0;
     KdTree tree(instance);
-    tree.remove(start);
-    for (int current = start; static_cast<int>(tour.size()) < n;) {
+    tree.remove(tour.front());
+    for (int current = tour.front(); static_cast<int>(tour.size()) < base;) {
       current = tree.nearest_alive(current);
       tree.remove(current);
       tour.push_back(current);
       check_stop();
     }
+    insert_path_city(instance, tour);
+    std::rotate(tour.begin(), std::find(tour.begin(), tour.end(), start), tour.end());
     return tour;
   }
   std::vector<uint8_t> visited(static_cast<size_t>(n), 0);

@@ -2,6 +2,7 @@
 #include "core/path_transform.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/error.h"
@@ -42,35 +43,65 @@ int64_t path_length(const Instance& instance, std::span<const int32_t> order) {
   return length;
 }
 
-PathTransform::Built PathTransform::build(const Instance& instance, const PathEnds& ends,
-                                          const PathEndNames& names) {
-  validate_path_ends(ends, instance.n(), names);
+int64_t longest_edge_bound(const Instance& instance) {
   const int n = instance.n();
-  const size_t m = static_cast<size_t>(n) + 1;
-  expect_memory(m * m * sizeof(int32_t), available_host_memory(),
-                concat("the open path's ", m, " x ", m, " distance matrix (", instance.name(), " and one dummy city)"));
-  std::vector<int32_t> weights(m * m, 0);
-  int64_t longest = 0;
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j) {
-      const int64_t d = instance.distance(i, j);
-      // Coordinate instances keep their distances within 2e9; EXPLICIT ones within int32.
-      FORMICA_EXPECTS(d <= std::numeric_limits<int32_t>::max(), "the distance between cities ", i + 1, " and ",
-                      j + 1, " of ", instance.name(), " (", d, ") does not fit the 32-bit matrix of an open path");
-      weights[i * m + j] = weights[j * m + i] = static_cast<int32_t>(d);
-      longest = std::max(longest, d);
-    }
+  if (instance.type() == EdgeWeightType::Explicit || instance.has_path_city()) {
+    int64_t longest = 0;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) longest = std::max(longest, instance.distance(i, j));
+    return longest;
+  }
+  // c(0, 0, 0, pi): the cosine term is -1, the longest arc TSPLIB's formula gives.
+  if (instance.type() == EdgeWeightType::Geo) return tsplib::geo(0.0, 0.0, 0.0, std::acos(-1.0));
+  const auto span = [](std::span<const double> v) {
+    if (v.empty()) return 0.0;
+    const auto [low, high] = std::minmax_element(v.begin(), v.end());
+    return *high - *low;
+  };
+  const double dx = span(instance.x()), dy = span(instance.y()), dz = span(instance.z());
+  switch (instance.type()) {
+    case EdgeWeightType::Euc2D: return tsplib::euc_2d(dx, dy);
+    case EdgeWeightType::Ceil2D: return tsplib::ceil_2d(dx, dy);
+    case EdgeWeightType::Att: return tsplib::att(dx, dy);
+    case EdgeWeightType::Man2D: return tsplib::man_2d(dx, dy);
+    case EdgeWeightType::Max2D: return tsplib::max_2d(dx, dy);
+    case EdgeWeightType::Euc3D: return tsplib::euc_3d(dx, dy, dz);
+    case EdgeWeightType::Geo:
+    case EdgeWeightType::Explicit: break;
+  }
+  return 0;
+}
+
+PathTransform::Built PathTransform::build(const Instance& instance, const PathEnds& ends, const PathEndNames& names,
+                                          PathForm form) {
+  validate_path_ends(ends, instance.n(), names);
+  FORMICA_EXPECTS(!instance.has_path_city(), instance.name(), " has a path city already");
+  const int n = instance.n();
+  const int64_t longest = longest_edge_bound(instance);
+  // Coordinate instances keep their distances within 2e9; EXPLICIT ones within int32.
   FORMICA_EXPECTS(longest < std::numeric_limits<int32_t>::max(), "the longest edge of ", instance.name(), " (",
                   longest, ") leaves no room in 32 bits for the dummy city's penalty of an open path");
   const auto penalty = static_cast<int32_t>(longest + 1);
   // With no fixed end a path may end anywhere; otherwise only at the fixed ones.
-  const auto allowed = [&](int city) { return (!ends.start && !ends.end) || city == ends.start || city == ends.end; };
-  for (int i = 0; i < n; ++i) weights[n * m + i] = weights[i * m + n] = allowed(i) ? 0 : penalty;
+  std::vector<int32_t> fixed;
+  for (const auto& end : {ends.start, ends.end})
+    if (end) fixed.push_back(static_cast<int32_t>(*end));
+  Instance implicit = Instance::with_path_city(instance, fixed, penalty);
+  if (form == PathForm::Implicit) return {std::move(implicit), penalty};
+  const size_t m = static_cast<size_t>(n) + 1;
+  expect_memory(m * m * sizeof(int32_t), available_host_memory(),
+                concat("the open path's ", m, " x ", m, " distance matrix (", instance.name(), " and one dummy city)"));
+  std::vector<int32_t> weights(m * m, 0);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = i + 1; j < m; ++j)
+      weights[i * m + j] = weights[j * m + i] =
+          static_cast<int32_t>(implicit.distance(static_cast<int>(i), static_cast<int>(j)));
   return {Instance::from_matrix(instance.name(), n + 1, std::move(weights)), penalty};
 }
 
-PathTransform::PathTransform(const Instance& instance, const PathEnds& ends, const PathEndNames& names)
-    : PathTransform(build(instance, ends, names), ends, instance.n()) {}
+PathTransform::PathTransform(const Instance& instance, const PathEnds& ends, const PathEndNames& names,
+                             PathForm form)
+    : PathTransform(build(instance, ends, names, form), ends, instance.n()) {}
 
 PathTransform::PathTransform(Built built, const PathEnds& ends, int n)
     : ends_(ends),

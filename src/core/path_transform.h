@@ -1,14 +1,20 @@
 // Open paths and fixed endpoints as a closed tour: one dummy city joined to the cities the path
 // may end at, so that every algorithm and backend solves a path through the plain Instance.
+// The dummy is the instance's path city (Instance::with_path_city): O(n) memory, the coordinates
+// kept. The dense form, an (n + 1)^2 EXPLICIT matrix, is built for the GPU's kernels, which read
+// coordinates or a matrix only.
 //
 // The dummy city n is at distance 0 from every city a path may start or end at (every city for
 // --open, the fixed ones otherwise) and at distance M from the rest. A tour of the n + 1 cities
 // cut at the dummy is a path; its length is the path's plus M for each end the tour got wrong.
-// M = (longest edge) + 1 is enough: a tour that joins the dummy to a wrong city always has an
+// M = (an upper bound on the longest edge) + 1 is enough: a tour that joins the dummy to a wrong city always has an
 // improving 2-opt move (drop the M edge and the edge after the fixed city, join the dummy to the
 // fixed city: gain at least M - longest edge > 0), so the optimum and every 2-opt local optimum
 // honour the ends. A path that still misses an end (only possible with the local search off) is
-// mended by path() and measured exactly. Called by solver/route_solver.cpp.
+// mended by path() and measured exactly. The bound is the longest weight of an EXPLICIT instance,
+// the distance across the bounding box of a planar or 3D one (every TSPLIB distance grows with
+// |dx|, |dy| and |dz|), and half the earth's circumference for GEO: O(n) for coordinates.
+// Called by solver/route_solver.cpp and batch/stretch_batch.cpp.
 #pragma once
 
 #include <cstdint>
@@ -51,12 +57,21 @@ std::vector<int32_t> honour_ends(std::vector<int32_t> path, const PathEnds& ends
 /// Exact length of the open path `order`: its n - 1 edges, no closing edge.
 int64_t path_length(const Instance& instance, std::span<const int32_t> order);
 
+/// An upper bound on every distance between two cities of `instance` (see above): exact for
+/// EXPLICIT instances, O(n) for coordinates.
+int64_t longest_edge_bound(const Instance& instance);
+
+/// How the dummy city is held: as the instance's path city (O(n) memory), or in a dense (n + 1)^2
+/// EXPLICIT matrix with the same distances (for the GPU).
+enum class PathForm { Implicit, Dense };
+
 class PathTransform {
  public:
-  /// Builds the (n + 1)-city EXPLICIT instance. Throws InputError for ends that do not fit (see
+  /// Builds the (n + 1)-city instance. Throws InputError for ends that do not fit (see
   /// validate_path_ends) or an instance whose longest edge leaves no room for M in 32 bits, and
-  /// OutOfMemoryError when the (n + 1)^2 matrix does not fit in host memory.
-  PathTransform(const Instance& instance, const PathEnds& ends, const PathEndNames& names = {});
+  /// for the dense form OutOfMemoryError when the (n + 1)^2 matrix does not fit in host memory.
+  PathTransform(const Instance& instance, const PathEnds& ends, const PathEndNames& names = {},
+                PathForm form = PathForm::Implicit);
 
   /// The instance the solver runs on: the cities, then the dummy city n.
   const Instance& instance() const { return transformed_; }
@@ -78,7 +93,7 @@ class PathTransform {
     Instance instance;
     int32_t penalty;
   };
-  static Built build(const Instance& instance, const PathEnds& ends, const PathEndNames& names);
+  static Built build(const Instance& instance, const PathEnds& ends, const PathEndNames& names, PathForm form);
   PathTransform(Built built, const PathEnds& ends, int n);
 
   PathEnds ends_;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/path_city.h"
 #include "core/rng.h"
 
 namespace formica {
@@ -57,9 +58,11 @@ std::vector<int32_t> space_filling_curve_tour(const Instance& instance, uint64_t
     const double c = std::floor(offset / side * cells);
     return static_cast<uint32_t>(std::clamp(c, 0.0, cells - 1));
   };
-  std::vector<std::pair<uint64_t, int32_t>> keyed(static_cast<size_t>(n));
+  // The cities with coordinates: a path city is inserted afterwards.
+  const int located = static_cast<int>(xs.size());
+  std::vector<std::pair<uint64_t, int32_t>> keyed(static_cast<size_t>(located));
   const uint32_t last = (1u << kOrder) - 1;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < located; ++i) {
     uint32_t gx = cell(xs[i] - *xmin + ox), gy = cell(ys[i] - *ymin + oy);
     if (symmetry & 1u) gx = last - gx;
     if (symmetry & 2u) gy = last - gy;
@@ -67,8 +70,9 @@ std::vector<int32_t> space_filling_curve_tour(const Instance& instance, uint64_t
     keyed[i] = {hilbert_index(gx, gy, kOrder), i};
   }
   std::sort(keyed.begin(), keyed.end());
-  std::vector<int32_t> tour(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) tour[i] = keyed[i].second;
+  std::vector<int32_t> tour(static_cast<size_t>(located));
+  for (int i = 0; i < located; ++i) tour[i] = keyed[i].second;
+  if (located < n) insert_path_city(instance, tour);
   return tour;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "core/distance.h"
@@ -41,6 +42,8 @@ struct DistanceView {
 class DeviceDistances {
  public:
   explicit DeviceDistances(const Instance& instance) : type_(instance.type()), n_(instance.n()) {
+    // A path's dummy city reaches the GPU in a dense matrix (PathForm::Dense), never implicit.
+    if (instance.has_path_city()) throw std::logic_error("DeviceDistances: an implicit path city on the GPU");
     if (instance.type() == EdgeWeightType::Explicit) {
       matrix_ = DeviceBuffer<int32_t>(instance.matrix());
       return;

@@ -20,7 +20,9 @@ using localsearch::cpu::KickedTour, localsearch::cpu::LinKernighan, localsearch:
 
 Instance stretch_instance(const Instance& instance, std::span<const int32_t> cities) {
   const size_t m = cities.size();
-  if (instance.has_coordinates()) {
+  // A stretch through a path city (which has no coordinates) gets its matrix.
+  const bool located = std::none_of(cities.begin(), cities.end(), [&](int32_t c) { return c >= instance.base_n(); });
+  if (instance.has_coordinates() && located) {
     std::vector<double> x(m), y(m), z;
     for (size_t i = 0; i < m; ++i) x[i] = instance.x()[cities[i]], y[i] = instance.y()[cities[i]];
     if (!instance.z().empty())
@@ -76,6 +78,18 @@ struct StretchWalk {
 /// the walk is a path between the same ends, shorter by as much as the tour is.
 int64_t improve_stretch(const Instance& instance, std::span<int32_t> cities, const StretchWalk& walk,
                         RandomStream& random, const StopFlag& stop, std::atomic<int64_t>& kicked) {
+  // A path city has no coordinates, and a stretch's matrix would grow with its square: the paths
+  // either side of it are walked instead, each between fixed ends, the path city kept between them.
+  const auto path_city =
+      std::find_if(cities.begin(), cities.end(), [&](int32_t c) { return c >= instance.base_n(); });
+  if (path_city != cities.end()) {
+    const auto at = static_cast<size_t>(path_city - cities.begin());
+    int64_t gain = 0;
+    for (const std::span<int32_t> part : {cities.first(at), cities.subspan(at + 1)})
+      if (static_cast<int>(part.size()) >= kMinKickCities)
+        gain += improve_stretch(instance, part, walk, random, stop, kicked);
+    return gain;
+  }
   const int m = static_cast<int>(cities.size());
   const Instance stretch = stretch_instance(instance, cities);
   const CandidateLists lists = build_candidate_lists(stretch, kStretchNeighbours, 1, walk.shape);
@@ -160,9 +174,11 @@ std::vector<int32_t> city_regions(const Instance& instance, int parts) {
     for (int c = 0; c < n; ++c) region[c] = static_cast<int32_t>(static_cast<int64_t>(c) * parts / n);
     return region;
   }
-  std::vector<int32_t> cities(static_cast<size_t>(n));
+  // The cities with coordinates are halved; a path city joins the first region.
+  std::vector<int32_t> cities(static_cast<size_t>(instance.base_n()));
   std::iota(cities.begin(), cities.end(), 0);
   halve(instance, cities, 0, parts, region);
+  if (instance.has_path_city()) region[instance.n() - 1] = 0;
   return region;
 }
 

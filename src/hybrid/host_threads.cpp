@@ -60,6 +60,7 @@ ThreadListsAscent::ThreadListsAscent(const Instance& instance,
       bounds::BoundOptions options;
       options.threads = 1;
       options.interrupt = &stop_;
+      options.certify_when_interrupted = false;  // its lists are dropped once the run stops
       const bounds::LowerBound bound = bounds::lower_bound(instance, options);
       if (stop_.load()) return;  // the run ends: no lists from an interrupted ascent
       CandidateLists lists = bounds::alpha_candidate_lists(instance, bound, kThreadsAlphaNeighbours, 1);

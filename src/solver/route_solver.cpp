@@ -9,9 +9,9 @@
 
 namespace formica {
 
-RouteProblem::RouteProblem(const Instance& instance, const PathEnds& ends, const PathEndNames& names)
-    : instance_(&instance), ends_(ends) {
-  if (ends.any()) path_.emplace(instance, ends, names);
+RouteProblem::RouteProblem(const Instance& instance, const PathEnds& ends, const PathEndNames& names, PathForm form)
+    : instance_(&instance), names_(names), ends_(ends) {
+  if (ends.any()) path_.emplace(instance, ends, names, form);
 }
 
 RouteProblem::RouteProblem(const AsymmetricMatrix& matrix, const PathEnds& ends, const PathEndNames& names)
@@ -78,7 +78,11 @@ Result RouteProblem::solve(const ResolvedRequest& resolved, const SolveOptions& 
       mapped.iteration_best_length -= constant;
       options.on_progress(mapped);
     };
-  Result result = formica::solve(solved_instance(), solved, inner);
+  // The GPU's kernels know no path city: there the dummy city goes into a dense matrix.
+  std::optional<PathTransform> dense;
+  if (path_ && path_->instance().has_path_city() && resolved.backend == Backend::Cuda)
+    dense.emplace(*instance_, ends_, names_, PathForm::Dense);
+  Result result = formica::solve(dense ? dense->instance() : solved_instance(), solved, inner);
   result.config.target = resolved.config.target;
   for (HistoryPoint& h : result.history) h.length -= constant;
   result.credits.shift(-constant);

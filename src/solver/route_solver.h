@@ -20,9 +20,11 @@ namespace formica {
 
 class RouteProblem {
  public:
-  /// A symmetric instance: a closed tour when `ends` is empty, else a path. `instance` must
-  /// outlive this object. Throws as PathTransform does.
-  RouteProblem(const Instance& instance, const PathEnds& ends, const PathEndNames& names = {});
+  /// A symmetric instance: a closed tour when `ends` is empty, else a path, its dummy city held
+  /// in `form` (solve() on the GPU builds the dense form where it was not asked for: its kernels
+  /// read coordinates or a matrix). `instance` must outlive this object. Throws as PathTransform does.
+  RouteProblem(const Instance& instance, const PathEnds& ends, const PathEndNames& names = {},
+               PathForm form = PathForm::Implicit);
   /// An asymmetric matrix: a directed tour, or a directed path from start to end. `matrix` must
   /// outlive this object. Throws as with_path_ends and AsymmetricTransform do.
   RouteProblem(const AsymmetricMatrix& matrix, const PathEnds& ends, const PathEndNames& names = {});
@@ -61,6 +63,7 @@ class RouteProblem {
   int64_t offset() const;
 
   const Instance* instance_ = nullptr;
+  PathEndNames names_;
   const AsymmetricMatrix* matrix_ = nullptr;
   PathEnds ends_;
   std::optional<PathTransform> path_;

@@ -285,7 +285,7 @@ std::string memory_plan(const Instance& instance, const SolverConfig& config, Ba
   const bool gpu = backend == Backend::Cuda;
   const size_t n = static_cast<size_t>(instance.n());
   // What one island's search allocates, on top of what the process holds now (the program, the
-  // instance, and the matrix of an open path's or an asymmetric instance's symmetric form).
+  // instance, and the matrix of an asymmetric instance's symmetric form or of a path on the GPU).
   size_t host = kListBytesPerCity * n, device = 0;
   std::string what;
   switch (a) {
@@ -429,6 +429,7 @@ class BoundBeside {
       options.time_limit = budget / 4;
       options.threads = 1;
       options.interrupt = &stop_;
+      options.certify_when_interrupted = false;  // stopped: the run has ended and reads no bound
       bound_ = bounds::lower_bound(instance, options).bound;
     } catch (const std::exception&) {
       bound_ = 0;

@@ -4,65 +4,22 @@
 // within the plan plus 20 %.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "cli/solve_peak.h"
 #include "io/generator.h"
 #include "io/tsplib.h"
 #include "test_support.h"
-
-extern char** environ;
 
 namespace formica {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// "host 46.2 MiB (...": the plan's first figure in bytes; 0 when stderr holds no plan.
-double planned_bytes(const std::string& err) {
-  const size_t at = err.find("formica: memory host ");
-  if (at == std::string::npos) return 0.0;
-  const char* text = err.c_str() + at + 21;
-  char* end = nullptr;
-  const double value = std::strtod(text, &end);
-  const std::string unit(end + 1, end + 4);
-  return value * (unit == "GiB" ? 1024.0 * 1024 * 1024 : unit == "MiB" ? 1024.0 * 1024 : unit == "KiB" ? 1024.0 : 1.0);
-}
-
-struct Peak {
-  int code;
-  std::string err;
-  double bytes;
-};
-
-/// Runs `formica solve ARGS` and returns its stderr and its peak resident set.
-Peak run_solve(const std::vector<std::string>& args, const fs::path& err) {
-  std::vector<std::string> argv_text = {test::cli_path(), "solve"};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_text) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv_text[0].c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return {-1, "", 0.0};
-  int status = 0;
-  struct rusage usage {};
-  ::wait4(pid, &status, 0, &usage);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::file_bytes(err), usage.ru_maxrss * 1024.0};
-}
+using test::Peak, test::planned_bytes, test::run_solve;
 
 TEST(MemoryPlan, PeakResidentSetStaysWithinThePlanOnEveryPath) {
   if (test::kTimeScale > 1.0) GTEST_SKIP() << "a sanitizer's shadow memory is no part of the plan";

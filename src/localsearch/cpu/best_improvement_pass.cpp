@@ -81,7 +81,7 @@ std::vector<Candidate> improving_moves(const Instance& instance, std::span<const
   const int n = static_cast<int>(tour.size());
   std::vector<int32_t> city(tour.begin(), tour.end());
   city.push_back(tour[0]);
-  if (!instance.has_coordinates() || instance.type() == EdgeWeightType::Geo)
+  if (!instance.has_coordinates() || instance.type() == EdgeWeightType::Geo || instance.has_path_city())
     return collect(CityDistance{&instance, city.data()}, n, threads);
   std::vector<double> x(static_cast<size_t>(n) + 1), y(x.size()), z(x.size(), 0.0);
   const bool three_d = !instance.z().empty();

@@ -1,5 +1,6 @@
 // Upload of an instance for the 2-opt kernels (see device_instance.cuh).
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "core/error.h"
@@ -17,6 +18,7 @@ struct DeviceInstance::Buffers {
 DeviceInstance::~DeviceInstance() = default;
 
 DeviceInstance::DeviceInstance(const Instance& instance) : buffers_(std::make_unique<Buffers>()) {
+  if (instance.has_path_city()) throw std::logic_error("DeviceInstance: an implicit path city on the GPU");
   const int n = instance.n();
   view_.n = n;
   view_.type = instance.type();
