@@ -216,6 +216,15 @@ void print_summary(const std::string& name, const Result& result, std::optional<
               result.stop_reason.c_str());
 }
 
+/// Choices that cannot run here fail now, before any output: GPU-only choices on the CPU, or a GPU
+/// plan that refuses this instance. Returns Ant System's GPU plan to print (empty for the others).
+std::string checked_gpu_plan(const SolverConfig& config, Backend backend, int n) {
+  if (backend == Backend::Cuda && config.algorithm == Algorithm::AntSystem)
+    return aco::plan_gpu(config.ant_system, n, config.ant_system.ants > 0 ? config.ant_system.ants : n).describe();
+  if (backend == Backend::Cpu) aco::require_cpu_defaults(config.ant_system);
+  return {};
+}
+
 int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point start,
               std::unique_ptr<distributed::Communicator>& ranks, RankErrors& errors) {
   // Every rank does the same until the setup barrier (rank_errors.h); only rank 0 speaks and writes.
@@ -265,15 +274,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
       problem.resolve(request, std::move(initial_tour), "--initial-tour " + o.initial_tour);
   const SolverConfig& config = resolved.config;
   const Backend backend = resolved.backend;
-  // Choices that cannot run here fail now, before any output: GPU-only choices on the CPU, or a
-  // GPU plan that refuses this instance.
-  std::string gpu_plan;
-  if (backend == Backend::Cuda && config.algorithm == Algorithm::AntSystem)
-    gpu_plan = aco::plan_gpu(config.ant_system, instance.n(),
-                             config.ant_system.ants > 0 ? config.ant_system.ants : instance.n())
-                   .describe();
-  else if (backend == Backend::Cpu)
-    aco::require_cpu_defaults(config.ant_system);
+  const std::string gpu_plan = checked_gpu_plan(config, backend, instance.n());
 
   if (const int code = errors.agree(nullptr)) return code;
   std::string transport;
