@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -38,9 +37,9 @@ class SetupStopped : public std::runtime_error {
 
 /// The stop for a search's lists and tables: the interrupt of `setup_stop`, and half the time left
 /// before its deadline, so that a run whose set-up cannot finish in time keeps the other half for
-/// a search that needs none. No deadline when `setup_stop` has none; nullopt for null.
-inline std::optional<StopFlag> preparation_stop(const StopFlag* setup_stop) {
-  if (setup_stop == nullptr) return std::nullopt;
+/// a search that needs none. A stop that never asks when `setup_stop` is null or has no deadline.
+inline StopFlag preparation_stop(const StopFlag* setup_stop) {
+  if (setup_stop == nullptr) return {};
   StopFlag stop = *setup_stop;
   const auto now = std::chrono::steady_clock::now();
   if (stop.deadline != std::chrono::steady_clock::time_point::max() && stop.deadline > now)

@@ -70,20 +70,19 @@ ColonySearchCpu::ColonySearchCpu(const Instance& instance, const ColonyConfig& c
   if (!start_tour.empty()) validate_permutation(start_tour, n_);
   expect_memory(colony_memory(n_, config_, false).host, available_host_memory(),
                 concat(to_string(config_.variant), " on the CPU for n = ", n_));
-  const std::optional<StopFlag> lists_stop = preparation_stop(setup_stop);
-  const StopFlag* const lists_stop_ptr = lists_stop ? &*lists_stop : nullptr;
-  layout_ = make_colony_layout(instance, config_, lists_stop_ptr);
+  const StopFlag lists_stop = preparation_stop(setup_stop);
+  layout_ = make_colony_layout(instance, config_, &lists_stop);
   const CandidateSet base =
       build_candidate_set(instance, config_.candidates, config_.dynamic_slots(), config_.beta, config_.threads,
-                          config_.neighbour_lists, false, lists_stop_ptr);
+                          config_.neighbour_lists, false, &lists_stop);
   records_.assign(static_cast<size_t>(layout_.colonies), fresh_colony_record());
   tours_.resize(static_cast<size_t>(layout_.total_ants()) * n_);
   lengths_.resize(static_cast<size_t>(layout_.total_ants()));
   colony_best_.resize(static_cast<size_t>(layout_.colonies) * n_);
   colony_restart_best_.resize(colony_best_.size());
   if (config_.local_search != localsearch::LocalSearchKind::None)
-    ls_lists_ = local_search_lists(instance, config_, setup_stop, lists_stop_ptr);
-  merger_ = ColonyMerger(host_threads, instance, config_, ls_lists_ ? &*ls_lists_ : nullptr, lists_stop_ptr);
+    ls_lists_ = local_search_lists(instance, config_, setup_stop, &lists_stop);
+  merger_ = ColonyMerger(host_threads, instance, config_, ls_lists_ ? &*ls_lists_ : nullptr, &lists_stop);
   if (config_.focused())
     start_focused(start_tour.empty()
                       ? focused_start_tour(instance, config_, ls_lists_ ? &*ls_lists_ : nullptr, setup_stop)

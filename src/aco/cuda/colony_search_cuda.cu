@@ -126,12 +126,11 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   s.config.validate();
   FORMICA_EXPECTS(start_tour.empty() || s.config.focused(), kStartTourNeedsFocusedColonies);
   if (!start_tour.empty()) validate_permutation(start_tour, s.n);
-  const std::optional<StopFlag> lists_stop = preparation_stop(setup_stop);
-  const StopFlag* const lists_stop_ptr = lists_stop ? &*lists_stop : nullptr;
-  s.layout = make_colony_layout(instance, s.config, lists_stop_ptr);
+  const StopFlag lists_stop = preparation_stop(setup_stop);
+  s.layout = make_colony_layout(instance, s.config, &lists_stop);
   s.set = build_candidate_set(instance, s.config.candidates, s.config.dynamic_slots(), s.config.beta,
                               s.config.threads, s.config.neighbour_lists,
-                              s.config.long_fallback_lists(/*gpu=*/true), lists_stop_ptr);
+                              s.config.long_fallback_lists(/*gpu=*/true), &lists_stop);
   const int n = s.n, matrices = s.layout.matrices, colonies = s.layout.colonies, ants = s.layout.total_ants();
   const int width = s.set.width;
   s.cells = static_cast<size_t>(n) * width;
@@ -164,7 +163,7 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   for (size_t e = 0; e < s.cells; ++e) fitness[e] = entry_fitness(initial, s.set.eta_beta[e], alpha);
   std::optional<CandidateLists> lists;
   if (s.local_search)
-    lists = local_search_lists(instance, s.config, setup_stop, lists_stop_ptr);
+    lists = local_search_lists(instance, s.config, setup_stop, &lists_stop);
   // Focused colonies: every colony starts from this tour; it is each colony's best so far.
   std::vector<int32_t> tour;
   if (s.focused)
@@ -175,7 +174,7 @@ ColonySearchCuda::ColonySearchCuda(const Instance& instance, const ColonyConfig&
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   expect_memory(colony_memory(n, s.config, true).device, capped_memory(free_bytes) / 10 * 9,
                 concat(to_string(s.config.variant), " on the GPU for n = ", n, " with ", ants, " ants"));
-  s.merger = ColonyMerger(host_threads, instance, s.config, lists ? &*lists : nullptr, lists_stop_ptr);
+  s.merger = ColonyMerger(host_threads, instance, s.config, lists ? &*lists : nullptr, &lists_stop);
   s.distances_view.emplace(instance);
   CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
   s.ids = DeviceBuffer<int32_t>(std::span<const int32_t>(repeat(s.set.ids, matrices)));
