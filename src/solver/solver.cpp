@@ -268,6 +268,9 @@ namespace {
 /// lists, the k-d tree, climbers' position arrays, the polish's lists (measured with peak RSS
 /// against the plan on generated instances of 1,000 to 500,000 cities, 2 threads).
 constexpr size_t kListBytesPerCity = 640;
+/// Host bytes each of a search's threads holds whatever n: the pages of its stack it touches and
+/// its malloc arena's first heap (peak RSS of 1 against 16 and 32 threads, 1,000 and 10,000 cities).
+constexpr size_t kThreadBytes = size_t{256} << 10;
 
 /// The process's resident set now (/proc/self/statm), 0 where it cannot be read.
 size_t resident_bytes() {
@@ -286,7 +289,7 @@ std::string memory_plan(const Instance& instance, const SolverConfig& config, Ba
   const size_t n = static_cast<size_t>(instance.n());
   // What one island's search allocates, on top of what the process holds now (the program, the
   // instance, and the matrix of an asymmetric instance's symmetric form or of a path on the GPU).
-  size_t host = kListBytesPerCity * n, device = 0;
+  size_t host = kListBytesPerCity * n + kThreadBytes * static_cast<size_t>(threads_per_island(config)), device = 0;
   std::string what;
   switch (a) {
     case Algorithm::Mmas:

@@ -1,6 +1,6 @@
 // The memory plan that `formica solve` prints against the peak resident set of the process it ran
 // in (wait4's ru_maxrss), on every path a run takes: coordinates, an open path, fixed ends, an
-// asymmetric instance, islands, GA-EAX, Ant System's dense matrices, 2-opt. The peak must stay
+// asymmetric instance, islands, GA-EAX (also on more threads than cores), Ant System's dense matrices, 2-opt. The peak must stay
 // within the plan plus 20 %.
 #include <gtest/gtest.h>
 
@@ -37,6 +37,7 @@ TEST(MemoryPlan, PeakResidentSetStaysWithinThePlanOnEveryPath) {
       {atsp, "--start-city", "3"},
       {small, "--islands", "2"},
       {small, "--algorithm", "eax"},
+      {small, "--algorithm", "eax", "--threads", "32"},  // threads beyond the cores: each its stack and arena
       {small, "--algorithm", "as", "--ants", "50"},
       {small, "--algorithm", "two-opt"},
   };
