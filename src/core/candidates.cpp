@@ -17,14 +17,6 @@ CandidateLists::CandidateLists(int n, int k, std::vector<int32_t> ids) : n_(n), 
                   "candidate lists need n * k entries");
 }
 
-CandidateLists CandidateLists::first(int k) const {
-  if (k >= k_) return *this;
-  FORMICA_EXPECTS(k > 0, "a list needs at least one neighbour");
-  std::vector<int32_t> ids(static_cast<size_t>(n_) * static_cast<size_t>(k));
-  for (int c = 0; c < n_; ++c) std::ranges::copy(of(c).first(static_cast<size_t>(k)), ids.begin() + static_cast<ptrdiff_t>(c) * k);
-  return CandidateLists(n_, k, std::move(ids));
-}
-
 namespace {
 
 constexpr NamedEntry<NeighbourShape> kNeighbourShapes[] = {

@@ -39,8 +39,6 @@ class CandidateLists {
   }
   /// All lists, row-major n x k (what the GPU kernels copy).
   std::span<const int32_t> data() const { return ids_; }
-  /// The first `k` of every list (all of them when k >= k()): the k nearest of nearest-first lists.
-  CandidateLists first(int k) const;
 
  private:
   int n_ = 0, k_ = 0;

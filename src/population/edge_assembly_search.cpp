@@ -2,7 +2,6 @@
 #include "population/edge_assembly_search.h"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -55,24 +54,13 @@ constexpr int kStallChildren = 1500;
 constexpr double kBuildShare = 1.0 / 3.0;
 constexpr int kMinTimedPopulation = 10;
 
-/// EaxClimb::LinKernighan: the chains of 3-opt steps that follow the first population's 2-opt +
-/// Or-opt climbs try 3, 1, 1 alternatives at their first levels at every size, the narrow breadth
-/// that large tours take anyway. Up to kNarrowChainsMaxCities they search only the
-/// kNarrowChainsNeighbours nearest of each city's lists and try 2, 1, 1: the population is built in
-/// less time and the optimum comes sooner there, where on fnl4461 it came later
-/// (docs/tuning.md#eax-climb). The climbs before them, the crossover and the restarts' kicks keep
-/// the whole lists.
-constexpr int kNarrowChainsMaxCities = 2000, kNarrowChainsNeighbours = 6;
+/// EaxClimb::LinKernighan's chains of 3-opt steps: 3, 1, 1 alternatives at their first levels at
+/// every size, the narrow breadth that large tours take anyway: a population as short in less
+/// than half the time (docs/tuning.md#eax-climb).
 LinKernighanOptions chain_options(int n) {
   LinKernighanOptions options = lin_kernighan_options(LinKernighanStep::ThreeOpt, n);
-  options.breadth = n <= kNarrowChainsMaxCities ? std::array{2, 1, 1} : std::array{3, 1, 1};
+  options.breadth = {3, 1, 1};
   return options;
-}
-
-/// The chains' own lists, the nearest few of `lists`, up to kNarrowChainsMaxCities; none above
-/// (the chains search `lists` itself there).
-CandidateLists narrow_lists(const CandidateLists& lists) {
-  return lists.n() <= kNarrowChainsMaxCities ? lists.first(kNarrowChainsNeighbours) : CandidateLists{};
 }
 
 int thread_index() {
@@ -162,8 +150,7 @@ EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssem
     : instance_(instance),
       config_(checked(config, instance.n())),
       seed_(derive_seed(config.seed, kEaxTag)),
-      lists_(eax_lists(instance, config, setup_stop)),
-      narrow_lists_(narrow_lists(lists_)) {
+      lists_(eax_lists(instance, config, setup_stop)) {
   const int n = instance.n();
   if (n < kMinCities) {
     // Too few cities to cut: every order with city 0 first, the shortest kept (at most 720).
@@ -215,11 +202,11 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   std::atomic<int> size{population}, climbed{0};
 #pragma omp parallel num_threads(config_.threads) if (config_.threads > 1)
   {
+    NeighbourClimber climber(instance_, lists_, ClimbOptions{.or_opt = true});
     std::optional<LinKernighan> chains;  // EaxClimb::LinKernighan: chains of 3-opt steps after the climb
     TwoLevelTour list;
     if (config_.climb == EaxClimb::LinKernighan && n >= kMinKickCities && !kicked)
-      chains.emplace(instance_, narrow_lists_.n() > 0 ? narrow_lists_ : lists_, chain_options(n));
-    NeighbourClimber climber(instance_, lists_, ClimbOptions{.or_opt = true});
+      chains.emplace(instance_, lists_, chain_options(n));
     // Restart kicks: each kick repaired by Lin-Kernighan chains from its eight ends, as the
     // iterated Lin-Kernighan threads do it (kicked_tour.h), and kept whatever its length.
     std::optional<LinKernighan> lk;

@@ -113,7 +113,6 @@ class EdgeAssemblySearch final : public Search {
   const EdgeAssemblyConfig config_;
   const uint64_t seed_;
   const CandidateLists lists_;
-  const CandidateLists narrow_lists_;  // the first population's Lin-Kernighan chains' (narrow_lists), if any
   std::vector<std::unique_ptr<EdgeAssembly>> assembly_;  // one per thread
   std::vector<std::unique_ptr<MergeBase>> bases_;        // one per thread: parent A of its pair
   class EdgeFrequency;

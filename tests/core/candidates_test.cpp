@@ -6,7 +6,6 @@
 #include <numeric>
 
 #include "core/candidates.h"
-#include "core/error.h"
 #include "core/kd_tree.h"
 #include "core/nearest_neighbour.h"
 #include "core/rng.h"
@@ -55,21 +54,6 @@ INSTANTIATE_TEST_SUITE_P(AllMetrics, CandidatesByType,
                          ::testing::Values(EdgeWeightType::Euc2D, EdgeWeightType::Ceil2D, EdgeWeightType::Att,
                                            EdgeWeightType::Geo, EdgeWeightType::Man2D, EdgeWeightType::Max2D,
                                            EdgeWeightType::Euc3D));
-
-TEST(Candidates, FirstKeepsTheNearestFewOfEveryList) {
-  const Instance instance = io::generate_instance(300, io::InstanceKind::Clustered, 4);
-  const CandidateLists ten = build_candidate_lists(instance, 10), six = ten.first(6);
-  const CandidateLists built_six = build_candidate_lists(instance, 6);
-  ASSERT_EQ(six.n(), 300);
-  ASSERT_EQ(six.k(), 6);
-  for (int c = 0; c < instance.n(); ++c) {
-    EXPECT_TRUE(std::ranges::equal(six.of(c), ten.of(c).first(6))) << c;
-    EXPECT_TRUE(std::ranges::equal(six.of(c), built_six.of(c))) << c;
-  }
-  EXPECT_EQ(ten.first(10).data().size(), ten.data().size());
-  EXPECT_EQ(ten.first(12).k(), 10);
-  EXPECT_THROW((void)ten.first(0), InputError);
-}
 
 TEST(Candidates, ExplicitMatrixByExactDistance) {
   const Instance instance = Instance::from_matrix("m", 4, {0, 5, 2, 9, 5, 0, 5, 1, 2, 5, 0, 7, 9, 1, 7, 0});
