@@ -43,10 +43,14 @@ if [ "$python" = 1 ]; then
   if ! echo '#include <nlohmann/json.hpp>' | g++ -x c++ -fsyntax-only - 2>/dev/null; then
     mkdir -p /tmp/nl && dpkg -x "$root"/device-pack/nlohmann-json3-dev_*.deb /tmp/nl && prefix=(-DCMAKE_PREFIX_PATH=/tmp/nl/usr)
   fi
+  # The system's g++: the GPU machine's PATH starts with /opt/gcc, whose g++ links libstdc++ into
+  # the extension statically, and such an extension crashed there at its first calls
+  # (docs/python.md, "A wheel built on a GPU machine").
+  [ -x /usr/bin/g++ ] && prefix+=(-DCMAKE_CXX_COMPILER=/usr/bin/g++ -DCMAKE_CUDA_HOST_COMPILER=/usr/bin/g++)
   CUDAARCHS=90 cmake -S "$root" -B /tmp/ext -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFORMICA_BUILD_TESTS=OFF \
     -DFORMICA_BUILD_BENCH=OFF -DFORMICA_BUILD_CLI=OFF -DFORMICA_PYTHON=ON "${prefix[@]}" \
     -DPython_EXECUTABLE="$(command -v python3)" >"$out/ext_build.log" 2>&1 && ninja -C /tmp/ext >>"$out/ext_build.log" 2>&1
-  echo "extension built: exit $?"
+  echo "extension built: exit $?, by $(grep -m1 'CMAKE_CXX_COMPILER:' /tmp/ext/CMakeCache.txt)"
   first='import formica._core as c; print(len(c.batch_parameters()), "batch parameters")'
   if ! (cd /tmp && PYTHONPATH=/tmp/ext/python python3 -X faulthandler -c "$first"); then
     (cd /tmp && PYTHONPATH=/tmp/ext/python timeout 120 cuda-gdb -q -batch -ex run -ex bt --args python3 -c "$first") \
