@@ -48,8 +48,7 @@ OneTree CompleteGraph::one_tree(std::span<const int64_t> pi, int threads) {
       Edge best = kNoEdge;
       if (leaf == path_city) {
         for (int c = 0; c < path_city; ++c)
-          if (c != excluded && lighter(penalised_edge(instance_, pi, c, leaf), best))
-            best = penalised_edge(instance_, pi, c, leaf);
+          if (const Edge e = penalised_edge(instance_, pi, c, leaf); c != excluded && lighter(e, best)) best = e;
         return best;
       }
       best = boruvka_->lightest_edge(pi, leaf, excluded);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "core/kd_tree.h"
 
@@ -44,7 +45,7 @@ std::vector<int32_t> path_city_neighbours(const Instance& instance, const KdTree
     // Free ends: the city farthest out in each of k directions.
     const auto x = instance.x(), y = instance.y();
     for (int j = 0; j < k; ++j) {
-      const double angle = 2.0 * 3.14159265358979323846 * j / k, cx = std::cos(angle), cy = std::sin(angle);
+      const double angle = 2.0 * std::numbers::pi * j / k, cx = std::cos(angle), cy = std::sin(angle);
       int32_t best = 0;
       for (int c = 1; c < base; ++c)
         if (x[c] * cx + y[c] * cy > x[best] * cx + y[best] * cy) best = c;

@@ -2,7 +2,7 @@
 #include "core/path_transform.h"
 
 #include <algorithm>
-#include <cmath>
+#include <numbers>
 #include <limits>
 
 #include "core/error.h"
@@ -52,7 +52,7 @@ int64_t longest_edge_bound(const Instance& instance) {
     return longest;
   }
   // c(0, 0, 0, pi): the cosine term is -1, the longest arc TSPLIB's formula gives.
-  if (instance.type() == EdgeWeightType::Geo) return tsplib::geo(0.0, 0.0, 0.0, std::acos(-1.0));
+  if (instance.type() == EdgeWeightType::Geo) return tsplib::geo(0.0, 0.0, 0.0, std::numbers::pi);
   const auto span = [](std::span<const double> v) {
     if (v.empty()) return 0.0;
     const auto [low, high] = std::minmax_element(v.begin(), v.end());
@@ -75,7 +75,6 @@ int64_t longest_edge_bound(const Instance& instance) {
 PathTransform::Built PathTransform::build(const Instance& instance, const PathEnds& ends, const PathEndNames& names,
                                           PathForm form) {
   validate_path_ends(ends, instance.n(), names);
-  FORMICA_EXPECTS(!instance.has_path_city(), instance.name(), " has a path city already");
   const int n = instance.n();
   const int64_t longest = longest_edge_bound(instance);
   // Coordinate instances keep their distances within 2e9; EXPLICIT ones within int32.

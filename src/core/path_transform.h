@@ -7,10 +7,10 @@
 // The dummy city n is at distance 0 from every city a path may start or end at (every city for
 // --open, the fixed ones otherwise) and at distance M from the rest. A tour of the n + 1 cities
 // cut at the dummy is a path; its length is the path's plus M for each end the tour got wrong.
-// M = (an upper bound on the longest edge) + 1 is enough: a tour that joins the dummy to a wrong city always has an
-// improving 2-opt move (drop the M edge and the edge after the fixed city, join the dummy to the
-// fixed city: gain at least M - longest edge > 0), so the optimum and every 2-opt local optimum
-// honour the ends. A path that still misses an end (only possible with the local search off) is
+// M = (an upper bound on the longest edge) + 1 is enough: a tour that joins the dummy to a wrong
+// city always has an improving 2-opt move (drop the M edge and the edge after the fixed city, join
+// the dummy to the fixed city: gain at least M - longest edge > 0), so the optimum and every 2-opt
+// local optimum honour the ends. A path that still misses an end (only possible with the local search off) is
 // mended by path() and measured exactly. The bound is the longest weight of an EXPLICIT instance,
 // the distance across the bounding box of a planar or 3D one (every TSPLIB distance grows with
 // |dx|, |dy| and |dz|), and half the earth's circumference for GEO: O(n) for coordinates.

@@ -39,7 +39,6 @@ uint64_t hilbert_index(uint32_t x, uint32_t y, int order) {
 std::vector<int32_t> space_filling_curve_tour(const Instance& instance, uint64_t variant, uint64_t seed) {
   FORMICA_EXPECTS(instance.has_display_coordinates(),
                   "a space-filling-curve tour needs coordinates, and ", instance.name(), " has none");
-  const int n = instance.n();
   const auto xs = instance.display_x(), ys = instance.display_y();
   const auto [xmin, xmax] = std::minmax_element(xs.begin(), xs.end());
   const auto [ymin, ymax] = std::minmax_element(ys.begin(), ys.end());
@@ -72,7 +71,7 @@ std::vector<int32_t> space_filling_curve_tour(const Instance& instance, uint64_t
   std::sort(keyed.begin(), keyed.end());
   std::vector<int32_t> tour(static_cast<size_t>(located));
   for (int i = 0; i < located; ++i) tour[i] = keyed[i].second;
-  if (located < n) insert_path_city(instance, tour);
+  insert_path_city(instance, tour);
   return tour;
 }
 

@@ -399,12 +399,6 @@ Result solve_as_team(const Instance& instance, const ResolvedRequest& resolved, 
   return std::move(*results.front());
 }
 
-/// The Held-Karp bound of an instance on one thread beside a run of the default budget, within a
-/// quarter of the budget: 0 until it is proven (and when none can be: an instance the bound does
-/// not take). The thread is stopped and joined by stop() or when the run ends, also by an exception.
-/// solve() starts it once the search stalls (bound_due): a tour can meet the bound only once the
-/// search has stopped improving, and a bound computed from the start took a core from the search
-/// while it still improved (docs/cli.md).
 /// Whether the bound beside a run is due at `seconds`: the search has gone without improving for
 /// half the time it took to reach its best, and for at least a quarter of the shortest stall that
 /// ends a run (which leaves the bound of a small instance, solved at once, the rest of that stall).
@@ -412,6 +406,12 @@ bool bound_due(const StoppingRule& rule, double seconds) {
   return seconds - rule.improved_at() >= std::max(StoppingRule::kMinStallSeconds / 4, rule.improved_at() / 2);
 }
 
+/// The Held-Karp bound of an instance on one thread beside a run of the default budget, within a
+/// quarter of the budget: 0 until it is proven (and when none can be: an instance the bound does
+/// not take). The thread is stopped and joined by stop() or when the run ends, also by an exception.
+/// solve() starts it once the search stalls (bound_due): a tour can meet the bound only once the
+/// search has stopped improving, and a bound computed from the start took a core from the search
+/// while it still improved (docs/cli.md).
 class BoundBeside {
  public:
   BoundBeside(const Instance& instance, double budget) : thread_([this, &instance, budget] { prove(instance, budget); }) {}

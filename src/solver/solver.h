@@ -221,10 +221,11 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
                                     int threads, std::vector<int32_t> start_tour = {},
                                     const StopFlag* setup_stop = nullptr);
 
-/// What the run of `config` (resolved: its algorithm is what runs) will hold at its peak on `backend` and what is available, on
-/// one line ("host 52.0 MiB (12.0 MiB in use, 40.0 MiB for the search) of 100 GiB available, GPU
-/// ..."): what the process holds when it is asked (the instance and the matrix of an open path's or
-/// an asymmetric instance's symmetric form are built by then) plus each island's search.
+/// What the run of `config` (resolved: its algorithm is what runs) will hold at its peak on
+/// `backend` and what is available, on one line ("host 52.0 MiB (12.0 MiB in use, 40.0 MiB for the
+/// search) of 100 GiB available, GPU ..."): what the process holds when it is asked (the instance,
+/// and the matrix of an asymmetric instance's symmetric form or of a path on the GPU, are built by
+/// then) plus each island's search and its threads.
 std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend);
 
 /// A request resolved once, for the instance it runs on (resolve_request): what the front ends
