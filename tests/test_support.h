@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -60,8 +62,6 @@ inline int edges_outside(std::span<const int32_t> tour, const std::set<std::pair
   return outside;
 }
 
-/// Reads an environment variable, or `fallback` when it is unset (lets a build made on one
-/// machine run its tests on another, e.g. the GPU machine, from a different folder).
 /// The bytes of a file ("" if it cannot be read).
 inline std::string file_bytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -70,6 +70,30 @@ inline std::string file_bytes(const std::filesystem::path& path) {
   return s.str();
 }
 
+/// A fresh folder of a test's own in the temporary directory, "formica_<tag>_<pid>", emptied when
+/// made and removed with everything in it when the test ends, a failed assertion's return too.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& tag)
+      : path_(std::filesystem::temp_directory_path() / ("formica_" + tag + "_" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// Reads an environment variable, or `fallback` when it is unset (lets a build made on one
+/// machine run its tests on another, e.g. the GPU machine, from a different folder).
 inline std::string env_or(const char* name, const char* fallback) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' ? value : fallback;

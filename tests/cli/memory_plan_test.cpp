@@ -1,12 +1,9 @@
 // The memory plan that `formica solve` prints against the peak resident set of the process it ran
 // in (wait4's ru_maxrss), on every path a run takes: coordinates, an open path, fixed ends, an
-// asymmetric instance, islands, GA-EAX (also on more threads than cores), Ant System's dense matrices, 2-opt. The peak must stay
-// within the plan plus 20 %.
+// asymmetric instance, islands, GA-EAX (also on more threads than cores), Ant System's dense
+// matrices, 2-opt. The peak must stay within the plan plus 20 %.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -18,13 +15,11 @@
 namespace formica {
 namespace {
 
-namespace fs = std::filesystem;
 using test::Peak, test::planned_bytes, test::run_solve;
 
 TEST(MemoryPlan, PeakResidentSetStaysWithinThePlanOnEveryPath) {
   if (test::kTimeScale > 1.0) GTEST_SKIP() << "a sanitizer's shadow memory is no part of the plan";
-  const fs::path dir = fs::temp_directory_path() / ("formica_memory_plan_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const test::ScratchDir dir("memory_plan");
   const std::string cities = (dir / "u3000.tsp").string(), small = (dir / "u1000.tsp").string();
   io::write_tsplib(cities, io::generate_instance(3000, io::InstanceKind::Uniform, 1));
   io::write_tsplib(small, io::generate_instance(1000, io::InstanceKind::Uniform, 2));
@@ -53,7 +48,6 @@ TEST(MemoryPlan, PeakResidentSetStaysWithinThePlanOnEveryPath) {
     EXPECT_LE(peak.bytes, 1.2 * plan) << named << ": peak " << peak.bytes / 1048576 << " MiB, plan "
                                       << plan / 1048576 << " MiB\n" << peak.err;
   }
-  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -4,10 +4,7 @@
 // (RUN_SERIAL, label "timing"): a wall-time bound does not hold beside other tests on 2 cores.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -19,13 +16,11 @@
 namespace formica {
 namespace {
 
-namespace fs = std::filesystem;
 using test::Peak, test::planned_bytes, test::run_solve;
 
 TEST(PathLimits, PathsOfTwentyThousandCitiesKeepTheirTimeLimitAndPlan) {
   if (test::kTimeScale > 1.0) GTEST_SKIP() << "a sanitizer's shadow memory and pace are no part of the plan";
-  const fs::path dir = fs::temp_directory_path() / ("formica_path_limits_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const test::ScratchDir dir("path_limits");
   const std::string cities = (dir / "u20000.tsp").string();
   io::write_tsplib(cities, io::generate_instance(20000, io::InstanceKind::Uniform, 1));
   constexpr double kLimit = 1.0;
@@ -42,7 +37,6 @@ TEST(PathLimits, PathsOfTwentyThousandCitiesKeepTheirTimeLimitAndPlan) {
     EXPECT_LE(peak.bytes, 1.2 * plan) << ends.front() << ": peak " << peak.bytes / 1048576 << " MiB, plan "
                                       << plan / 1048576 << " MiB\n" << peak.err;
   }
-  fs::remove_all(dir);
 }
 
 }  // namespace

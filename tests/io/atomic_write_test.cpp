@@ -6,37 +6,27 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
 #include "io/tsplib.h"
+#include "test_support.h"
 
 namespace formica {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(AtomicWrite, ReplacesTheFileWholeAndLeavesNoTemporary) {
-  const fs::path dir = fs::temp_directory_path() / ("formica_atomic_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const test::ScratchDir scratch("atomic");
+  const fs::path& dir = scratch.path();
   const fs::path target = dir / "a.tour";
   io::write_text_file_atomically(target, "first\n");
   io::write_text_file_atomically(target, "second\n");
-  EXPECT_EQ(slurp(target), "second\n");
+  EXPECT_EQ(test::file_bytes(target), "second\n");
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
-  fs::remove_all(dir);
 }
 
 /// Forks a child that rewrites `target` with `text` and kills it with SIGKILL once its temporary
@@ -70,9 +60,8 @@ bool kill_while_writing(const fs::path& target, const std::string& text) {
 }
 
 TEST(AtomicWrite, KillNineWhileWritingLeavesThePreviousFileIntact) {
-  const fs::path dir = fs::temp_directory_path() / ("formica_atomic_kill_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const test::ScratchDir scratch("atomic_kill");
+  const fs::path& dir = scratch.path();
   const fs::path target = dir / "best.tour";
   const std::string previous = "NAME : best.tour\nTYPE : TOUR\nDIMENSION : 3\nTOUR_SECTION\n1\n2\n3\n-1\nEOF\n";
   io::write_text_file_atomically(target, previous);
@@ -82,21 +71,20 @@ TEST(AtomicWrite, KillNineWhileWritingLeavesThePreviousFileIntact) {
   bool caught = false;
   for (int attempt = 0; attempt < 3 && !caught; ++attempt) {
     caught = kill_while_writing(target, text);
-    ASSERT_EQ(slurp(target), caught ? previous : text) << "attempt " << attempt;
+    ASSERT_EQ(test::file_bytes(target), caught ? previous : text) << "attempt " << attempt;
     if (!caught) {
       io::write_text_file_atomically(target, previous);
       text += text;
     }
   }
   ASSERT_TRUE(caught) << "the child wrote " << text.size() << " bytes before it could be killed";
-  EXPECT_EQ(slurp(target), previous);
+  EXPECT_EQ(test::file_bytes(target), previous);
   // The killed writer's temporary file is what remains beside it, under its own name, never the target's.
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path() != target) {
       EXPECT_NE(entry.path().filename().string().find("best.tour.tmp."), std::string::npos);
     }
   }
-  fs::remove_all(dir);
 }
 
 }  // namespace
