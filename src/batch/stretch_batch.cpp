@@ -138,6 +138,7 @@ std::exception_ptr StretchBatchSearch::failure() const {
 void StretchBatchSearch::run() {
   std::vector<int32_t> tour;
   int64_t length = -1;
+  double seconds = round_seconds_;
   try {
     for (uint64_t round = 0;; ++round) {
       {
@@ -153,11 +154,13 @@ void StretchBatchSearch::run() {
       }
       BatchConfig config = config_;
       config.seed = config_.seed + round * 0x9E3779B97F4A7C15ull;
+      config.time_limit = seconds;
       const int offset = static_cast<int>(
           RandomStream(config_.seed, kOffsetStreams, static_cast<uint32_t>(round)).below(static_cast<uint32_t>(stretch_)));
       const StretchRound done = improve_stretches(instance_, tour, stretch_, offset, config, &stop_);
       kicks_.fetch_add(done.kicks, std::memory_order_relaxed);
       rounds_.fetch_add(1, std::memory_order_relaxed);
+      seconds = done.kicks > 0 ? round_seconds_ : std::min(2 * seconds, kMaxRoundGrowth * round_seconds_);
       if (done.gain > 0) {
         const int64_t measured = tour_length(instance_, tour);
         if (measured != length - done.gain)

@@ -55,7 +55,10 @@ StretchRound improve_stretches(const Instance& instance, std::span<int32_t> tour
 class StretchBatchSearch final : public localsearch::cpu::TourCompanion {
  public:
   /// `config` gives the backend, walks, threads and seed; each round runs `round_seconds` (set-up
-  /// included). `instance` must outlive this object and have at least 2 x stretch cities.
+  /// included). A round whose time went on its set-up and climbs alone, with no kick (a busy
+  /// machine), gives the next one twice the time, up to kMaxRoundGrowth times `round_seconds`;
+  /// a round that kicks brings it back. `instance` must outlive this object and have at least
+  /// 2 x stretch cities.
   StretchBatchSearch(const Instance& instance, BatchConfig config, int stretch = kDefaultBatchStretch,
                      double round_seconds = 2.0);
   ~StretchBatchSearch() override { stop(); }
@@ -70,6 +73,8 @@ class StretchBatchSearch final : public localsearch::cpu::TourCompanion {
   int64_t kicks() const override { return kicks_.load(std::memory_order_relaxed); }
 
   int64_t rounds() const { return rounds_.load(std::memory_order_relaxed); }
+  /// The longest a round may be given, as a multiple of `round_seconds`.
+  static constexpr double kMaxRoundGrowth = 64;
   /// What ended the rounds when one failed (out of GPU memory, say): null while none did. The
   /// published tour stays valid.
   std::exception_ptr failure() const;
