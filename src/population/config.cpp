@@ -38,6 +38,8 @@ void EdgeAssemblyConfig::validate() const {
   FORMICA_EXPECTS(children >= 1 && children <= 1000, "--children must be in [1, 1000], got ", children);
   FORMICA_EXPECTS(neighbours >= 1 && neighbours <= 50, "eax: neighbours per city must be in [1, 50], got ",
                   neighbours);
+  FORMICA_EXPECTS(chain_neighbours >= 0 && chain_neighbours <= 50,
+                  "--eax-chain-neighbours must be in [0, 50], got ", chain_neighbours);
   FORMICA_EXPECTS(threads >= 1, "eax: at least 1 thread, got ", threads);
   FORMICA_EXPECTS(stages == 1 || stages == 2, "--eax-stages must be 1 or 2, got ", stages);
   FORMICA_EXPECTS(growth == 0 || (growth >= 1 && growth <= 16), "--eax-growth must be 0 or in [1, 16], got ",

@@ -70,6 +70,10 @@ struct EdgeAssemblyConfig {
   /// (docs/tuning.md#eax-first-kicks).
   int first_kicks = 0;
   int neighbours = 10;  ///< nearest neighbours per city: the start climbs' lists and the joins'
+  /// EaxClimb::LinKernighan's chains from random starts, where the instance has quadrants: K > 0,
+  /// lists of their own, K quadrant neighbours per city (for 10: the two nearest cities of each
+  /// quadrant, then the nearest up to 10); 0, the `neighbours` nearest (docs/tuning.md#eax-chain-lists).
+  int chain_neighbours = 10;
   int threads = 1;
   uint64_t seed = 1;
 

@@ -56,7 +56,8 @@ constexpr int kMinTimedPopulation = 10;
 
 /// EaxClimb::LinKernighan's chains of 3-opt steps: 3, 1, 1 alternatives at their first levels at
 /// every size, the narrow breadth that large tours take anyway: a population as short in less
-/// than half the time (docs/tuning.md#eax-climb).
+/// than half the time (docs/tuning.md#eax-climb). They search lists of their own where
+/// chain_lists says so.
 LinKernighanOptions chain_options(int n) {
   LinKernighanOptions options = lin_kernighan_options(LinKernighanStep::ThreeOpt, n);
   options.breadth = {3, 1, 1};
@@ -143,6 +144,23 @@ CandidateLists eax_lists(const Instance& instance, const EdgeAssemblyConfig& con
   return build_candidate_lists(instance, config.neighbours, config.threads, NeighbourShape::Nearest, &stop);
 }
 
+/// The chains' own lists, config.chain_neighbours quadrant neighbours, where `config` climbs
+/// random starts by Lin-Kernighan and the instance's type has quadrants; none otherwise (the chains
+/// search the search's own lists). Against the 10 nearest, 10 quadrant neighbours reach the target
+/// as soon on uniform cities and far sooner on clustered or drilled ones; not measured from
+/// nearest-neighbour starts (large instances beside the GPU's colonies), which keep the search's
+/// lists (docs/tuning.md#eax-chain-lists).
+std::optional<CandidateLists> chain_lists(const Instance& instance, const EdgeAssemblyConfig& config,
+                                          const StopFlag* setup_stop) {
+  if (config.climb != EaxClimb::LinKernighan || config.start != StartKind::Random ||
+      config.chain_neighbours == 0 || instance.n() < kMinKickCities ||
+      effective_shape(NeighbourShape::Quadrant, instance.type()) != NeighbourShape::Quadrant)
+    return std::nullopt;
+  const StopFlag stop = preparation_stop(setup_stop);
+  return build_candidate_lists(instance, config.chain_neighbours, config.threads, NeighbourShape::Quadrant,
+                               &stop);
+}
+
 }  // namespace
 
 EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssemblyConfig& config,
@@ -150,7 +168,8 @@ EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssem
     : instance_(instance),
       config_(checked(config, instance.n())),
       seed_(derive_seed(config.seed, kEaxTag)),
-      lists_(eax_lists(instance, config, setup_stop)) {
+      lists_(eax_lists(instance, config, setup_stop)),
+      chain_lists_(chain_lists(instance, config, setup_stop)) {
   const int n = instance.n();
   if (n < kMinCities) {
     // Too few cities to cut: every order with city 0 first, the shortest kept (at most 720).
@@ -206,7 +225,7 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
     std::optional<LinKernighan> chains;  // EaxClimb::LinKernighan: chains of 3-opt steps after the climb
     TwoLevelTour list;
     if (config_.climb == EaxClimb::LinKernighan && n >= kMinKickCities && !kicked)
-      chains.emplace(instance_, lists_, chain_options(n));
+      chains.emplace(instance_, chain_lists_ ? *chain_lists_ : lists_, chain_options(n));
     // Restart kicks: each kick repaired by Lin-Kernighan chains from its eight ends, as the
     // iterated Lin-Kernighan threads do it (kicked_tour.h), and kept whatever its length.
     std::optional<LinKernighan> lk;

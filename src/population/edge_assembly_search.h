@@ -113,6 +113,8 @@ class EdgeAssemblySearch final : public Search {
   const EdgeAssemblyConfig config_;
   const uint64_t seed_;
   const CandidateLists lists_;
+  /// EaxClimb::LinKernighan's chains search these (chain_lists in the .cpp); none: lists_.
+  const std::optional<CandidateLists> chain_lists_;
   std::vector<std::unique_ptr<EdgeAssembly>> assembly_;  // one per thread
   std::vector<std::unique_ptr<MergeBase>> bases_;        // one per thread: parent A of its pair
   class EdgeFrequency;

@@ -302,6 +302,8 @@ std::string memory_plan(const Instance& instance, const SolverConfig& config, Ba
     }
     case Algorithm::Eax:
       host += 3 * sizeof(int32_t) * n * static_cast<size_t>(config.eax.population);
+      if (config.eax.climb == population::EaxClimb::LinKernighan)  // the chains' own lists
+        host += sizeof(int32_t) * n * static_cast<size_t>(config.eax.chain_neighbours);
       what = concat("GA-EAX's first population of ", config.eax.population, " tours");
       break;
     case Algorithm::AntSystem:

@@ -975,6 +975,7 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   EXPECT_EQ(continued["parameters"]["eax_climb"], "lin-kernighan");
   EXPECT_EQ(continued["parameters"]["eax_restart_kicks"], 30);  // the default
   EXPECT_EQ(continued["parameters"]["eax_first_kicks"], 0);     // the default
+  EXPECT_EQ(continued["parameters"]["eax_chain_neighbours"], 10);  // the default
   // Bad settings and the GPU are refused in one line.
   const Outcome small = formica("solve " + instance.string() + " --algorithm eax --population 1");
   EXPECT_EQ(small.code, 2);
@@ -994,6 +995,9 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   const Outcome first_kicks = formica("solve " + instance.string() + " --algorithm eax --eax-first-kicks -3");
   EXPECT_EQ(first_kicks.code, 2);
   EXPECT_EQ(first_kicks.err, "formica: error: --eax-first-kicks must be in [0, 100000], got -3\n");
+  const Outcome chain = formica("solve " + instance.string() + " --algorithm eax --eax-chain-neighbours 51");
+  EXPECT_EQ(chain.code, 2);
+  EXPECT_EQ(chain.err, "formica: error: --eax-chain-neighbours must be in [0, 50], got 51\n");
   const Outcome apart = formica("solve " + instance.string() + " --algorithm eax --eax-restart-apart maybe");
   EXPECT_EQ(apart.code, 2);
   EXPECT_EQ(apart.err, "formica: error: --eax-restart-apart: 'maybe' is not true or false\n");

@@ -11,6 +11,7 @@
 #include <numeric>
 #include <set>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #include "core/candidates.h"
@@ -256,11 +257,19 @@ TEST(EdgeAssemblySearch, EveryStartKindGivesAPopulationOfLocalOptimaToImprove) {
 }
 
 TEST(EdgeAssemblySearch, LinKernighanClimbsShortenEveryStartTour) {
-  // 400 cities climb on arrays, 12,000 on two-level lists (kicked_tour.h's walks_two_level).
-  for (const int n : {400, 12'000}) {
+  // 400 cities climb on arrays, 12,000 on two-level lists (kicked_tour.h's walks_two_level); the
+  // chains of random starts search their own quadrant lists (10 or 5 a city) or, with 0, the
+  // search's nearest, as those of nearest-neighbour starts do.
+  const std::tuple<int, StartKind, int> cases[] = {{400, StartKind::NearestNeighbour, 10},
+                                                   {12'000, StartKind::NearestNeighbour, 10},
+                                                   {400, StartKind::Random, 10},
+                                                   {3'000, StartKind::Random, 10},
+                                                   {400, StartKind::Random, 5},
+                                                   {400, StartKind::Random, 0}};
+  for (const auto& [n, start, chain_neighbours] : cases) {
     const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 3);
-    const EdgeAssemblyConfig or_opt{
-        .population = 6, .growth = 0, .start = StartKind::NearestNeighbour, .threads = 1, .seed = 4};
+    const EdgeAssemblyConfig or_opt{.population = 6, .growth = 0, .start = start,
+                                    .chain_neighbours = chain_neighbours, .threads = 1, .seed = 4};
     EdgeAssemblyConfig chains = or_opt;
     chains.climb = EaxClimb::LinKernighan;
     EdgeAssemblyConfig threads = chains;
@@ -272,12 +281,14 @@ TEST(EdgeAssemblySearch, LinKernighanClimbsShortenEveryStartTour) {
     for (size_t i = 0; i < climbed.population().size(); ++i) {
       validate_permutation(climbed.population()[i], n);
       EXPECT_EQ(tour_length(instance, climbed.population()[i]), climbed.lengths()[i]);
-      EXPECT_LE(climbed.lengths()[i], plain.lengths()[i]) << n << " cities, member " << i;
+      EXPECT_LE(climbed.lengths()[i], plain.lengths()[i])
+          << n << " cities, " << to_string(start) << ", " << chain_neighbours << ", member " << i;
       EXPECT_EQ(shared.population()[i], climbed.population()[i]) << "the threads change no tour";
       plain_total += plain.lengths()[i];
       climbed_total += climbed.lengths()[i];
     }
-    EXPECT_LT(climbed_total, plain_total - plain_total / 200) << n << " cities: at least 0.5 % shorter";
+    EXPECT_LT(climbed_total, plain_total - plain_total / 200)
+        << n << " cities, " << to_string(start) << ", " << chain_neighbours << ": at least 0.5 % shorter";
   }
   EXPECT_NE(EdgeAssemblyConfig{.climb = EaxClimb::LinKernighan}.describe().find("Lin-Kernighan"),
             std::string::npos);
@@ -677,6 +688,8 @@ TEST(EdgeAssemblySearch, RejectsBadSettings) {
   EXPECT_THROW(EdgeAssemblySearch(instance, {.stages = 3}), InputError);
   EXPECT_THROW(EdgeAssemblySearch(instance, {.restart_kicks = -1}), InputError);
   EXPECT_THROW(EdgeAssemblySearch(instance, {.first_kicks = -1}), InputError);
+  EXPECT_THROW(EdgeAssemblySearch(instance, {.chain_neighbours = -1}), InputError);
+  EXPECT_THROW(EdgeAssemblySearch(instance, {.chain_neighbours = 51}), InputError);
 }
 
 }  // namespace
