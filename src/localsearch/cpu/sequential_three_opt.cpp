@@ -64,11 +64,12 @@ bool search_sequential_three_opt(const Tour& t, const Instance& instance, const 
     return distances.empty() ? d(c, city) : int64_t{distances[static_cast<size_t>(c) * k + i]};
   };
   const auto row2 = lists.of(t2);
+  const int after2 = o.suc(t2);
   for (size_t i3 = 0; i3 < row2.size(); ++i3) {
     const int32_t t3 = row2[i3];
     const int64_t g1 = g - listed(t2, i3, t3);
     if (g1 <= 0) continue;  // lists need not be nearest first (alpha-nearest)
-    if (t3 == t1 || t3 == o.suc(t2) || !edges.may_add(t2, t3) || far(t2, t3)) continue;
+    if (t3 == t1 || t3 == after2 || !edges.may_add(t2, t3) || far(t2, t3)) continue;
     for (const bool before : {true, false}) {  // t4 before t3 (a 2-opt move closes) or after it
       const int t4 = before ? o.pre(t3) : o.suc(t3);
       if (!edges.may_remove(t3, t4)) continue;
@@ -78,11 +79,12 @@ bool search_sequential_three_opt(const Tour& t, const Instance& instance, const 
         return true;
       }
       const auto row4 = lists.of(t4);
+      const int after4 = o.suc(t4), before4 = o.pre(t4);  // read once: the loop writes `open`
       for (size_t i5 = 0; i5 < row4.size(); ++i5) {
         const int32_t t5 = row4[i5];
         const int64_t g3 = g2 - listed(t4, i5, t5);
         if (g3 <= 0) continue;
-        if (t5 == o.suc(t4) || t5 == o.pre(t4) || t5 == t1 || !edges.may_add(t4, t5) || far(t4, t5)) continue;
+        if (t5 == after4 || t5 == before4 || t5 == t1 || !edges.may_add(t4, t5) || far(t4, t5)) continue;
         // The t6 that close a tour: after the 2-opt step the tour is the path t4 .. t2 t3 .. t1,
         // and t6 is t5's neighbour on it towards t4; otherwise (t2 .. t3 a cycle) t5 must be on
         // that cycle, and either neighbour there will do.
