@@ -105,15 +105,16 @@ class LinKernighan::Chain {
     const int width = breadth_at(options_, depth);
     Choice choices[kMaxBreadth];
     int count = 0;
+    const int after2 = t_.succ(t2), before2 = t_.pred(t2);
     for (const int32_t t3 : lists_.of(t2)) {
-      const int64_t g = g_total - distance(t2, t3);
+      const int64_t d23 = distance(t2, t3), g = g_total - d23;
       if (g <= 0) break;  // nearest first: g only falls
-      if (t3 == t1_ || t3 == t_.succ(t2) || t3 == t_.pred(t2)) continue;
+      if (t3 == t1_ || t3 == after2 || t3 == before2) continue;
       const int t4 = forward ? t_.pred(t3) : t_.succ(t3);
       if (t4 == t2 || t4 == t1_) continue;
       if (contains(added_, edge(t3, t4)) || contains(removed_, edge(t2, t3)) || fixed_.fixed(t3, t4))
         continue;
-      const Choice c{distance(t3, t4) - distance(t2, t3), distance(t4, t1_), g, t3, t4};
+      const Choice c{distance(t3, t4) - d23, distance(t4, t1_), g, t3, t4};
       // Keep the `width` best choices, best first (full ties: the nearer t3, listed first).
       int at = count;
       if (count < width)
@@ -128,8 +129,8 @@ class LinKernighan::Chain {
     for (int i = 0; i < count; ++i) {
       const Choice& c = choices[i];
       apply({t2, c.t3, c.t4});
-      const int64_t g_next = c.g + distance(c.t3, c.t4);
-      const int64_t closed = g_next - distance(c.t4, t1_);
+      const int64_t g_next = g_total + c.score;  // g + d(t3, t4): the score is d(t3, t4) - d(t2, t3)
+      const int64_t closed = g_next - c.close;
       if (closed > best_gain_) best_gain_ = closed, best_depth_ = depth + 1;
       descend(c.t4, g_next);
       if (best_gain_ > 0) return;  // keep this chain: no more alternatives
