@@ -43,7 +43,8 @@ std::optional<size_t> device_memory_in_use();
 void start_context();
 
 /// Waits for a context start under way, if any, and drops its error: a process must not exit
-/// while the driver is still creating the context (main's last step).
+/// while the driver is still creating the context (main's last step), and a run on a budget
+/// nobody named waits for it before its budget starts (solver.cpp).
 void finish_context() noexcept;
 
 /// Seconds between a process's exit and its end when it holds a CUDA context: the driver releases

@@ -634,7 +634,9 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
   return solve(instance, resolve_request(instance, request), options);
 }
 
-Result solve(const Instance& instance, const ResolvedRequest& resolved, const SolveOptions& options) {
+namespace {
+
+Result solve_resolved(const Instance& instance, const ResolvedRequest& resolved, const SolveOptions& options) {
   if (resolved.n != instance.n())
     throw std::logic_error(concat("solve: a request resolved for ", resolved.n, " cities, run on ", instance.n()));
   const SolverConfig& config = resolved.config;
@@ -650,12 +652,22 @@ Result solve(const Instance& instance, const ResolvedRequest& resolved, const So
   FORMICA_EXPECTS(config.islands == 1 || dynamic_cast<const distributed::TeamMember*>(options.ranks) != nullptr,
                   "--islands ", config.islands, " in a run of ", options.ranks->size(),
                   " MPI ranks: start one rank per GPU (or per group of cores) instead");
-  // A fresh process creates its CUDA context while the search prepares on the host.
-  if (backend == Backend::Cuda) cuda::start_context();
+  // A fresh process creates its CUDA context while the search prepares on the host. A budget
+  // nobody named (from a few milliseconds on small instances) does not pay for it: the run waits
+  // for the context and its deadlines move by the wait (a named time limit keeps counting).
+  SolveOptions budget = options;
+  if (backend == Backend::Cuda) {
+    cuda::start_context();
+    if (resolved.default_budget()) {
+      const auto waiting = std::chrono::steady_clock::now();
+      cuda::finish_context();
+      budget.start += std::chrono::steady_clock::now() - waiting;
+    }
+  }
   const int threads = resolved.threads();
   const Stopwatch clock(options.start);
 
-  const RunStops stops = run_stops(instance, config, backend, threads, options);
+  const RunStops stops = run_stops(instance, config, backend, threads, budget);
   const StopFlag& stop = stops.search;
   Result result = started_result(instance, config, backend, threads);
   std::optional<Islands> islands;  // several ranks: start_islands
@@ -749,6 +761,17 @@ Result solve(const Instance& instance, const ResolvedRequest& resolved, const So
   polish_and_validate(instance, config, threads, stops.polish, clock, result, std::move(tour), length);
   result.phase_seconds.polish = result.seconds - finished_at;
   result.mean_step_times = mean_step_times(sum, result.iterations);
+  return result;
+}
+
+}  // namespace
+
+Result solve(const Instance& instance, const ResolvedRequest& resolved, const SolveOptions& options) {
+  Result result = solve_resolved(instance, resolved, options);
+  // A tour that meets the target ends the run by its target, also where the time limit fired before
+  // a step could say so (a set-up, or a GPU context created in a fresh process, that took the budget).
+  const std::optional<int64_t>& target = resolved.config.target;
+  if (target && result.stop_reason == "time limit" && result.tour.length() <= *target) result.stop_reason = "target";
   return result;
 }
 

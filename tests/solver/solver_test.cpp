@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -319,6 +320,22 @@ TEST(Solver, ALimitShorterThanTheSetUpRunsTheQuickSearchAndKeepsTheLimit) {
   EXPECT_GT(result.credits.gain(Finder::Search), 0);
   EXPECT_EQ(result.credits.first() - result.tour.length(),
             result.credits.gain(Finder::Search) + result.credits.gain(Finder::Polish));
+}
+
+TEST(Solver, ATourThatMeetsTheTargetEndsTheRunByItsTargetEvenWhenTheLimitFiredFirst) {
+  // The limit ends the run before its first step (as a GPU context created in a fresh process
+  // can): a tour that meets the target still says "target", one that does not "time limit".
+  const Instance instance = io::generate_instance(1000, io::InstanceKind::Uniform, 4);
+  SolverConfig config;
+  config.backend = Backend::Cpu;
+  config.time_limit = 1e-5;
+  config.target = std::numeric_limits<int64_t>::max() / 4;
+  const Result met = solve(instance, config);
+  validate_permutation(met.tour.order(), instance.n());
+  EXPECT_EQ(met.iterations, 0);
+  EXPECT_EQ(met.stop_reason, "target");
+  config.target = 1;
+  EXPECT_EQ(solve(instance, config).stop_reason, "time limit");
 }
 
 TEST(Solver, StretchThreadsSolveAndNeedThreads) {
