@@ -636,7 +636,8 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
 
 namespace {
 
-Result solve_resolved(const Instance& instance, const ResolvedRequest& resolved, const SolveOptions& options) {
+Result solve_resolved(const Instance& instance, const ResolvedRequest& resolved,
+                      const SolveOptions& options) {
   if (resolved.n != instance.n())
     throw std::logic_error(concat("solve: a request resolved for ", resolved.n, " cities, run on ", instance.n()));
   const SolverConfig& config = resolved.config;
@@ -771,7 +772,8 @@ Result solve(const Instance& instance, const ResolvedRequest& resolved, const So
   // A tour that meets the target ends the run by its target, also where the time limit fired before
   // a step could say so (a set-up, or a GPU context created in a fresh process, that took the budget).
   const std::optional<int64_t>& target = resolved.config.target;
-  if (target && result.stop_reason == "time limit" && result.tour.length() <= *target) result.stop_reason = "target";
+  if (target && result.stop_reason == "time limit" && result.tour.length() <= *target)
+    result.stop_reason = "target";
   return result;
 }
 
