@@ -636,6 +636,23 @@ Result solve(const Instance& instance, const SolverConfig& request, const SolveO
 
 namespace {
 
+/// `options` as the run's deadlines count them. A fresh process creates its CUDA context while the
+/// search prepares on the host; a budget nobody named (from a few milliseconds on small instances)
+/// does not pay for it: the run waits for the context and its start moves by the wait (a named
+/// time limit keeps counting it).
+SolveOptions options_after_context(const ResolvedRequest& resolved, Backend backend,
+                                   const SolveOptions& options) {
+  SolveOptions budget = options;
+  if (backend != Backend::Cuda) return budget;
+  cuda::start_context();
+  if (resolved.default_budget()) {
+    const auto waiting = std::chrono::steady_clock::now();
+    cuda::finish_context();
+    budget.start += std::chrono::steady_clock::now() - waiting;
+  }
+  return budget;
+}
+
 Result solve_resolved(const Instance& instance, const ResolvedRequest& resolved,
                       const SolveOptions& options) {
   if (resolved.n != instance.n())
@@ -653,18 +670,7 @@ Result solve_resolved(const Instance& instance, const ResolvedRequest& resolved,
   FORMICA_EXPECTS(config.islands == 1 || dynamic_cast<const distributed::TeamMember*>(options.ranks) != nullptr,
                   "--islands ", config.islands, " in a run of ", options.ranks->size(),
                   " MPI ranks: start one rank per GPU (or per group of cores) instead");
-  // A fresh process creates its CUDA context while the search prepares on the host. A budget
-  // nobody named (from a few milliseconds on small instances) does not pay for it: the run waits
-  // for the context and its deadlines move by the wait (a named time limit keeps counting).
-  SolveOptions budget = options;
-  if (backend == Backend::Cuda) {
-    cuda::start_context();
-    if (resolved.default_budget()) {
-      const auto waiting = std::chrono::steady_clock::now();
-      cuda::finish_context();
-      budget.start += std::chrono::steady_clock::now() - waiting;
-    }
-  }
+  const SolveOptions budget = options_after_context(resolved, backend, options);
   const int threads = resolved.threads();
   const Stopwatch clock(options.start);
 
