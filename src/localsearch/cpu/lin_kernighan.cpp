@@ -80,7 +80,7 @@ class LinKernighan::Chain {
 
  private:
   struct Choice {
-    int64_t score, close, g;  ///< lookahead d(t3, t4) - d(t2, t3); closing edge d(t4, t1)
+    int64_t score, close;  ///< lookahead d(t3, t4) - d(t2, t3); closing edge d(t4, t1)
     int t3, t4;
     /// Larger lookahead first; among equal ones the shorter closing edge (on plateaus of equal
     /// distances it steers the chain back towards t1).
@@ -114,7 +114,7 @@ class LinKernighan::Chain {
       if (t4 == t2 || t4 == t1_) continue;
       if (contains(added_, edge(t3, t4)) || contains(removed_, edge(t2, t3)) || fixed_.fixed(t3, t4))
         continue;
-      const Choice c{distance(t3, t4) - d23, distance(t4, t1_), g, t3, t4};
+      const Choice c{distance(t3, t4) - d23, distance(t4, t1_), t3, t4};
       // Keep the `width` best choices, best first (full ties: the nearer t3, listed first).
       int at = count;
       if (count < width)
