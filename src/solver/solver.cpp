@@ -775,11 +775,10 @@ Result solve_resolved(const Instance& instance, const ResolvedRequest& resolved,
 
 Result solve(const Instance& instance, const ResolvedRequest& resolved, const SolveOptions& options) {
   Result result = solve_resolved(instance, resolved, options);
-  // A tour that meets the target ends the run by its target, also where the time limit fired before
-  // a step could say so (a set-up, or a GPU context created in a fresh process, that took the budget).
-  const std::optional<int64_t>& target = resolved.config.target;
-  if (target && result.stop_reason == "time limit" && result.tour.length() <= *target)
-    result.stop_reason = "target";
+  // Every path's reason (the search's, set-up stopped, islands, exact) in one place.
+  const std::string_view reason =
+      StoppingRule::final_reason(result.stop_reason, resolved.config.target, result.tour.length());
+  result.stop_reason = std::string(reason);
   return result;
 }
 

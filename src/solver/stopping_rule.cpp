@@ -31,4 +31,9 @@ std::string_view StoppingRule::after_step(int64_t best, double seconds, bool imp
   return {};
 }
 
+std::string_view StoppingRule::final_reason(std::string_view reason, std::optional<int64_t> target,
+                                            int64_t length) {
+  return target && reason == "time limit" && length <= *target ? "target" : reason;
+}
+
 }  // namespace formica

@@ -47,6 +47,11 @@ class StoppingRule {
   std::string_view after_step(int64_t best, double seconds, bool improved);
   /// Seconds into the run of the last improvement of the best length (0 before any).
   double improved_at() const { return improved_at_; }
+  /// The reason a run reports for its `reason` with a final tour of `length`: "target" where that
+  /// tour meets `target` though the time limit fired first (before a step could see it: a set-up,
+  /// or a GPU context created in a fresh process, that took the budget); else `reason`.
+  static std::string_view final_reason(std::string_view reason, std::optional<int64_t> target,
+                                       int64_t length);
 
  private:
   double improved_at_ = 0.0;  ///< seconds of the last improvement

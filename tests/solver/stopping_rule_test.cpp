@@ -37,6 +37,14 @@ TEST(StoppingRule, BeforeAStepInTheSolversOrder) {
   EXPECT_EQ(rule.after_incomplete_step(), "time limit");
 }
 
+TEST(StoppingRule, ATimeLimitThatFiredWithTheTargetMetReportsTheTarget) {
+  EXPECT_EQ(StoppingRule::final_reason("time limit", 100, 90), "target");
+  EXPECT_EQ(StoppingRule::final_reason("time limit", 100, 100), "target");
+  EXPECT_EQ(StoppingRule::final_reason("time limit", 100, 101), "time limit");
+  EXPECT_EQ(StoppingRule::final_reason("time limit", std::nullopt, 1), "time limit");
+  EXPECT_EQ(StoppingRule::final_reason("interrupted", 100, 90), "interrupted");  // the user's word stands
+}
+
 TEST(StoppingRule, AfterAStep) {
   StoppingRule rule;
   EXPECT_EQ(rule.after_step(100, 5.0, true), "");
