@@ -23,6 +23,9 @@ std::string_view StoppingRule::after_step(int64_t best, double seconds, bool imp
     improved_at_ = seconds;
     if (keep_going && !keep_going(best, seconds)) return "callback";
   }
+  // Weights are never negative, so 0 is a bound of every instance: a tour of length 0 (cities on
+  // one point, a matrix of zeros) is optimal whether or not a bound is known.
+  if (best <= 0) return "optimal";
   if (lower_bound) {
     const int64_t bound = lower_bound->load();
     if (bound > 0 && best <= bound) return "optimal";

@@ -4,7 +4,7 @@
 //
 // The rules: iterations done, interrupt (Ctrl-C, Python's signals), time limit (the deadline the
 // search's own steps obey too), target length reached, a callback asking to stop, the tour proven
-// optimal (its length equals a proven lower bound), and, for runs whose budget nobody named, no
+// optimal (its length equals a proven lower bound, or is 0), and, for runs whose budget nobody named, no
 // improvement for as long as the run took to find its best tour (at least kMinStallSeconds).
 #pragma once
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/exact_tour.h"
 #include "core/tour.h"
@@ -67,6 +68,12 @@ TEST(StoppingRule, AfterAStep) {
   EXPECT_EQ(calls, 2);
 }
 
+TEST(StoppingRule, ATourOfLengthZeroIsOptimalWithoutABound) {
+  StoppingRule rule;  // no bound, no target, a named budget: nothing else would stop the run
+  EXPECT_EQ(rule.after_step(1, 1.0, true), "");
+  EXPECT_EQ(rule.after_step(0, 2.0, true), "optimal");
+}
+
 TEST(StoppingRule, AStallAsLongAsTheSearchTookEndsADefaultRun) {
   StoppingRule rule;
   rule.stop_on_stall = true;
@@ -105,6 +112,17 @@ TEST(SolverStopping, UpToTwelveCitiesAreSolvedExactlyAtOnce) {
   EXPECT_LT(result.seconds, 0.1);
   EXPECT_EQ(result.tour.length(),
             test::held_karp(instance.n(), [&](int i, int j) { return instance.distance(i, j); }, true));
+}
+
+TEST(SolverStopping, CitiesAllOnOnePointStopAtOnceWithTheirTourOfLengthZero) {
+  std::vector<double> zeros(50, 0.0);
+  const Instance instance("one-point", EdgeWeightType::Euc2D, zeros, zeros);
+  SolverConfig config = cpu(1);
+  set_parameter(config, "time-limit", "30");
+  const Result result = solve(instance, config);
+  EXPECT_EQ(result.tour.length(), 0);
+  EXPECT_EQ(result.stop_reason, "optimal");
+  EXPECT_LT(result.seconds, 5.0);
 }
 
 TEST(SolverStopping, ADefaultBudgetEndsWhenDoneANamedOneIsKept) {
