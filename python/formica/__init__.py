@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +35,17 @@ from ._graph import graph_matrix, is_graph
 from ._messages import check_names, python_messages
 from ._progress import ImprovementBar
 from ._core import Instance
-from ._problem import METRICS, Problem, ProblemLike, as_problem, as_tour, asymmetric_matrix, attach_partial
+from ._problem import (
+    METRICS,
+    DirectedMatrix,
+    Problem,
+    ProblemLike,
+    as_problem,
+    as_tour,
+    asymmetric_matrix,
+    attach_partial,
+    solver_target,
+)
 from .plot import plot_history, plot_tour
 
 if TYPE_CHECKING:
@@ -214,7 +223,7 @@ class _Route:
     open: bool = False
     start_city: Optional[int] = None
     end_city: Optional[int] = None
-    asymmetric: Optional[tuple[str, np.ndarray]] = None  # (name, int32 matrix)
+    asymmetric: Optional[DirectedMatrix] = None
 
     @property
     def is_path(self) -> bool:
@@ -226,19 +235,20 @@ def _make_result(
 ) -> Result:
     route = route if route is not None else _Route()
     tour = raw["tour"]
+    directed = route.asymmetric
     if problem is None:  # an asymmetric matrix: the core measured the directed tour or path
-        length: Union[int, float] = int(raw["length"])
+        length: Union[int, float] = directed.length(tour, not route.is_path, raw["length"])  # type: ignore[union-attr]
     elif route.is_path:
         length = problem.path_length(tour, raw["length"])
     else:
         length = problem.tour_length(tour)
     config = json.loads(raw["config"])
-    scale = None if problem is None else problem.scale
+    scale = (directed.scale if directed is not None else None) if problem is None else problem.scale
     if scale is not None and target is not None:
         config["target"] = target  # the solver saw it in fixed-point units
     # The known optima are those of closed symmetric tours.
     optimum = problem.optimum if problem is not None and scale is None and not route.is_path else None
-    to_user_units = (lambda l: l) if problem is None else problem.to_user_units
+    to_user_units = directed.to_user_units if problem is None else problem.to_user_units  # type: ignore[union-attr]
     history = [HistoryPoint(i, s, to_user_units(l)) for i, s, l in raw["history"]]
     found_by = json.loads(raw["found_by"]) if "found_by" in raw else None
     if found_by is not None:
@@ -256,7 +266,7 @@ def _make_result(
         backend=raw["backend"],
         device=raw["device"],
         stop_reason=raw["stop_reason"],
-        instance=problem.name if problem is not None else route.asymmetric[0],  # type: ignore[index]
+        instance=problem.name if problem is not None else directed.name,  # type: ignore[union-attr]
         _problem=problem,
         open=route.is_path,
         start_city=route.start_city,
@@ -295,9 +305,10 @@ def solve(
               a matrix unless metric="euc_3d";
             - a TSPLIB .tsp path (or a TSPLIB name, looked up in $FORMICA_TSPLIB_DIR/tsp);
             - a formica.Instance;
-            - an (n, n) integer matrix that is not symmetric, or a TSPLIB TYPE: ATSP file: an
+            - an (n, n) matrix that is not symmetric, or a TSPLIB TYPE: ATSP file: an
               asymmetric instance (matrix[i, j] is the way from i to j; the diagonal is ignored),
-              solved through its 2n-city symmetric form; the tour is directed.
+              solved through its 2n-city symmetric form; the tour is directed. Weights that are
+              not all whole numbers keep exact float lengths, as for a symmetric matrix.
             - a weighted networkx Graph or DiGraph (its weight matrix in the order of G.nodes;
               weight= names the edge attribute, default "weight"): Result.nodes holds the node
               labels in tour order. A pair of nodes without an edge raises ValueError, unless
@@ -401,7 +412,7 @@ def _solve(
         bool(open),
         None if start_city is None else int(start_city),
         None if end_city is None else int(end_city),
-        problem if isinstance(problem, tuple) else asymmetric_matrix(problem, metric),
+        DirectedMatrix(*problem) if isinstance(problem, tuple) else asymmetric_matrix(problem, metric),
     )
     if route.asymmetric is not None or route.is_path:
         if initial_tour is not None:
@@ -426,14 +437,14 @@ def _solve(
         **params,
     }
     if target is not None:
-        scale = None if prepared is None else prepared.scale
-        settings["target"] = math.floor(target if scale is None else target * scale)  # lengths are integers
+        scale = (route.asymmetric.scale if route.asymmetric is not None else None) if prepared is None else prepared.scale
+        settings["target"] = solver_target(target, scale)
     text = {name: _parameter_text(value) for name, value in settings.items() if value is not None}
     ends = (route.open, route.start_city, route.end_city)
     bar = ImprovementBar() if progress else None
     try:
         if route.asymmetric is not None:
-            raw = _core.solve_asymmetric(*route.asymmetric, text, *ends)
+            raw = _core.solve_asymmetric(route.asymmetric.name, route.asymmetric.weights, text, *ends)
         elif route.is_path:
             raw = _core.solve_path(prepared.instance, text, *ends)  # type: ignore[union-attr]
         else:

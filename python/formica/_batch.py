@@ -8,7 +8,6 @@ and costs nothing else. The batch then runs in the C++ core with the GIL release
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 import sys
 from collections.abc import Sequence
@@ -18,7 +17,7 @@ import numpy as np
 
 from . import _core
 from ._messages import check_names, python_messages
-from ._problem import Problem, as_problem, attach_partial
+from ._problem import Problem, as_problem, attach_partial, solver_target
 from ._progress import BatchBar
 
 if TYPE_CHECKING:
@@ -215,9 +214,7 @@ def _start_tour(i: int, tour: Any, n: int) -> list[int]:
 
 def _solver_target(target: Optional[float], problem: Problem) -> Optional[int]:
     """A target in the solver's units (fixed point for metric="float")."""
-    if target is None:
-        return None
-    return int(math.floor(target * problem.scale)) if problem.scale is not None else int(target)
+    return solver_target(target, problem.scale)
 
 
 def _reporter(progress: Union[None, bool, ProgressCallback]) -> Optional[Callable[..., Any]]:

@@ -97,6 +97,18 @@ def as_tour(tour: npt.ArrayLike) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.int32)
 
 
+def solver_target(target: Any, scale: Optional[float]) -> Optional[int]:
+    """A target length in the solver's units, floored (its lengths are integers): fixed point for
+    float distances (`scale`), else the length itself. ValueError for anything but a finite number."""
+    if target is None:
+        return None
+    if isinstance(target, (bool, np.bool_)) or not isinstance(target, (int, float, np.integer, np.floating)):
+        raise ValueError(f"target is a length, got {target!r}")
+    if not math.isfinite(target):
+        raise ValueError(f"target must be a finite length, got {target}")
+    return math.floor(target if scale is None else target * scale)
+
+
 def _scale_for(magnitude: float) -> float:
     """The power of two mapping `magnitude` into (FLOAT_SCALE_UNITS / 2, FLOAT_SCALE_UNITS]."""
     if not magnitude > 0 or not math.isfinite(magnitude):
@@ -197,7 +209,7 @@ def _matrix(array: np.ndarray, metric: Optional[str]) -> Problem:
         if not (array == np.floor(array)).all():
             i, j = _first_cell(array != np.floor(array))
             raise ValueError(
-                f"weight {array[i, j]!r} between cities {i + 1} and {j + 1} is not an integer; "
+                f"weight {float(array[i, j])} between cities {i + 1} and {j + 1} is not an integer; "
                 "metric='explicit' takes integer weights: leave metric unset (or pass metric='float') for float distances"
             )
     elif metric == "float":
@@ -228,10 +240,38 @@ def _float_matrix(name: str, values: np.ndarray) -> Problem:
     return Problem(_core.instance_from_matrix(name, fixed), scale, values)
 
 
-def asymmetric_matrix(problem: Any, metric: Optional[str]) -> Optional[tuple[str, np.ndarray]]:
-    """(name, (n, n) int32 matrix) when `problem` is a square integer matrix that is not symmetric
-    (metric None or "explicit"); None for anything else, which as_problem then takes."""
-    if isinstance(problem, (str, os.PathLike, _core.Instance, Problem)) or metric not in (None, "explicit"):
+@dataclass(frozen=True)
+class DirectedMatrix:
+    """An asymmetric instance as the core takes it: a name and an (n, n) int32 matrix, the way
+    from i to j in row i, column j (diagonal 0). For float weights the core sees them in fixed
+    point (``scale``, as metric="float" does), and ``values`` holds the user's, by which tours are
+    measured exactly."""
+
+    name: str
+    weights: np.ndarray
+    #: Fixed-point scale of float weights; None when lengths are exact integers.
+    scale: Optional[float] = None
+    values: Optional[np.ndarray] = None
+
+    def length(self, order: np.ndarray, closed: bool, fixed_point: int) -> Union[int, float]:
+        """Exact length of the directed tour (`closed`) or path `order`, whose length in the core's
+        units is `fixed_point`: that integer, or for float weights the sum in double."""
+        if self.values is None:
+            return int(fixed_point)
+        ahead = np.roll(order, -1) if closed else order[1:]
+        return float(self.values[order if closed else order[:-1], ahead].sum())
+
+    def to_user_units(self, length: int) -> Union[int, float]:
+        """A length of the core (fixed-point for float weights) in the matrix's units."""
+        return length if self.scale is None else length / self.scale
+
+
+def asymmetric_matrix(problem: Any, metric: Optional[str]) -> Optional[DirectedMatrix]:
+    """The DirectedMatrix of `problem` when it is a square matrix of numbers that is not
+    symmetric (metric None, "explicit" or "float"); None for anything else, which as_problem then
+    takes. The diagonal is ignored. Weights that are not all whole numbers, or metric="float",
+    keep their float values (exact lengths, as for a symmetric float matrix)."""
+    if isinstance(problem, (str, os.PathLike, _core.Instance, Problem)) or metric not in (None, "explicit", "float"):
         return None
     array = np.asarray(problem)
     if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] < 3:
@@ -240,22 +280,30 @@ def asymmetric_matrix(problem: Any, metric: Optional[str]) -> Optional[tuple[str
         return None
     if np.issubdtype(array.dtype, np.bool_) or np.array_equal(array, array.T):
         return None
-    if np.issubdtype(array.dtype, np.floating):
-        if not np.isfinite(array).all():
-            i, j = _first_cell(~np.isfinite(array))
-            raise ValueError(f"weight {array[i, j]} from city {i + 1} to city {j + 1} is not finite")
-        if not (array == np.floor(array)).all():
-            i, j = _first_cell(array != np.floor(array))
-            raise ValueError(f"weight {array[i, j]!r} from city {i + 1} to city {j + 1} is not an integer")
-    off_diagonal = ~np.eye(array.shape[0], dtype=bool)
-    if (array > _INT32_MAX).any():
-        i, j = _first_cell(array > _INT32_MAX)
-        raise ValueError(f"weight {array[i, j]} from city {i + 1} to city {j + 1} is larger than {_INT32_MAX}")
+    n = array.shape[0]
+    off_diagonal = ~np.eye(n, dtype=bool)
+    if np.issubdtype(array.dtype, np.floating) and not np.isfinite(array[off_diagonal]).all():
+        i, j = _first_cell(~np.isfinite(array) & off_diagonal)
+        raise ValueError(f"weight {array[i, j]} from city {i + 1} to city {j + 1} is not finite")
     if (array[off_diagonal] < 0).any():
         i, j = _first_cell((array < 0) & off_diagonal)
         raise ValueError(f"negative weight {array[i, j]} from city {i + 1} to city {j + 1}")
     clean = np.where(off_diagonal, array, 0)
-    return f"matrix{array.shape[0]}", np.ascontiguousarray(clean, dtype=np.int32)
+    name = f"matrix{n}"
+    if metric == "float" or (metric is None and not _whole(clean)):
+        values = np.ascontiguousarray(clean, dtype=np.float64)
+        scale = _scale_for(float(values.max()))
+        return DirectedMatrix(name, np.rint(values * scale).astype(np.int32), scale, values)
+    if not _whole(clean):
+        i, j = _first_cell((clean != np.floor(clean)) & off_diagonal)
+        raise ValueError(
+            f"weight {float(array[i, j])} from city {i + 1} to city {j + 1} is not an integer; "
+            "metric='explicit' takes integer weights: leave metric unset (or pass metric='float') for float weights"
+        )
+    if (clean > _INT32_MAX).any():
+        i, j = _first_cell(clean > _INT32_MAX)
+        raise ValueError(f"weight {array[i, j]} from city {i + 1} to city {j + 1} is larger than {_INT32_MAX}")
+    return DirectedMatrix(name, np.ascontiguousarray(clean, dtype=np.int32))
 
 
 def attach_partial(error: BaseException, attribute: str, make: Callable[[Any], Any]) -> None:

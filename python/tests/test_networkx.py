@@ -43,6 +43,19 @@ def test_a_directed_graph_with_integer_weights_is_an_asymmetric_problem() -> Non
     assert result.length == sum(graph[u][v]["weight"] for u, v in zip(cycle, cycle[1:]))
 
 
+def test_a_directed_graph_with_float_weights_keeps_them() -> None:
+    graph = nx.DiGraph()
+    rng = np.random.default_rng(4)
+    for i in range(15):
+        for j in range(15):
+            if i != j:
+                graph.add_edge(f"stop{i}", f"stop{j}", weight=float(rng.uniform(1, 60)))
+    result = formica.solve(graph, iterations=5, seed=1)
+    assert result.asymmetric and isinstance(result.length, float)
+    cycle = result.nodes + result.nodes[:1]
+    assert result.length == pytest.approx(sum(graph[u][v]["weight"] for u, v in zip(cycle, cycle[1:])), rel=1e-12)
+
+
 def test_missing_edges_raise_or_weigh_heavily() -> None:
     graph = nx.cycle_graph(8)  # unweighted: every edge weighs 1
     graph.add_edges_from([(0, 4), (1, 5)])

@@ -69,6 +69,29 @@ def test_asymmetric_matrix() -> None:
         result.plot()
 
 
+def test_asymmetric_float_matrix_keeps_exact_float_lengths() -> None:
+    rng = np.random.default_rng(12)
+    matrix = rng.uniform(0.5, 9.5, size=(7, 7))
+    np.fill_diagonal(matrix, np.nan)  # the diagonal is ignored, whatever it holds
+    along = lambda o: float(sum(matrix[o[i], o[i + 1]] for i in range(len(o) - 1)))  # noqa: E731
+    directed = lambda o: along(o) + float(matrix[o[-1], o[0]])  # noqa: E731
+    result = formica.solve(matrix, iterations=20, backend="cpu", seed=1)
+    assert result.asymmetric and isinstance(result.length, float)
+    assert result.length == pytest.approx(directed(tuple(result.tour)), rel=1e-12)
+    assert result.length == pytest.approx(_best(7, directed), rel=1e-6)
+    assert result.history[-1].length == pytest.approx(result.length, rel=1e-6)  # float units, not fixed point
+    path = formica.solve(matrix, start_city=2, iterations=20, backend="cpu", seed=1)
+    assert path.tour[0] == 2 and isinstance(path.length, float)
+    assert path.length == pytest.approx(_best(7, along, lambda o: o[0] == 2), rel=1e-6)
+    # A target in the matrix's units; metric="float" gives an integer matrix float lengths too.
+    reached = formica.solve(matrix, target=result.length + 0.5, time_limit=10, backend="cpu", seed=1)
+    assert reached.stop_reason in ("target", "exact") and reached.length <= result.length + 0.5
+    whole = np.where(np.isnan(matrix), 0, np.rint(matrix)).astype(np.int64)
+    assert isinstance(formica.solve(whole, metric="float", iterations=5, backend="cpu").length, float)
+    with pytest.raises(ValueError, match=r"^weight \d\.\d+ from city 1 to city 2 is not an integer; metric='explicit'"):
+        formica.solve(matrix, metric="explicit", iterations=1)
+
+
 def test_asymmetric_tsplib_file(data: Callable[[str], str]) -> None:
     result = formica.solve(data("atsp6.atsp"), iterations=20, backend="cpu", seed=1)
     assert result.asymmetric and result.instance == "atsp6" and len(result.tour) == 6

@@ -65,3 +65,19 @@ def test_named_budgets_are_kept() -> None:
     result = formica.solve(points, time_limit=0.4, seed=1)
     assert result.stop_reason == "time limit" and result.seconds >= 0.35
     assert formica.solve(points, iterations=3, seed=1).stop_reason == "iterations"
+
+
+def test_a_tour_of_length_zero_ends_even_a_named_budget() -> None:
+    start = time.perf_counter()
+    result = formica.solve(np.full((50, 2), 7.0), time_limit=30, seed=1)
+    assert result.length == 0 and result.stop_reason == "optimal"
+    assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize("target", [float("nan"), float("inf"), "100", True])
+def test_a_target_that_is_not_a_finite_length_is_refused(target: object) -> None:
+    points = np.random.default_rng(1).uniform(0, 1000, size=(20, 2)).round()
+    with pytest.raises(ValueError, match=r"^target (must be a finite length|is a length)"):
+        formica.solve(points, target=target, time_limit=1)
+    with pytest.raises(ValueError, match=r"^target (must be a finite length|is a length)"):
+        formica.solve_batch([points], targets=[target], time_limit=1)
