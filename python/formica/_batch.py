@@ -83,7 +83,8 @@ def solve_batch(
 
     Returns:
         a list of Result: iterations are kicks (all walks together), stop_reason is "kicks",
-        "time limit", "target", "interrupted" or "exact". Array instances are named
+        "time limit", "target", "optimal" (a tour of length 0), "interrupted" or "exact". Array
+        instances are named
         "batch-00000", "batch-00001", ...
 
     Raises:

@@ -72,6 +72,12 @@ def test_a_tour_of_length_zero_ends_even_a_named_budget() -> None:
     result = formica.solve(np.full((50, 2), 7.0), time_limit=30, seed=1)
     assert result.length == 0 and result.stop_reason == "optimal"
     assert time.perf_counter() - start < 5
+    start = time.perf_counter()
+    spread = np.random.default_rng(2).uniform(0, 1000, size=(30, 2)).round()
+    batch = formica.solve_batch([spread, np.full((30, 2), 7.0)], time_limit=30, kicks=50, seed=1)
+    assert batch[1].length == 0 and batch[1].stop_reason == "optimal"
+    assert batch[0].stop_reason == "kicks"
+    assert time.perf_counter() - start < 10
 
 
 @pytest.mark.parametrize("target", [float("nan"), float("inf"), "100", True])

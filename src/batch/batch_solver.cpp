@@ -67,7 +67,7 @@ BatchResult merge_walks(const Instance& instance, std::span<WalkOutcome> walks, 
     if (result.history.empty() || point.length < result.history.back().length) result.history.push_back(point);
   result.tour = Tour(instance, std::move(walks[best].tour));
   if (result.tour.length() <= planned.target)
-    result.stop_reason = "target";
+    result.stop_reason = planned.target_named ? "target" : "optimal";
   else if (interrupted)
     result.stop_reason = "interrupted";
   else if (timed_out)
@@ -167,7 +167,7 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
         p.kicks = *kicks;
       else if (!time_limit)
         p.kicks = kDefaultKicksPerCity * instance.n();
-      if (l.target) p.target = *l.target;
+      if (l.target) p.target = *l.target, p.target_named = true;
       p.start = l.start;
       if (instance.n() >= localsearch::kMinKickCities)
         p.lists = build_candidate_lists(instance, config.neighbours, 1, config.neighbour_lists);

@@ -86,7 +86,7 @@ struct BatchResult {
   int64_t kicks = 0;                  ///< kicks done, all walks together
   double seconds = 0.0;               ///< from BatchOptions::start to the instance's end
   std::vector<HistoryPoint> history;  ///< improvements of the best length (iteration = kicks so far)
-  std::string stop_reason;            ///< "kicks", "time limit", "target", "interrupted", "exact"
+  std::string stop_reason;  ///< "kicks", "time limit", "target", "optimal" (length 0), "interrupted", "exact"
 };
 
 struct BatchProgress {

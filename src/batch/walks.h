@@ -27,7 +27,10 @@ struct PlannedInstance {
   uint64_t seed = 0;
   int64_t kicks = std::numeric_limits<int64_t>::max();  ///< per walk
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
-  int64_t target = std::numeric_limits<int64_t>::min();  ///< none unless set
+  /// The walks stop once one's tour is at most this: the named target, else 0 (a tour of length 0
+  /// is optimal, weights are never negative).
+  int64_t target = 0;
+  bool target_named = false;
   std::vector<int32_t> start;  ///< every walk's start tour (InstanceLimits::start); empty: walk_start's own
 };
 

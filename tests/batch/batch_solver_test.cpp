@@ -111,6 +111,25 @@ TEST(BatchSolver, PerInstanceLimitsApply) {
   EXPECT_EQ(batch.results[2].kicks, 0);
 }
 
+TEST(BatchSolver, AnInstanceOfLengthZeroEndsAsOptimalWithoutItsBudget) {
+  // Every city on one point: the climbed start is optimal, and no walk kicks on for the time limit.
+  std::vector<Instance> instances = uniform_batch({60});
+  const std::vector<double> zeros(60, 0.0);
+  instances.emplace_back("one-point", EdgeWeightType::Euc2D, zeros, zeros);
+  BatchConfig config = cpu_config(0);
+  config.kicks.reset();
+  config.time_limit = 30.0;
+  std::vector<InstanceLimits> limits(2);
+  limits[0].kicks = 20;
+  const auto start = std::chrono::steady_clock::now();
+  const Batch batch = solve_batch(instances, config, limits);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+  EXPECT_EQ(batch.results[0].stop_reason, "kicks");
+  EXPECT_EQ(batch.results[1].tour.length(), 0);
+  EXPECT_EQ(batch.results[1].stop_reason, "optimal");
+  EXPECT_EQ(batch.results[1].kicks, 0);
+}
+
 TEST(BatchSolver, TimeLimitEndsEveryWalkAndSharesTheTimeAmongThem) {
   // 40 walks on 2 threads: each gets its share of the second, none is left without kicks. A walk's
   // climbed start tour takes its share too (about 10 ms each on a busy 2-core machine: with 0.3 s
