@@ -235,20 +235,21 @@ def _make_result(
 ) -> Result:
     route = route if route is not None else _Route()
     tour = raw["tour"]
-    directed = route.asymmetric
+    # What measures lengths in the user's units: the problem, or for an asymmetric matrix its DirectedMatrix.
+    units: Union[Problem, DirectedMatrix] = problem if problem is not None else route.asymmetric  # type: ignore[assignment]
     if problem is None:  # an asymmetric matrix: the core measured the directed tour or path
-        length: Union[int, float] = directed.length(tour, not route.is_path, raw["length"])  # type: ignore[union-attr]
+        length: Union[int, float] = route.asymmetric.length(tour, not route.is_path, raw["length"])  # type: ignore[union-attr]
     elif route.is_path:
         length = problem.path_length(tour, raw["length"])
     else:
         length = problem.tour_length(tour)
     config = json.loads(raw["config"])
-    scale = (directed.scale if directed is not None else None) if problem is None else problem.scale
+    scale = units.scale
     if scale is not None and target is not None:
         config["target"] = target  # the solver saw it in fixed-point units
     # The known optima are those of closed symmetric tours.
     optimum = problem.optimum if problem is not None and scale is None and not route.is_path else None
-    to_user_units = directed.to_user_units if problem is None else problem.to_user_units  # type: ignore[union-attr]
+    to_user_units = units.to_user_units
     history = [HistoryPoint(i, s, to_user_units(l)) for i, s, l in raw["history"]]
     found_by = json.loads(raw["found_by"]) if "found_by" in raw else None
     if found_by is not None:
@@ -266,7 +267,7 @@ def _make_result(
         backend=raw["backend"],
         device=raw["device"],
         stop_reason=raw["stop_reason"],
-        instance=problem.name if problem is not None else directed.name,  # type: ignore[union-attr]
+        instance=units.name,
         _problem=problem,
         open=route.is_path,
         start_city=route.start_city,
@@ -437,8 +438,8 @@ def _solve(
         **params,
     }
     if target is not None:
-        scale = (route.asymmetric.scale if route.asymmetric is not None else None) if prepared is None else prepared.scale
-        settings["target"] = solver_target(target, scale)
+        units = prepared if prepared is not None else route.asymmetric  # a DirectedMatrix has a scale too
+        settings["target"] = solver_target(target, units.scale)  # type: ignore[union-attr]
     text = {name: _parameter_text(value) for name, value in settings.items() if value is not None}
     ends = (route.open, route.start_city, route.end_city)
     bar = ImprovementBar() if progress else None

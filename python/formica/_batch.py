@@ -114,7 +114,7 @@ def solve_batch(
     limits = None
     if seeds is not None or time_limits is not None or targets is not None or start_tours is not None:
         limits = [
-            {"seed": s, "time_limit": t, "target": _solver_target(target, problem), "start": start}
+            {"seed": s, "time_limit": t, "target": solver_target(target, problem.scale), "start": start}
             for s, t, target, problem, start in zip(per_seed, per_time, per_target, problems, per_start)
         ]
     settings = {"backend": backend, "time_limit": time_limit, "kicks": kicks, "seed": seed, "threads": threads,
@@ -211,11 +211,6 @@ def _start_tour(i: int, tour: Any, n: int) -> list[int]:
         bad = int(array.min()) if int(array.min()) < 0 else int(array.max())
         raise ValueError(f"instance {i}: the start tour is not a permutation of 0 .. {n - 1} (city {bad})")
     return [int(c) for c in array]
-
-
-def _solver_target(target: Optional[float], problem: Problem) -> Optional[int]:
-    """A target in the solver's units (fixed point for metric="float")."""
-    return solver_target(target, problem.scale)
 
 
 def _reporter(progress: Union[None, bool, ProgressCallback]) -> Optional[Callable[..., Any]]:

@@ -55,9 +55,9 @@ class Problem:
         fixed_point = _core.tour_length(self.instance, tour)  # validates the permutation
         if self.values is None:
             return int(fixed_point)
-        successor = np.roll(tour, -1)
         if self.instance.edge_weight_type == "EXPLICIT":
-            return float(self.values[tour, successor].sum())
+            return _matrix_walk(self.values, tour, closed=True)
+        successor = np.roll(tour, -1)
         steps = self.values[successor] - self.values[tour]
         return float(np.sqrt((steps * steps).sum(axis=1)).sum())
 
@@ -67,7 +67,7 @@ class Problem:
         if self.values is None:
             return int(fixed_point)
         if self.instance.edge_weight_type == "EXPLICIT":
-            return float(self.values[path[:-1], path[1:]].sum())
+            return _matrix_walk(self.values, path, closed=False)
         steps = self.values[path[1:]] - self.values[path[:-1]]
         return float(np.sqrt((steps * steps).sum(axis=1)).sum())
 
@@ -107,6 +107,20 @@ def solver_target(target: Any, scale: Optional[float]) -> Optional[int]:
     if not math.isfinite(target):
         raise ValueError(f"target must be a finite length, got {target}")
     return math.floor(target if scale is None else target * scale)
+
+
+def _fixed_point_matrix(values: np.ndarray) -> tuple[float, np.ndarray]:
+    """The scale (_scale_for its largest entry) and the int32 matrix the core sees for a float
+    matrix: each weight x scale, rounded."""
+    scale = _scale_for(float(values.max()) if values.size else 0.0)
+    return scale, np.rint(values * scale).astype(np.int32)
+
+
+def _matrix_walk(values: np.ndarray, order: np.ndarray, closed: bool) -> float:
+    """The length of `order` under the weights `values` (row = from, column = to), summed in
+    double: a closed tour, or an open path."""
+    ahead = np.roll(order, -1) if closed else order[1:]
+    return float(values[order if closed else order[:-1], ahead].sum())
 
 
 def _scale_for(magnitude: float) -> float:
@@ -235,8 +249,7 @@ def _float_matrix(name: str, values: np.ndarray) -> Problem:
         raise ValueError(
             f"weights are not symmetric: d({i + 1},{j + 1}) = {values[i, j]} but d({j + 1},{i + 1}) = {values[j, i]}"
         )
-    scale = _scale_for(float(values.max()) if values.size else 0.0)
-    fixed = np.rint(values * scale).astype(np.int32)
+    scale, fixed = _fixed_point_matrix(values)
     return Problem(_core.instance_from_matrix(name, fixed), scale, values)
 
 
@@ -256,10 +269,7 @@ class DirectedMatrix:
     def length(self, order: np.ndarray, closed: bool, fixed_point: int) -> Union[int, float]:
         """Exact length of the directed tour (`closed`) or path `order`, whose length in the core's
         units is `fixed_point`: that integer, or for float weights the sum in double."""
-        if self.values is None:
-            return int(fixed_point)
-        ahead = np.roll(order, -1) if closed else order[1:]
-        return float(self.values[order if closed else order[:-1], ahead].sum())
+        return int(fixed_point) if self.values is None else _matrix_walk(self.values, order, closed)
 
     def to_user_units(self, length: int) -> Union[int, float]:
         """A length of the core (fixed-point for float weights) in the matrix's units."""
@@ -292,8 +302,8 @@ def asymmetric_matrix(problem: Any, metric: Optional[str]) -> Optional[DirectedM
     name = f"matrix{n}"
     if metric == "float" or (metric is None and not _whole(clean)):
         values = np.ascontiguousarray(clean, dtype=np.float64)
-        scale = _scale_for(float(values.max()))
-        return DirectedMatrix(name, np.rint(values * scale).astype(np.int32), scale, values)
+        scale, fixed = _fixed_point_matrix(values)
+        return DirectedMatrix(name, fixed, scale, values)
     if not _whole(clean):
         i, j = _first_cell((clean != np.floor(clean)) & off_diagonal)
         raise ValueError(
