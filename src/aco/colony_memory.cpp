@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "aco/colony_merge.h"
+#include "bounds/held_karp.h"
 #include "localsearch/config.h"
 
 namespace formica::aco {
@@ -36,6 +37,8 @@ ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
   const size_t lk_lists =
       static_cast<size_t>(std::min(local_search ? config.ls_neighbours : kMergerNeighbours, n - 1)) * 4;
   memory.host = lk_threads > 0 ? cities * (lk_lists + lk_threads * per_lk_thread + 8) : 0;
+  // --lk-lists alpha: the Held-Karp ascent that runs beside the threads until it hands them its lists.
+  if (lk_threads > 0 && config.lk_lists == LkLists::Alpha) memory.host += cities * bounds::kAscentBytesPerCity;
   // --lk-stretch: the threads' tour, its published and offered copies, the merge's copy and the
   // settled marks; per thread a stretch's coordinates, lists and their distances, its walk and its
   // chains' arrays (about 160 bytes a city; a matrix instance's stretch adds its m^2 weights,

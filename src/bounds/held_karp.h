@@ -12,6 +12,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -21,6 +22,11 @@
 #include "core/instance.h"
 
 namespace formica::bounds {
+
+/// Host bytes per city that one thread's ascent and the alpha-nearest lists built from it hold at
+/// their peak (the sparse graph, the 1-trees and penalties, the pool and the alpha tables): what a
+/// memory plan counts for an ascent that runs beside a search (docs/reliability.md#memory-plans).
+inline constexpr size_t kAscentBytesPerCity = 700;
 
 struct BoundOptions {
   /// Most ascent iterations (one sparse 1-tree each); 0: until the step schedule ends.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "aco/colony_memory.h"
+#include "bounds/held_karp.h"
 #include "core/error.h"
 #include "core/memory.h"
 #include "core/nearest_neighbour.h"
@@ -763,6 +764,11 @@ TEST(Solver, TooLittleMemoryIsAnOutOfMemoryError) {
   EXPECT_GT(shared, 200'000 * size_t{4} * 17);
   config.lk_independent = true;
   EXPECT_EQ(aco::colony_memory(200'000, config, true).host - shared, 200'000 * size_t{4} * 8);
+  // Alpha lists: the ascent that runs beside the threads until it hands them over.
+  config.lk_independent = false;
+  config.lk_lists = aco::LkLists::Alpha;
+  EXPECT_EQ(aco::colony_memory(200'000, config, true).host - shared, 200'000 * bounds::kAscentBytesPerCity);
+  config.lk_lists = aco::LkLists::Colonies;
   // GA-EAX's threads hold a population of tours: 100 tours and the next generation's, 8 bytes a
   // city each, beyond what the Lin-Kernighan threads need.
   config.lk_independent = false;
