@@ -221,11 +221,14 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   std::atomic<int> size{population}, climbed{0};
 #pragma omp parallel num_threads(config_.threads) if (config_.threads > 1)
   {
-    NeighbourClimber climber(instance_, lists_, ClimbOptions{.or_opt = true});
-    std::optional<LinKernighan> chains;  // EaxClimb::LinKernighan: chains of 3-opt steps after the climb
+    // EaxClimb::LinKernighan: chains of 3-opt steps after a 2-opt climb, whose 3-opt steps find the
+    // Or-opt moves themselves; a start left to them in 2-opt's local optimum climbs sooner, and lower,
+    // than one climbed by Or-opt first (docs/tuning.md#eax-climb).
+    const bool lk_chains = config_.climb == EaxClimb::LinKernighan && n >= kMinKickCities && !kicked;
+    NeighbourClimber climber(instance_, lists_, ClimbOptions{.or_opt = !lk_chains});
+    std::optional<LinKernighan> chains;
     TwoLevelTour list;
-    if (config_.climb == EaxClimb::LinKernighan && n >= kMinKickCities && !kicked)
-      chains.emplace(instance_, chain_lists_ ? *chain_lists_ : lists_, chain_options(n));
+    if (lk_chains) chains.emplace(instance_, chain_lists_ ? *chain_lists_ : lists_, chain_options(n));
     // Restart kicks: each kick repaired by Lin-Kernighan chains from its eight ends, as the
     // iterated Lin-Kernighan threads do it (kicked_tour.h), and kept whatever its length.
     std::optional<LinKernighan> lk;
