@@ -771,7 +771,6 @@ TEST(Solver, TooLittleMemoryIsAnOutOfMemoryError) {
   config.lk_lists = aco::LkLists::Colonies;
   // GA-EAX's threads hold a population of tours: 100 tours and the next generation's, 8 bytes a
   // city each, beyond what the Lin-Kernighan threads need.
-  config.lk_independent = false;
   config.host_search = aco::HostSearch::Eax;
   const size_t hundred = aco::colony_memory(200'000, config, true).host;
   EXPECT_GT(hundred, shared + size_t{200'000} * 100 * 8);
