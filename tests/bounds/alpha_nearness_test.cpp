@@ -1,19 +1,15 @@
 // Alpha-nearness against its definition, by brute force on small instances: the minimum 1-tree
 // (same special city) that must contain (i, j), less the minimum 1-tree. And the alpha lists on
 // TSPLIB: they hold more of the optimal tour's edges than the nearest neighbours do (Helsgaun's
-// observation that made them LKH's candidate sets). And the host memory an ascent and its lists
-// hold, which memory plans count as kAscentBytesPerCity.
+// observation that made them LKH's candidate sets).
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <numeric>
-#include <string>
 
 #include "bounds/alpha_nearness.h"
 #include "bounds/complete_graph.h"
 #include "core/rng.h"
-#include "io/generator.h"
 #include "io/tsplib.h"
 #include "test_support.h"
 
@@ -106,32 +102,6 @@ TEST(AlphaNearness, FiveAlphaNearestHoldMoreOptimalEdgesThanFiveNearest) {
     EXPECT_GT(by_alpha, by_distance) << name;
     EXPECT_GE(by_alpha, 2 * instance.n() * 97 / 100) << name << ": " << by_alpha << " of " << 2 * instance.n();
   }
-}
-
-/// A field of /proc/self/status in KiB ("VmHWM", "VmRSS"), -1 where it cannot be read.
-int64_t status_kib(const std::string& field) {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind(field + ":", 0) == 0) return std::stoll(line.substr(field.size() + 1));
-  return -1;
-}
-
-TEST(AlphaNearness, AnAscentAndItsListsHoldAtMostThePlannedBytesPerCity) {
-  if (test::kTimeScale > 1.0) GTEST_SKIP() << "a sanitizer's shadow memory is no part of the plan";
-  const Instance instance = io::generate_instance(20000, io::InstanceKind::Uniform, 1);
-  // Writing 5 to clear_refs resets the peak resident set (VmHWM) to the resident set now.
-  if (!(std::ofstream("/proc/self/clear_refs") << "5") || status_kib("VmHWM") < 0)
-    GTEST_SKIP() << "the peak resident set cannot be reset here";
-  const int64_t before = status_kib("VmRSS");
-  BoundOptions options;
-  options.threads = 1;
-  options.iterations = 50;  // the ascent allocates everything before its first iteration
-  const LowerBound bound = lower_bound(instance, options);
-  const CandidateLists lists = alpha_candidate_lists(instance, bound, 5, 1);
-  ASSERT_EQ(lists.k(), 5);
-  const double bytes = 1024.0 * static_cast<double>(status_kib("VmHWM") - before);
-  EXPECT_LE(bytes, static_cast<double>(kAscentBytesPerCity) * instance.n())
-      << bytes / instance.n() << " bytes a city";
 }
 
 }  // namespace
