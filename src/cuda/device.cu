@@ -14,7 +14,16 @@ struct Startup {
   std::once_flag discovered, started;
   std::optional<DeviceInfo> device;
   std::shared_future<void> context;
+  // Device 0's wait flags (set_wait_mode), applied by whichever comes second: the context's
+  // creation (start_context) or set_wait_mode.
+  std::mutex wait_mutex;
+  bool context_made = false;
+  std::optional<unsigned> wait_flags;
 };
+
+unsigned wait_flags(WaitMode mode) {
+  return mode == WaitMode::Block ? cudaDeviceScheduleBlockingSync : cudaDeviceScheduleSpin;
+}
 
 Startup& startup() {
   static Startup s;
@@ -78,9 +87,28 @@ void start_context() {
                   if (find_device()) {
                     CUDA_CHECK(cudaSetDevice(0));
                     CUDA_CHECK(cudaFree(nullptr));
+                    const std::lock_guard lock(startup().wait_mutex);
+                    startup().context_made = true;
+                    if (startup().wait_flags) CUDA_CHECK(cudaSetDeviceFlags(*startup().wait_flags));
                   }
                 }).share();
   });
+}
+
+void set_wait_mode(WaitMode mode) {
+  if (!find_device()) return;
+  Startup& s = startup();
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  if (device != 0) {  // an island's own GPU, which start_context never touches
+    CUDA_CHECK(cudaSetDeviceFlags(wait_flags(mode)));
+    return;
+  }
+  const std::lock_guard lock(s.wait_mutex);
+  s.wait_flags = wait_flags(mode);
+  // A context under way takes the flags when it is made; else they go to the device now (and
+  // create its context where none exists: the run is about to use it).
+  if (s.context_made || !s.context.valid()) CUDA_CHECK(cudaSetDeviceFlags(*s.wait_flags));
 }
 
 void finish_context() noexcept {

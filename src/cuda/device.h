@@ -47,6 +47,17 @@ void start_context();
 /// nobody named waits for it before its budget starts (solver.cpp).
 void finish_context() noexcept;
 
+/// How host threads wait for the device's work (cudaStreamSynchronize, cudaMemcpy ...): Spin keeps
+/// the waiting thread on its core (the runtime's default with fewer contexts than cores: the
+/// shortest latency), Block puts it to sleep until the GPU is done (cudaDeviceScheduleBlockingSync:
+/// a few microseconds more per wait, and the core goes to the host threads beside the GPU search).
+enum class WaitMode { Spin, Block };
+
+/// Sets how every host thread waits for the calling thread's device, from the next wait on: the
+/// flags of the device's primary context. A context that start_context is still creating gets them
+/// once it exists, without waiting for it here. Nothing in a build without CUDA or without a device.
+void set_wait_mode(WaitMode mode);
+
 /// Seconds between a process's exit and its end when it holds a CUDA context: the driver releases
 /// the context (its memory mappings) as the process ends, before a parent waiting on it resumes.
 /// Measured on the H100 machine (driver 580): 0.09 to 0.16 s with the driver API alone (a primary

@@ -15,5 +15,6 @@ void use_device(int index) {
 std::optional<size_t> device_memory_in_use() { return std::nullopt; }
 void start_context() {}
 void finish_context() noexcept {}
+void set_wait_mode(WaitMode) {}
 
 }  // namespace formica::cuda

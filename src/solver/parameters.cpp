@@ -356,6 +356,16 @@ std::vector<Parameter> make_parameters() {
                "true: polish the best tour with exact 2-opt + Or-opt + 3-opt before returning it; false: don't",
                [](SolverConfig& c, std::string_view v) { c.polish = parse_bool("polish", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.polish); }});
+  p.push_back({"gpu-wait",
+               "how the thread driving a GPU search waits for its kernels: auto (block where host threads run "
+               "beside it, else spin), block (it sleeps: its core goes to the host threads) or spin (the "
+               "shortest latency)",
+               [](SolverConfig& c, std::string_view v) {
+                 const auto w = parse_gpu_wait(v);
+                 FORMICA_EXPECTS(w, "unknown --gpu-wait '", v, "' (valid: auto, block, spin)");
+                 c.gpu_wait = *w;
+               },
+               [](const SolverConfig& c) { return nlohmann::json(std::string(to_string(c.gpu_wait))); }});
   p.push_back({"island-interval",
                "seconds between the islands' exchanges of best tours (--islands, --gpus, or MPI ranks under mpirun); 0: 1 s "
                "up to 2,000 cities, then n / 2000 s, at most 10 s and a fifth of the time limit",

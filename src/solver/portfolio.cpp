@@ -37,11 +37,11 @@ constexpr int kQuadrantThreadsFrom = 30000;
 constexpr int kCpuAlphaThreadsFrom = 10000, kCpuAlphaThreadsBelow = 100000;
 
 // GA-EAX: the seconds per n^1.5 on kEaxReferenceThreads threads after which its population has
-// overtaken the colonies (eax_budget), from kEaxMinCities to kEaxMaxCities: docs/tuning.md#ga-eax
-constexpr double kEaxSeconds = 1.8e-5;
-constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 90'000;
-// Half that on the CPU backend: docs/tuning.md#ga-eax-on-the-cpu
+// overtaken the colonies (eax_budget), from kEaxMinCities to kEaxMaxCities, measured on the CPU
+// backend (docs/tuning.md#ga-eax-on-the-cpu); the GPU's colonies follow the same rule, so that the
+// GPU default runs GA-EAX wherever the host alone would (docs/gpu-engine.md#never-behind).
 constexpr double kEaxCpuSeconds = 0.9e-5;
+constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 90'000;
 // Alone on the CPU from kEaxCpuMinCities, on an asymmetric instance's symmetric form from
 // kEaxAsymmetricMinCities (its cities, twice the instance's):
 // docs/tuning.md#ga-eax-on-the-cpu-from-500-cities
@@ -87,14 +87,16 @@ int portfolio_ls_neighbours(int n, Backend backend) {
 }
 
 /// Host threads of iterated Lin-Kernighan beside the colonies (--lk-threads), from kMinKickCities
-/// cities: on the GPU every hardware thread but two (the one driving the GPU, one for the CUDA
-/// context and driver); on the CPU, in a run bounded by time, half of the run's threads (none in a
-/// run of counted iterations, which stays repeatable from its seed). With several islands in the
-/// process each takes its share. docs/tuning.md#lin-kernighan-threads
+/// cities: on the GPU every hardware thread but the one driving the GPU, which sleeps while its
+/// kernels run (--gpu-wait auto; one more is left to it where it spins); on the CPU, in a run bounded
+/// by time, half of the run's threads (none in a run of counted iterations, which stays repeatable
+/// from its seed). With several islands in the process each takes its share.
+/// docs/tuning.md#lin-kernighan-threads, docs/gpu-engine.md#never-behind
 int portfolio_lk_threads(int n, Backend backend, const SolverConfig& config) {
   if (n < localsearch::cpu::kMinKickCities) return 0;
   if (backend == Backend::Cuda)
-    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / config.islands - 2);
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / config.islands -
+                           (config.gpu_wait == GpuWait::Spin ? 2 : 1));
   const bool timed = config.time_limit && !config.iterations;
   return timed ? threads_per_island(config) / 2 : 0;
 }
@@ -112,7 +114,7 @@ int portfolio_focused_edges(int n) { return std::clamp(n / 8, 16, 128); }
 /// Parameters that leave the choice of algorithm to auto: those of every run (and the algorithm
 /// itself, which is auto here: the Python package always names it).
 bool general_parameter(std::string_view name) {
-  for (std::string_view general : {"algorithm", "time-limit", "target", "seed", "threads", "backend", "polish"})
+  for (std::string_view general : {"algorithm", "time-limit", "target", "seed", "threads", "backend", "polish", "gpu-wait"})
     if (name == general) return true;
   return false;
 }
@@ -128,19 +130,35 @@ bool eax_pays(const SolverConfig& config, int n, int threads, Backend backend, i
 /// there is the time to reach it.
 bool ends_at_target(const SolverConfig& config, int n) { return config.target && n <= kEaxTargetMaxCities; }
 
+/// Whether GA-EAX alone on the CPU pays for `config` on n cities: its budget on the island's threads,
+/// and nobody chose anything of the colonies, Ant System, 2-opt, iterations or islands.
+/// docs/tuning.md#ga-eax-on-the-cpu
+bool host_alone_runs_eax(const SolverConfig& config, int n) {
+  const SolverConfig defaults;
+  return config.islands == 1 && std::ranges::all_of(config.named, general_parameter) &&
+         config.colony == defaults.colony && config.ant_system == defaults.ant_system &&
+         config.two_opt == defaults.two_opt &&
+         eax_pays(config, n, threads_per_island(config), Backend::Cpu,
+                  config.asymmetric_form ? kEaxAsymmetricMinCities : kEaxCpuMinCities);
+}
+
+/// Whether auto on the GPU runs GA-EAX beside the colonies as the host alone would run it (its
+/// climbs, population and thread count): where host_alone_runs_eax, below the nearest-neighbour
+/// starts' band, whose rule is the GPU's own. docs/gpu-engine.md#never-behind
+bool gpu_runs_host_eax(const SolverConfig& config, int n, Backend backend) {
+  return backend == Backend::Cuda && !eax_nearest_starts(n, backend) &&
+         n >= localsearch::cpu::kMinKickCities && host_alone_runs_eax(config, n);
+}
+
 }  // namespace
 
 AutoEax auto_eax(const SolverConfig& config, int n, Backend backend) {
   if (config.algorithm != Algorithm::Auto) return AutoEax::None;
   const SolverConfig defaults;
-  // Alone, on the CPU: the budget pays and nobody chose anything of the colonies, Ant System, 2-opt,
-  // iterations or islands. docs/tuning.md#ga-eax-on-the-cpu
-  if (backend == Backend::Cpu && config.islands == 1 && std::ranges::all_of(config.named, general_parameter) &&
-      config.colony == defaults.colony && config.ant_system == defaults.ant_system &&
-      config.two_opt == defaults.two_opt &&
-      eax_pays(config, n, threads_per_island(config), Backend::Cpu,
-               config.asymmetric_form ? kEaxAsymmetricMinCities : kEaxCpuMinCities))
-    return AutoEax::Alone;
+  // Alone, on the CPU. docs/tuning.md#ga-eax-on-the-cpu
+  if (backend == Backend::Cpu && host_alone_runs_eax(config, n)) return AutoEax::Alone;
+  // On the GPU, wherever the host alone would run it. docs/gpu-engine.md#never-behind
+  if (gpu_runs_host_eax(config, n, backend)) return AutoEax::BesideColonies;
   // On the Lin-Kernighan threads' cores beside the colonies, where the threads walk the whole tour
   // as auto sets them up and the budget pays on their cores. docs/tuning.md#ga-eax
   const aco::ColonyConfig& c = config.colony;
@@ -155,9 +173,7 @@ AutoEax auto_eax(const SolverConfig& config, int n, Backend backend) {
 bool eax_nearest_starts(int n, Backend backend) { return backend == Backend::Cuda && n >= kEaxNearestFrom; }
 
 double eax_budget(int n, int threads, Backend backend) {
-  return (eax_nearest_starts(n, backend) ? kEaxNearestSeconds
-          : backend == Backend::Cpu      ? kEaxCpuSeconds
-                                         : kEaxSeconds) *
+  return (eax_nearest_starts(n, backend) ? kEaxNearestSeconds : kEaxCpuSeconds) *
          std::pow(static_cast<double>(n), 1.5) *
          std::sqrt(static_cast<double>(kEaxReferenceThreads) / std::max(1, threads));
 }
@@ -222,6 +238,17 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
       config.threads = threads_per_island(config) - c.lk_threads;
   }
   if (eax == AutoEax::BesideColonies) c.host_search = aco::HostSearch::Eax;
+  // GA-EAX as the host alone runs it: its first population and Lin-Kernighan climbs.
+  // docs/gpu-engine.md#never-behind
+  const bool host_eax = eax == AutoEax::BesideColonies && gpu_runs_host_eax(config, n, backend);
+  if (host_eax && ends_at_target(config, n)) {
+    if (unset("population", config.eax.population, defaults.eax.population))
+      config.eax.population = kEaxTargetPopulation;
+    if (config.asymmetric_form && unset("eax-restart-apart", config.eax.restart_apart, defaults.eax.restart_apart))
+      config.eax.restart_apart = true;
+  }
+  if (host_eax && unset("eax-climb", config.eax.climb, defaults.eax.climb))
+    config.eax.climb = population::EaxClimb::LinKernighan;
   if (c.host_search == aco::HostSearch::Eax && config.time_limit &&
       unset("population", config.eax.population, defaults.eax.population))
     config.eax.population = eax_population(n, c.lk_threads, *config.time_limit, backend);

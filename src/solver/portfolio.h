@@ -30,12 +30,14 @@ enum class AutoEax { None, Alone, BesideColonies };
 /// there from 500 cities (from 300 on an asymmetric instance's form, SolverConfig::asymmetric_form);
 /// else the host threads beside the colonies run it instead of Lin-Kernighan (BesideColonies),
 /// unless they were set to walk stretches, walk independently, take other Lin-Kernighan steps or
-/// replay, or another host search was named. None for an algorithm other than auto.
+/// replay, or another host search was named. On the GPU, wherever the CPU would run GA-EAX alone,
+/// the host threads beside the colonies run it with the CPU's settings, so that the GPU default is
+/// never behind the host alone. None for an algorithm other than auto.
 AutoEax auto_eax(const SolverConfig& config, int n, Backend backend);
 
 /// Seconds from which GA-EAX pays on n cities with `threads` host threads: about when its
-/// population converges and overtakes the colonies (docs/tuning.md#ga-eax); half that on the CPU
-/// backend, shorter where eax_nearest_starts.
+/// population converges and overtakes the colonies (docs/tuning.md#ga-eax-on-the-cpu), the same on
+/// both backends; shorter where eax_nearest_starts.
 double eax_budget(int n, int threads, Backend backend);
 
 /// Whether auto's GA-EAX on n cities climbs its population from nearest-neighbour tours instead of

@@ -57,6 +57,12 @@ constexpr NamedEntry<Backend> kBackends[] = {
     {Backend::Cuda, {"cuda", "the GPU"}},
 };
 
+constexpr NamedEntry<GpuWait> kGpuWaits[] = {
+    {GpuWait::Auto, {"auto", "block where host threads run beside the GPU search, else spin"}},
+    {GpuWait::Block, {"block", "the driving thread sleeps until the GPU is done (its core free for others)"}},
+    {GpuWait::Spin, {"spin", "the driving thread spins on its core (the shortest latency)"}},
+};
+
 }  // namespace
 
 std::string_view to_string(Algorithm algorithm) { return name_of(kAlgorithms, algorithm); }
@@ -98,6 +104,13 @@ SolverConfig resolve_config(SolverConfig config, int n, Backend backend) {
 
 std::string_view to_string(Backend backend) { return name_of(kBackends, backend); }
 std::optional<Backend> parse_backend(std::string_view text) { return value_of(kBackends, text); }
+std::string_view to_string(GpuWait wait) { return name_of(kGpuWaits, wait); }
+std::optional<GpuWait> parse_gpu_wait(std::string_view text) { return value_of(kGpuWaits, text); }
+
+bool gpu_waits_blocking(const SolverConfig& config) {
+  if (config.gpu_wait != GpuWait::Auto) return config.gpu_wait == GpuWait::Block;
+  return runs_colonies(config.algorithm) && config.colony.lk_threads > 0;
+}
 
 aco::ColonyConfig colony_config(const SolverConfig& config, int threads) {
   aco::ColonyConfig colony = config.colony;
@@ -671,6 +684,8 @@ Result solve_resolved(const Instance& instance, const ResolvedRequest& resolved,
                   "--islands ", config.islands, " in a run of ", options.ranks->size(),
                   " MPI ranks: start one rank per GPU (or per group of cores) instead");
   const SolveOptions budget = options_after_context(resolved, backend, options);
+  if (backend == Backend::Cuda)
+    cuda::set_wait_mode(gpu_waits_blocking(config) ? cuda::WaitMode::Block : cuda::WaitMode::Spin);
   const int threads = resolved.threads();
   const Stopwatch clock(options.start);
 

@@ -45,6 +45,11 @@ std::optional<Backend> parse_backend(std::string_view text);
 inline constexpr double kMaxTimeLimit = 1e7;
 inline constexpr int kMaxThreads = 2048;
 
+/// How the thread that drives a GPU search waits for its kernels (cuda::WaitMode): auto blocks where
+/// host threads run beside the GPU search (--lk-threads), so that its core goes to them, and spins
+/// elsewhere, where the shortest latency counts.
+enum class GpuWait { Auto, Block, Spin };
+
 struct SolverConfig {
   Algorithm algorithm = Algorithm::Auto;
   Backend backend = Backend::Auto;
@@ -62,6 +67,8 @@ struct SolverConfig {
   /// Exact 2-opt + Or-opt + 3-opt polish of the best tour before it is returned (neighbour lists, with the
   /// final sweep; localsearch/cpu/neighbour_list_climb.h). Its time comes out of the time limit.
   bool polish = true;
+  /// How the GPU search's driving thread waits for the GPU (the CUDA backend only).
+  GpuWait gpu_wait = GpuWait::Auto;
   /// Seconds between the ranks' exchanges of best tours in a run of several ranks (mpirun,
   /// solver/islands.h); 0 for default_island_interval(n, time limit).
   double island_interval = 0.0;
@@ -105,6 +112,11 @@ SolverConfig resolve_config(SolverConfig config, int n, Backend backend);
 /// CPU threads each island of `config` runs with: config.threads, or an islands-th of the
 /// hardware threads when that is 0.
 int threads_per_island(const SolverConfig& config);
+
+std::string_view to_string(GpuWait wait);
+std::optional<GpuWait> parse_gpu_wait(std::string_view text);
+/// Whether the GPU search of `config` (resolved) waits blocking: GpuWait::Block, or Auto with host threads.
+bool gpu_waits_blocking(const SolverConfig& config);
 
 struct HistoryPoint {
   int64_t iteration;

@@ -364,10 +364,10 @@ TEST(Solver, StretchThreadsSolveAndNeedThreads) {
 }
 
 TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
-  // The budget grows as n^1.5 and with fewer threads.
-  EXPECT_NEAR(eax_budget(3038, 16, Backend::Cuda), 1.8e-5 * std::pow(3038.0, 1.5), 1e-9);
-  // The CPU's population climbs by Lin-Kernighan and overtakes its colonies in half of that.
+  // The budget grows as n^1.5 and with fewer threads, the same on both backends below the
+  // nearest-neighbour starts' band.
   EXPECT_NEAR(eax_budget(3038, 16, Backend::Cpu), 0.9e-5 * std::pow(3038.0, 1.5), 1e-9);
+  EXPECT_NEAR(eax_budget(3038, 16, Backend::Cuda), eax_budget(3038, 16, Backend::Cpu), 1e-9);
   EXPECT_GT(eax_budget(13509, 16, Backend::Cpu), eax_budget(3038, 16, Backend::Cpu));
   EXPECT_NEAR(eax_budget(3038, 4, Backend::Cpu), 2 * eax_budget(3038, 16, Backend::Cpu), 1e-9);
   const int threads = hardware_threads();
@@ -384,19 +384,22 @@ TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
   EXPECT_NE(summary.find("100 tours climbed by Lin-Kernighan, 30 children per pair"), std::string::npos)
       << summary;
   EXPECT_NE(summary.find("on the CPU"), std::string::npos) << summary;
-  // The GPU: the colonies as before, their host threads run GA-EAX, sharing one population.
+  // The GPU, wherever the CPU runs GA-EAX alone: the colonies, their host threads run GA-EAX as the
+  // CPU does (its climbs, its population), sharing one population with them.
   const SolverConfig gpu = resolve_config(config, 3038, Backend::Cuda);
   EXPECT_EQ(gpu.algorithm, Algorithm::Mmas);
   EXPECT_GE(gpu.colony.lk_threads, 1);
-  if (eax_budget(3038, gpu.colony.lk_threads, Backend::Cuda) <= *config.time_limit) {
-    EXPECT_EQ(gpu.colony.host_search, aco::HostSearch::Eax);
-    EXPECT_FALSE(gpu.colony.lk_independent);
-    EXPECT_NO_THROW(gpu.validate());
-    const std::string on_gpu = portfolio_summary(gpu, 3038, EdgeWeightType::Euc2D, Backend::Cuda);
-    EXPECT_NE(on_gpu.find("of GA-EAX"), std::string::npos) << on_gpu;
+  EXPECT_EQ(gpu.colony.host_search, aco::HostSearch::Eax);
+  EXPECT_EQ(gpu.eax.climb, population::EaxClimb::LinKernighan);
+  EXPECT_FALSE(gpu.colony.lk_independent);
+  EXPECT_NO_THROW(gpu.validate());
+  const std::string on_gpu = portfolio_summary(gpu, 3038, EdgeWeightType::Euc2D, Backend::Cuda);
+  EXPECT_NE(on_gpu.find("of GA-EAX"), std::string::npos) << on_gpu;
+  for (const int n : {500, 759, 999}) {  // below the band beside the colonies: still where the CPU runs it
+    EXPECT_EQ(resolve_config(config, n, Backend::Cpu).algorithm, Algorithm::Eax) << n;
+    EXPECT_EQ(resolve_config(config, n, Backend::Cuda).colony.host_search, aco::HostSearch::Eax) << n;
   }
-  const SolverConfig gpu_long = resolve_config(config, 3038 / 4, Backend::Cuda);  // 759 cities: not in the band
-  EXPECT_EQ(gpu_long.colony.host_search, aco::HostSearch::LinKernighan);
+  EXPECT_EQ(resolve_config(config, 499, Backend::Cuda).colony.host_search, aco::HostSearch::LinKernighan);
   SolverConfig ample = config;
   ample.time_limit = eax_budget(3038, 1, Backend::Cuda) * 1.01;  // enough for one thread
   EXPECT_EQ(resolve_config(ample, 3038, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
@@ -451,12 +454,13 @@ TEST(Solver, ResolveAlgorithmSaysWhatAutoRuns) {
   EXPECT_EQ(auto_eax(request, 5000, Backend::Cuda), AutoEax::BesideColonies);
   EXPECT_EQ(resolve_algorithm(request, 5000, Backend::Cuda), Algorithm::Mmas);
   EXPECT_EQ(resolve_config(request, 5000, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
-  // Below 500 cities on the CPU (1,000 beside the GPU's colonies), or a run of counted
+  // Below 500 cities, or a run of counted
   // iterations: the colonies, and no GA-EAX.
   EXPECT_EQ(auto_eax(request, 499, Backend::Cpu), AutoEax::None);
   EXPECT_EQ(resolve_algorithm(request, 499, Backend::Cpu), Algorithm::Mmas);
   EXPECT_EQ(auto_eax(request, 500, Backend::Cpu), AutoEax::Alone);
-  EXPECT_EQ(auto_eax(request, 999, Backend::Cuda), AutoEax::None);
+  EXPECT_EQ(auto_eax(request, 999, Backend::Cuda), AutoEax::BesideColonies);  // where the CPU runs it alone
+  EXPECT_EQ(auto_eax(request, 499, Backend::Cuda), AutoEax::None);
   SolverConfig counted;
   counted.iterations = 10;
   EXPECT_EQ(auto_eax(counted, 5000, Backend::Cpu), AutoEax::None);
@@ -496,6 +500,35 @@ TEST(Solver, AutoStartsGaEaxFromFewToursWhenTheRunEndsAtATarget) {
   EXPECT_EQ(form.eax.population, 50);
   EXPECT_TRUE(form.eax.restart_apart);
   EXPECT_EQ(resolve_config(targeted, 400, Backend::Cpu).algorithm, Algorithm::Mmas);
+  // On the GPU the host threads beside the colonies start GA-EAX as the CPU alone does.
+  const SolverConfig gpu_target = resolve_config(targeted, 1002, Backend::Cuda);
+  EXPECT_EQ(gpu_target.colony.host_search, aco::HostSearch::Eax);
+  EXPECT_EQ(gpu_target.eax.population, 50);
+  EXPECT_EQ(gpu_target.eax.climb, population::EaxClimb::LinKernighan);
+  const SolverConfig gpu_form = resolve_config(asymmetric, 400, Backend::Cuda);
+  EXPECT_EQ(gpu_form.colony.host_search, aco::HostSearch::Eax);
+  EXPECT_TRUE(gpu_form.eax.restart_apart);
+}
+
+TEST(Solver, TheGpusDrivingThreadSleepsWhereHostThreadsTakeTheCores) {
+  // auto: host threads beside the GPU search take every core but the driving thread's, which
+  // blocks; spin leaves it one more core; a run without host threads spins.
+  SolverConfig config;
+  config.time_limit = 1;
+  const SolverConfig waits = resolve_config(config, 20'000, Backend::Cuda);
+  EXPECT_EQ(waits.colony.lk_threads, std::max(1, hardware_threads() - 1));
+  EXPECT_TRUE(gpu_waits_blocking(waits));
+  SolverConfig spin = config;
+  set_parameter(spin, "gpu-wait", "spin");
+  const SolverConfig spins = resolve_config(spin, 20'000, Backend::Cuda);
+  EXPECT_EQ(spins.colony.lk_threads, std::max(1, hardware_threads() - 2));
+  EXPECT_FALSE(gpu_waits_blocking(spins));
+  SolverConfig alone = config;
+  set_parameter(alone, "lk-threads", "0");
+  EXPECT_FALSE(gpu_waits_blocking(resolve_config(alone, 20'000, Backend::Cuda)));
+  set_parameter(alone, "gpu-wait", "block");
+  EXPECT_TRUE(gpu_waits_blocking(resolve_config(alone, 20'000, Backend::Cuda)));
+  EXPECT_THROW(set_parameter(alone, "gpu-wait", "sleep"), InputError);
 }
 
 TEST(Solver, AutoSizesGaEaxsPopulationByTheTimeLimit) {
@@ -544,7 +577,7 @@ TEST(Solver, AutoClimbsGaEaxsPopulationFromNearestNeighbourToursBesideTheGpusCol
   EXPECT_FALSE(eax_nearest_starts(85'900, Backend::Cpu));
   EXPECT_NEAR(eax_budget(85'900, 14, Backend::Cuda), 60, 0.5);
   EXPECT_NEAR(eax_budget(85'900, 14, Backend::Cpu), 242.3, 0.5);
-  EXPECT_NEAR(eax_budget(33'810, 14, Backend::Cuda), 2 * eax_budget(33'810, 14, Backend::Cpu), 1e-6);
+  EXPECT_NEAR(eax_budget(33'810, 14, Backend::Cuda), eax_budget(33'810, 14, Backend::Cpu), 1e-6);
   EXPECT_EQ(eax_population(85'900, 14, 60, Backend::Cuda), 50);
   EXPECT_EQ(eax_population(85'900, 14, 120, Backend::Cuda), 100);
   EXPECT_EQ(eax_population(85'900, 14, 40, Backend::Cuda), 50);  // a user's --host-search eax below it
