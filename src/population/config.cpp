@@ -62,6 +62,7 @@ std::string EdgeAssemblyConfig::describe() const {
                 : restart_kicks > 0 && growth > 0
                     ? concat(", the next from the best tour kicked ", restart_kicks, " times")
                     : std::string(),
+                gpu_climbs ? ", start climbs on the GPU" : "",
                 ", ", children, " children per pair", stages == 2 ? " (then block E-sets)" : "", ", ",
                 to_string(selection), " selection, ", neighbours, " nearest neighbours");
 }

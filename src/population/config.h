@@ -74,6 +74,12 @@ struct EdgeAssemblyConfig {
   /// lists of their own, K quadrant neighbours per city (for 10: the two nearest cities of each
   /// quadrant, then the nearest up to 10); 0, the `neighbours` nearest (docs/tuning.md#eax-chain-lists).
   int chain_neighbours = 10;
+  /// The start tours' first climb (2-opt, or 2-opt and Or-opt: the NeighbourClimber's queue phase)
+  /// on the GPU, all tours of a population at once, a warp each (localsearch/cuda/ant_local_search.h);
+  /// the host threads then take each from there (the climber's sweep, the Lin-Kernighan chains),
+  /// with the same result move for move. Needs the CUDA backend and a device; auto sets it beside
+  /// the GPU's colonies (solver/portfolio.cpp).
+  bool gpu_climbs = false;
   int threads = 1;
   uint64_t seed = 1;
 

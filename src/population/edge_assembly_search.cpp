@@ -26,6 +26,11 @@
 #include "localsearch/start_tour.h"
 #include "population/partition_merge.h"
 
+#include "cuda/device.h"
+#if FORMICA_HAVE_CUDA
+#include "localsearch/cuda/ant_local_search.h"
+#endif
+
 namespace formica::population {
 using localsearch::kMaxKickSegment, localsearch::kMinKickCities, localsearch::LinKernighanStep,
     localsearch::StartKind;
@@ -161,6 +166,48 @@ std::optional<CandidateLists> chain_lists(const Instance& instance, const EdgeAs
                                &stop);
 }
 
+/// The most cities of start tours climbed on the GPU in one launch (a batch of tours): each takes
+/// about 12 bytes there (tour, positions, queue, queued bit), 0.4 GB at most, and 20 on the host.
+constexpr size_t kGpuClimbCities = size_t{1} << 25;
+
+/// Whether this process can climb start tours on the GPU (EdgeAssemblyConfig::gpu_climbs).
+bool gpu_climbs_possible() { return cuda::built_with_cuda() && cuda::find_device().has_value(); }
+
+/// The start tours `slots` of `tours` (each empty: filled here from `start` and `seed`, as the host
+/// threads fill theirs) climbed on the GPU by NeighbourClimber's queue phase (2-opt, with Or-opt
+/// where `or_opt`), all at once. Returns false when `stop` cut the climbs off (the tours are still
+/// permutations). The host's climber then finishes each tour: its sweep finds what the queue phase
+/// left, so the tours are those the host alone would have climbed.
+bool climb_starts_on_gpu(const Instance& instance, const CandidateLists& lists, bool or_opt, StartKind start,
+                         uint64_t seed, int64_t first_start, std::span<const int> slots,
+                         std::vector<std::vector<int32_t>>& tours, const StopFlag& stop) {
+#if FORMICA_HAVE_CUDA
+  const size_t n = static_cast<size_t>(instance.n());
+  const size_t batch = std::max<size_t>(1, kGpuClimbCities / n);
+  for (size_t first = 0; first < slots.size(); first += batch) {
+    const size_t count = std::min(batch, slots.size() - first);
+    std::vector<int32_t> flat(count * n);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t s = 0; s < count; ++s) {
+      const std::vector<int32_t> tour = start_tour(instance, start, seed, first_start + slots[first + s]);
+      std::copy(tour.begin(), tour.end(), flat.begin() + static_cast<std::ptrdiff_t>(s * n));
+    }
+    const auto climbed = localsearch::cuda::climb_tours_on_gpu(
+        instance, lists, or_opt ? localsearch::LocalSearchKind::OrOpt : localsearch::LocalSearchKind::TwoOpt, flat,
+        {}, &stop);
+    if (!climbed.completed) return false;
+    for (size_t s = 0; s < count; ++s)
+      tours[static_cast<size_t>(slots[first + s])].assign(flat.begin() + static_cast<std::ptrdiff_t>(s * n),
+                                                          flat.begin() + static_cast<std::ptrdiff_t>((s + 1) * n));
+  }
+  return true;
+#else
+  (void)instance, (void)lists, (void)or_opt, (void)start, (void)seed, (void)first_start, (void)slots, (void)tours,
+      (void)stop;
+  throw std::logic_error("GA-EAX's GPU climbs in a build without CUDA");
+#endif
+}
+
 }  // namespace
 
 EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssemblyConfig& config,
@@ -171,6 +218,8 @@ EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssem
       lists_(eax_lists(instance, config, setup_stop)),
       chain_lists_(chain_lists(instance, config, setup_stop)) {
   const int n = instance.n();
+  FORMICA_EXPECTS(!config.gpu_climbs || gpu_climbs_possible(), "--eax-gpu-climbs true needs a CUDA device (",
+                  cuda::built_with_cuda() ? "none found" : "this build of formica has no CUDA backend", ")");
   if (n < kMinCities) {
     // Too few cities to cut: every order with city 0 first, the shortest kept (at most 720).
     std::vector<int32_t> order(static_cast<size_t>(n));
@@ -219,12 +268,25 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   const bool timed = restarts_ == 0 && stop.deadline != std::chrono::steady_clock::time_point::max();
   const double time_left = timed ? std::chrono::duration<double>(stop.deadline - build_start).count() : 0.0;
   std::atomic<int> size{population}, climbed{0};
+  // EaxClimb::LinKernighan: chains of 3-opt steps after a 2-opt climb, whose 3-opt steps find the
+  // Or-opt moves themselves; a start left to them in 2-opt's local optimum climbs sooner, and lower,
+  // than one climbed by Or-opt first (docs/tuning.md#eax-climb).
+  const bool lk_chains = config_.climb == EaxClimb::LinKernighan && n >= kMinKickCities && !kicked;
+  // On the GPU, every start tour's first climb at once (gpu_climbs; not a path's implicit city,
+  // which the device's distances do not hold).
+  const bool on_gpu = config_.gpu_climbs && !kicked && !instance_.has_path_city();
+  std::vector<std::vector<int32_t>> from_gpu;  // the slots' tours after the GPU's climb
+  if (on_gpu) {
+    from_gpu.resize(tours.size());
+    std::vector<int> slots;
+    for (int i = apart ? 0 : 1; i < population; ++i) slots.push_back(i);
+    if (!climb_starts_on_gpu(instance_, lists_, !lk_chains, config_.start, seed_, started_, slots, from_gpu, stop))
+      cut = true;  // none of them finished: the population keeps what it had
+    else
+      gpu_climbed_ += static_cast<int64_t>(slots.size());
+  }
 #pragma omp parallel num_threads(config_.threads) if (config_.threads > 1)
   {
-    // EaxClimb::LinKernighan: chains of 3-opt steps after a 2-opt climb, whose 3-opt steps find the
-    // Or-opt moves themselves; a start left to them in 2-opt's local optimum climbs sooner, and lower,
-    // than one climbed by Or-opt first (docs/tuning.md#eax-climb).
-    const bool lk_chains = config_.climb == EaxClimb::LinKernighan && n >= kMinKickCities && !kicked;
     NeighbourClimber climber(instance_, lists_, ClimbOptions{.or_opt = !lk_chains});
     std::optional<LinKernighan> chains;
     TwoLevelTour list;
@@ -250,7 +312,9 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
         if (stop.requested()) cut = true;
         tours[i].assign(walk.tour().begin(), walk.tour().end());
       } else {
-        tours[i] = start_tour(instance_, config_.start, seed_, started_ + i);
+        // After the GPU's climb (the queue phase), the climber's first pass over every city is the
+        // sweep that the host's own climb makes next: the same tour in the end.
+        tours[i] = on_gpu ? std::move(from_gpu[i]) : start_tour(instance_, config_.start, seed_, started_ + i);
         if (!climber.climb(tours[i], &stop).completed || (chains && !lk_climb(*chains, list, tours[i], stop)))
           cut = true;
       }

@@ -92,6 +92,8 @@ class EdgeAssemblySearch final : public Search {
   int population_size() const { return population_; }
   /// Children made so far.
   int64_t children() const { return children_; }
+  /// Start tours whose first climb ran on the GPU (EdgeAssemblyConfig::gpu_climbs).
+  int64_t gpu_climbed() const { return gpu_climbed_; }
   /// The population's tours (after the first step), each a permutation, and their lengths.
   const std::vector<std::vector<int32_t>>& population() const { return tours_; }
   const std::vector<int64_t>& lengths() const { return lengths_; }
@@ -124,7 +126,7 @@ class EdgeAssemblySearch final : public Search {
   std::vector<int64_t> lengths_, next_lengths_, made_;
   std::vector<int> order_;
   std::vector<int32_t> best_tour_;
-  int64_t best_length_ = 0, iteration_best_ = 0, children_ = 0;
+  int64_t best_length_ = 0, iteration_best_ = 0, children_ = 0, gpu_climbed_ = 0;
   int generations_ = 0, population_ = 0, restarts_ = 0;
   int stage_ = 1, stall_ = 0;  // the stage, and generations since own_shortest_ fell
   /// The shortest of the search's own tours: every slot but the guest's. The stall is measured on

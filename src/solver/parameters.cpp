@@ -274,6 +274,12 @@ void add_eax_parameters(std::vector<Parameter>& p) {
       "auto takes lin-kernighan with the nearest-neighbour starts beside the GPU's colonies from 50,000 "
       "cities (pla85900, 120 s, H200 host, 5 seeds: median 0.087 % above the optimum, where or-opt climbs "
       "stood at 0.21 %)"));
+  p.push_back({"eax-gpu-climbs",
+               "eax: true, the start tours' 2-opt (and Or-opt) climbs run on the GPU, all of a population at once, "
+               "before the host threads' Lin-Kernighan chains (the same tours, sooner; needs a CUDA device; auto: "
+               "true beside the GPU's colonies); false: on the host threads",
+               [](SolverConfig& c, std::string_view v) { c.eax.gpu_climbs = parse_bool("eax-gpu-climbs", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.eax.gpu_climbs); }});
   p.push_back({"eax-chain-neighbours",
                "eax: the Lin-Kernighan climbs of random starts search K quadrant neighbours per city (10, "
                "default: the two nearest of each quadrant, then the nearest), or 0: the search's 10 nearest. "

@@ -249,6 +249,10 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   }
   if (host_eax && unset("eax-climb", config.eax.climb, defaults.eax.climb))
     config.eax.climb = population::EaxClimb::LinKernighan;
+  // Beside the GPU's colonies, the start tours' first climbs on the GPU. docs/gpu-engine.md#start-climbs
+  if (c.host_search == aco::HostSearch::Eax && backend == Backend::Cuda &&
+      unset("eax-gpu-climbs", config.eax.gpu_climbs, defaults.eax.gpu_climbs))
+    config.eax.gpu_climbs = true;
   if (c.host_search == aco::HostSearch::Eax && config.time_limit &&
       unset("population", config.eax.population, defaults.eax.population))
     config.eax.population = eax_population(n, c.lk_threads, *config.time_limit, backend);

@@ -1,5 +1,8 @@
 // The ants' local search on the GPU, a warp per tour (see ant_local_search.cuh), and its test hook.
 #include <algorithm>
+#include <chrono>
+#include <memory>
+#include <thread>
 #include <vector>
 
 #include "cuda/buffer.cuh"
@@ -28,7 +31,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
   uint32_t* bits = a.queued + static_cast<size_t>(ant) * words;
   const int count = a.all_active ? warp_queue_all(t, ring, bits) : a.queue_count[ant];
   __syncwarp();
-  const long long total = warp_climb<kOrOpt, kThreeOpt>(t, distance, a.lists, a.k, ring, bits, 0, count);
+  const long long total = warp_climb<kOrOpt, kThreeOpt>(t, distance, a.lists, a.k, ring, bits, 0, count, a.stop);
   if (lane == 0) {
     if (a.lengths != nullptr) a.lengths[ant] -= total;
     if (a.gains != nullptr) a.gains[ant] = total;
@@ -50,9 +53,9 @@ void launch_ant_local_search(const AntLocalSearchArgs& args, const DistanceView&
   CUDA_CHECK_LAUNCH();
 }
 
-std::vector<int64_t> climb_tours_on_gpu(const Instance& instance, const CandidateLists& lists,
-                                        LocalSearchKind kind, std::vector<int32_t>& tours,
-                                        std::span<const std::vector<int32_t>> active) {
+ClimbedOnGpu climb_tours_on_gpu(const Instance& instance, const CandidateLists& lists, LocalSearchKind kind,
+                                std::vector<int32_t>& tours, std::span<const std::vector<int32_t>> active,
+                                const StopFlag* stop) {
   using formica::cuda::DeviceBuffer;
   const int n = instance.n(), count = static_cast<int>(tours.size() / static_cast<size_t>(n));
   FORMICA_EXPECTS(tours.size() == static_cast<size_t>(count) * n, "tours must hold whole tours of ", n,
@@ -79,6 +82,17 @@ std::vector<int64_t> climb_tours_on_gpu(const Instance& instance, const Candidat
   DeviceBuffer<uint32_t> d_bits{std::span<const uint32_t>(bits)};
   DeviceBuffer<int> d_count{std::span<const int>(queue_count)};
   DeviceBuffer<long long> d_gains(static_cast<size_t>(count));
+  // The stop flag in mapped host memory, which the climbs read while they run; a stream of its own
+  // that does not wait for other work on the device (the colonies' beside GA-EAX).
+  int* flag = nullptr;
+  CUDA_CHECK(cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped));
+  const std::unique_ptr<int, decltype(&cudaFreeHost)> flag_owner(flag, &cudaFreeHost);
+  *flag = 0;
+  int* device_flag = nullptr;
+  CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flag), flag, 0));
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const std::unique_ptr<CUstream_st, decltype(&cudaStreamDestroy)> stream_owner(stream, &cudaStreamDestroy);
   AntLocalSearchArgs args;
   args.n = n;
   args.ants = count;
@@ -92,19 +106,30 @@ std::vector<int64_t> climb_tours_on_gpu(const Instance& instance, const Candidat
   args.queued = d_bits.data();
   args.queue_count = d_count.data();
   args.gains = d_gains.data();
-  launch_ant_local_search(args, distances.view(), nullptr);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  tours = d_tours.download();
-  const std::vector<int32_t> climbed_pos = d_pos.download();
+  args.stop = stop != nullptr ? device_flag : nullptr;
+  launch_ant_local_search(args, distances.view(), stream);
+  // Waits in steps of a millisecond, raising the flag once `stop` asks.
+  for (;;) {
+    const cudaError_t state = cudaStreamQuery(stream);
+    if (state == cudaSuccess) break;
+    if (state != cudaErrorNotReady) CUDA_CHECK(state);
+    if (stop != nullptr && *flag == 0 && stop->requested()) *reinterpret_cast<volatile int*>(flag) = 1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ClimbedOnGpu result;
+  result.completed = *flag == 0;
+  tours = d_tours.download(stream);
+  const std::vector<int32_t> climbed_pos = d_pos.download(stream);
   for (int a = 0; a < count; ++a)
     for (int p = 0; p < n; ++p)
       FORMICA_EXPECTS(climbed_pos[static_cast<size_t>(a) * n + tours[static_cast<size_t>(a) * n + p]] == p,
                       "the GPU climb left a position array that does not match its tour");
-  const std::vector<uint32_t> left = d_bits.download();
-  FORMICA_EXPECTS(std::all_of(left.begin(), left.end(), [](uint32_t w) { return w == 0; }),
+  const std::vector<uint32_t> left = d_bits.download(stream);
+  FORMICA_EXPECTS(!result.completed || std::all_of(left.begin(), left.end(), [](uint32_t w) { return w == 0; }),
                   "the GPU climb left queued bits set");
-  const std::vector<long long> gains = d_gains.download();
-  return std::vector<int64_t>(gains.begin(), gains.end());
+  const std::vector<long long> gains = d_gains.download(stream);
+  result.gains.assign(gains.begin(), gains.end());
+  return result;
 }
 
 }  // namespace formica::localsearch::cuda

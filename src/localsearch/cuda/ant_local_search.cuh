@@ -36,6 +36,9 @@ struct AntLocalSearchArgs {
   const int* queue_count = nullptr;  ///< per ant (all_active false)
   long long* lengths = nullptr;      ///< per ant, reduced by the ant's gains
   long long* gains = nullptr;        ///< per ant, the total gain (optional)
+  /// Polled now and then (host memory mapped into the device, or null for never): non-zero stops
+  /// every climb between two moves, its queue left as it is.
+  const volatile int* stop = nullptr;
 };
 
 /// Climbs every ant's tour (a warp each) until its queue is empty.

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "core/candidates.h"
 #include "core/error.h"
@@ -76,7 +77,9 @@ void expect_same_climbs(const Instance& instance, int k, LocalSearchKind kind, b
     }
   }
   const std::vector<int64_t> cpu_gains = climb_on_cpu(instance, lists, kind, cpu, active);
-  const std::vector<int64_t> gpu_gains = climb_tours_on_gpu(instance, lists, kind, gpu, active);
+  const ClimbedOnGpu climbed_on_gpu = climb_tours_on_gpu(instance, lists, kind, gpu, active);
+  ASSERT_TRUE(climbed_on_gpu.completed) << what;
+  const std::vector<int64_t>& gpu_gains = climbed_on_gpu.gains;
   ASSERT_EQ(gpu_gains, cpu_gains) << what;
   ASSERT_EQ(gpu, cpu) << what;
   for (int t = 0; t < count; ++t) {
@@ -130,6 +133,38 @@ TEST(AntLocalSearchCuda, EndsInTheBruteForceLocalOptimumAfterTheSweep) {
       EXPECT_EQ(test::best_listed_three_opt_gain(instance, lists, tours), 0);
     }
   }
+}
+
+TEST(AntLocalSearchCuda, AStopCutsTheClimbsOffBetweenMovesAndLeavesPermutations) {
+  FORMICA_REQUIRE_CUDA();
+  // 64 random tours of 20,000 cities climb by 2-opt for far longer than the stop's 20 ms: every
+  // tour comes back a permutation shortened by exactly its gain, and the call returns soon after
+  // the stop, not once the climbs end.
+  const int n = 20'000, count = 64;
+  const Instance instance = io::generate_instance(n, io::InstanceKind::Uniform, 11);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  std::vector<int32_t> tours;
+  for (int t = 0; t < count; ++t) {
+    const std::vector<int32_t> start = random_start(n, 5, t);
+    tours.insert(tours.end(), start.begin(), start.end());
+  }
+  const std::vector<int32_t> before = tours;
+  StopFlag stop;
+  stop.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
+  const auto start = std::chrono::steady_clock::now();
+  const ClimbedOnGpu climbed = climb_tours_on_gpu(instance, lists, LocalSearchKind::TwoOpt, tours, {}, &stop);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_FALSE(climbed.completed);
+  EXPECT_LT(seconds, 1.0) << "the climbs went on after the stop";
+  int64_t gained = 0;
+  for (int t = 0; t < count; ++t) {
+    const std::vector<int32_t> first(before.begin() + t * n, before.begin() + (t + 1) * n);
+    const std::vector<int32_t> last(tours.begin() + t * n, tours.begin() + (t + 1) * n);
+    validate_permutation(last, n);
+    EXPECT_EQ(climbed.gains[t], tour_length(instance, first) - tour_length(instance, last)) << t;
+    gained += climbed.gains[t];
+  }
+  EXPECT_GT(gained, 0) << "no move in 20 ms";
 }
 
 #else
