@@ -196,6 +196,9 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     return !config.was_named(name) && value == default_value;
   };
   const AutoEax eax = auto_eax(config, n, backend);
+  // GA-EAX beside the GPU's colonies as the host alone runs it (judged on the request, before the
+  // colonies' fields below are filled in). docs/gpu-engine.md#never-behind
+  const bool host_eax = eax == AutoEax::BesideColonies && gpu_runs_host_eax(config, n, backend);
   if (eax == AutoEax::Alone) {
     config.algorithm = Algorithm::Eax;
     const bool to_target = ends_at_target(config, n);
@@ -239,8 +242,6 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   }
   if (eax == AutoEax::BesideColonies) c.host_search = aco::HostSearch::Eax;
   // GA-EAX as the host alone runs it: its first population and Lin-Kernighan climbs.
-  // docs/gpu-engine.md#never-behind
-  const bool host_eax = eax == AutoEax::BesideColonies && gpu_runs_host_eax(config, n, backend);
   if (host_eax && ends_at_target(config, n)) {
     if (unset("population", config.eax.population, defaults.eax.population))
       config.eax.population = kEaxTargetPopulation;

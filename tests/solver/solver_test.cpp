@@ -610,13 +610,19 @@ TEST(Solver, AutoClimbsGaEaxsPopulationFromNearestNeighbourToursBesideTheGpusCol
   const SolverConfig chosen = resolve_config(named, 85'900, Backend::Cuda);
   EXPECT_EQ(chosen.eax.start, localsearch::StartKind::SpaceFillingCurve);
   EXPECT_EQ(chosen.eax.climb, population::EaxClimb::OrOpt);
-  // Smaller instances keep random starts at any budget.
+  // Smaller instances keep random starts at any budget, climbed by Lin-Kernighan as the host alone
+  // climbs them, their first climbs on the GPU.
   SolverConfig long_run;
   long_run.time_limit = 3600;
   const SolverConfig mid = resolve_config(long_run, 33'810, Backend::Cuda);
   EXPECT_EQ(mid.colony.host_search, aco::HostSearch::Eax);
   EXPECT_EQ(mid.eax.start, localsearch::StartKind::Random);
-  EXPECT_EQ(mid.eax.climb, population::EaxClimb::OrOpt);
+  EXPECT_EQ(mid.eax.climb, population::EaxClimb::LinKernighan);
+  EXPECT_TRUE(mid.eax.gpu_climbs);
+  EXPECT_FALSE(resolve_config(long_run, 33'810, Backend::Cpu).eax.gpu_climbs);
+  SolverConfig on_host = long_run;
+  set_parameter(on_host, "eax-gpu-climbs", "false");
+  EXPECT_FALSE(resolve_config(on_host, 33'810, Backend::Cuda).eax.gpu_climbs);
 }
 
 TEST(Solver, TheHostThreadsRunGaEaxBesideTheColonies) {
