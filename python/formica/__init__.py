@@ -304,7 +304,8 @@ def solve(
             - an (n, n) symmetric distance matrix: integers or whole-number floats (integer
               lengths), or other floats (exact float lengths, metric="float"). A 3 x 3 array is
               a matrix unless metric="euc_3d";
-            - a TSPLIB .tsp path (or a TSPLIB name, looked up in $FORMICA_TSPLIB_DIR/tsp);
+            - a TSPLIB .tsp path (or a TSPLIB name, looked up in $FORMICA_TSPLIB_DIR/tsp, then
+              among the instances formica ships);
             - a formica.Instance;
             - an (n, n) matrix that is not symmetric, or a TSPLIB TYPE: ATSP file: an
               asymmetric instance (matrix[i, j] is the way from i to j; the diagonal is ignored),
@@ -577,7 +578,9 @@ def _float_bound(raw: dict[str, Any], scale: float, n: int) -> LowerBound:
 def read_tsplib(path: Union[str, os.PathLike[str]]) -> Instance:
     """Reads a TSPLIB .tsp file: EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D or EXPLICIT.
 
-    A bare name such as "pr1002" is looked up in $FORMICA_TSPLIB_DIR/tsp, as on the command line.
+    A bare name such as "pr1002" is looked up in $FORMICA_TSPLIB_DIR/tsp, then among the TSPLIB
+    instances the package ships (those its examples use), as on the command line. Gzipped files
+    (.tsp.gz) are read as they are.
     Raises ValueError naming the file, line and reason for a malformed file.
     """
     return _core.load_instance(os.fspath(path))
