@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import inspect
 from pathlib import Path
+
+import pytest
 
 import formica
 from formica import _core
@@ -54,3 +57,14 @@ def test_every_solver_parameter_is_listed_with_help() -> None:
     assert {"algorithm", "backend", "iterations", "time_limit", "seed", "ants", "rho", "selection"} <= set(parameters)
     assert all(parameters.values())
     assert formica.__version__.count(".") == 2
+
+
+def test_the_installed_package_states_its_licence() -> None:
+    try:
+        installed = importlib.metadata.distribution("formica")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("skipped: formica is not installed (the build folder's package has no metadata)")
+    if Path(installed.locate_file("formica/__init__.py")).resolve() != Path(formica.__file__).resolve():
+        pytest.skip("skipped: the formica under test is not the installed one")
+    assert installed.metadata["License-Expression"] == "MIT"
+    assert any(Path(str(f)).name == "LICENSE" for f in installed.files or [])
