@@ -128,7 +128,35 @@ bool eax_pays(const SolverConfig& config, int n, int threads, Backend backend, i
 /// there is the time to reach it.
 bool ends_at_target(const SolverConfig& config, int n) { return config.target && n <= kEaxTargetMaxCities; }
 
+/// 90000 as "90,000".
+std::string with_thousands(int value) {
+  std::string text = std::to_string(value);
+  for (int at = static_cast<int>(text.size()) - 3; at > 0; at -= 3) text.insert(static_cast<size_t>(at), ",");
+  return text;
+}
+
+/// 1.8e-5 as "1.8e-5" (a stream writes "1.8e-05").
+std::string short_scientific(double value) {
+  const int exponent = static_cast<int>(std::floor(std::log10(value)));
+  return concat(value / std::pow(10.0, exponent), "e", exponent);
+}
+
+// portfolio_description says "half that budget" of the CPU's GA-EAX.
+static_assert(2 * kEaxCpuSeconds == kEaxSeconds);
+
 }  // namespace
+
+std::string_view portfolio_description() {
+  static const std::string text = concat(
+      "the default, set up by n, time limit and backend, and printed when it runs: GA-EAX (edge assembly "
+      "crossover) when the time limit lets its population converge, on ", with_thousands(kEaxMinCities), " to ",
+      with_thousands(kEaxMaxCities), " cities from ", short_scientific(kEaxSeconds), " n^1.5 s x sqrt(",
+      kEaxReferenceThreads, " / threads), on host threads beside the GPU's colonies, or on the CPU alone on "
+      "every core, from half that budget and from ", kEaxCpuMinCities, " cities. Otherwise MAX-MIN Ant System "
+      "with focused ants, every ant's tour improved by 2-opt, Or-opt and (by n) 3-opt, beside iterated "
+      "Lin-Kernighan on host threads");
+  return text;
+}
 
 AutoEax auto_eax(const SolverConfig& config, int n, Backend backend) {
   if (config.algorithm != Algorithm::Auto) return AutoEax::None;

@@ -32,6 +32,7 @@
 #include "io/generator.h"
 #include "io/numpy_writer.h"
 #include "io/tsplib.h"
+#include "solver/portfolio.h"
 #include "cuda_support.h"
 #include "test_support.h"
 
@@ -189,6 +190,12 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"info " + data("atsp6.atsp"),
                   data("atsp6.atsp") + ": atsp6 is an asymmetric (ATSP) instance; `formica solve` and formica.solve "
                   "read those, this needs a symmetric one"}));
+
+TEST(Cli, SolveHelpDescribesAutoInThePortfoliosWords) {
+  const Outcome run = formica("solve --help");
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("auto: " + std::string(portfolio_description()) + "\n"), std::string::npos) << run.out;
+}
 
 TEST(Cli, SolveHelpNamesEveryStrategyWithItsPaperSection) {
   const Outcome run = formica("solve --help");
