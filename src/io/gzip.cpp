@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <string_view>
 
 #include "core/error.h"
 #include "core/memory.h"
@@ -30,7 +31,7 @@ std::string gunzip(std::string_view bytes, const std::string& source, uint64_t l
   const std::optional<size_t> memory = available_host_memory();
   // Text deflates three to five times; the buffer doubles when that guess is short.
   std::string out(static_cast<size_t>(std::min<uint64_t>(limit, std::max<uint64_t>(uint64_t{1} << 16, 6 * bytes.size()))), '\0');
-  size_t consumed = 0, produced = 0;
+  size_t consumed = 0, produced = 0, lines = 0;
   for (;;) {
     if (produced == out.size()) {
       if (out.size() >= limit)
@@ -46,7 +47,13 @@ std::string gunzip(std::string_view bytes, const std::string& source, uint64_t l
     const uInt in_before = stream.avail_in, out_before = stream.avail_out;
     const int status = inflate(&stream, Z_NO_FLUSH);
     consumed += in_before - stream.avail_in;
-    produced += out_before - stream.avail_out;
+    const std::string_view fresh(out.data() + produced, out_before - stream.avail_out);
+    produced += fresh.size();
+    // A NUL byte ends the inflation at once, as it ends a plain file's read: a gzip file of zeros
+    // inflates a thousand times over, and no text file holds one.
+    const size_t nul = fresh.find('\0');
+    lines += static_cast<size_t>(std::count(fresh.begin(), nul == std::string_view::npos ? fresh.end() : fresh.begin() + nul, '\n'));
+    if (nul != std::string_view::npos) throw InputError(concat(source, ":", lines + 1, ": a NUL byte: not a text file"));
     if (status == Z_STREAM_END) {
       if (consumed == bytes.size()) break;
       if (!is_gzip(bytes.substr(consumed))) throw InputError(concat(source, ": bytes after the end of the gzip data"));

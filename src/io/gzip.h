@@ -12,10 +12,11 @@ namespace formica::io {
 /// Whether `bytes` start with gzip's two magic bytes (no text file does: 0x1f is a control byte).
 bool is_gzip(std::string_view bytes);
 
-/// The inflated bytes of the gzip data `bytes` (one member, or several one after the other as
+/// The text the gzip data `bytes` inflate to (one member, or several one after the other as
 /// `cat a.gz b.gz` makes them). InputError naming `source` when the data are corrupt or cut short,
 /// when they inflate to more than `limit` bytes or to more than half the host's available memory,
-/// or when formica was built without zlib.
+/// at the first NUL byte they inflate to ("SOURCE:LINE: a NUL byte: not a text file", as for a
+/// plain file), or when formica was built without zlib.
 std::string gunzip(std::string_view bytes, const std::string& source, uint64_t limit);
 
 }  // namespace formica::io

@@ -97,6 +97,9 @@ TEST(Gzip, DamagedDataGetOneLine) {
   EXPECT_EQ(error(bad_crc).rfind("x.tsp.gz: corrupt gzip data", 0), 0u) << error(bad_crc);
   EXPECT_EQ(error(gz + "junk"), "x.tsp.gz: bytes after the end of the gzip data");
   EXPECT_EQ(error(gz, 100), "x.tsp.gz: inflates to more than 100 bytes, more than formica reads from a file");
+  // A file of zero bytes: refused at its first NUL, not inflated on to the bound (1 MiB here).
+  const std::string zeros = io::read_text_file(test::data_file("zeros.tsp.gz"));
+  EXPECT_EQ(error(zeros, 4096), "x.tsp.gz:2: a NUL byte: not a text file");
   // Through the reader: the file and the reason.
   const fs::path cut = temp_file("cut.tsp.gz", gz.substr(0, gz.size() - 20));
   EXPECT_EQ(test::input_error_of([&] { io::read_tsplib(cut); }),
