@@ -22,7 +22,8 @@ constexpr char kThisLibrary = 0;
 /// The folder of the file (executable or shared object) that holds formica's code, if known.
 std::optional<fs::path> code_folder() {
   Dl_info info{};
-  if (dladdr(&kThisLibrary, &info) == 0 || info.dli_fname == nullptr || *info.dli_fname == '\0') return std::nullopt;
+  if (dladdr(&kThisLibrary, &info) == 0 || info.dli_fname == nullptr || *info.dli_fname == '\0')
+    return std::nullopt;
   return fs::path(info.dli_fname).parent_path();
 }
 
@@ -102,9 +103,10 @@ fs::path resolve_instance_path(const std::string& spec) {
     for (const std::string& n : instance_names(*shipped)) names += (names.empty() ? "" : " ") + n;
     looked += concat(" and among formica's own in ", printable(shipped->string()), " (", names, ")");
   }
-  throw InputError(concat(printable(spec), ": no such file, nor a TSPLIB instance of that name in ", looked,
-                          "; for all of TSPLIB (Reinelt, Heidelberg: comopt.ifi.uni-heidelberg.de/software/TSPLIB95),"
-                          " set FORMICA_TSPLIB_DIR to a folder holding tsp/NAME.tsp"));
+  throw InputError(
+      concat(printable(spec), ": no such file, nor a TSPLIB instance of that name in ", looked,
+             "; for all of TSPLIB (Reinelt, Heidelberg: comopt.ifi.uni-heidelberg.de/software/TSPLIB95),"
+             " set FORMICA_TSPLIB_DIR to a folder holding tsp/NAME.tsp"));
 }
 
 Instance load_instance(const std::string& spec) { return read_tsplib(resolve_instance_path(spec)); }

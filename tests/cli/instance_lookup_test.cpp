@@ -29,7 +29,8 @@ class InstanceLookup : public ::testing::Test {
 
   /// `formica ARGS` run in the folder, with FORMICA_TSPLIB_DIR unset or set to `tsplib_dir`.
   Outcome formica(const std::string& args, const std::string& tsplib_dir = "") const {
-    const std::string env = tsplib_dir.empty() ? "env -u FORMICA_TSPLIB_DIR" : "env FORMICA_TSPLIB_DIR=" + tsplib_dir;
+    const std::string env =
+        tsplib_dir.empty() ? "env -u FORMICA_TSPLIB_DIR" : "env FORMICA_TSPLIB_DIR=" + tsplib_dir;
     return test::run_shell("cd " + dir_.string() + " && " + env + " " + test::cli_path() + " " + args,
                            dir_ / "stdout.txt", dir_ / "stderr.txt");
   }
@@ -58,15 +59,17 @@ TEST_F(InstanceLookup, AnUnknownNameIsOneLineSayingWhereFormicaLooked) {
   EXPECT_EQ(run.code, 2);
   ASSERT_FALSE(run.err.empty());
   EXPECT_EQ(run.err.find('\n'), run.err.size() - 1) << "one line: " << run.err;
-  for (const std::string part : {"pr9999: no such file, nor a TSPLIB instance of that name in ../shared/tsplib/tsp "
-                                 "(no such folder) and among formica's own in ",
-                                 "data/tsplib (fnl4461 kroA200 pcb3038 pr1002 pr2392 pr76 usa13509)",
-                                 "set FORMICA_TSPLIB_DIR to a folder holding tsp/NAME.tsp"})
+  for (const std::string part :
+       {"pr9999: no such file, nor a TSPLIB instance of that name in ../shared/tsplib/tsp "
+        "(no such folder) and among formica's own in ",
+        "data/tsplib (fnl4461 kroA200 pcb3038 pr1002 pr2392 pr76 usa13509)",
+        "set FORMICA_TSPLIB_DIR to a folder holding tsp/NAME.tsp"})
     EXPECT_NE(run.err.find(part), std::string::npos) << part << "\nnot in: " << run.err;
   const Outcome named = formica("info pr9999", (dir_ / "absent").string());
   EXPECT_EQ(named.code, 2);
-  EXPECT_NE(named.err.find("in $FORMICA_TSPLIB_DIR/tsp (" + (dir_ / "absent").string() + "/tsp: no such folder)"),
-            std::string::npos)
+  EXPECT_NE(
+      named.err.find("in $FORMICA_TSPLIB_DIR/tsp (" + (dir_ / "absent").string() + "/tsp: no such folder)"),
+      std::string::npos)
       << named.err;
 }
 

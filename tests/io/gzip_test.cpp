@@ -28,25 +28,31 @@ std::string pr76_gz() { return io::read_text_file(kShipped / "pr76.tsp.gz"); }
 
 /// A file of this test process's own, written with `bytes`.
 fs::path temp_file(const std::string& name, const std::string& bytes) {
-  const fs::path path = fs::temp_directory_path() / ("formica_gzip_" + std::to_string(::getpid()) + "_" + name);
+  const fs::path path =
+      fs::temp_directory_path() / ("formica_gzip_" + std::to_string(::getpid()) + "_" + name);
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }
 
 /// Skips the test in a build without zlib, where gunzip refuses every input.
-#define REQUIRE_ZLIB()                                                                                 \
-  do {                                                                                                 \
-    try {                                                                                              \
-      io::gunzip(pr76_gz(), "pr76", uint64_t{1} << 20);                                                \
-    } catch (const InputError& e) {                                                                    \
+#define REQUIRE_ZLIB()                                                                               \
+  do {                                                                                               \
+    try {                                                                                            \
+      io::gunzip(pr76_gz(), "pr76", uint64_t{1} << 20);                                              \
+    } catch (const InputError& e) {                                                                  \
       if (std::string(e.what()).find("without zlib") != std::string::npos) GTEST_SKIP() << e.what(); \
-    }                                                                                                  \
+    }                                                                                                \
   } while (false)
 
 TEST(Gzip, ShippedInstancesReadWithTheirNamesAndSizes) {
   REQUIRE_ZLIB();
-  for (const auto& [name, n] : {std::pair{"pr76", 76}, {"kroA200", 200}, {"pr1002", 1002}, {"pr2392", 2392},
-                                {"pcb3038", 3038}, {"fnl4461", 4461}, {"usa13509", 13509}}) {
+  for (const auto& [name, n] : {std::pair{"pr76", 76},
+                                {"kroA200", 200},
+                                {"pr1002", 1002},
+                                {"pr2392", 2392},
+                                {"pcb3038", 3038},
+                                {"fnl4461", 4461},
+                                {"usa13509", 13509}}) {
     const Instance instance = io::read_tsplib(kShipped / (std::string(name) + ".tsp.gz"));
     EXPECT_EQ(instance.name(), name);
     EXPECT_EQ(instance.n(), n);
