@@ -15,8 +15,11 @@ if [ "${1:-}" = --python ]; then python=1; shift; fi
 filter=${1:-*}
 limit=${2:-300}
 out=${OUT:-$root/gpu-check-logs}
-mkdir -p "$out/t" /tmp/fb && tar -C /tmp/fb -xJf "$root/device-pack/bin.tar.xz"
-export FORMICA_TSPLIB_DIR=$root/shared/tsplib FORMICA_TEST_DATA_DIR=$root/tests/data FORMICA_CLI=/tmp/fb/formica
+# Unpacked into a build folder at the top of the tree, where the command line finds the TSPLIB
+# instances the tree ships (../data/tsplib: src/io/instance_source.h), as in a build of its own.
+bin=$root/build-device
+mkdir -p "$out/t" "$bin" && tar -C "$bin" -xJf "$root/device-pack/bin.tar.xz"
+export FORMICA_TSPLIB_DIR=$root/shared/tsplib FORMICA_TEST_DATA_DIR=$root/tests/data FORMICA_CLI=$bin/formica
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 
 run_binary() {  # one test binary, its log under $out/t, a summary line
@@ -29,11 +32,11 @@ run_binary() {  # one test binary, its log under $out/t, a summary line
 export -f run_binary
 export limit filter out
 # shellcheck disable=SC2016  # $0 is expanded by the bash that xargs starts
-find /tmp/fb/tests -name '*_tests' -type f -print0 | xargs -0 -P 4 -n 1 bash -c 'run_binary "$0"'
+find "$bin/tests" -name '*_tests' -type f -print0 | xargs -0 -P 4 -n 1 bash -c 'run_binary "$0"'
 grep -h -B2 -A10 'Failure' "$out"/t/*.log | head -80
 for log in "$out"/t/*.log; do  # the failed tests again, each alone (the binaries ran side by side)
   grep -E '^\[  FAILED  \] [A-Za-z]' "$log" | awk '{print $4}' | sort -u | while read -r test; do
-    timeout 120 "/tmp/fb/tests/$(basename "$log" .log)" --gtest_filter="$test" --gtest_brief=1 >/dev/null 2>&1
+    timeout 120 "$bin/tests/$(basename "$log" .log)" --gtest_filter="$test" --gtest_brief=1 >/dev/null 2>&1
     echo "alone: $test exit $?"
   done
 done

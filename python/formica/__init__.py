@@ -22,6 +22,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Union
@@ -304,7 +306,8 @@ def solve(
             - an (n, n) symmetric distance matrix: integers or whole-number floats (integer
               lengths), or other floats (exact float lengths, metric="float"). A 3 x 3 array is
               a matrix unless metric="euc_3d";
-            - a TSPLIB .tsp path (or a TSPLIB name, looked up in $FORMICA_TSPLIB_DIR/tsp);
+            - a TSPLIB .tsp path (or a TSPLIB name, looked up in $FORMICA_TSPLIB_DIR/tsp, then
+              among the instances formica ships);
             - a formica.Instance;
             - an (n, n) matrix that is not symmetric, or a TSPLIB TYPE: ATSP file: an
               asymmetric instance (matrix[i, j] is the way from i to j; the diagonal is ignored),
@@ -314,9 +317,7 @@ def solve(
               weight= names the edge attribute, default "weight"): Result.nodes holds the node
               labels in tour order. A pair of nodes without an edge raises ValueError, unless
               complete=False, which weighs it n x (the largest weight) + 1.
-        algorithm: "auto" (the solver's default: MMAS with focused ants and 2-opt + Or-opt + 3-opt
-            local search, set up by the problem's size and the backend) or a name from
-            formica.parameters()["algorithm"], e.g. "as".
+        algorithm: "auto" ({auto}) or a name from formica.parameters()["algorithm"], e.g. "as".
         backend: "auto" (the GPU when one is present and the algorithm has a CUDA version),
             "cpu" or "cuda".
         time_limit: stop after this many seconds, counted from the solver's start (once the
@@ -382,6 +383,23 @@ def solve(
     with python_messages():
         return _solve(problem, algorithm, backend, time_limit, iterations, target, seed, metric, initial_tour,
                       open, start_city, end_city, callback, progress, params, graph_options)
+
+
+def _describe_auto(doc: Optional[str]) -> Optional[str]:
+    """`doc` with its line that holds "{auto}" filled in with what algorithm="auto" runs (the C++
+    portfolio's own description, which `formica solve --help` gives too), wrapped to 100 columns."""
+    if doc is None:  # python -OO
+        return None
+
+    def fill(line: re.Match[str]) -> str:
+        indent, text = line.group(1), line.group(2).replace("{auto}", _core.portfolio_description())
+        return textwrap.fill(text, width=100, initial_indent=indent, subsequent_indent=indent + "    ",
+                             break_long_words=False, break_on_hyphens=False)
+
+    return re.sub(r"^( *)(.*\{auto\}.*)$", fill, doc, count=1, flags=re.M)
+
+
+solve.__doc__ = _describe_auto(solve.__doc__)
 
 
 def _solve(
@@ -577,7 +595,9 @@ def _float_bound(raw: dict[str, Any], scale: float, n: int) -> LowerBound:
 def read_tsplib(path: Union[str, os.PathLike[str]]) -> Instance:
     """Reads a TSPLIB .tsp file: EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D or EXPLICIT.
 
-    A bare name such as "pr1002" is looked up in $FORMICA_TSPLIB_DIR/tsp, as on the command line.
+    A bare name such as "pr1002" is looked up in $FORMICA_TSPLIB_DIR/tsp, then among the TSPLIB
+    instances the package ships (those its examples use), as on the command line. Gzipped files
+    (.tsp.gz) are read as they are.
     Raises ValueError naming the file, line and reason for a malformed file.
     """
     return _core.load_instance(os.fspath(path))

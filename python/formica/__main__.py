@@ -39,7 +39,8 @@ def _parser() -> _Parser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="{solve,info}")
     commands.add_parser("info", help="version and backends (CUDA compiled in, device present, default)")
     solve = commands.add_parser("solve", help="solve a TSPLIB file or a generated instance", allow_abbrev=False)
-    solve.add_argument("instance", nargs="?", help="TSPLIB .tsp file, or a name in $FORMICA_TSPLIB_DIR/tsp")
+    solve.add_argument("instance", nargs="?",
+                       help="TSPLIB .tsp file, or a TSPLIB name (in $FORMICA_TSPLIB_DIR/tsp or shipped with formica)")
     solve.add_argument("--cities", type=int, help="solve a generated instance of this many cities instead")
     solve.add_argument("--kind", default="uniform", help="generated instance: uniform or clustered [uniform]")
     solve.add_argument("--instance-seed", type=int, default=1, help="generated instance's seed [1]")

@@ -110,7 +110,7 @@ void bind_instance(nb::module_& m) {
         nb::gil_scoped_release release;  // a FIFO's writer may be a Python thread of this process
         return io::load_instance(spec);
       },
-      nb::arg("spec"), "Reads a .tsp file, or a TSPLIB instance by name from $FORMICA_TSPLIB_DIR/tsp.");
+      nb::arg("spec"), "Reads a .tsp file, or a TSPLIB instance by name from $FORMICA_TSPLIB_DIR/tsp or the shipped ones.");
   m.def(
       "generate",
       [](int n, const std::string& kind, uint64_t seed) { return io::generate_instance(n, io::instance_kind(kind), seed); },

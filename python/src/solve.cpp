@@ -25,6 +25,7 @@
 #include "io/instance_source.h"
 #include "cuda/device.h"
 #include "solver/parameters.h"
+#include "solver/portfolio.h"
 #include "solver/report.h"
 #include "solver/route_solver.h"
 #include "solver/solver.h"
@@ -169,6 +170,8 @@ void bind_solve(nb::module_& m) {
   m.def("load_problem", &load_problem, nb::arg("spec"),
         "Reads a TSPLIB file: an Instance, or for TYPE ATSP a tuple (name, (n, n) int32 matrix).");
   m.def("parameters", &parameter_list, "Every solver parameter as (name, help), in table order.");
+  m.def("portfolio_description", [] { return std::string(portfolio_description()); },
+        "What algorithm=\"auto\" runs: the description `formica solve --help` gives.");
   m.def("backend_info", &backend_info,
         "The backends of this build: cuda_compiled (bool), cuda_device (the first CUDA device's name,\n"
         "None without a device or driver), default (the backend backend=\"auto\" picks: \"cuda\" or \"cpu\").");

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import inspect
 from pathlib import Path
+
+import pytest
 
 import formica
 from formica import _core
 
 PACKAGE = Path(formica.__file__).parent
+REPOSITORY = Path(__file__).resolve().parents[2]
 
 
 def stub_names(body: list[ast.stmt]) -> set[str]:
@@ -54,3 +58,31 @@ def test_every_solver_parameter_is_listed_with_help() -> None:
     assert {"algorithm", "backend", "iterations", "time_limit", "seed", "ants", "rho", "selection"} <= set(parameters)
     assert all(parameters.values())
     assert formica.__version__.count(".") == 2
+
+
+def test_auto_has_one_description() -> None:
+    """The C++ portfolio's description of auto is the one --help, the docstring and the README give."""
+    description = _core.portfolio_description()
+    assert description in formica.parameters()["algorithm"]
+    docstring = inspect.getdoc(formica.solve) or ""
+    assert " ".join(description.split()) in " ".join(docstring.split())
+    lines = (REPOSITORY / "README.md").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.endswith(" describe auto as:")) + 1
+    quoted = []
+    for line in lines[start:]:
+        if not line.startswith(">") and quoted:
+            break
+        if line.startswith(">"):
+            quoted.append(line[1:].strip())
+    assert " ".join(quoted) == description
+
+
+def test_the_installed_package_states_its_licence() -> None:
+    try:
+        installed = importlib.metadata.distribution("formica")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("skipped: formica is not installed (the build folder's package has no metadata)")
+    if Path(installed.locate_file("formica/__init__.py")).resolve() != Path(formica.__file__).resolve():
+        pytest.skip("skipped: the formica under test is not the installed one")
+    assert installed.metadata["License-Expression"] == "MIT"
+    assert any(Path(str(f)).name == "LICENSE" for f in installed.files or [])

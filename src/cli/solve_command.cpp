@@ -348,7 +348,7 @@ Command add_solve_command(CLI::App& app, std::chrono::steady_clock::time_point s
   auto o = std::make_shared<SolveOptionsCli>();
   CLI::App* sub = app.add_subcommand("solve", "Solve an instance (the built-in 1000-city one if none is given)");
   sub->add_option("instance", o->instance,
-                  "TSPLIB .tsp file, or the name of an instance in $FORMICA_TSPLIB_DIR/tsp");
+                  "TSPLIB .tsp file, or a TSPLIB name (in $FORMICA_TSPLIB_DIR/tsp or shipped with formica)");
   // Every solver parameter comes from the one table that Python and the bench harness share.
   const SolverConfig defaults;
   for (const Parameter& p : parameters()) {

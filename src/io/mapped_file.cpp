@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/memory.h"
+#include "io/gzip.h"
 #include "io/line_reader.h"
 
 namespace formica::io {
@@ -50,17 +51,26 @@ MappedFile::MappedFile(const std::filesystem::path& path, Content content, const
   FORMICA_EXPECTS(!S_ISDIR(info.st_mode), printable(path.string()), ": is a directory");
   if (!S_ISREG(info.st_mode)) {
     read_stream(file.fd, path, content, probe);
-    return;
+  } else {
+    FORMICA_EXPECTS(static_cast<uint64_t>(info.st_size) <= kMaxInputBytes, too_large(path));
+    if (info.st_size == 0) return;
+    void* map = ::mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, file.fd, 0);
+    if (map != MAP_FAILED) {
+      map_ = static_cast<const char*>(map);
+      size_ = static_cast<size_t>(info.st_size);
+    } else {
+      read_stream(file.fd, path, content, probe);  // a file system that cannot map: read it as a stream
+    }
   }
-  FORMICA_EXPECTS(static_cast<uint64_t>(info.st_size) <= kMaxInputBytes, too_large(path));
-  if (info.st_size == 0) return;
-  void* map = ::mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, file.fd, 0);
-  if (map != MAP_FAILED) {
-    map_ = static_cast<const char*>(map);
-    size_ = static_cast<size_t>(info.st_size);
-    return;
-  }
-  read_stream(file.fd, path, content, probe);  // a file system that cannot map: read it as a stream
+  if (content == Content::Text && is_gzip(text())) inflate_whole(path);
+}
+
+void MappedFile::inflate_whole(const std::filesystem::path& path) {
+  std::string inflated = gunzip(text(), printable(path.string()), kMaxInputBytes);
+  if (map_ != nullptr) ::munmap(const_cast<char*>(map_), size_);
+  map_ = nullptr;
+  size_ = 0;
+  copy_ = std::move(inflated);
 }
 
 void MappedFile::read_stream(int fd, const std::filesystem::path& path, Content content, const Probe& probe) {
@@ -81,14 +91,16 @@ void MappedFile::read_stream(int fd, const std::filesystem::path& path, Content 
     FORMICA_EXPECTS(got >= 0, printable(path.string()), ": read error (", std::strerror(errno), ")");
     copy_.resize(before + static_cast<size_t>(got));
     if (got == 0) return;
-    if (content == Content::Text) {
+    // A gzip stream is binary until it is inflated whole (inflate_whole), and not probed.
+    const bool compressed = content == Content::Text && is_gzip(copy_);
+    if (content == Content::Text && !compressed) {
       const std::string_view chunk(copy_.data() + before, static_cast<size_t>(got));
       const size_t nul = chunk.find('\0');
       lines += static_cast<size_t>(std::count(chunk.begin(), nul == std::string_view::npos ? chunk.end() : chunk.begin() + nul, '\n'));
       if (nul != std::string_view::npos)
         throw InputError(concat(printable(path.string()), ":", lines + 1, ": a NUL byte: not a text file"));
     }
-    if (probe && copy_.size() >= probe_at) {
+    if (probe && !compressed && copy_.size() >= probe_at) {
       probe_at = 2 * copy_.size();
       const std::string_view text(copy_);
       probe(content == Content::Text ? text.substr(0, text.rfind('\n') + 1) : text);

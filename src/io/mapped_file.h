@@ -6,6 +6,9 @@
 // an error the reader's probe finds in the lines read so far, so that `formica info /dev/zero`,
 // /dev/urandom or `yes x | formica info /dev/stdin` answer in a moment instead of reading forever.
 //
+// A text file compressed with gzip (it starts with gzip's magic bytes, whatever its name) is
+// inflated whole (gzip.h), under the same size bound, and its text is the inflated text.
+//
 // A mapped file that another process truncates while it is being parsed ends the process with
 // SIGBUS: formica's own files are written whole or not at all (write_text_file_atomically).
 #pragma once
@@ -42,10 +45,12 @@ class MappedFile {
 
  private:
   void read_stream(int fd, const std::filesystem::path& path, Content content, const Probe& probe);
+  /// Replaces the gzip bytes read by the text they inflate to.
+  void inflate_whole(const std::filesystem::path& path);
 
   const char* map_ = nullptr;
   size_t size_ = 0;
-  std::string copy_;  // the bytes of a file that cannot be mapped
+  std::string copy_;  // the bytes of a file that cannot be mapped, or the text a gzip file inflates to
 };
 
 /// The 1-based line number at the start of an error message "SOURCE:LINE: ...", 0 if it has none.

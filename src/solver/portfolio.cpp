@@ -150,7 +150,33 @@ bool gpu_runs_host_eax(const SolverConfig& config, int n, Backend backend) {
          n >= localsearch::cpu::kMinKickCities && host_alone_runs_eax(config, n);
 }
 
+/// 90000 as "90,000".
+std::string with_thousands(int value) {
+  std::string text = std::to_string(value);
+  for (int at = static_cast<int>(text.size()) - 3; at > 0; at -= 3) text.insert(static_cast<size_t>(at), ",");
+  return text;
+}
+
+/// 1.8e-5 as "1.8e-5" (a stream writes "1.8e-05").
+std::string short_scientific(double value) {
+  const int exponent = static_cast<int>(std::floor(std::log10(value)));
+  return concat(value / std::pow(10.0, exponent), "e", exponent);
+}
+
 }  // namespace
+
+std::string_view portfolio_description() {
+  static const std::string text = concat(
+      "the default, set up by n, time limit and backend, and printed when it runs: GA-EAX (edge assembly "
+      "crossover) when the time limit lets its population converge, on ", kEaxCpuMinCities, " to ",
+      with_thousands(kEaxMaxCities), " cities from ", short_scientific(kEaxCpuSeconds), " n^1.5 s x sqrt(",
+      kEaxReferenceThreads, " / threads): alone on every core on the CPU, on the host's cores beside the GPU's "
+      "colonies on a GPU (from ", with_thousands(kEaxNearestFrom), " cities there from ",
+      short_scientific(kEaxNearestSeconds), " n^1.5 s, from nearest-neighbour tours). Otherwise MAX-MIN Ant "
+      "System with focused ants, every ant's tour improved by 2-opt, Or-opt and (by n) 3-opt, beside iterated "
+      "Lin-Kernighan on host threads");
+  return text;
+}
 
 AutoEax auto_eax(const SolverConfig& config, int n, Backend backend) {
   if (config.algorithm != Algorithm::Auto) return AutoEax::None;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "core/search.h"
 #include "solver/solver.h"
@@ -57,6 +58,10 @@ int eax_population(int n, int threads, double time_limit, Backend backend);
 /// default. resolve_config sets the default time limit first. A config whose algorithm is not Auto
 /// is returned as is.
 SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend);
+
+/// What auto runs, in a few sentences made from the rules' own thresholds: the one description of
+/// auto, which `formica solve --help` (--algorithm), formica.solve's docstring and the README give.
+std::string_view portfolio_description();
 
 /// One line saying what the portfolio picked and why ("n = 2392 on the GPU: ..."), for the CLI.
 std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightType type, Backend backend);

@@ -38,9 +38,7 @@ namespace formica {
 namespace {
 
 constexpr NamedEntry<Algorithm> kAlgorithms[] = {
-    {Algorithm::Auto,
-     {"auto", "the solver's default: MMAS with focused ants and 2-opt + Or-opt + 3-opt local search, set up by "
-              "n and backend (printed when it runs)"}},
+    {Algorithm::Auto, {"auto", "the solver's default (portfolio_description)"}},
     {Algorithm::AntSystem, {"as", "Ant System (Dorigo et al. 1996; Uchida et al. 2012)"}},
     {Algorithm::Mmas, {"mmas", "MAX-MIN Ant System (Stutzle and Hoos 2000)"}},
     {Algorithm::Acs, {"acs", "Ant Colony System (Dorigo and Gambardella 1997)"}},
@@ -66,7 +64,11 @@ constexpr NamedEntry<GpuWait> kGpuWaits[] = {
 }  // namespace
 
 std::string_view to_string(Algorithm algorithm) { return name_of(kAlgorithms, algorithm); }
-std::vector<NamedValue> algorithm_names() { return names_of(kAlgorithms); }
+std::vector<NamedValue> algorithm_names() {
+  std::vector<NamedValue> names = names_of(kAlgorithms);
+  names.front().help = portfolio_description();  // auto, in the portfolio's own words
+  return names;
+}
 std::optional<Algorithm> parse_algorithm(std::string_view text) { return value_of(kAlgorithms, text); }
 
 Algorithm resolve_algorithm(const SolverConfig& config, int n, Backend backend) {

@@ -26,11 +26,13 @@
 
 #include "aco/colony_config.h"
 #include "aco/config.h"
+#include "cli/shell_outcome.h"
 #include "core/asymmetric.h"
 #include "core/tour.h"
 #include "io/generator.h"
 #include "io/numpy_writer.h"
 #include "io/tsplib.h"
+#include "solver/portfolio.h"
 #include "cuda_support.h"
 #include "test_support.h"
 
@@ -41,17 +43,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::Outcome;
+using test::slurp;
 
 /// The prefix of this test process's temporary files, so that tests running in parallel never share one.
 std::string temp_prefix() { return "formica_cli_" + std::to_string(::getpid()) + "_"; }
@@ -74,10 +67,7 @@ class RemoveTempFiles : public ::testing::Environment {
     ::testing::AddGlobalTestEnvironment(new RemoveTempFiles);
 
 Outcome formica(const std::string& args) {
-  const fs::path out = temp("stdout"), err = temp("stderr");
-  const std::string command = test::cli_path() + " " + args + " >" + out.string() + " 2>" + err.string();
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  return test::run_shell(test::cli_path() + " " + args, temp("stdout"), temp("stderr"));
 }
 
 std::string data(const std::string& name) { return test::data_file(name).string(); }
@@ -200,6 +190,12 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"info " + data("atsp6.atsp"),
                   data("atsp6.atsp") + ": atsp6 is an asymmetric (ATSP) instance; `formica solve` and formica.solve "
                   "read those, this needs a symmetric one"}));
+
+TEST(Cli, SolveHelpDescribesAutoInThePortfoliosWords) {
+  const Outcome run = formica("solve --help");
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("auto: " + std::string(portfolio_description()) + "\n"), std::string::npos) << run.out;
+}
 
 TEST(Cli, SolveHelpNamesEveryStrategyWithItsPaperSection) {
   const Outcome run = formica("solve --help");
