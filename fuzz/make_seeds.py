@@ -1,9 +1,11 @@
-"""Writes the seed corpora of fuzz_numpy and fuzz_arrays:
+"""Writes the seed corpora of fuzz_numpy, fuzz_arrays and fuzz_bound:
 
 - fuzz/corpus/numpy/: small .npy and .npz files as NumPy itself writes them (every dtype the
   reader takes, header versions 1 to 3, np.savez and np.savez_compressed);
 - fuzz/corpus/arrays/: inputs in fuzz_arrays.cpp's own layout (an entry byte, names and shapes,
-  raw values): coordinates under each metric, matrices, pickled instances, batch arrays.
+  raw values): coordinates under each metric, matrices, pickled instances, batch arrays;
+- fuzz/corpus/bound/: inputs in fuzz_bound.cpp's layout: small instances of every type at the
+  extremes the reader takes (cities stacked on far corners, weights near 2^31 - 1, a path city).
 
     python3 fuzz/make_seeds.py
 """
@@ -85,4 +87,38 @@ seeds = {
 }
 for name, data in seeds.items():
     with open(os.path.join(arrays, name), "wb") as f:
+        f.write(data)
+
+
+# fuzz_bound: a shape byte (3 in its low bits: a path city), type index (kTypes: 0 EUC_2D ... 3 GEO,
+# 6 EUC_3D, 7 EXPLICIT), n - 3, a mode (0 anywhere in range, 1 near the extreme corners, 2 small),
+# the values as 32-bit words, then for a path city the ends' count, ends and penalty word; last the
+# ascent's iterations - 1 and first period - 1.
+bound = os.path.join(corpus, "bound")
+os.makedirs(bound, exist_ok=True)
+
+
+def words(values):
+    return struct.pack(f"<{len(values)}I", *values)
+
+
+def random_words(count):
+    return words([int(v) for v in rng.integers(0, 2**32, size=count)])
+
+
+# 64 cities on two corners, a point each (+-5e8: bit 0 the sign, bit 1 clear, no offset).
+stacked = words([v for i in range(64) for v in (i % 2, 0)])
+seeds = {
+    "stacked_euc_2d": bytes([0, 0, 61, 1]) + stacked + bytes([199, 99]),
+    "stacked_max_2d": bytes([0, 5, 61, 1]) + stacked + bytes([199, 99]),
+    "corners_ceil_2d": bytes([0, 1, 40, 1]) + random_words(2 * 43) + bytes([150, 50]),
+    "anywhere_att": bytes([0, 2, 30, 0]) + random_words(2 * 33) + bytes([100, 20]),
+    "anywhere_geo": bytes([0, 3, 20, 0]) + random_words(2 * 23) + bytes([100, 20]),
+    "corners_euc_3d": bytes([0, 6, 20, 1]) + random_words(3 * 23) + bytes([100, 20]),
+    "small_man_2d": bytes([0, 4, 6, 2]) + random_words(2 * 9) + bytes([50, 10]),
+    "heavy_explicit": bytes([0, 7, 9, 1]) + random_words(12 * 11 // 2) + bytes([100, 20]),
+    "path_city_euc_2d": bytes([7, 0, 20, 1]) + random_words(2 * 23) + bytes([2, 0, 5]) + words([0]) + bytes([100, 20]),
+}
+for name, data in seeds.items():
+    with open(os.path.join(bound, name), "wb") as f:
         f.write(data)
