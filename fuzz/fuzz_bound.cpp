@@ -1,8 +1,9 @@
 // libFuzzer target: the Held-Karp bound (bounds/held_karp.h) on small instances of any coordinates
 // and weights the reader accepts, up to +-kMaxCoordinate and 2^31 - 1. The first bytes pick the
-// type, n (3 to 64), how coordinates or weights are drawn (anywhere in range, stacked near the
+// type, n (3 to 64, or one input in eight up to 499: cities stacked on a few points broke the
+// ascent from about 400), how coordinates or weights are drawn (anywhere in range, near the
 // extreme corners, small integers), a path city, and the ascent's length; the rest are the values,
-// zero-padded.
+// taken again from the first when they run out (so a few words make many cities on a few points).
 //
 // A finding is a bound above the exact length of a tour (the identity, nearest neighbour, and the
 // optimum by dynamic programming up to kExactTourCities cities), a reported value that is not the
@@ -44,6 +45,14 @@ class Input {
     at_ += bytes;
     return w;
   }
+  /// `count` words: those left, then the same again from the first (zeros if none is left).
+  std::vector<uint32_t> words(size_t count) {
+    std::vector<uint32_t> out;
+    const size_t given = std::min(count, (size_ - std::min(at_, size_)) / 4);
+    for (size_t i = 0; i < given; ++i) out.push_back(word());
+    for (size_t i = given; i < count; ++i) out.push_back(given > 0 ? out[i % given] : 0);
+    return out;
+  }
 
  private:
   const uint8_t* data_;
@@ -71,21 +80,30 @@ int32_t weight(uint32_t w, uint32_t mode) {
   }
 }
 
-Instance make_instance(Input& in) {
-  const EdgeWeightType type = kTypes[in.byte() % std::size(kTypes)];
-  const int n = 3 + static_cast<int>(in.byte() % 62);
-  const uint32_t mode = in.byte() % 3;
+/// The instance of a type byte, a size byte (its top three bits set: up to 499 cities instead of
+/// 64), a mode byte, and the words left.
+Instance make_instance(Input& in, uint32_t type_byte, uint32_t size_byte, uint32_t mode_byte) {
+  const EdgeWeightType type = kTypes[type_byte % std::size(kTypes)];
+  const bool large = (size_byte & 0xE0u) == 0xE0u;
+  const int n = 3 + static_cast<int>(large ? (size_byte & 0x1Fu) * 16 : size_byte % 62);
+  const uint32_t mode = mode_byte % 3;
   if (type == EdgeWeightType::Explicit) {
-    std::vector<int32_t> w(static_cast<size_t>(n) * n, 0);
-    for (int i = 0; i < n; ++i)
-      for (int j = i + 1; j < n; ++j) w[i * n + j] = w[j * n + i] = weight(in.word(), mode);
-    return Instance::from_matrix("fuzz", n, std::move(w));
+    const int m = std::min(n, 64);  // n^2 / 2 weights: kept small
+    const std::vector<uint32_t> words = in.words(static_cast<size_t>(m) * (m - 1) / 2);
+    std::vector<int32_t> w(static_cast<size_t>(m) * m, 0);
+    size_t at = 0;
+    for (int i = 0; i < m; ++i)
+      for (int j = i + 1; j < m; ++j) w[i * m + j] = w[j * m + i] = weight(words[at++], mode);
+    return Instance::from_matrix("fuzz", m, std::move(w));
   }
+  const int dims = type == EdgeWeightType::Euc3D ? 3 : 2;
+  const std::vector<uint32_t> words = in.words(static_cast<size_t>(n) * dims);
   std::vector<double> x(static_cast<size_t>(n)), y(static_cast<size_t>(n)), z;
-  for (int i = 0; i < n; ++i) x[i] = coordinate(in.word(), mode), y[i] = coordinate(in.word(), mode);
-  if (type == EdgeWeightType::Euc3D) {
-    z.resize(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) z[i] = coordinate(in.word(), mode);
+  if (dims == 3) z.resize(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    x[i] = coordinate(words[static_cast<size_t>(i) * dims], mode);
+    y[i] = coordinate(words[static_cast<size_t>(i) * dims + 1], mode);
+    if (dims == 3) z[i] = coordinate(words[static_cast<size_t>(i) * dims + 2], mode);
   }
   return Instance("fuzz", type, std::move(x), std::move(y), std::move(z));
 }
@@ -95,19 +113,22 @@ Instance make_instance(Input& in) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Input in(data, size);
   try {
-    const uint32_t shape = in.byte();
-    Instance base = make_instance(in);
+    const uint32_t shape = in.byte(), type_byte = in.byte(), size_byte = in.byte(), mode_byte = in.byte();
+    bounds::BoundOptions options;
+    options.iterations = 1 + 2 * in.byte();
+    options.initial_period = 1 + static_cast<int>(in.byte());
+    options.threads = 1;
     // A path city (0, 1 or 2 ends) with a penalty up to 2^31 - 1, one input in four.
-    std::vector<int32_t> ends;
+    const uint32_t end_count = in.byte() % 3, end_a = in.byte(), end_b = in.byte();
+    const int32_t penalty = weight(in.word(), (shape >> 2) % 3);
+    Instance base = make_instance(in, type_byte, size_byte, mode_byte);
     if ((shape & 3u) == 3u) {
-      for (uint32_t e = in.byte() % 3; e > 0; --e) ends.push_back(static_cast<int32_t>(in.byte() % base.n()));
-      base = Instance::with_path_city(base, ends, weight(in.word(), (shape >> 2) % 3));
+      std::vector<int32_t> ends;
+      if (end_count > 0) ends.push_back(static_cast<int32_t>(end_a % base.n()));
+      if (end_count > 1) ends.push_back(static_cast<int32_t>(end_b % base.n()));
+      base = Instance::with_path_city(base, ends, penalty);
     }
     const Instance& instance = base;
-    bounds::BoundOptions options;
-    options.iterations = 1 + in.byte() % 200;
-    options.initial_period = 1 + static_cast<int>(in.byte() % 100);
-    options.threads = 1;
     const bounds::LowerBound bound = bounds::lower_bound(instance, options);
 
     std::vector<int32_t> identity(static_cast<size_t>(instance.n()));

@@ -90,10 +90,11 @@ for name, data in seeds.items():
         f.write(data)
 
 
-# fuzz_bound: a shape byte (3 in its low bits: a path city), type index (kTypes: 0 EUC_2D ... 3 GEO,
-# 6 EUC_3D, 7 EXPLICIT), n - 3, a mode (0 anywhere in range, 1 near the extreme corners, 2 small),
-# the values as 32-bit words, then for a path city the ends' count, ends and penalty word; last the
-# ascent's iterations - 1 and first period - 1.
+# fuzz_bound: a shape byte (3 in its low bits: a path city; bits 2-3 the penalty's mode), type index
+# (kTypes: 0 EUC_2D ... 3 GEO, 6 EUC_3D, 7 EXPLICIT), a size byte (n - 3, or with its top three
+# bits set (n - 3) / 16 in the low five, up to 499), a mode (0 anywhere in range, 1 near the extreme corners, 2 small), the
+# ascent's (iterations - 1) / 2 and first period - 1, the path city's end count and ends, its penalty word;
+# then the values as 32-bit words, taken again from the first when they run out.
 bound = os.path.join(corpus, "bound")
 os.makedirs(bound, exist_ok=True)
 
@@ -106,18 +107,25 @@ def random_words(count):
     return words([int(v) for v in rng.integers(0, 2**32, size=count)])
 
 
-# 64 cities on two corners, a point each (+-5e8: bit 0 the sign, bit 1 clear, no offset).
-stacked = words([v for i in range(64) for v in (i % 2, 0)])
+def header(shape, type_index, size, mode, iterations=249, period=199, ends=(0, 0, 0), penalty=0):
+    return bytes([shape, type_index, size, mode, iterations, period, *ends]) + words([penalty])
+
+
+# 400 (or 64) cities on two or three corners, a point each, from the words of the corners alone
+# (+-5e8: bit 0 the sign, bit 1 clear, no offset): the shape that broke the ascent.
+two = words([0, 0, 1, 0])
+three = words([0, 0, 1, 0, 0, 1])
 seeds = {
-    "stacked_euc_2d": bytes([0, 0, 61, 1]) + stacked + bytes([199, 99]),
-    "stacked_max_2d": bytes([0, 5, 61, 1]) + stacked + bytes([199, 99]),
-    "corners_ceil_2d": bytes([0, 1, 40, 1]) + random_words(2 * 43) + bytes([150, 50]),
-    "anywhere_att": bytes([0, 2, 30, 0]) + random_words(2 * 33) + bytes([100, 20]),
-    "anywhere_geo": bytes([0, 3, 20, 0]) + random_words(2 * 23) + bytes([100, 20]),
-    "corners_euc_3d": bytes([0, 6, 20, 1]) + random_words(3 * 23) + bytes([100, 20]),
-    "small_man_2d": bytes([0, 4, 6, 2]) + random_words(2 * 9) + bytes([50, 10]),
-    "heavy_explicit": bytes([0, 7, 9, 1]) + random_words(12 * 11 // 2) + bytes([100, 20]),
-    "path_city_euc_2d": bytes([7, 0, 20, 1]) + random_words(2 * 23) + bytes([2, 0, 5]) + words([0]) + bytes([100, 20]),
+    "stacked_400_euc_2d": header(0, 0, 0xE0 | 25, 1) + two,
+    "stacked_400_max_2d": header(0, 5, 0xE0 | 25, 1) + three,
+    "stacked_64_ceil_2d": header(0, 1, 61, 1) + two,
+    "corners_ceil_2d": header(0, 1, 40, 1, 99, 49) + random_words(2 * 43),
+    "anywhere_att": header(0, 2, 30, 0, 99, 19) + random_words(2 * 33),
+    "anywhere_geo": header(0, 3, 20, 0, 99, 19) + random_words(2 * 23),
+    "corners_euc_3d": header(0, 6, 20, 1, 99, 19) + random_words(3 * 23),
+    "small_man_2d": header(0, 4, 6, 2, 29, 9) + random_words(2 * 9),
+    "heavy_explicit": header(0, 7, 9, 1, 99, 19) + random_words(12 * 11 // 2),
+    "path_city_euc_2d": header(7, 0, 20, 1, 99, 19, ends=(2, 0, 5), penalty=0) + random_words(2 * 23),
 }
 for name, data in seeds.items():
     with open(os.path.join(bound, name), "wb") as f:
