@@ -29,8 +29,8 @@ namespace {
 
 using namespace formica;
 
-constexpr EdgeWeightType kTypes[] = {EdgeWeightType::Euc2D, EdgeWeightType::Ceil2D, EdgeWeightType::Att,
-                                     EdgeWeightType::Geo,   EdgeWeightType::Man2D,  EdgeWeightType::Max2D,
+constexpr EdgeWeightType kTypes[] = {EdgeWeightType::Euc2D, EdgeWeightType::Ceil2D,  EdgeWeightType::Att,
+                                     EdgeWeightType::Geo,   EdgeWeightType::Man2D,   EdgeWeightType::Max2D,
                                      EdgeWeightType::Euc3D, EdgeWeightType::Explicit};
 
 /// Reads the fuzzer's bytes front to back; zeros once they run out.
@@ -64,19 +64,26 @@ class Input {
 double coordinate(uint32_t w, uint32_t mode) {
   const double sign = (w & 1u) != 0 ? -1.0 : 1.0;
   switch (mode) {
-    case 0: return std::max(-1.0, static_cast<double>(static_cast<int32_t>(w)) / std::numeric_limits<int32_t>::max()) *
-                   kMaxCoordinate;
-    case 1: return sign * ((w & 2u) != 0 ? 4e8 : kMaxCoordinate) + -sign * static_cast<double>(w >> 16);
-    default: return static_cast<double>(static_cast<int32_t>(w) % 1000);
+    case 0:
+      return std::max(-1.0,
+                      static_cast<double>(static_cast<int32_t>(w)) / std::numeric_limits<int32_t>::max()) *
+             kMaxCoordinate;
+    case 1:
+      return sign * ((w & 2u) != 0 ? 4e8 : kMaxCoordinate) + -sign * static_cast<double>(w >> 16);
+    default:
+      return static_cast<double>(static_cast<int32_t>(w) % 1000);
   }
 }
 
 /// A non-negative weight from 32 bits: 0 any, 1 within 2^16 of 2^31 - 1, 2 small.
 int32_t weight(uint32_t w, uint32_t mode) {
   switch (mode) {
-    case 0: return static_cast<int32_t>(w & 0x7FFFFFFFu);
-    case 1: return std::numeric_limits<int32_t>::max() - static_cast<int32_t>(w >> 16);
-    default: return static_cast<int32_t>(w % 1000);
+    case 0:
+      return static_cast<int32_t>(w & 0x7FFFFFFFu);
+    case 1:
+      return std::numeric_limits<int32_t>::max() - static_cast<int32_t>(w >> 16);
+    default:
+      return static_cast<int32_t>(w % 1000);
   }
 }
 
@@ -133,16 +140,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
     std::vector<int32_t> identity(static_cast<size_t>(instance.n()));
     for (int i = 0; i < instance.n(); ++i) identity[i] = i;
-    int64_t shortest = std::min(tour_length(instance, identity), tour_length(instance, nearest_neighbour_tour(instance)));
-    if (instance.n() <= kExactTourCities) shortest = std::min(shortest, tour_length(instance, exact_tour(instance)));
+    int64_t shortest =
+        std::min(tour_length(instance, identity), tour_length(instance, nearest_neighbour_tour(instance)));
+    if (instance.n() <= kExactTourCities)
+      shortest = std::min(shortest, tour_length(instance, exact_tour(instance)));
     if (bound.bound < 0 || bound.bound > shortest) __builtin_trap();
-    if (bounds::ceil_bound(bounds::exact_value(instance, bound.one_tree, bound.penalties)) != bound.bound) __builtin_trap();
+    if (bounds::ceil_bound(bounds::exact_value(instance, bound.one_tree, bound.penalties)) != bound.bound)
+      __builtin_trap();
 
     // The k-d tree's pruned search finds dense Prim's 1-tree under the same penalties.
     if (bounds::kd_boruvka_supported(instance.type())) {
       bounds::CompleteGraph dense(instance, instance.n()), kd(instance, 0);
       const bounds::OneTree a = dense.one_tree(bound.penalties, 1), b = kd.one_tree(bound.penalties, 1);
-      if (bounds::scaled_value(a, bound.penalties) != bounds::scaled_value(b, bound.penalties)) __builtin_trap();
+      if (bounds::scaled_value(a, bound.penalties) != bounds::scaled_value(b, bound.penalties))
+        __builtin_trap();
     }
   } catch (const InputError&) {
     // An instance the checks refuse (a path end out of range...): the check doing its job.

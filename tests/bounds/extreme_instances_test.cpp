@@ -86,7 +86,8 @@ LowerBound checked_bound(const Instance& instance, const std::string& what) {
   // graph's minimum 1-tree for the reported penalties (dense Prim over every pair).
   EXPECT_EQ(ceil_bound(exact_value(instance, bound.one_tree, bound.penalties)), bound.bound) << what;
   CompleteGraph dense(instance, instance.n());
-  EXPECT_EQ(ceil_bound(scaled_value(dense.one_tree(bound.penalties, 1), bound.penalties)), bound.bound) << what;
+  EXPECT_EQ(ceil_bound(scaled_value(dense.one_tree(bound.penalties, 1), bound.penalties)), bound.bound)
+      << what;
   return bound;
 }
 
@@ -97,14 +98,15 @@ TEST(ExtremeInstances, CornersAtEveryScaleAndMetricStayBelowATour) {
   for (const EdgeWeightType type : types)
     for (const double scale : {1e6, 4e8, kMaxCoordinate})  // the reader's largest, 5e8
       for (const int n : {5, 12, 40, 120}) {
-        const std::string what = std::string(to_string(type)) + " scale " + std::to_string(scale) + " n " +
-                                 std::to_string(n);
+        const std::string what =
+            std::string(to_string(type)) + " scale " + std::to_string(scale) + " n " + std::to_string(n);
         const Instance instance = corner_instance(type, n, scale, 7 + n);
         const LowerBound bound = checked_bound(instance, what);
         // Not merely valid but useful: at least three of the four long edges (seven of eight)
         // that every tour has are seen. GEO's distances wrap around the globe: no such structure.
         if (type != EdgeWeightType::Geo && n >= 40) {
-          EXPECT_GE(static_cast<double>(bound.bound), 0.7 * static_cast<double>(short_tour_length(instance))) << what;
+          EXPECT_GE(static_cast<double>(bound.bound), 0.7 * static_cast<double>(short_tour_length(instance)))
+              << what;
         }
       }
 }
@@ -124,8 +126,9 @@ TEST(ExtremeInstances, CitiesStackedOnTwoOrThreeCornersStayBelowATour) {
           y.push_back(i % corners == 2 ? -scale : scale);
         }
         const Instance instance("stacked", type, x, y);
-        const LowerBound bound = checked_bound(
-            instance, std::string(to_string(type)) + " scale " + std::to_string(scale) + " corners " + std::to_string(corners));
+        const LowerBound bound =
+            checked_bound(instance, std::string(to_string(type)) + " scale " + std::to_string(scale) +
+                                        " corners " + std::to_string(corners));
         EXPECT_GE(bound.bound, instance.distance(0, 1)) << to_string(type);  // a long edge at least
       }
   // Near the corners rather than on them.
@@ -138,7 +141,8 @@ TEST(ExtremeInstances, CitiesStackedOnTwoOrThreeCornersStayBelowATour) {
 TEST(ExtremeInstances, SpreadCitiesAtTheLargestCoordinatesStayBelowATour) {
   for (const EdgeWeightType type : {EdgeWeightType::Euc2D, EdgeWeightType::Ceil2D, EdgeWeightType::Att,
                                     EdgeWeightType::Man2D, EdgeWeightType::Euc3D})
-    for (const int n : {11, 60, 200}) checked_bound(spread_instance(type, n, kMaxCoordinate, 3 + n), std::string(to_string(type)));
+    for (const int n : {11, 60, 200})
+      checked_bound(spread_instance(type, n, kMaxCoordinate, 3 + n), std::string(to_string(type)));
 }
 
 TEST(ExtremeInstances, TheKdTreeAgreesWithDensePrimAtTheLargestPenalties) {
@@ -149,7 +153,8 @@ TEST(ExtremeInstances, TheKdTreeAgreesWithDensePrimAtTheLargestPenalties) {
     RandomStream rng(22, 0);
     for (const int64_t range : {kPenaltyScale * int64_t{1'000'000'000}, kMaxPenalty}) {
       std::vector<int64_t> pi(static_cast<size_t>(instance.n()));
-      for (int64_t& p : pi) p = static_cast<int64_t>((2 * rng.next_double() - 1) * static_cast<double>(range));
+      for (int64_t& p : pi)
+        p = static_cast<int64_t>((2 * rng.next_double() - 1) * static_cast<double>(range));
       pi[0] = kMaxPenalty, pi[1] = -kMaxPenalty;
       CompleteGraph dense(instance, instance.n()), kd(instance, 0);
       ASSERT_EQ(kd.method(), "k-d tree Boruvka");
@@ -166,7 +171,8 @@ TEST(ExtremeInstances, TheKdTreeAgreesWithDensePrimAtTheLargestPenalties) {
 TEST(ExtremeInstances, CoordinatesBeyondTheLargestAreRefused) {
   const std::vector<double> x = {0.0, 1.0, 2.0 * kMaxCoordinate}, y = {0.0, 1.0, 0.0};
   EXPECT_THROW(Instance("far", EdgeWeightType::Euc2D, x, y), InputError);
-  EXPECT_THROW(Instance("far", EdgeWeightType::Euc2D, y, std::vector<double>{0.0, -kMaxCoordinate - 1, 0.0}), InputError);
+  EXPECT_THROW(Instance("far", EdgeWeightType::Euc2D, y, std::vector<double>{0.0, -kMaxCoordinate - 1, 0.0}),
+               InputError);
 }
 
 TEST(ExtremeInstances, PenaltiesBeyondTheRangeAreRefused) {
@@ -190,8 +196,10 @@ TEST(ExtremeInstances, ExplicitMatricesOfTheLargestWeights) {
     // Two groups joined only by the largest weight: every tour crosses twice.
     for (int i = 0; i < n; ++i)
       for (int j = i + 1; j < n; ++j)
-        w[i * n + j] = w[j * n + i] = (i < n / 2) == (j < n / 2) ? static_cast<int32_t>(rng.below(10)) : kLargestWeight;
-    const LowerBound two = checked_bound(Instance::from_matrix("two groups", n, w), "groups n " + std::to_string(n));
+        w[i * n + j] = w[j * n + i] =
+            (i < n / 2) == (j < n / 2) ? static_cast<int32_t>(rng.below(10)) : kLargestWeight;
+    const LowerBound two =
+        checked_bound(Instance::from_matrix("two groups", n, w), "groups n " + std::to_string(n));
     EXPECT_GE(two.bound, int64_t{kLargestWeight}) << n;
     // The largest weight or nothing: a weight-0 ring is hidden among them.
     for (int i = 0; i < n; ++i)
@@ -222,7 +230,8 @@ TEST(ExtremeInstances, ValuesPast64BitsAreSummedExactly) {
             std::numeric_limits<int64_t>::max());
   EXPECT_EQ(ceil_bound(WeightSum{std::numeric_limits<int64_t>::max()} * kPenaltyScale - 99),
             std::numeric_limits<int64_t>::max());
-  EXPECT_THROW(ceil_bound(WeightSum{std::numeric_limits<int64_t>::max()} * kPenaltyScale + 1), std::logic_error);
+  EXPECT_THROW(ceil_bound(WeightSum{std::numeric_limits<int64_t>::max()} * kPenaltyScale + 1),
+               std::logic_error);
   EXPECT_EQ(ceil_bound(-5), 0);
   EXPECT_EQ(ceil_bound(101), 2);
 }
