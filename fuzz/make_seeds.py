@@ -1,9 +1,11 @@
-"""Writes the seed corpora of fuzz_numpy and fuzz_arrays:
+"""Writes the seed corpora of fuzz_numpy, fuzz_arrays and fuzz_bound:
 
 - fuzz/corpus/numpy/: small .npy and .npz files as NumPy itself writes them (every dtype the
   reader takes, header versions 1 to 3, np.savez and np.savez_compressed);
 - fuzz/corpus/arrays/: inputs in fuzz_arrays.cpp's own layout (an entry byte, names and shapes,
-  raw values): coordinates under each metric, matrices, pickled instances, batch arrays.
+  raw values): coordinates under each metric, matrices, pickled instances, batch arrays;
+- fuzz/corpus/bound/: inputs in fuzz_bound.cpp's layout: small instances of every type at the
+  extremes the reader takes (cities stacked on far corners, weights near 2^31 - 1, a path city).
 
     python3 fuzz/make_seeds.py
 """
@@ -85,4 +87,46 @@ seeds = {
 }
 for name, data in seeds.items():
     with open(os.path.join(arrays, name), "wb") as f:
+        f.write(data)
+
+
+# fuzz_bound: a shape byte (3 in its low bits: a path city; bits 2-3 the penalty's mode), type index
+# (kTypes: 0 EUC_2D ... 3 GEO, 6 EUC_3D, 7 EXPLICIT), a size byte (n - 3, or with its top three
+# bits set (n - 3) / 16 in the low five, up to 499), a mode (0 anywhere in range, 1 near the extreme corners, 2 small), the
+# ascent's (iterations - 1) / 2 and first period - 1, the path city's end count and ends, its penalty word;
+# then the values as 32-bit words, taken again from the first when they run out.
+bound = os.path.join(corpus, "bound")
+os.makedirs(bound, exist_ok=True)
+
+
+def words(values):
+    return struct.pack(f"<{len(values)}I", *values)
+
+
+def random_words(count):
+    return words([int(v) for v in rng.integers(0, 2**32, size=count)])
+
+
+def header(shape, type_index, size, mode, iterations=249, period=199, ends=(0, 0, 0), penalty=0):
+    return bytes([shape, type_index, size, mode, iterations, period, *ends]) + words([penalty])
+
+
+# 400 (or 64) cities on two or three corners, a point each, from the words of the corners alone
+# (+-5e8: bit 0 the sign, bit 1 clear, no offset): the shape that broke the ascent.
+two = words([0, 0, 1, 0])
+three = words([0, 0, 1, 0, 0, 1])
+seeds = {
+    "stacked_400_euc_2d": header(0, 0, 0xE0 | 25, 1) + two,
+    "stacked_400_max_2d": header(0, 5, 0xE0 | 25, 1) + three,
+    "stacked_64_ceil_2d": header(0, 1, 61, 1) + two,
+    "corners_ceil_2d": header(0, 1, 40, 1, 99, 49) + random_words(2 * 43),
+    "anywhere_att": header(0, 2, 30, 0, 99, 19) + random_words(2 * 33),
+    "anywhere_geo": header(0, 3, 20, 0, 99, 19) + random_words(2 * 23),
+    "corners_euc_3d": header(0, 6, 20, 1, 99, 19) + random_words(3 * 23),
+    "small_man_2d": header(0, 4, 6, 2, 29, 9) + random_words(2 * 9),
+    "heavy_explicit": header(0, 7, 9, 1, 99, 19) + random_words(12 * 11 // 2),
+    "path_city_euc_2d": header(7, 0, 20, 1, 99, 19, ends=(2, 0, 5), penalty=0) + random_words(2 * 23),
+}
+for name, data in seeds.items():
+    with open(os.path.join(bound, name), "wb") as f:
         f.write(data)

@@ -535,7 +535,16 @@ class LowerBound:
     penalties: np.ndarray
 
     def gap(self, length: float) -> float:
-        """How far a tour of `length` is above the bound, in percent: a proven bound on its gap."""
+        """How far a tour of `length` is above the bound, in percent: a proven bound on its gap.
+
+        Raises ValueError for a length below the bound, which no tour of this instance has: the
+        tour is of another instance, or the bound is wrong; never a negative gap.
+        """
+        if length < self.bound:
+            raise ValueError(
+                f"a tour of length {length} is shorter than the proven bound {self.bound}: "
+                "it is not a tour of this instance, or the bound is wrong"
+            )
         return 100.0 * (length - self.bound) / self.bound
 
 

@@ -69,3 +69,71 @@ def test_an_asymmetric_matrix_is_refused() -> None:
     matrix = np.arange(16).reshape(4, 4)
     with pytest.raises(ValueError, match="symmetric instances"):
         formica.lower_bound(matrix)
+
+
+def _stacked_corners(n: int, corners: int, scale: float, offset: float = 0.0) -> np.ndarray:
+    """n cities on `corners` of the corners (+-scale, +-scale), a point each (moved inwards by
+    `offset`): the shape that once gave bounds above 10^16 at 5e8, the largest coordinates taken."""
+    corner = np.arange(n) % corners
+    x = np.where(corner == 1, -scale + offset, scale - offset)
+    y = np.where(corner == 2, -scale + offset, scale - offset)
+    return np.stack([x, y], axis=1)
+
+
+@pytest.mark.parametrize(
+    ("metric", "scale", "corners"),
+    [
+        ("euc_2d", 5e8, 2),
+        ("euc_2d", 5e8, 4),
+        ("euc_2d", 4e8, 2),
+        ("euc_2d", 1e6, 3),
+        ("ceil_2d", 5e8, 2),
+        ("ceil_2d", 4e8, 3),
+        ("att", 5e8, 3),
+        ("man_2d", 5e8, 2),
+        ("max_2d", 5e8, 3),
+        ("max_2d", 4e8, 2),
+    ],
+)
+def test_cities_on_far_corners_are_bounded_below_the_tour(metric, scale, corners) -> None:
+    points = _stacked_corners(400, corners, scale)
+    bound = formica.lower_bound(points, metric=metric, threads=1)
+    result = formica.solve(points, metric=metric, iterations=3, seed=1, backend="cpu")
+    assert formica.tour_length(points, result.tour, metric=metric) == result.length
+    assert 0 < bound.bound <= result.length
+    assert bound.value <= bound.bound
+    assert np.abs(bound.penalties).max() <= 2.0**52 / 100  # the ascent's range, in distance units
+    assert bound.gap(result.length) >= 0
+
+
+def test_float_coordinates_on_far_corners_are_bounded_below_the_tour() -> None:
+    points = _stacked_corners(400, 2, 5e8, offset=0.25)  # not whole: exact float distances
+    bound = formica.lower_bound(points, threads=1)
+    result = formica.solve(points, iterations=3, seed=1, backend="cpu")
+    assert isinstance(result.length, float)
+    assert 0 < bound.bound <= result.length
+
+
+def test_a_matrix_of_the_largest_weights_is_bounded_below_the_tour() -> None:
+    rng = np.random.default_rng(3)
+    largest = np.iinfo(np.int32).max
+    for n in (6, 40):
+        matrix = largest - rng.integers(0, 2**20, size=(n, n))
+        matrix = np.triu(matrix, 1) + np.triu(matrix, 1).T
+        bound = formica.lower_bound(matrix, threads=1)
+        result = formica.solve(matrix, iterations=3, seed=1, backend="cpu")
+        assert formica.tour_length(matrix, result.tour) == result.length
+        assert (n - 1) * (largest - 2**20) <= bound.bound <= result.length
+
+
+def test_coordinates_beyond_the_largest_are_value_errors() -> None:
+    points = _stacked_corners(10, 2, 5e8 + 1)
+    with pytest.raises(ValueError, match="beyond"):
+        formica.lower_bound(points)
+
+
+def test_a_gap_below_the_bound_is_a_value_error() -> None:
+    bound = formica.lower_bound(_stacked_corners(50, 2, 4e8), threads=1)
+    assert bound.gap(bound.bound) == 0
+    with pytest.raises(ValueError, match="shorter than the proven bound"):
+        bound.gap(bound.bound - 1)

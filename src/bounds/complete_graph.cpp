@@ -2,6 +2,7 @@
 #include "bounds/complete_graph.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "bounds/dense_prim.h"
@@ -37,6 +38,9 @@ std::vector<Edge> with_path_city(const Instance& instance, std::span<const int64
 }  // namespace
 
 OneTree CompleteGraph::one_tree(std::span<const int64_t> pi, int threads) {
+  if (static_cast<int>(pi.size()) != instance_.n() ||
+      std::any_of(pi.begin(), pi.end(), [](int64_t p) { return p < -kMaxPenalty || p > kMaxPenalty; }))
+    throw std::invalid_argument("CompleteGraph: needs a penalty per city, each within +-kMaxPenalty");
   if (boruvka_) {
     std::vector<Edge> tree = boruvka_->spanning_tree(pi, threads);
     if (!instance_.has_path_city())

@@ -21,7 +21,8 @@ class CompleteGraph {
   /// Builds the k-d tree when the type allows it and n > dense_up_to.
   explicit CompleteGraph(const Instance& instance, int dense_up_to = kDensePrimUpTo);
 
-  /// The minimum 1-tree of the complete graph under pi, on `threads` threads.
+  /// The minimum 1-tree of the complete graph under pi, on `threads` threads. Throws
+  /// std::invalid_argument unless pi has n penalties within +-kMaxPenalty (exact weights).
   OneTree one_tree(std::span<const int64_t> pi, int threads);
   /// "dense Prim" or "k-d tree Boruvka".
   std::string_view method() const { return boruvka_ ? "k-d tree Boruvka" : "dense Prim"; }

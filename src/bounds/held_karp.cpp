@@ -38,7 +38,7 @@ SparseGraph ascent_graph(const Instance& instance, int neighbours, int threads, 
 }
 
 struct Evaluation {
-  int64_t value;  // scaled w(pi)
+  WeightSum value;  // scaled w(pi)
   std::vector<int32_t> degree;
   int64_t norm;   // sum of (degree - 2)^2
 };
@@ -51,12 +51,13 @@ Evaluation evaluate(const SparseGraph& graph, const std::vector<int64_t>& pi) {
 }
 
 /// `out` completed with the higher of the plain 1-tree `first` (pi = 0) and `last` (the complete
-/// graph's 1-tree for the ascent's best penalties), both proven.
-LowerBound finished(LowerBound out, OneTree first, std::optional<std::pair<OneTree, std::vector<int64_t>>> last,
-                    const Stopwatch& clock) {
-  const int n = static_cast<int>(first.tree.size()) + 1;
-  const int64_t first_value = scaled_value(first, std::vector<int64_t>(static_cast<size_t>(n), 0));
-  const int64_t last_value = last ? scaled_value(last->first, last->second) : first_value - 1;
+/// graph's 1-tree for the ascent's best penalties), both proven, their values recomputed exactly
+/// from the instance (exact_value).
+LowerBound finished(const Instance& instance, LowerBound out, OneTree first,
+                    std::optional<std::pair<OneTree, std::vector<int64_t>>> last, const Stopwatch& clock) {
+  const int n = instance.n();
+  const WeightSum first_value = exact_value(instance, first, std::vector<int64_t>(static_cast<size_t>(n), 0));
+  const WeightSum last_value = last ? exact_value(instance, last->first, last->second) : first_value - 1;
   if (last_value >= first_value) {
     out.penalties = std::move(last->second);
     out.one_tree = std::move(last->first);
@@ -64,7 +65,7 @@ LowerBound finished(LowerBound out, OneTree first, std::optional<std::pair<OneTr
     out.penalties.assign(static_cast<size_t>(n), 0);
     out.one_tree = std::move(first);
   }
-  const int64_t value = std::max(last_value, first_value);
+  const WeightSum value = std::max(last_value, first_value);
   out.value = static_cast<double>(value) / kPenaltyScale;
   out.bound = ceil_bound(value);
   const std::vector<int32_t> degree = out.one_tree.degrees(n);
@@ -98,7 +99,7 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
   };
   if (abandoned()) {
     out.stop_reason = "interrupted";
-    return finished(std::move(out), std::move(first), std::nullopt, clock);
+    return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
   }
   const SparseGraph graph = ascent_graph(instance, std::min(options.neighbours, n - 1), threads, first);
   out.sparse_edges = graph.edges();
@@ -113,14 +114,15 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
       options.initial_period > 0 ? options.initial_period : default_initial_period(n);
 
   Evaluation now = evaluate(graph, pi);
-  int64_t best = now.value;
+  WeightSum best = now.value;
   std::vector<int64_t> best_pi = pi;
   std::vector<int32_t> last_move(static_cast<size_t>(n), 0);
   out.history.push_back({0, clock.seconds(), static_cast<double>(best) / kPenaltyScale, 0});
   out.stop_reason = "schedule";
   // The first step: a hundredth of the mean 1-tree edge (at least one distance unit), so that the
-  // doubling below reaches the instance's scale in a few iterations whatever its units.
-  int64_t step = std::max<int64_t>(kPenaltyScale, now.value / n / 100);
+  // doubling below reaches the instance's scale in a few iterations whatever its units. Steps and
+  // penalties stay within kMaxPenalty, so that every weight stays exact (penalised_edge.h).
+  int64_t step = static_cast<int64_t>(std::clamp<WeightSum>(now.value / n / 100, kPenaltyScale, kMaxPenalty));
   bool initial_phase = true;
   for (int period = initial_period; period > 0 && step > 0 && out.stop_reason == "schedule";
        period /= 2, step /= 2) {
@@ -140,7 +142,8 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
       // The move blends this degree excess with the last one (7:3, as LKH does) to damp zigzags.
       for (int i = 0; i < n; ++i) {
         const int32_t excess = now.degree[i] - 2;
-        pi[i] += step * (7 * excess + 3 * last_move[i]) / 10;
+        const WeightSum moved = pi[i] + WeightSum{step} * (7 * excess + 3 * last_move[i]) / 10;
+        pi[i] = static_cast<int64_t>(std::clamp<WeightSum>(moved, -kMaxPenalty, kMaxPenalty));
         last_move[i] = excess;
       }
       now = evaluate(graph, pi);
@@ -149,7 +152,7 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
         best = now.value;
         best_pi = pi;
         out.history.push_back({out.iterations, clock.seconds(), static_cast<double>(best) / kPenaltyScale, step});
-        if (initial_phase) step *= 2;
+        if (initial_phase) step = std::min(2 * step, kMaxPenalty);
         if (p == period) period = std::min(2 * period, initial_period);
       } else if (initial_phase && p > period / 2) {
         // The doubling overshot: settle on three quarters of the step and start the period again.
@@ -160,13 +163,14 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
     }
   }
 
-  if (abandoned()) return finished(std::move(out), std::move(first), std::nullopt, clock);
+  if (abandoned()) return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
   // Certification: the complete graph's minimum 1-tree for the best penalties. The pi = 0 tree is
   // proven too; the higher of the two is reported.
   const double before_last = clock.seconds();
   OneTree last = complete.one_tree(best_pi, threads);
   out.certify_seconds += clock.seconds() - before_last;
-  return finished(std::move(out), std::move(first), std::make_pair(std::move(last), std::move(best_pi)), clock);
+  return finished(instance, std::move(out), std::move(first), std::make_pair(std::move(last), std::move(best_pi)),
+                  clock);
 }
 
 }  // namespace formica::bounds

@@ -2,13 +2,19 @@
 // (Held and Karp 1970, 1971; the step schedule of Helsgaun's LKH, 2000).
 //
 // For any penalties pi, the minimum 1-tree's weight under d(i, j) + pi(i) + pi(j), less 2 sum(pi),
-// is at most every tour's length. The ascent moves pi(i) with the degree of i in the 1-tree (up
-// when a city is a leaf, down when it has three or more edges) towards penalties whose 1-tree is
+// is at most every tour's length. The ascent moves pi(i) with the degree of i in the 1-tree (down
+// when a city is a leaf, up when it has three or more edges) towards penalties whose 1-tree is
 // as close to a tour as it can be. The ascent runs on a sparse graph (nearest and quadrant
 // neighbours plus a complete-graph spanning tree) for speed; the figure reported is then proven
 // over the complete graph: the minimum 1-tree of the complete graph for the best penalties
 // (complete_graph.h), every pair looked at or skipped only when proved too heavy, exact TSPLIB
 // integer distances. Its value, rounded up (tour lengths are integers), is the bound.
+//
+// Exact for every instance the reader takes: penalties and steps stay within +-kMaxPenalty and
+// sums are 128-bit (penalised_edge.h), and the value reported is recomputed from the distances
+// for the 1-tree reported (exact_value). A sparse graph can hold no tour (cities stacked on two
+// far points, every list filled by cities on the same point): its value then has no upper bound
+// and the ascent runs to the penalties' limit; the complete graph's value stays proven, but weak.
 #pragma once
 
 #include <atomic>
@@ -55,7 +61,7 @@ struct LowerBound {
   int64_t bound = 0;   ///< proven: every tour is at least this long
   double value = 0.0;  ///< w(pi) over the complete graph in distance units; bound = ceil(value)
   bool tour = false;   ///< the minimum 1-tree was a tour: bound is the optimum
-  std::vector<int64_t> penalties;  ///< pi, scaled by kPenaltyScale
+  std::vector<int64_t> penalties;  ///< pi, scaled by kPenaltyScale, within +-kMaxPenalty
   OneTree one_tree;                ///< the complete graph's minimum 1-tree for `penalties`
   std::vector<AscentPoint> history;  ///< every improvement of the sparse w(pi)
   int64_t iterations = 0;

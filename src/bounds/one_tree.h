@@ -24,7 +24,7 @@ struct OneTree {
   Edge extra = kNoEdge;    ///< the special city's second-lightest edge
 
   /// Sum of the n edges' penalised weights.
-  int64_t weight() const;
+  WeightSum weight() const;
   /// Each city's degree in the 1-tree (2 everywhere: the 1-tree is a tour).
   std::vector<int32_t> degrees(int n) const;
 };
@@ -36,9 +36,19 @@ struct OneTree {
 OneTree one_tree_of(std::vector<Edge> tree, int n, const std::function<Edge(int, int)>& second, int threads);
 
 /// w(pi) in scaled units: the 1-tree's weight less 2 * sum(pi).
-int64_t scaled_value(const OneTree& one_tree, std::span<const int64_t> pi);
+WeightSum scaled_value(const OneTree& one_tree, std::span<const int64_t> pi);
 
-/// The integer bound a scaled value proves: tour lengths are integers, so ceil(value / scale).
-int64_t ceil_bound(int64_t scaled);
+/// w(pi) of `one_tree` recomputed from the instance: the scaled distances of its edges plus
+/// (degree - 2) * pi of every city, in 128 bits. What a reported bound is computed from, so that it
+/// is the exact value of a 1-tree whatever the arithmetic that found the tree. Throws
+/// std::logic_error unless `one_tree` is a 1-tree of the instance's cities (n - 1 edges spanning
+/// them, `special` a leaf of them, `extra` another edge at it) whose stored weights are exactly
+/// penalised(instance, pi, a, b).
+WeightSum exact_value(const Instance& instance, const OneTree& one_tree, std::span<const int64_t> pi);
+
+/// The integer bound a scaled value proves: tour lengths are integers, so ceil(value / scale), and
+/// never negative (no tour is). Throws std::logic_error beyond 64 bits, which no valid bound is:
+/// every tour's length fits.
+int64_t ceil_bound(WeightSum scaled);
 
 }  // namespace formica::bounds

@@ -4,6 +4,11 @@
 // tour's length grows by exactly 2 * sum(pi), so a minimum 1-tree under w, less 2 * sum(pi), is a
 // lower bound on every tour. Distances are scaled by kPenaltyScale so that the penalties can be
 // integers (as LKH does with its PRECISION): every weight and every comparison here is exact.
+//
+// Exact also at the widest instances: every distance is below 2^31 (core/instance.h), so a scaled
+// distance is below 2^38; penalties stay within +-kMaxPenalty, so a penalised weight, and the
+// difference of two, fit 64 bits with room to spare; sums of n weights (up to 2^65 at 10^8 cities
+// 2e9 apart) are taken in 128 bits (WeightSum).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +21,20 @@ namespace formica::bounds {
 
 /// Scale of the penalised weights: a penalty of 1 is a hundredth of a distance unit.
 inline constexpr int64_t kPenaltyScale = 100;
+
+/// Every distance of every instance is below this (coordinates within kMaxCoordinate, EXPLICIT
+/// weights and path penalties are 32-bit integers).
+inline constexpr int64_t kDistanceLimit = int64_t{1} << 31;
+static_assert(4 * kMaxCoordinate < static_cast<double>(kDistanceLimit), "MAN_2D's longest distance must fit");
+
+/// The largest penalty magnitude, scaled: about 4.5e13 distance units, 20,000 times the longest
+/// distance, far beyond any penalty that raises a bound. The ascent clamps its penalties to it.
+inline constexpr int64_t kMaxPenalty = int64_t{1} << 52;
+static_assert(kPenaltyScale * kDistanceLimit + 2 * kMaxPenalty < (int64_t{1} << 54),
+              "a penalised weight and the difference of two must fit 64 bits");
+
+/// Sums of penalised weights and 1-tree values, scaled: exact in 128 bits for any n.
+__extension__ typedef __int128 WeightSum;
 
 /// An undirected edge with its (scaled, penalised) weight; a < b.
 struct Edge {

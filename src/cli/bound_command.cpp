@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -47,7 +48,15 @@ std::string bound_line(const bounds::LowerBound& bound, std::optional<int64_t> l
   return line;
 }
 
+void check_bound_below(const bounds::LowerBound& bound, int64_t length) {
+  if (bound.bound > length)
+    throw std::logic_error(concat("the Held-Karp bound ", bound.bound, " exceeds the length ", length,
+                                  " of a verified tour: the bound is wrong, not printed as proven"));
+}
+
 double gap_to_bound_percent(int64_t length, int64_t bound) {
+  if (bound > length)
+    throw std::logic_error(concat("a lower bound ", bound, " above the tour length ", length, ": no gap to report"));
   return bound > 0 ? 100.0 * static_cast<double>(length - bound) / static_cast<double>(bound) : 0.0;
 }
 

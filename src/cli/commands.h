@@ -66,7 +66,11 @@ struct BoundRequest {
 bounds::LowerBound compute_bound(const Instance& instance, const BoundRequest& request);
 /// "lower bound B (Held-Karp, ...)", with the optimum and a tour's proven gap when given.
 std::string bound_line(const bounds::LowerBound& bound, std::optional<int64_t> length, std::optional<int64_t> optimum);
-/// How far `length` is above the bound, in percent of the bound.
+/// Throws std::logic_error (an internal error, exit 1) when the bound is above `length`, the exact
+/// length of a verified tour of the same instance: such a bound is wrong and is never reported.
+void check_bound_below(const bounds::LowerBound& bound, int64_t length);
+/// How far `length` is above the bound, in percent of the bound; std::logic_error for a bound
+/// above `length` (never a negative "proven" gap).
 double gap_to_bound_percent(int64_t length, int64_t bound);
 /// Adds "lower_bound", "lower_bound_value", "lower_bound_is_optimum", "gap_to_bound_percent" (of
 /// `length`, null without one) and "bound" (method, iterations, seconds, history) to a report.

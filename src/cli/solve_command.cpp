@@ -329,6 +329,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
     const InterruptGuard bound_guard;
     bound = compute_bound(instance, BoundRequest{0, 0.0, config.threads, bound_guard.flag()});
     bound_interrupted = bound->stop_reason == "interrupted";
+    check_bound_below(*bound, result.tour.length());  // before anything is written
   }
   write_outputs(outputs, problem, symmetric, result, optimum, bound);
   print_summary(problem.name(), result, optimum, ranks->size() > 1);

@@ -534,6 +534,41 @@ TEST(Cli, CtrlCEndsTheBoundsAscentWithAProvenBound) {
   fs::remove(instance);
 }
 
+/// 400 cities stacked on two or three far corners (+-5e8, the largest coordinates the reader
+/// takes, and +-4e8): `bound` once printed about 7.6e16 there, above the tour `verify` accepts, and
+/// `solve --bound` a gap of -100 % "(proven)".
+TEST(Cli, BoundOfCitiesOnFarCornersIsBelowTheVerifiedTour) {
+  const fs::path instance = temp("corners.tsp"), tour = temp("corners.tour"), json = temp("corners.json");
+  for (const double scale : {5e8, 4e8})
+    for (const int corners : {2, 3}) {
+      std::vector<double> x, y;
+      for (int i = 0; i < 400; ++i) {
+        const int corner = i % corners;
+        x.push_back(corner == 1 ? -scale : scale);
+        y.push_back(corner == 2 ? -scale : scale);
+      }
+      io::write_tsplib(instance, Instance("corners", EdgeWeightType::Ceil2D, x, y));
+      const std::string what = std::to_string(scale) + ", " + std::to_string(corners) + " corners";
+      const Outcome bound = formica("bound " + instance.string() + " --threads 1 --json " + json.string());
+      ASSERT_EQ(bound.code, 0) << what << ": " << bound.err;
+      const int64_t lower = nlohmann::json::parse(slurp(json))["lower_bound"].get<int64_t>();
+      const Outcome solve = formica("solve " + instance.string() + " --iterations 3 --backend cpu --threads 1 --quiet --bound" +
+                                    " --tour-out " + tour.string() + " --json " + json.string());
+      ASSERT_EQ(solve.code, 0) << what << ": " << solve.err;
+      const Outcome verify = formica("verify " + instance.string() + " " + tour.string());
+      ASSERT_EQ(verify.code, 0) << what << ": " << verify.err;
+      const int64_t length = std::stoll(verify.out.substr(verify.out.rfind("length ") + 7));
+      EXPECT_GE(lower, static_cast<int64_t>(scale)) << what;  // the tree's one long edge at least
+      EXPECT_LE(lower, length) << what;
+      const auto doc = nlohmann::json::parse(slurp(json));
+      EXPECT_EQ(doc["lower_bound"].get<int64_t>(), lower) << what;
+      EXPECT_GE(doc["gap_to_bound_percent"].get<double>(), 0.0) << what;
+      EXPECT_NE(solve.out.find("(proven)"), std::string::npos) << what << ": " << solve.out;
+      EXPECT_EQ(solve.out.find("within -"), std::string::npos) << what << ": " << solve.out;
+    }
+  fs::remove(instance), fs::remove(tour), fs::remove(json);
+}
+
 TEST(Cli, BoundBadInputIsOneLineAndExitTwo) {
   for (const std::string& args : {"bound " + data("nan_coordinate.tsp"), "bound " + data("square.tsp") + " --iterations -1",
                                  std::string("bound no_such_instance_anywhere"), "solve " + data("square.tsp") + " --open --bound"}) {
