@@ -8,6 +8,8 @@
 
 #include "core/error.h"
 #include "io/instance_source.h"
+#include "io/line_reader.h"
+#include "io/tsplib.h"
 
 namespace formica::io {
 namespace {
@@ -46,14 +48,22 @@ bool plain_file_name(const std::string& key) {
 }
 
 BatchInput tsp_folder(const std::filesystem::path& folder) {
+  // Errors of the file system (a folder that cannot be listed, a symbolic link in a loop) are
+  // InputErrors naming the path, never exceptions that escape as internal errors.
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(folder))
-    if (entry.path().extension() == ".tsp" && !entry.is_directory()) files.push_back(entry.path());
+  std::error_code ec;
+  std::filesystem::directory_iterator entries(folder, ec);
+  for (; !ec && entries != std::filesystem::directory_iterator(); entries.increment(ec)) {
+    const std::filesystem::directory_entry& entry = *entries;
+    std::error_code kind;
+    if (entry.path().extension() == ".tsp" && !entry.is_directory(kind)) files.push_back(entry.path());
+  }
+  FORMICA_EXPECTS(!ec, printable(folder.string()), ": cannot list this folder (", ec.message(), ")");
   FORMICA_EXPECTS(!files.empty(), folder.string(), ": no .tsp file in this folder");
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.filename() < b.filename(); });
   BatchInput batch;
   for (const auto& file : files) {
-    batch.instances.push_back(load_instance(file.string()));  // its errors name the file and line
+    batch.instances.push_back(read_tsplib(file));  // its errors name the file and line
     batch.names.push_back(file.stem().string());
     batch.scales.emplace_back();
   }

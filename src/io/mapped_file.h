@@ -5,6 +5,8 @@
 // chunk is looked at as it arrives: a NUL byte in a text file ends the read at once, and so does
 // an error the reader's probe finds in the lines read so far, so that `formica info /dev/zero`,
 // /dev/urandom or `yes x | formica info /dev/stdin` answer in a moment instead of reading forever.
+// A stream that stays silent longer than stream_timeout_seconds() ends the read with an error: a
+// FIFO that no process opens for writing would otherwise hold formica forever.
 //
 // A mapped file that another process truncates while it is being parsed ends the process with
 // SIGBUS: formica's own files are written whole or not at all (write_text_file_atomically).
@@ -22,6 +24,12 @@ namespace formica::io {
 /// The most bytes formica reads from one file, regular or not: more than the largest instance it
 /// solves takes (10^8 cities of three coordinates, a 40,000-city FULL_MATRIX).
 inline constexpr uint64_t kMaxInputBytes = uint64_t{16} << 30;
+
+/// How long a stream may stay silent (no bytes, no end) before the read gives up, by default.
+inline constexpr double kStreamTimeoutSeconds = 10.0;
+/// $FORMICA_INPUT_TIMEOUT (seconds) if set, else kStreamTimeoutSeconds; InputError if it is not a
+/// positive number.
+double stream_timeout_seconds();
 
 class MappedFile {
  public:

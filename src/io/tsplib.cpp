@@ -151,6 +151,7 @@ class TsplibParser {
   LineReader lines_;
 
   std::string name_, comment_, type_ = "TSP";
+  int64_t header_lines_ = 0;
   long dimension_ = -1;
   std::optional<EdgeWeightType> weight_type_;
   std::optional<Format> format_;
@@ -161,6 +162,9 @@ class TsplibParser {
 };
 
 bool TsplibParser::read_header(const Line& line, std::string_view key) {
+  // A stream of header lines (`yes COMMENT`) would otherwise be read up to the size bound.
+  if (++header_lines_ > kMaxHeaderLines)
+    fail(line.number, concat("more than ", kMaxHeaderLines, " header lines (NAME, COMMENT, ...): not a TSPLIB file"));
   const size_t colon = line.text.find(':');
   const std::string_view value = colon == std::string_view::npos ? std::string_view{}
                                                                  : trim(line.text.substr(colon + 1));
@@ -171,6 +175,8 @@ bool TsplibParser::read_header(const Line& line, std::string_view key) {
   } else if (key == "COMMENT") {
     if (!comment_.empty()) comment_ += ' ';
     comment_ += printable(value);
+    if (comment_.size() > kMaxCommentBytes)
+      fail(line.number, concat("the COMMENT lines hold more than ", kMaxCommentBytes >> 10, " KiB: not a TSPLIB file"));
   } else if (key == "TYPE") {
     type_ = printable(value);
   } else if (key == "DIMENSION") {

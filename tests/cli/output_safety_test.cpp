@@ -233,6 +233,95 @@ TEST_F(OutputSafety, EndlessStreamsEndAtOnce) {
   EXPECT_NE(piped.out.find("n: 4"), std::string::npos) << piped.out;
 }
 
+TEST_F(OutputSafety, EndlessHeaderLinesEndAtTheirCap) {
+  // Header lines are valid one at a time: a stream of them ends at the cap, not at the size bound.
+  const std::string error = ":10001: more than 10000 header lines (NAME, COMMENT, ...): not a TSPLIB file";
+  for (const std::string feed : {"yes COMMENT", "yes 'COMMENT : again'", "yes 'NAME : a'"}) {
+    const Ran run = formica("solve /dev/stdin", feed);
+    EXPECT_EQ(run.code, 2) << feed;
+    EXPECT_EQ(run.err, "formica: error: /dev/stdin" + error + "\n") << feed;
+    EXPECT_LT(run.seconds, 2.0 * test::time_scale()) << feed;
+  }
+  const Ran tour = formica("verify " + square() + " /dev/stdin", "yes COMMENT");
+  EXPECT_EQ(tour.err, "formica: error: /dev/stdin" + error + "\n");
+  const fs::path file = at("comments.tsp");
+  std::string comments;
+  for (int i = 0; i < 20000; ++i) comments += "COMMENT : line\n";
+  put(file, comments);
+  const Ran info = formica("info " + file.string());
+  EXPECT_EQ(info.code, 2);
+  EXPECT_EQ(info.err, "formica: error: " + file.string() + error + "\n");
+}
+
+/// Sets FORMICA_INPUT_TIMEOUT for the commands a test runs, and clears it at the test's end.
+struct InputTimeout {
+  explicit InputTimeout(const char* seconds) { ::setenv("FORMICA_INPUT_TIMEOUT", seconds, 1); }
+  ~InputTimeout() { ::unsetenv("FORMICA_INPUT_TIMEOUT"); }
+};
+
+TEST_F(OutputSafety, FifoWithoutWriterIsRefusedAfterTheTimeout) {
+  const InputTimeout timeout("1");
+  const fs::path fifo = at("silent.tsp");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const std::string error = "formica: error: " + fifo.string() +
+                            ": nothing to read for 1 s (a FIFO or pipe that no process writes to?); "
+                            "FORMICA_INPUT_TIMEOUT=SECONDS waits longer\n";
+  for (const std::string args : {"info ", "solve ", "bound "}) {
+    const Ran run = formica(args + fifo.string());
+    EXPECT_EQ(run.code, 2) << args;
+    EXPECT_EQ(run.err, error) << args;
+    EXPECT_LT(run.seconds, 5.0 * test::time_scale()) << args;
+  }
+  const Ran verify = formica("verify " + square() + " " + fifo.string());
+  EXPECT_EQ(verify.err, error);
+  // A start tour of solve-batch that is a FIFO without a writer.
+  const fs::path batch = at("batch"), starts = at("starts");
+  fs::create_directories(batch);
+  fs::create_directories(starts);
+  fs::copy_file(square(), batch / "square.tsp");
+  const fs::path start = starts / "square.tour";
+  ASSERT_EQ(::mkfifo(start.c_str(), 0644), 0);
+  const Ran batch_run = formica("solve-batch " + batch.string() + " --start-tours " + starts.string());
+  EXPECT_EQ(batch_run.code, 2);
+  EXPECT_EQ(batch_run.err, "formica: error: --start-tours " + start.string() + ": " + start.string() +
+                               ": nothing to read for 1 s (a FIFO or pipe that no process writes to?); "
+                               "FORMICA_INPUT_TIMEOUT=SECONDS waits longer\n");
+  // A writer that comes within the timeout is waited for, and its instance read.
+  const Ran late = formica("info " + fifo.string(), "(sleep 0.3; cat " + square() + " > " + fifo.string() + ") & true");
+  EXPECT_EQ(late.code, 0) << late.err;
+  EXPECT_NE(late.out.find("n: 4"), std::string::npos) << late.out;
+  const InputTimeout wrong("soon");
+  const Ran bad = formica("info " + fifo.string());
+  EXPECT_EQ(bad.err, "formica: error: FORMICA_INPUT_TIMEOUT 'soon' is not a number of seconds in (0, 1e6]\n");
+}
+
+TEST_F(OutputSafety, SymbolicLinkLoopsAreOneLine) {
+  const fs::path batch = at("batch");
+  fs::create_directories(batch);
+  fs::copy_file(square(), batch / "square.tsp");
+  fs::create_symlink("b.tsp", batch / "a.tsp");
+  fs::create_symlink("a.tsp", batch / "b.tsp");
+  const Ran run = formica("solve-batch " + batch.string());
+  EXPECT_EQ(run.code, 2);
+  EXPECT_EQ(run.err, "formica: error: " + (batch / "a.tsp").string() + ": cannot open (Too many levels of symbolic links)\n");
+  // A start-tours folder that is a link in a loop, and a start tour that is one.
+  fs::remove(batch / "a.tsp");
+  fs::remove(batch / "b.tsp");
+  fs::create_symlink(at("loop2"), at("loop1"));
+  fs::create_symlink(at("loop1"), at("loop2"));
+  const Ran folder = formica("solve-batch " + batch.string() + " --start-tours " + at("loop1").string());
+  EXPECT_EQ(folder.code, 2);
+  EXPECT_EQ(folder.err, "formica: error: --start-tours " + at("loop1").string() +
+                            ": not a folder (Too many levels of symbolic links)\n");
+  const fs::path starts = at("starts");
+  fs::create_directories(starts);
+  fs::create_symlink("square.tour", starts / "square.tour");
+  const Ran tour = formica("solve-batch " + batch.string() + " --start-tours " + starts.string());
+  EXPECT_EQ(tour.code, 2);
+  EXPECT_TRUE(one_line(tour.err)) << tour.err;
+  EXPECT_NE(tour.err.find("Too many levels of symbolic links"), std::string::npos) << tour.err;
+}
+
 TEST_F(OutputSafety, HostileBytesAreEscapedInMessagesAndOutputs) {
   const fs::path file = at("escape.tsp"), tour = at("escape.tour");
   put(file, "NAME : a\x1b[31mred\x07\xff\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n"
