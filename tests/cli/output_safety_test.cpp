@@ -322,6 +322,24 @@ TEST_F(OutputSafety, SymbolicLinkLoopsAreOneLine) {
   EXPECT_NE(tour.err.find("Too many levels of symbolic links"), std::string::npos) << tour.err;
 }
 
+TEST_F(OutputSafety, ThreadAndAntCountsHaveLimits) {
+  const Ran bound = formica("bound " + square() + " --threads 100000");
+  EXPECT_EQ(bound.code, 2);
+  EXPECT_EQ(bound.err, "formica: error: --threads must be in [0, 2048] (0: all of this machine's), got 100000\n");
+  const Ran ants = formica("solve " + square() + " --ants 200000000");
+  EXPECT_EQ(ants.code, 2);
+  EXPECT_EQ(ants.err, "formica: error: --ants must be in [1, 100000000] (0: the default), got 200000000\n");
+  const Ran as_ants = formica("solve " + square() + " --algorithm as --ants 200000000");
+  EXPECT_EQ(as_ants.err, ants.err);
+  const Ran islands = formica("solve " + square() + " --islands 8 --threads 2048");
+  EXPECT_EQ(islands.code, 2);
+  EXPECT_EQ(islands.err, "formica: error: --threads 2048 for each of --islands 8 is 16384 threads, more than the 2048 "
+                         "formica starts (0: an N-th of this machine's each)\n");
+  const Ran lk = formica("solve " + square() + " --lk-threads 5000");
+  EXPECT_EQ(lk.code, 2);
+  EXPECT_TRUE(one_line(lk.err)) << lk.err;
+}
+
 TEST_F(OutputSafety, HostileBytesAreEscapedInMessagesAndOutputs) {
   const fs::path file = at("escape.tsp"), tour = at("escape.tour");
   put(file, "NAME : a\x1b[31mred\x07\xff\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n"
