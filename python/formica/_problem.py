@@ -159,7 +159,9 @@ def _coordinates(array: np.ndarray, metric: Optional[str]) -> Problem:
         _warn_if_collapsed(instance, values, metric)
         return Problem(instance)
     # Unrounded Euclidean distances: scaling by a power of two is exact, so the core's rounded
-    # distances are those of the user's points to within half a unit of 1 / scale.
+    # distances are those of the user's points to within half a unit of 1 / scale. Any scale
+    # works up to where squared distances overflow: 1e300 would pass scaled, and measure inf.
+    _core.check_float_coordinates(values)
     finite = values[np.isfinite(values).all(axis=1)] if n else values
     extent = float((finite.max(axis=0) - finite.min(axis=0)).max()) if finite.size else 0.0
     scale = _scale_for(extent)

@@ -102,6 +102,12 @@ void bind_instance(nb::module_& m) {
 
   m.def("instance_from_coordinates", &from_coordinates, nb::arg("name"), nb::arg("coordinates"),
         nb::arg("edge_weight_type"), "An instance of n cities from an (n, 2) or (n, 3) float64 array.");
+  m.def(
+      "check_float_coordinates",
+      [](const Matrix<double>& coordinates) { io::expect_float_coordinates_in_range(as_view(coordinates)); },
+      nb::arg("coordinates"),
+      "ValueError unless every coordinate of an (n, 2) or (n, 3) float64 array is finite and within the range "
+      "of float coordinates (checked before they are scaled to fixed point).");
   m.def("instance_from_matrix", &from_matrix, nb::arg("name"), nb::arg("matrix"),
         "An EXPLICIT instance from a symmetric (n, n) int32 matrix.");
   m.def(

@@ -26,6 +26,17 @@ namespace formica {
 inline constexpr double kMaxCoordinate = 5e8;
 /// The most cities an instance may have (and a TSPLIB file may declare).
 inline constexpr int kMaxCities = 100'000'000;
+/// The largest magnitude of float coordinates (Python's metric="float", the fractional coordinates
+/// of a batch), which are scaled by a power of two into kMaxCoordinate before an instance is built:
+/// any scale works, up to where a squared distance, and a tour of kMaxCities edges, would no longer
+/// be finite in double.
+inline constexpr double kMaxFloatCoordinate = 1e150;
+
+/// Throws InputError ("city i has x coordinate v, beyond +-5e+08 ...") unless every value of one
+/// axis ("x", "y" or "z") is finite and within `limit`: kMaxCoordinate is the check of every
+/// coordinate instance, kMaxFloatCoordinate that of float coordinates on the user's values, before
+/// they are scaled.
+void expect_coordinates_in_range(std::span<const double> values, const char* axis, double limit = kMaxCoordinate);
 
 class Instance {
  public:

@@ -40,6 +40,16 @@ Instance instance_from_coordinates(const std::string& name, ArrayView<double> co
   return Instance(name, *type, std::move(axes[0]), std::move(axes[1]), std::move(axes[2]));
 }
 
+void expect_float_coordinates_in_range(ArrayView<double> coordinates) {
+  static const char* const kAxes[] = {"x", "y", "z"};
+  FORMICA_EXPECTS(coordinates.cols <= 3, "coordinates have 2 or 3 axes, got ", coordinates.cols);
+  std::vector<double> axis(coordinates.rows);
+  for (size_t a = 0; a < coordinates.cols; ++a) {
+    for (size_t i = 0; i < coordinates.rows; ++i) axis[i] = coordinates(i, a);
+    formica::expect_coordinates_in_range(axis, kAxes[a], kMaxFloatCoordinate);
+  }
+}
+
 Instance instance_from_matrix(const std::string& name, ArrayView<int32_t> matrix) {
   expect_square(matrix.rows, matrix.cols);
   return Instance::from_matrix(name, static_cast<int>(matrix.rows), copy(matrix.values));

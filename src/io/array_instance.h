@@ -29,6 +29,11 @@ struct ArrayView {
 Instance instance_from_coordinates(const std::string& name, ArrayView<double> coordinates,
                                    std::string_view metric);
 
+/// Throws InputError unless every coordinate (n rows of 2 or 3 axes) is finite and within
+/// kMaxFloatCoordinate: the check of float coordinates (metric="float"), on the user's values
+/// before they are scaled to fixed point.
+void expect_float_coordinates_in_range(ArrayView<double> coordinates);
+
 /// An EXPLICIT instance from a square, symmetric, non-negative matrix.
 Instance instance_from_matrix(const std::string& name, ArrayView<int32_t> matrix);
 

@@ -27,14 +27,19 @@ Instance coordinate_instance(const std::string& name, const double* xy, size_t n
   std::vector<double> x(n), y(n);
   for (size_t i = 0; i < n; ++i) x[i] = xy[2 * i], y[i] = xy[2 * i + 1];
   scale.reset();
-  const auto whole = [](double v) { return !std::isfinite(v) || v == std::floor(v); };  // the instance checks finiteness
-  if (!std::all_of(x.begin(), x.end(), whole) || !std::all_of(y.begin(), y.end(), whole)) {
-    const auto [x_low, x_high] = std::minmax_element(x.begin(), x.end());
-    const auto [y_low, y_high] = std::minmax_element(y.begin(), y.end());
-    scale = float_scale(std::max(*x_high - *x_low, *y_high - *y_low));
-    for (size_t i = 0; i < n; ++i) x[i] *= *scale, y[i] *= *scale;  // a power of two: exact
-  }
   try {
+    // Float coordinates are checked as Python's metric="float" checks them, on the user's values
+    // before any scaling: a city at 1e300 would otherwise pass as a fixed-point value and measure
+    // inf. Whole ones get the instance's own check, as in formica solve.
+    expect_coordinates_in_range(x, "x", kMaxFloatCoordinate);
+    expect_coordinates_in_range(y, "y", kMaxFloatCoordinate);
+    const auto whole = [](double v) { return v == std::floor(v); };
+    if (!std::all_of(x.begin(), x.end(), whole) || !std::all_of(y.begin(), y.end(), whole)) {
+      const auto [x_low, x_high] = std::minmax_element(x.begin(), x.end());
+      const auto [y_low, y_high] = std::minmax_element(y.begin(), y.end());
+      scale = float_scale(std::max(*x_high - *x_low, *y_high - *y_low));
+      for (size_t i = 0; i < n; ++i) x[i] *= *scale, y[i] *= *scale;  // a power of two: exact
+    }
     return Instance(name, EdgeWeightType::Euc2D, std::move(x), std::move(y));
   } catch (const InputError& e) {
     throw InputError(concat(where, ": ", e.what()));
