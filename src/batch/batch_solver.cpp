@@ -116,6 +116,11 @@ void validate_batch(std::span<const Instance> instances, const BatchConfig& conf
                     std::span<const InstanceLimits> limits) {
   config.validate();
   FORMICA_EXPECTS(!instances.empty(), "the batch holds no instance");
+  // The batch's walks run on the instances as they are: fixed edges would be lost, not kept.
+  for (size_t i = 0; i < instances.size(); ++i)
+    FORMICA_EXPECTS(instances[i].fixed_edges().empty(), "instance ", i, " (", instances[i].name(),
+                    ") has fixed edges (FIXED_EDGES_SECTION), which the batch solver does not keep; formica solve and "
+                    "formica.solve keep them");
   FORMICA_EXPECTS(limits.empty() || limits.size() == instances.size(), "the batch has ", instances.size(),
                   " instances but ", limits.size(), " sets of limits");
   for (size_t i = 0; i < limits.size(); ++i) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/fixed_edges.h"
 
 namespace formica {
 namespace {
@@ -105,6 +106,11 @@ void Instance::set_display_coordinates(std::vector<double> x, std::vector<double
   expect_finite(y, "display y");
   display_x_ = std::move(x);
   display_y_ = std::move(y);
+}
+
+void Instance::set_fixed_edges(std::vector<FixedEdge> edges) {
+  validate_fixed_edges(edges, n());
+  fixed_edges_ = std::move(edges);
 }
 
 }  // namespace formica

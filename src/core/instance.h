@@ -38,6 +38,9 @@ inline constexpr double kMaxFloatCoordinate = 1e150;
 /// they are scaled.
 void expect_coordinates_in_range(std::span<const double> values, const char* axis, double limit = kMaxCoordinate);
 
+/// An edge every tour must contain: two 0-based cities (core/fixed_edges.h).
+using FixedEdge = std::array<int32_t, 2>;
+
 class Instance {
  public:
   /// A coordinate instance. `z` is used by EUC_3D only. Throws InputError for n < 3, coordinate
@@ -56,6 +59,12 @@ class Instance {
   const std::string& name() const { return name_; }
   const std::string& comment() const { return comment_; }
   void set_comment(std::string comment) { comment_ = std::move(comment); }
+
+  /// The edges every tour must contain (TSPLIB's FIXED_EDGES_SECTION), none for most instances;
+  /// solver/route_solver.h keeps them (core/fixed_edges.h).
+  std::span<const FixedEdge> fixed_edges() const { return fixed_edges_; }
+  /// Throws InputError unless `edges` are paths or one whole tour (validate_fixed_edges).
+  void set_fixed_edges(std::vector<FixedEdge> edges);
 
   int n() const { return n_; }
   EdgeWeightType type() const { return type_; }
@@ -134,6 +143,7 @@ class Instance {
   std::vector<double> lat_, lon_;  // GEO only: coordinates converted to radians once
   std::vector<int32_t> matrix_;    // EXPLICIT only
   std::vector<double> display_x_, display_y_;
+  std::vector<FixedEdge> fixed_edges_;
 };
 
 }  // namespace formica

@@ -73,6 +73,10 @@ Instance instance_from_state(const InstanceState& state) {
     instance.emplace(state.name, *type, copy(state.x), copy(state.y), copy(state.z));
   }
   instance->set_comment(state.comment);
+  FORMICA_EXPECTS(state.fixed_edges.size() % 2 == 0, "unpickling an instance: fixed edges are pairs of cities");
+  std::vector<FixedEdge> fixed(state.fixed_edges.size() / 2);
+  for (size_t k = 0; k < fixed.size(); ++k) fixed[k] = {state.fixed_edges[2 * k], state.fixed_edges[2 * k + 1]};
+  instance->set_fixed_edges(std::move(fixed));
   return std::move(*instance);
 }
 

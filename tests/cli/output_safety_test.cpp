@@ -9,11 +9,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "test_support.h"
 
@@ -386,6 +389,59 @@ TEST_F(OutputSafety, ReaderMessagesNameTheFileAndLine) {
       EXPECT_EQ(run.err, "formica: error: " + file.string() + c.error + "\n");
     }
   }
+}
+
+TEST_F(OutputSafety, FixedEdgesAreKeptOrTheFileRefused) {
+  // 40 cities on a 8 x 5 grid; the fixed edges join far corners, which no search takes unprompted.
+  std::string text = "NAME : grid\nTYPE : TSP\nDIMENSION : 40\nEDGE_WEIGHT_TYPE : EUC_2D\nFIXED_EDGES_SECTION\n"
+                     "1 40\n40 8\n33 17\n-1\nNODE_COORD_SECTION\n";
+  for (int i = 0; i < 40; ++i) text += std::to_string(i + 1) + " " + std::to_string(10 * (i % 8)) + " " + std::to_string(10 * (i / 8)) + "\n";
+  const fs::path file = at("grid.tsp"), tour = at("grid.tour");
+  put(file, text + "EOF\n");
+  const Ran solve = formica("solve " + file.string() + " --iterations 20 --backend cpu --tour-out " + tour.string());
+  ASSERT_EQ(solve.code, 0) << solve.err;
+  std::vector<int> order;
+  std::istringstream lines(file_bytes(tour).substr(file_bytes(tour).find("TOUR_SECTION\n") + 13));
+  for (int city = 0; lines >> city && city > 0;) order.push_back(city);
+  ASSERT_EQ(order.size(), 40u);
+  const auto adjacent = [&](int a, int b) {
+    const auto i = std::find(order.begin(), order.end(), a) - order.begin(), j = std::find(order.begin(), order.end(), b) - order.begin();
+    return std::abs(i - j) == 1 || std::abs(i - j) == 39;
+  };
+  EXPECT_TRUE(adjacent(1, 40) && adjacent(40, 8) && adjacent(33, 17)) << file_bytes(tour);
+  const Ran verify = formica("verify " + file.string() + " " + tour.string());
+  EXPECT_EQ(verify.code, 0) << verify.err;
+  // A tour without them is not a tour of this instance (1 to 40 closes 40-1, and lacks 40-8).
+  std::string identity = "TYPE : TOUR\nDIMENSION : 40\nTOUR_SECTION\n";
+  for (int i = 1; i <= 40; ++i) identity += std::to_string(i) + "\n";
+  put(at("identity.tour"), identity + "-1\nEOF\n");
+  const Ran lacking = formica("verify " + file.string() + " " + at("identity.tour").string());
+  EXPECT_EQ(lacking.code, 2);
+  EXPECT_EQ(lacking.err, "formica: error: " + at("identity.tour").string() +
+                             ": not a tour of grid: it lacks the fixed edge 40-8 (FIXED_EDGES_SECTION)\n");
+  // Where they cannot be kept, the file is refused in one line.
+  const Ran open = formica("solve " + file.string() + " --open --iterations 2");
+  EXPECT_EQ(open.code, 2);
+  EXPECT_EQ(open.err, "formica: error: grid has fixed edges (FIXED_EDGES_SECTION): formica keeps them in closed tours "
+                      "only, not with --start-city, --end-city or an open path\n");
+  const Ran bound = formica("solve " + file.string() + " --bound --iterations 2");
+  EXPECT_EQ(bound.code, 2);
+  EXPECT_EQ(bound.err, "formica: error: --bound: grid has fixed edges (FIXED_EDGES_SECTION), which the Held-Karp "
+                       "bound does not take\n");
+  const fs::path folder = at("batch");
+  fs::create_directories(folder);
+  fs::copy_file(file, folder / "grid.tsp");
+  const Ran batch = formica("solve-batch " + folder.string());
+  EXPECT_EQ(batch.code, 2);
+  EXPECT_TRUE(one_line(batch.err)) << batch.err;
+  EXPECT_NE(batch.err.find("which the batch solver does not keep"), std::string::npos) << batch.err;
+  // A bad section is one line naming the file and line, never skipped.
+  put(file, "NAME : g\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : EUC_2D\nFIXED_EDGES_SECTION\n1 2\n2 3\n2 4\n-1\n"
+            "NODE_COORD_SECTION\n1 0 0\n2 1 0\n3 1 1\n4 0 1\nEOF\n");
+  const Ran degree = formica("solve " + file.string());
+  EXPECT_EQ(degree.code, 2);
+  EXPECT_EQ(degree.err, "formica: error: " + file.string() +
+                            ":7: fixed edge: city 2 would have 3 fixed edges (a tour has 2 at each city)\n");
 }
 
 TEST_F(OutputSafety, ParameterMessagesNameWhatTheUserGaveAndTheRealBound) {
