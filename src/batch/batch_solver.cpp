@@ -83,7 +83,8 @@ void BatchConfig::validate() const {
   FORMICA_EXPECTS(!time_limit || (std::isfinite(*time_limit) && *time_limit > 0),
                   "time-limit must be a positive number of seconds");
   FORMICA_EXPECTS(!kicks || *kicks >= 0, "kicks must be at least 0");
-  FORMICA_EXPECTS(threads >= 0, "threads must be at least 0 (0: every hardware thread)");
+  FORMICA_EXPECTS(threads >= 0 && threads <= kMaxThreads, "threads must be from 0 (every hardware thread) to ",
+                  kMaxThreads, ", got ", threads);
   FORMICA_EXPECTS(walks >= 0 && walks <= 1024, "walks must be from 0 (auto) to 1024");
   FORMICA_EXPECTS(kick_segment >= 0 && kick_segment <= 1000000, "kick-segment must be from 0 (auto) to 1000000");
   FORMICA_EXPECTS(neighbours >= 2 && neighbours <= 32, "ls-neighbours must be from 2 to 32");

@@ -338,6 +338,12 @@ TEST_F(OutputSafety, ThreadAndAntCountsHaveLimits) {
   EXPECT_EQ(islands.code, 2);
   EXPECT_EQ(islands.err, "formica: error: --threads 2048 for each of --islands 8 is 16384 threads, more than the 2048 "
                          "formica starts (0: an N-th of this machine's each)\n");
+  fs::create_directories(at("batch"));
+  fs::copy_file(square(), at("batch") / "square.tsp");
+  const Ran batch = formica("solve-batch " + at("batch").string() + " --threads 100000");
+  EXPECT_EQ(batch.code, 2);
+  EXPECT_NE(batch.err.find("threads must be from 0 (every hardware thread) to 2048, got 100000"), std::string::npos)
+      << batch.err;
   const Ran lk = formica("solve " + square() + " --lk-threads 5000");
   EXPECT_EQ(lk.code, 2);
   EXPECT_TRUE(one_line(lk.err)) << lk.err;
