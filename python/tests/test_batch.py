@@ -156,6 +156,8 @@ def test_bad_parameters_raise_the_command_lines_messages() -> None:
         formica.solve_batch(points, ls_neighbours=1, progress=False)
     with pytest.raises(ValueError, match=r"^unknown backend 'tpu'"):
         formica.solve_batch(points, backend="tpu", progress=False)
+    with pytest.raises(ValueError, match=r"^threads must be from 0 \(every hardware thread\) to 2048, got 100000$"):
+        formica.solve_batch(points, threads=100_000, progress=False)
     with pytest.raises(ValueError, match="instance 1: kicks must be at least 0"):
         formica._core.solve_batch([formica.generate(9), formica.generate(9)], {}, [None, {"kicks": -1}], None)
     with pytest.raises(ValueError, match=r"progress is None, True, False or a callable"):
