@@ -114,7 +114,7 @@ void MappedFile::read_stream(int fd, const std::filesystem::path& path, Content 
     if (probe && copy_.size() >= probe_at) {
       probe_at = 2 * copy_.size();
       const std::string_view text(copy_);
-      probe(content == Content::Text ? text.substr(0, text.rfind('\n') + 1) : text);
+      if (probe(content == Content::Text ? text.substr(0, text.rfind('\n') + 1) : text)) return;
     }
   }
 }

@@ -479,9 +479,18 @@ Instance parse_tsplib(std::string_view text, const std::string& source) {
 
 namespace {
 
+/// Whether `lines` hold a line whose keyword is EOF.
+bool has_eof_line(std::string_view lines) {
+  LineReader reader(lines, "");
+  for (auto line = reader.peek(); line; reader.consume(), line = reader.peek())
+    if (upper(keyword_of(line->text)) == "EOF") return true;
+  return false;
+}
+
 /// A stream's probe (mapped_file.h): the lines read so far, parsed by `parse`; an error at a line
 /// before the last one read cannot be mended by what follows, and ends the read. Errors at the
-/// last line or at the end ("the file ends early") wait for the rest.
+/// last line or at the end ("the file ends early") wait for the rest. Lines that parse and hold
+/// an EOF line are all the parser reads (it stops there): the read ends with them.
 template <typename Parse>
 MappedFile::Probe lasting_errors(const std::filesystem::path& path, Parse parse) {
   return [source = path.string(), parse](std::string_view lines) {
@@ -490,7 +499,9 @@ MappedFile::Probe lasting_errors(const std::filesystem::path& path, Parse parse)
       parse(lines, source);
     } catch (const InputError& e) {
       if (const int64_t line = error_line(e.what(), source); line > 0 && line < count) throw;
+      return false;
     }
+    return has_eof_line(lines);
   };
 }
 

@@ -256,6 +256,19 @@ TEST_F(OutputSafety, EndlessHeaderLinesEndAtTheirCap) {
   EXPECT_EQ(info.err, "formica: error: " + file.string() + error + "\n");
 }
 
+TEST_F(OutputSafety, AStreamThatGoesOnAfterEofIsReadUpToIt) {
+  // The reader stops at EOF: whatever a stream sends after it is not waited for.
+  for (const std::string tail : {"yes", "yes COMMENT", "yes 1 2"}) {
+    const Ran info = formica("info /dev/stdin", "(cat " + square() + "; " + tail + ")");
+    EXPECT_EQ(info.code, 0) << tail << ": " << info.err;
+    EXPECT_NE(info.out.find("n: 4"), std::string::npos) << info.out;
+    EXPECT_LT(info.seconds, 2.0 * test::time_scale()) << tail;
+  }
+  const Ran verify = formica("verify " + square() + " /dev/stdin", "(cat " + test::data_file("square.tour").string() + "; yes)");
+  EXPECT_EQ(verify.code, 0) << verify.err;
+  EXPECT_LT(verify.seconds, 2.0 * test::time_scale());
+}
+
 /// Sets FORMICA_INPUT_TIMEOUT for the commands a test runs, and clears it at the test's end.
 struct InputTimeout {
   explicit InputTimeout(const char* seconds) { ::setenv("FORMICA_INPUT_TIMEOUT", seconds, 1); }
