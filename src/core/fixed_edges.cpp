@@ -133,10 +133,14 @@ std::vector<int32_t> keep_fixed_edges(const Instance& instance, std::span<const 
 
 int64_t FixedEdgeTransform::bonus_for(const Instance& instance) {
   const int64_t longest = longest_edge_bound(instance);
-  const int64_t bonus = 2 * longest + 1;
-  FORMICA_EXPECTS(longest + bonus <= std::numeric_limits<int32_t>::max(), instance.name(),
-                  ": fixed edges are kept by adding 2 L + 1 to every other edge, and its longest edge L = ", longest,
-                  " leaves no room for that in 32 bits");
+  const int64_t free_edges = instance.n() - static_cast<int64_t>(instance.fixed_edges().size());
+  // Weights up to half of 32 bits, so that any two of them sum in 32 bits as in a 2-opt gain.
+  constexpr int64_t kLargest = std::numeric_limits<int32_t>::max() / 2;
+  // (n - k) L + 1 where it fits: then every tour with the fixed edges beats every tour without.
+  const int64_t bonus = std::min(std::max(free_edges, int64_t{2}) * longest + 1, kLargest - longest);
+  FORMICA_EXPECTS(bonus >= 2 * longest + 1, instance.name(),
+                  ": fixed edges are kept by adding at least 2 L + 1 to every other edge, and its longest edge L = ",
+                  longest, " leaves no room for that below 2^30");
   return bonus;
 }
 

@@ -4,11 +4,14 @@
 // The fixed edges of n cities are a set of paths, or one tour through every city: no self-loop,
 // no edge twice, at most two at a city, no cycle but the whole tour (FixedEdgeChecker). They are
 // kept as LKH keeps them, by the weights: the solved instance is an EXPLICIT matrix with
-//   w(i, j) = d(i, j) for a fixed edge,   d(i, j) + B for any other,   B = 2 L + 1,
-// L an upper bound on the longest edge (longest_edge_bound). A tour of the n cities with k of the
-// fixed edges measures its length plus (n - k) B: every tour with all fixed edges is shorter than
-// every tour without one of them, and a local search sees each missing fixed edge as a gain of
-// about B. The tour that comes back is checked to hold them all, and mended where it does not
+//   w(i, j) = d(i, j) for a fixed edge,   d(i, j) + B for any other,
+// L an upper bound on the longest edge (longest_edge_bound), k the fixed edges and
+// B = (n - k) L + 1, or where weights would pass 2^30 (two of them must sum in 32 bits) the largest
+// B that keeps them below (at least 2 L + 1, else the instance is refused). A tour with j of the k fixed edges measures its length
+// plus (n - j) B: with the first B every tour holding all fixed edges is shorter than every tour
+// without one of them, so the optimum holds them, and a local search sees a missing fixed edge as
+// a gain of about B (a 2-opt move that adds one gains at least B - 2 L > 0 whenever the two edges
+// it removes are free). The tour that comes back is checked to hold them all, and mended where it does not
 // (keep_fixed_edges: each path of fixed edges spliced in whole where the tour first meets it), so
 // every tour a solver returns keeps them; lengths are measured in the true metric. Called by
 // io/tsplib.cpp (the checks) and solver/route_solver.cpp (the transformation).
@@ -65,8 +68,8 @@ std::vector<int32_t> keep_fixed_edges(const Instance& instance, std::span<const 
 
 class FixedEdgeTransform {
  public:
-  /// Builds the n x n EXPLICIT instance of weights above. Throws InputError when d + B does not
-  /// fit in 32 bits and OutOfMemoryError when the matrix does not fit in host memory.
+  /// Builds the n x n EXPLICIT instance of weights above. Throws InputError when no B fits (above)
+  /// and OutOfMemoryError when the matrix does not fit in host memory.
   explicit FixedEdgeTransform(const Instance& instance);
 
   const Instance& instance() const { return transformed_; }
@@ -77,7 +80,7 @@ class FixedEdgeTransform {
 
  private:
   FixedEdgeTransform(const Instance& instance, int64_t bonus);
-  /// B = 2 L + 1 for `instance`; InputError when L + B does not fit in 32 bits.
+  /// B for `instance` (above); InputError when not even 2 L + 1 keeps the weights below 2^30.
   static int64_t bonus_for(const Instance& instance);
   static Instance build(const Instance& instance, int64_t bonus);
 
