@@ -360,6 +360,10 @@ TEST_F(OutputSafety, ThreadAndAntCountsHaveLimits) {
   const Ran lk = formica("solve " + square() + " --lk-threads 5000");
   EXPECT_EQ(lk.code, 2);
   EXPECT_TRUE(one_line(lk.err)) << lk.err;
+  const Ran lk_islands = formica("solve " + square() + " --algorithm mmas --islands 4 --lk-threads 1024 --merge-tours true");
+  EXPECT_EQ(lk_islands.code, 2);
+  EXPECT_EQ(lk_islands.err, "formica: error: --lk-threads 1024 for each of --islands 4 is 4096 threads, more than the "
+                            "2048 formica starts\n");
 }
 
 TEST_F(OutputSafety, HostileBytesAreEscapedInMessagesAndOutputs) {
