@@ -88,7 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const std::vector<int32_t> matrix = in.values<int32_t>(sizes[3]);
         const std::vector<double> display_x = in.values<double>(sizes[4]),
                                   display_y = in.values<double>(sizes[5]);
-        check(io::instance_from_state({"state", "comment", type, x, y, z, matrix, display_x, display_y}));
+        check(io::instance_from_state({"state", "comment", type, x, y, z, matrix, display_x, display_y, {}}));
         break;
       }
       default: {  // the arrays of an .npy / .npz batch: batch_from_arrays

@@ -159,7 +159,9 @@ def _coordinates(array: np.ndarray, metric: Optional[str]) -> Problem:
         _warn_if_collapsed(instance, values, metric)
         return Problem(instance)
     # Unrounded Euclidean distances: scaling by a power of two is exact, so the core's rounded
-    # distances are those of the user's points to within half a unit of 1 / scale.
+    # distances are those of the user's points to within half a unit of 1 / scale. Any scale
+    # works up to where squared distances overflow: 1e300 would pass scaled, and measure inf.
+    _core.check_float_coordinates(values)
     finite = values[np.isfinite(values).all(axis=1)] if n else values
     extent = float((finite.max(axis=0) - finite.min(axis=0)).max()) if finite.size else 0.0
     scale = _scale_for(extent)
@@ -286,6 +288,7 @@ def asymmetric_matrix(problem: Any, metric: Optional[str]) -> Optional[DirectedM
     array = np.asarray(problem)
     if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] < 3:
         return None
+    _expect_unambiguous(array, metric)
     if not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
         return None
     if np.issubdtype(array.dtype, np.bool_) or np.array_equal(array, array.T):
@@ -316,6 +319,22 @@ def asymmetric_matrix(problem: Any, metric: Optional[str]) -> Optional[DirectedM
     return DirectedMatrix(name, np.ascontiguousarray(clean, dtype=np.int32))
 
 
+def _expect_unambiguous(array: np.ndarray, metric: Optional[str]) -> None:
+    """A (3, 3) array is three 3-D points or the distance matrix of 3 cities. Without a metric it
+    is taken for a matrix when its diagonal is zero, as a distance matrix's is; any other is
+    refused rather than guessed (a matrix's diagonal would be ignored, points solved as weights)."""
+    if metric is not None or array.shape != (3, 3):
+        return
+    if not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
+        return
+    if (np.diagonal(array) != 0).any():
+        raise ValueError(
+            "a (3, 3) array is three 3-D points or the distance matrix of 3 cities, and this one's diagonal is "
+            "not zero: pass metric='euc_3d' for points or metric='explicit' for a matrix (formica takes (n, 2) or "
+            "(n, 3) arrays of coordinates and (n, n) distance matrices)"
+        )
+
+
 def attach_partial(error: BaseException, attribute: str, make: Callable[[Any], Any]) -> None:
     """After Ctrl-C in a core call: what the core had is on `error` as `_formica_result`; it goes
     to the exception's `attribute` ("result", or "results" for a batch), made by `make`."""
@@ -340,6 +359,7 @@ def as_problem(problem: Any, metric: Optional[str] = None) -> Problem:
             raise ValueError("metric= applies to arrays; a TSPLIB file names its own EDGE_WEIGHT_TYPE")
         return Problem(_core.load_instance(os.fspath(problem)))
     array = np.asarray(problem)
+    _expect_unambiguous(array, metric)
     # A square array is a distance matrix, except 3 x 3 with metric="euc_3d" (three 3-D points).
     if array.ndim == 2 and array.shape[0] == array.shape[1] >= 3 and not (array.shape[0] == 3 and metric == "euc_3d"):
         return _matrix(array, metric)

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/instance.h"
 #include "interruptible.h"
+#include "solver/solver.h"  // kMaxThreads
 
 namespace formica::python {
 namespace {
@@ -24,6 +25,8 @@ nb::dict lower_bound(const Instance& instance, std::optional<int64_t> iterations
   FORMICA_EXPECTS(!time_limit || (*time_limit > 0 && *time_limit <= 1e7),
                   "time_limit must be a positive number of seconds, got ", *time_limit);
   FORMICA_EXPECTS(threads >= 0, "threads must not be negative, got ", threads);
+  FORMICA_EXPECTS(threads <= kMaxThreads, "threads must be at most ", kMaxThreads, " (0: all of this machine's), got ",
+                  threads);
   bounds::BoundOptions options;
   options.iterations = iterations.value_or(0);
   options.time_limit = time_limit.value_or(bounds::default_bound_time(instance.n()));

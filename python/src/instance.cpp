@@ -5,6 +5,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 
 #include "bindings.h"
 #include "core/error.h"
@@ -43,10 +44,11 @@ nb::object matrix(const Instance& instance) {
 }
 
 /// What pickling keeps of an instance: name, comment, edge weight type, the coordinates (x, y, z),
-/// the row-major matrix of an EXPLICIT instance and its display coordinates. Enough to rebuild it
-/// exactly, so instances and results travel to other processes (multiprocessing, Ray, Dask).
+/// the row-major matrix of an EXPLICIT instance, its display coordinates and its fixed edges (a
+/// flat array of pairs). Enough to rebuild it exactly, so instances and results travel to other
+/// processes (multiprocessing, Ray, Dask).
 using PickledInstance = std::tuple<std::string, std::string, std::string, Vector<double>, Vector<double>,
-                                   Vector<double>, Vector<int32_t>, Vector<double>, Vector<double>>;
+                                   Vector<double>, Vector<int32_t>, Vector<double>, Vector<double>, Vector<int32_t>>;
 
 nb::tuple instance_state(const Instance& instance) {
   const auto array = [](std::span<const double> values) { return to_numpy(std::vector<double>(values.begin(), values.end())); };
@@ -55,13 +57,15 @@ nb::tuple instance_state(const Instance& instance) {
                         array(instance.x()), array(instance.y()), array(instance.z()),
                         to_numpy(std::vector<int32_t>(instance.matrix().begin(), instance.matrix().end())),
                         array(display ? instance.display_x() : std::span<const double>()),
-                        array(display ? instance.display_y() : std::span<const double>()));
+                        array(display ? instance.display_y() : std::span<const double>()),
+                        to_numpy(std::vector<int32_t>(instance.fixed_edges().empty() ? nullptr : instance.fixed_edges()[0].data(),
+                                                      instance.fixed_edges().empty() ? nullptr : instance.fixed_edges()[0].data() + 2 * instance.fixed_edges().size())));
 }
 
 Instance instance_from_state(const PickledInstance& state) {
-  const auto& [name, comment, type_name, x, y, z, matrix, display_x, display_y] = state;
+  const auto& [name, comment, type_name, x, y, z, matrix, display_x, display_y, fixed_edges] = state;
   return io::instance_from_state({name, comment, type_name, as_span(x), as_span(y), as_span(z), as_span(matrix),
-                                  as_span(display_x), as_span(display_y)});
+                                  as_span(display_x), as_span(display_y), as_span(fixed_edges)});
 }
 
 }  // namespace
@@ -80,8 +84,21 @@ void bind_instance(nb::module_& m) {
           "The TSPLIB EDGE_WEIGHT_TYPE: EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D or EXPLICIT.")
       .def_prop_ro("comment", &Instance::comment, "The file's COMMENT lines, joined.")
       .def_prop_ro(
-          "optimum", [](const Instance& i) { return known_optimum(i.name(), i.n()); },
+          "optimum",
+          [](const Instance& i) {
+            // linhp318's optimum, with its fixed edge, is not that of a tour's length.
+            return i.fixed_edges().empty() ? known_optimum(i.name(), i.n()) : std::nullopt;
+          },
           "The proven optimal tour length for a TSPLIB instance, None when unknown.")
+      .def_prop_ro(
+          "fixed_edges",
+          [](const Instance& i) {
+            std::vector<std::tuple<int, int>> edges;
+            for (const FixedEdge& e : i.fixed_edges()) edges.emplace_back(e[0], e[1]);
+            return edges;
+          },
+          "The edges every tour must contain (TSPLIB FIXED_EDGES_SECTION) as pairs of 0-based cities; "
+          "formica.solve keeps them.")
       .def_prop_ro("coordinates", &coordinates,
                    "The cities' coordinates as an (n, 2) array, (n, 3) for EUC_3D; None for EXPLICIT.")
       .def_prop_ro("matrix", &matrix, "The (n, n) int32 weight matrix of an EXPLICIT instance; None otherwise.")
@@ -102,6 +119,12 @@ void bind_instance(nb::module_& m) {
 
   m.def("instance_from_coordinates", &from_coordinates, nb::arg("name"), nb::arg("coordinates"),
         nb::arg("edge_weight_type"), "An instance of n cities from an (n, 2) or (n, 3) float64 array.");
+  m.def(
+      "check_float_coordinates",
+      [](const Matrix<double>& coordinates) { io::expect_float_coordinates_in_range(as_view(coordinates)); },
+      nb::arg("coordinates"),
+      "ValueError unless every coordinate of an (n, 2) or (n, 3) float64 array is finite and within the range "
+      "of float coordinates (checked before they are scaled to fixed point).");
   m.def("instance_from_matrix", &from_matrix, nb::arg("name"), nb::arg("matrix"),
         "An EXPLICIT instance from a symmetric (n, n) int32 matrix.");
   m.def(

@@ -56,6 +56,10 @@ nb::dict to_dict(const Result& result) {
   return out;
 }
 
+/// The ends as Python names them: 0-based start_city= and end_city=.
+PathEnds python_ends(bool open, std::optional<int64_t> start, std::optional<int64_t> end) { return {open, start, end}; }
+const PathEndNames kPythonNames{"start_city=", "end_city=", 0};
+
 nb::dict solve_instance(const Instance& instance, const std::map<std::string, std::string>& parameters,
                         const std::optional<Vector<int32_t>>& initial_tour, const nb::object& callback) {
   SolverConfig config;
@@ -80,8 +84,14 @@ nb::dict solve_instance(const Instance& instance, const std::map<std::string, st
     };
   std::vector<int32_t> start;
   if (initial_tour) start.assign(initial_tour->data(), initial_tour->data() + initial_tour->shape(0));
-  const ResolvedRequest resolved = resolve_request(instance, config, std::move(start));
-  auto [result, signal] = run_interruptibly([&] { return solve(instance, resolved, options); }, interrupt);
+  // Fixed edges are kept through their transformation (solver/route_solver.h); other instances
+  // are solved as they are.
+  std::optional<RouteProblem> fixed;
+  if (!instance.fixed_edges().empty()) fixed.emplace(instance, PathEnds{}, kPythonNames);
+  const ResolvedRequest resolved =
+      fixed ? fixed->resolve(config, std::move(start)) : resolve_request(instance, config, std::move(start));
+  auto [result, signal] = run_interruptibly(
+      [&] { return fixed ? fixed->solve(resolved, options) : solve(instance, resolved, options); }, interrupt);
   nb::dict out = to_dict(result);
   raise_with_result(signal, out);
   raise_with_result(raised, out);
@@ -101,9 +111,6 @@ nb::dict solve_problem(const RouteProblem& problem, const std::map<std::string, 
   return out;
 }
 
-/// The ends as Python names them: 0-based start_city= and end_city=.
-PathEnds python_ends(bool open, std::optional<int64_t> start, std::optional<int64_t> end) { return {open, start, end}; }
-const PathEndNames kPythonNames{"start_city=", "end_city=", 0};
 
 nb::dict solve_path(const Instance& instance, const std::map<std::string, std::string>& parameters, bool open,
                     std::optional<int64_t> start, std::optional<int64_t> end) {

@@ -120,6 +120,8 @@ def test_per_instance_seeds_time_limits_and_targets() -> None:
         (lambda: [_points(1, 10)[0], [[0, 1], [1, 2, 3], [3, 3]]], r"^instance 1: the coordinates are not a rectangular"),
         (lambda: [_matrix(5, 1), np.array([[0, 1, 2], [1, 0, 3], [2, 5, 0]])], r"^instance 1: weights are not symmetric"),
         (lambda: [_points(1, 5)[0], "/nonexistent/x.tsp"], r"^instance 1: /nonexistent/x.tsp: no such file"),
+        (lambda: _far_batch(0.5), r"^instance 1: city 2 has x coordinate 1e\+300, beyond \+-1e\+150 \(float coordinates"),
+        (lambda: _far_batch(0.0), r"^instance 1: city 2 has x coordinate 1e\+300, beyond \+-5e\+08 \(distances must fit"),
         (lambda: [], r"^the batch holds no instance$"),
         (lambda: _points(1, 10)[0], r"^a batch array has shape \(B, n, 2\), got \(10, 2\)"),
         (lambda: "folder", r"^solve_batch takes a list of instances"),
@@ -130,6 +132,14 @@ def test_bad_input_names_the_instance_before_any_work(make, message) -> None:
     with pytest.raises(ValueError, match=message):
         formica.solve_batch(make(), kicks=5, backend="cpu", progress=lambda *a: calls.append(a))
     assert calls == [], "nothing was solved"
+
+
+def _far_batch(fraction: float) -> np.ndarray:
+    """Whole coordinates (fraction 0) or float ones, one of them 1e300: a range error, as in solve,
+    rather than a length of inf."""
+    points = np.floor(_points(3, 10) * 100) + fraction
+    points[1, 1, 0] = 1e300
+    return points
 
 
 def _nan_batch() -> np.ndarray:
@@ -146,6 +156,8 @@ def test_bad_parameters_raise_the_command_lines_messages() -> None:
         formica.solve_batch(points, ls_neighbours=1, progress=False)
     with pytest.raises(ValueError, match=r"^unknown backend 'tpu'"):
         formica.solve_batch(points, backend="tpu", progress=False)
+    with pytest.raises(ValueError, match=r"^threads must be from 0 \(every hardware thread\) to 2048, got 100000$"):
+        formica.solve_batch(points, threads=100_000, progress=False)
     with pytest.raises(ValueError, match="instance 1: kicks must be at least 0"):
         formica._core.solve_batch([formica.generate(9), formica.generate(9)], {}, [None, {"kicks": -1}], None)
     with pytest.raises(ValueError, match=r"progress is None, True, False or a callable"):

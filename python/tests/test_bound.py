@@ -57,6 +57,7 @@ def test_iterations_bound_the_ascent_and_the_result_is_the_same_each_time() -> N
         ({"iterations": 0}, "iterations must be a positive number"),
         ({"time_limit": -1.0}, "time_limit must be a positive number"),
         ({"threads": -2}, "threads must not be negative"),
+        ({"threads": 100_000}, r"threads must be at most 2048 \(0: all of this machine's\), got 100000"),
     ],
 )
 def test_bad_arguments_are_value_errors(kwargs, message) -> None:

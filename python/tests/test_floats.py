@@ -50,3 +50,15 @@ def test_a_named_metric_that_collapses_distances_warns_once(unit_points) -> None
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         formica.solve(unit_points * 1000, metric="euc_2d", iterations=1)  # spread out: no warning
+
+
+def test_float_coordinates_too_far_for_double_are_refused() -> None:
+    """Any scale works for float coordinates, up to where a squared distance overflows: beyond,
+    a ValueError (as solve_batch gives), never a length of inf."""
+    points = np.random.default_rng(5).uniform(0, 10, size=(20, 2))
+    points[3, 1] = -1e300
+    message = r"city 4 has y coordinate -1e\+300, beyond \+-1e\+150 \(float coordinates: their squared distances"
+    with pytest.raises(ValueError, match=message):
+        formica.solve(points, iterations=1)
+    with pytest.raises(ValueError, match=message):
+        formica.solve_batch([points], kicks=1, backend="cpu", progress=False)

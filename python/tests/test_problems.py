@@ -225,3 +225,27 @@ def test_generate_matches_the_command_line(tmp_path, cli) -> None:
     assert formica.generate(100).name == "uniform100-s1"
     with pytest.raises(ValueError, match=r"^unknown kind 'grid' \(valid: uniform, clustered\)$"):
         formica.generate(10, "grid", 1)
+
+
+def test_a_three_by_three_array_is_a_matrix_only_with_a_zero_diagonal() -> None:
+    """Three 3-D points or the matrix of 3 cities: a zero diagonal says matrix; any other (3, 3)
+    array needs a metric, rather than being solved as weights it may not be."""
+    points = np.random.default_rng(3).uniform(1, 10, size=(3, 3))
+    message = r"a \(3, 3\) array is three 3-D points or the distance matrix of 3 cities, and this one's diagonal is not zero"
+    for solve in (formica.solve, lambda p: formica.solve_batch([p], kicks=1, backend="cpu", progress=False)):
+        with pytest.raises(ValueError, match=message):
+            solve(points)
+    as_points = formica.solve(points, metric="euc_3d", iterations=1)
+    assert sorted(as_points.tour) == [0, 1, 2]
+    matrix = np.array([[0, 1, 2], [1, 0, 3], [2, 3, 0]])
+    assert formica.solve(matrix, iterations=1).length == 6
+    with_diagonal = matrix + np.eye(3, dtype=int)
+    with pytest.raises(ValueError, match=message):
+        formica.solve(with_diagonal, iterations=1)
+    assert formica.solve(with_diagonal, metric="explicit", iterations=1).length == 6
+
+
+def test_an_array_of_two_points_is_refused() -> None:
+    """(2, 2) could be two 2-D points or a matrix of two cities: either way fewer than 3 cities."""
+    with pytest.raises(ValueError, match="an instance needs at least 3 cities, got 2"):
+        formica.solve(np.ones((2, 2)), iterations=1)

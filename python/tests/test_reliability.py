@@ -179,3 +179,32 @@ def test_a_stream_that_never_ends_is_refused_at_once(tmp_path: Path) -> None:
     finally:
         writer.kill()
         writer.wait(timeout=10)
+
+
+def test_a_fifo_that_no_process_writes_to_is_refused_after_the_timeout(tmp_path: Path, monkeypatch) -> None:
+    """Opening a FIFO without a writer waits for none: silence for FORMICA_INPUT_TIMEOUT seconds
+    is a ValueError naming the file, for every reader."""
+    monkeypatch.setenv("FORMICA_INPUT_TIMEOUT", "1")
+    fifo = tmp_path / "silent.tsp"
+    os.mkfifo(fifo)
+    for read in (formica.read_tsplib, formica.read_tour, formica.solve):
+        start = time.monotonic()
+        with pytest.raises(ValueError, match=r"silent\.tsp: nothing to read for 1 s \(a FIFO or pipe that no process"):
+            read(fifo)
+        assert time.monotonic() - start < 5.0
+
+
+def test_endless_comment_lines_end_at_the_header_cap(tmp_path: Path) -> None:
+    """Header lines are each valid: a stream of them ends at the cap, not at the size bound."""
+    fifo = tmp_path / "comments.tsp"
+    os.mkfifo(fifo)
+    feed = "import sys\nwith open(sys.argv[1], 'wb') as out:\n    while True:\n        out.write(b'COMMENT : x\\n' * 8192)\n"
+    writer = subprocess.Popen([sys.executable, "-c", feed, str(fifo)], stderr=subprocess.DEVNULL)
+    try:
+        start = time.monotonic()
+        with pytest.raises(ValueError, match=r"comments\.tsp:10001: more than 10000 header lines"):
+            formica.solve(fifo)
+        assert time.monotonic() - start < 5.0
+    finally:
+        writer.kill()
+        writer.wait(timeout=10)

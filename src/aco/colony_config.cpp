@@ -91,7 +91,7 @@ std::optional<LkLists> parse_lk_lists(std::string_view text) { return value_of(k
 std::vector<NamedValue> lk_lists_names() { return names_of(kLkLists); }
 
 void ColonyConfig::validate() const {
-  FORMICA_EXPECTS(ants >= 0, "--ants must be at least 1, got ", ants);
+  FORMICA_EXPECTS(ants >= 0 && ants <= kMaxAnts, "--ants must be in [1, ", kMaxAnts, "] (0: the default), got ", ants);
   FORMICA_EXPECTS(alpha >= 0.0 && alpha <= 20.0, "--alpha must be in [0, 20], got ", alpha);
   FORMICA_EXPECTS(beta >= 0.0 && beta <= 20.0, "--beta must be in [0, 20], got ", beta);
   FORMICA_EXPECTS(mmas_rho >= 0.0 && mmas_rho <= 1.0, "--mmas-rho must be in (0, 1] (0: the default), got ", mmas_rho);

@@ -178,7 +178,7 @@ std::string supported_combinations() {
 }
 
 void AntSystemConfig::validate() const {
-  FORMICA_EXPECTS(ants >= 0, "--ants must be at least 1, got ", ants);
+  FORMICA_EXPECTS(ants >= 0 && ants <= kMaxAnts, "--ants must be in [1, ", kMaxAnts, "] (0: the default), got ", ants);
   FORMICA_EXPECTS(alpha >= 0.0 && alpha <= 20.0, "--alpha must be in [0, 20], got ", alpha);
   FORMICA_EXPECTS(beta >= 0.0 && beta <= 20.0, "--beta must be in [0, 20], got ", beta);
   FORMICA_EXPECTS(rho > 0.0 && rho <= 1.0, "--rho must be in (0, 1], got ", rho);

@@ -62,6 +62,10 @@ std::string_view to_string(PheromoneUpdate update);
 std::optional<PheromoneUpdate> parse_pheromone_update(std::string_view text);
 std::vector<NamedValue> pheromone_update_names();
 
+/// The most ants a colony takes (--ants): as many as the largest instance has cities. Memory is
+/// checked as well, before anything is allocated.
+inline constexpr int kMaxAnts = 100'000'000;
+
 /// Ant System (Dorigo et al. 1996; Uchida et al. 2012 section 2).
 struct AntSystemConfig {
   int ants = 0;          ///< m; 0 means one ant per city (m = n)

@@ -83,7 +83,8 @@ void BatchConfig::validate() const {
   FORMICA_EXPECTS(!time_limit || (std::isfinite(*time_limit) && *time_limit > 0),
                   "time-limit must be a positive number of seconds");
   FORMICA_EXPECTS(!kicks || *kicks >= 0, "kicks must be at least 0");
-  FORMICA_EXPECTS(threads >= 0, "threads must be at least 0 (0: every hardware thread)");
+  FORMICA_EXPECTS(threads >= 0 && threads <= kMaxThreads, "threads must be from 0 (every hardware thread) to ",
+                  kMaxThreads, ", got ", threads);
   FORMICA_EXPECTS(walks >= 0 && walks <= 1024, "walks must be from 0 (auto) to 1024");
   FORMICA_EXPECTS(kick_segment >= 0 && kick_segment <= 1000000, "kick-segment must be from 0 (auto) to 1000000");
   FORMICA_EXPECTS(neighbours >= 2 && neighbours <= 32, "ls-neighbours must be from 2 to 32");
@@ -116,6 +117,11 @@ void validate_batch(std::span<const Instance> instances, const BatchConfig& conf
                     std::span<const InstanceLimits> limits) {
   config.validate();
   FORMICA_EXPECTS(!instances.empty(), "the batch holds no instance");
+  // The batch's walks run on the instances as they are: fixed edges would be lost, not kept.
+  for (size_t i = 0; i < instances.size(); ++i)
+    FORMICA_EXPECTS(instances[i].fixed_edges().empty(), "instance ", i, " (", instances[i].name(),
+                    ") has fixed edges (FIXED_EDGES_SECTION), which the batch solver does not keep; formica solve and "
+                    "formica.solve keep them");
   FORMICA_EXPECTS(limits.empty() || limits.size() == instances.size(), "the batch has ", instances.size(),
                   " instances but ", limits.size(), " sets of limits");
   for (size_t i = 0; i < limits.size(); ++i) {

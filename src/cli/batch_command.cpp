@@ -46,12 +46,14 @@ struct BatchOptionsCli {
 /// Every instance's start tour from `folder`/NAME.tour where that file exists (none where it does
 /// not); a folder that holds none of them is an error (a mistyped folder, not a choice).
 std::vector<batch::InstanceLimits> read_start_tours(const fs::path& folder, const io::BatchInput& input, int& found) {
-  FORMICA_EXPECTS(fs::is_directory(folder), "--start-tours ", folder.string(), ": not a folder");
+  std::error_code ec;  // a link in a loop or a folder that cannot be read: not a folder, and one line
+  FORMICA_EXPECTS(fs::is_directory(folder, ec), "--start-tours ", folder.string(), ": not a folder",
+                  ec ? concat(" (", ec.message(), ")") : std::string());
   std::vector<batch::InstanceLimits> limits(input.instances.size());
   found = 0;
   for (size_t i = 0; i < input.instances.size(); ++i) {
     const fs::path file = folder / (input.names[i] + ".tour");
-    if (!fs::exists(file)) continue;
+    if (!fs::exists(fs::symlink_status(file, ec))) continue;  // a link that leads nowhere readable fails in read_tour
     try {
       std::vector<int32_t> tour = io::read_tour(file);
       validate_permutation(tour, input.instances[i].n());

@@ -15,6 +15,7 @@
 #include "io/instance_source.h"
 #include "io/known_optima.h"
 #include "io/tsplib.h"
+#include "solver/solver.h"  // kMaxThreads
 
 namespace formica::cli {
 
@@ -92,7 +93,8 @@ Command add_bound_command(CLI::App& app) {
   return {sub, [o] {
             FORMICA_EXPECTS(o->request.iterations >= 0, "--iterations: must not be negative");
             FORMICA_EXPECTS(o->request.time_limit >= 0, "--time-limit: must not be negative");
-            FORMICA_EXPECTS(o->request.threads >= 0, "--threads: must not be negative");
+            FORMICA_EXPECTS(o->request.threads >= 0 && o->request.threads <= kMaxThreads, "--threads must be in [0, ",
+                            kMaxThreads, "] (0: all of this machine's), got ", o->request.threads);
             const std::optional<io::OutputPath> json =
                 checked_output("--json", o->json_out, {{"the instance", io::resolve_instance_path(o->instance)}});
             io::TsplibProblem problem = io::load_problem(o->instance);

@@ -260,10 +260,14 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
                   problem.name(), " has no coordinates to draw (",
                   symmetric ? "an EXPLICIT instance without DISPLAY_DATA_SECTION" : "an asymmetric instance", ")");
   const Instance& instance = problem.solved_instance();
-  // The known optima are those of closed symmetric tours.
+  // The known optima are those of closed symmetric tours (linhp318's, with its fixed edge, is not
+  // one of a tour's length).
+  const bool fixed_edges = symmetric && !symmetric->fixed_edges().empty();
   const std::optional<int64_t> optimum =
-      symmetric && !ends.any() ? known_optimum(instance.name(), instance.n()) : std::nullopt;
+      symmetric && !ends.any() && !fixed_edges ? known_optimum(instance.name(), instance.n()) : std::nullopt;
   if (o.bound) problem.expect_closed_symmetric("--bound");
+  FORMICA_EXPECTS(!o.bound || !fixed_edges, "--bound: ", problem.name(),
+                  " has fixed edges (FIXED_EDGES_SECTION), which the Held-Karp bound does not take");
   std::vector<int32_t> initial_tour;
   if (!o.initial_tour.empty()) {
     problem.expect_closed_symmetric("--initial-tour");
@@ -289,7 +293,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << config.describe_algorithm() << ", seed " << config.seed << "\n";
     if (!gpu_plan.empty()) std::cerr << "formica: GPU " << gpu_plan << "\n";
     if (!resolved.initial_tour.empty()) {
-      const int64_t length = tour_length(instance, resolved.initial_tour);
+      const int64_t length = problem.length(resolved.initial_tour);
       std::cerr << "formica: starting from " << o.initial_tour << " (length " << length << format_gap(length, optimum)
                 << ")\n";
     }
@@ -312,7 +316,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   if (!quiet) options.on_progress = progress_printer(optimum);
   // With islands (mpirun, --islands, --gpus) the best closed tour so far goes to --tour-out at every exchange that shortened it
   // (written atomically): a run that mpirun aborts, a rank killed, still leaves it.
-  if (outputs.tour && (ranks->size() > 1 || config.islands > 1) && symmetric && !ends.any())
+  if (outputs.tour && (ranks->size() > 1 || config.islands > 1) && symmetric && !ends.any() && !fixed_edges)
     options.on_checkpoint = [&](std::span<const int32_t> tour, int64_t) {
       io::write_tour(outputs.tour->given, problem.name(), Tour(instance, std::vector<int32_t>(tour.begin(), tour.end())));
     };

@@ -5,25 +5,28 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/fixed_edges.h"
 
 namespace formica {
 namespace {
 
-void expect_finite(const std::vector<double>& values, const char* axis) {
+void expect_finite(std::span<const double> values, const char* axis) {
   for (size_t i = 0; i < values.size(); ++i)
     FORMICA_EXPECTS(std::isfinite(values[i]), "city ", i + 1, " has a non-finite ", axis,
                     " coordinate");
 }
 
+}  // namespace
+
 /// Finite and within kMaxCoordinate, so that no distance overflows.
-void expect_in_range(const std::vector<double>& values, const char* axis) {
+void expect_coordinates_in_range(std::span<const double> values, const char* axis, double limit) {
   expect_finite(values, axis);
   for (size_t i = 0; i < values.size(); ++i)
-    FORMICA_EXPECTS(std::fabs(values[i]) <= kMaxCoordinate, "city ", i + 1, " has ", axis, " coordinate ",
-                    values[i], ", beyond +-", kMaxCoordinate, " (distances must fit in 32 bits)");
+    FORMICA_EXPECTS(std::fabs(values[i]) <= limit, "city ", i + 1, " has ", axis, " coordinate ", values[i],
+                    ", beyond +-", limit,
+                    limit == kMaxCoordinate ? " (distances must fit in 32 bits)"
+                                            : " (float coordinates: their squared distances must stay finite)");
 }
-
-}  // namespace
 
 Instance::Instance(std::string name, EdgeWeightType type, std::vector<double> x,
                    std::vector<double> y, std::vector<double> z)
@@ -38,9 +41,9 @@ Instance::Instance(std::string name, EdgeWeightType type, std::vector<double> x,
     z_.clear();
   FORMICA_EXPECTS(x_.size() >= 3, "an instance needs at least 3 cities, got ", x_.size());
   FORMICA_EXPECTS(x_.size() <= static_cast<size_t>(kMaxCities), "too many cities: ", x_.size());
-  expect_in_range(x_, "x");
-  expect_in_range(y_, "y");
-  expect_in_range(z_, "z");
+  expect_coordinates_in_range(x_, "x");
+  expect_coordinates_in_range(y_, "y");
+  expect_coordinates_in_range(z_, "z");
   n_ = base_n_ = static_cast<int>(x_.size());
   if (type == EdgeWeightType::Geo) {
     lat_.resize(x_.size());
@@ -103,6 +106,11 @@ void Instance::set_display_coordinates(std::vector<double> x, std::vector<double
   expect_finite(y, "display y");
   display_x_ = std::move(x);
   display_y_ = std::move(y);
+}
+
+void Instance::set_fixed_edges(std::vector<FixedEdge> edges) {
+  validate_fixed_edges(edges, n());
+  fixed_edges_ = std::move(edges);
 }
 
 }  // namespace formica

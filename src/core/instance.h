@@ -26,6 +26,20 @@ namespace formica {
 inline constexpr double kMaxCoordinate = 5e8;
 /// The most cities an instance may have (and a TSPLIB file may declare).
 inline constexpr int kMaxCities = 100'000'000;
+/// The largest magnitude of float coordinates (Python's metric="float", the fractional coordinates
+/// of a batch), which are scaled by a power of two into kMaxCoordinate before an instance is built:
+/// any scale works, up to where a squared distance, and a tour of kMaxCities edges, would no longer
+/// be finite in double.
+inline constexpr double kMaxFloatCoordinate = 1e150;
+
+/// Throws InputError ("city i has x coordinate v, beyond +-5e+08 ...") unless every value of one
+/// axis ("x", "y" or "z") is finite and within `limit`: kMaxCoordinate is the check of every
+/// coordinate instance, kMaxFloatCoordinate that of float coordinates on the user's values, before
+/// they are scaled.
+void expect_coordinates_in_range(std::span<const double> values, const char* axis, double limit = kMaxCoordinate);
+
+/// An edge every tour must contain: two 0-based cities (core/fixed_edges.h).
+using FixedEdge = std::array<int32_t, 2>;
 
 class Instance {
  public:
@@ -45,6 +59,12 @@ class Instance {
   const std::string& name() const { return name_; }
   const std::string& comment() const { return comment_; }
   void set_comment(std::string comment) { comment_ = std::move(comment); }
+
+  /// The edges every tour must contain (TSPLIB's FIXED_EDGES_SECTION), none for most instances;
+  /// solver/route_solver.h keeps them (core/fixed_edges.h).
+  std::span<const FixedEdge> fixed_edges() const { return fixed_edges_; }
+  /// Throws InputError unless `edges` are paths or one whole tour (validate_fixed_edges).
+  void set_fixed_edges(std::vector<FixedEdge> edges);
 
   int n() const { return n_; }
   EdgeWeightType type() const { return type_; }
@@ -123,6 +143,7 @@ class Instance {
   std::vector<double> lat_, lon_;  // GEO only: coordinates converted to radians once
   std::vector<int32_t> matrix_;    // EXPLICIT only
   std::vector<double> display_x_, display_y_;
+  std::vector<FixedEdge> fixed_edges_;
 };
 
 }  // namespace formica

@@ -40,6 +40,16 @@ Instance instance_from_coordinates(const std::string& name, ArrayView<double> co
   return Instance(name, *type, std::move(axes[0]), std::move(axes[1]), std::move(axes[2]));
 }
 
+void expect_float_coordinates_in_range(ArrayView<double> coordinates) {
+  static const char* const kAxes[] = {"x", "y", "z"};
+  FORMICA_EXPECTS(coordinates.cols <= 3, "coordinates have 2 or 3 axes, got ", coordinates.cols);
+  std::vector<double> axis(coordinates.rows);
+  for (size_t a = 0; a < coordinates.cols; ++a) {
+    for (size_t i = 0; i < coordinates.rows; ++i) axis[i] = coordinates(i, a);
+    formica::expect_coordinates_in_range(axis, kAxes[a], kMaxFloatCoordinate);
+  }
+}
+
 Instance instance_from_matrix(const std::string& name, ArrayView<int32_t> matrix) {
   expect_square(matrix.rows, matrix.cols);
   return Instance::from_matrix(name, static_cast<int>(matrix.rows), copy(matrix.values));
@@ -63,6 +73,10 @@ Instance instance_from_state(const InstanceState& state) {
     instance.emplace(state.name, *type, copy(state.x), copy(state.y), copy(state.z));
   }
   instance->set_comment(state.comment);
+  FORMICA_EXPECTS(state.fixed_edges.size() % 2 == 0, "unpickling an instance: fixed edges are pairs of cities");
+  std::vector<FixedEdge> fixed(state.fixed_edges.size() / 2);
+  for (size_t k = 0; k < fixed.size(); ++k) fixed[k] = {state.fixed_edges[2 * k], state.fixed_edges[2 * k + 1]};
+  instance->set_fixed_edges(std::move(fixed));
   return std::move(*instance);
 }
 

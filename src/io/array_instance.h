@@ -29,6 +29,11 @@ struct ArrayView {
 Instance instance_from_coordinates(const std::string& name, ArrayView<double> coordinates,
                                    std::string_view metric);
 
+/// Throws InputError unless every coordinate (n rows of 2 or 3 axes) is finite and within
+/// kMaxFloatCoordinate: the check of float coordinates (metric="float"), on the user's values
+/// before they are scaled to fixed point.
+void expect_float_coordinates_in_range(ArrayView<double> coordinates);
+
 /// An EXPLICIT instance from a square, symmetric, non-negative matrix.
 Instance instance_from_matrix(const std::string& name, ArrayView<int32_t> matrix);
 
@@ -36,12 +41,14 @@ Instance instance_from_matrix(const std::string& name, ArrayView<int32_t> matrix
 AsymmetricMatrix asymmetric_from_matrix(const std::string& name, ArrayView<int32_t> matrix);
 
 /// What a pickled Instance keeps: its edge weight type's name, and the coordinates (x, y, z) or the
-/// row-major matrix of an EXPLICIT instance with its display coordinates (empty when it has none).
+/// row-major matrix of an EXPLICIT instance with its display coordinates (empty when it has none),
+/// and its fixed edges.
 struct InstanceState {
   std::string name, comment, edge_weight_type;
   std::span<const double> x, y, z;
   std::span<const int32_t> matrix;
   std::span<const double> display_x, display_y;
+  std::span<const int32_t> fixed_edges;  ///< pairs of 0-based cities, flat
 };
 
 /// The instance `state` describes, as it was pickled.

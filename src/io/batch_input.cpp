@@ -8,6 +8,8 @@
 
 #include "core/error.h"
 #include "io/instance_source.h"
+#include "io/line_reader.h"
+#include "io/tsplib.h"
 
 namespace formica::io {
 namespace {
@@ -25,14 +27,19 @@ Instance coordinate_instance(const std::string& name, const double* xy, size_t n
   std::vector<double> x(n), y(n);
   for (size_t i = 0; i < n; ++i) x[i] = xy[2 * i], y[i] = xy[2 * i + 1];
   scale.reset();
-  const auto whole = [](double v) { return !std::isfinite(v) || v == std::floor(v); };  // the instance checks finiteness
-  if (!std::all_of(x.begin(), x.end(), whole) || !std::all_of(y.begin(), y.end(), whole)) {
-    const auto [x_low, x_high] = std::minmax_element(x.begin(), x.end());
-    const auto [y_low, y_high] = std::minmax_element(y.begin(), y.end());
-    scale = float_scale(std::max(*x_high - *x_low, *y_high - *y_low));
-    for (size_t i = 0; i < n; ++i) x[i] *= *scale, y[i] *= *scale;  // a power of two: exact
-  }
   try {
+    // Float coordinates are checked as Python's metric="float" checks them, on the user's values
+    // before any scaling: a city at 1e300 would otherwise pass as a fixed-point value and measure
+    // inf. Whole ones get the instance's own check, as in formica solve.
+    expect_coordinates_in_range(x, "x", kMaxFloatCoordinate);
+    expect_coordinates_in_range(y, "y", kMaxFloatCoordinate);
+    const auto whole = [](double v) { return v == std::floor(v); };
+    if (!std::all_of(x.begin(), x.end(), whole) || !std::all_of(y.begin(), y.end(), whole)) {
+      const auto [x_low, x_high] = std::minmax_element(x.begin(), x.end());
+      const auto [y_low, y_high] = std::minmax_element(y.begin(), y.end());
+      scale = float_scale(std::max(*x_high - *x_low, *y_high - *y_low));
+      for (size_t i = 0; i < n; ++i) x[i] *= *scale, y[i] *= *scale;  // a power of two: exact
+    }
     return Instance(name, EdgeWeightType::Euc2D, std::move(x), std::move(y));
   } catch (const InputError& e) {
     throw InputError(concat(where, ": ", e.what()));
@@ -46,14 +53,22 @@ bool plain_file_name(const std::string& key) {
 }
 
 BatchInput tsp_folder(const std::filesystem::path& folder) {
+  // Errors of the file system (a folder that cannot be listed, a symbolic link in a loop) are
+  // InputErrors naming the path, never exceptions that escape as internal errors.
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(folder))
-    if (entry.path().extension() == ".tsp" && !entry.is_directory()) files.push_back(entry.path());
+  std::error_code ec;
+  std::filesystem::directory_iterator entries(folder, ec);
+  for (; !ec && entries != std::filesystem::directory_iterator(); entries.increment(ec)) {
+    const std::filesystem::directory_entry& entry = *entries;
+    std::error_code kind;
+    if (entry.path().extension() == ".tsp" && !entry.is_directory(kind)) files.push_back(entry.path());
+  }
+  FORMICA_EXPECTS(!ec, printable(folder.string()), ": cannot list this folder (", ec.message(), ")");
   FORMICA_EXPECTS(!files.empty(), folder.string(), ": no .tsp file in this folder");
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.filename() < b.filename(); });
   BatchInput batch;
   for (const auto& file : files) {
-    batch.instances.push_back(load_instance(file.string()));  // its errors name the file and line
+    batch.instances.push_back(read_tsplib(file));  // its errors name the file and line
     batch.names.push_back(file.stem().string());
     batch.scales.emplace_back();
   }

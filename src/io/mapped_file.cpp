@@ -2,12 +2,15 @@
 #include "io/mapped_file.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/error.h"
@@ -34,6 +37,16 @@ std::string too_large(const std::filesystem::path& path) {
 
 }  // namespace
 
+double stream_timeout_seconds() {
+  const char* env = std::getenv("FORMICA_INPUT_TIMEOUT");
+  if (env == nullptr || *env == '\0') return kStreamTimeoutSeconds;
+  char* end = nullptr;
+  const double seconds = std::strtod(env, &end);
+  FORMICA_EXPECTS(*end == '\0' && std::isfinite(seconds) && seconds > 0 && seconds <= 1e6, "FORMICA_INPUT_TIMEOUT '",
+                  printable(env), "' is not a number of seconds in (0, 1e6]");
+  return seconds;
+}
+
 int64_t error_line(std::string_view message, std::string_view source) {
   if (!message.starts_with(source) || message.size() <= source.size() || message[source.size()] != ':') return 0;
   int64_t line = 0;
@@ -44,7 +57,8 @@ int64_t error_line(std::string_view message, std::string_view source) {
 }
 
 MappedFile::MappedFile(const std::filesystem::path& path, Content content, const Probe& probe) {
-  const FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY)};
+  // Non-blocking: opening a FIFO that no process writes to would otherwise wait for a writer forever.
+  const FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)};
   FORMICA_EXPECTS(file.fd >= 0, printable(path.string()), ": cannot open (", std::strerror(errno), ")");
   struct stat info {};
   FORMICA_EXPECTS(::fstat(file.fd, &info) == 0, printable(path.string()), ": cannot read (", std::strerror(errno), ")");
@@ -75,8 +89,17 @@ void MappedFile::inflate_whole(const std::filesystem::path& path) {
 
 void MappedFile::read_stream(int fd, const std::filesystem::path& path, Content content, const Probe& probe) {
   const std::optional<size_t> memory = available_host_memory();
+  const double timeout = stream_timeout_seconds();
   size_t probe_at = kChunk, lines = 0;
   for (;;) {
+    // The descriptor does not block: wait for bytes (or the writer's end) at most `timeout`.
+    pollfd ready{fd, POLLIN, 0};
+    const int polled = ::poll(&ready, 1, static_cast<int>(std::min(timeout * 1000.0, 2e9)));
+    if (polled < 0 && errno == EINTR) continue;
+    FORMICA_EXPECTS(polled >= 0, printable(path.string()), ": read error (", std::strerror(errno), ")");
+    if (polled == 0)
+      throw InputError(concat(printable(path.string()), ": nothing to read for ", timeout,
+                              " s (a FIFO or pipe that no process writes to?); FORMICA_INPUT_TIMEOUT=SECONDS waits longer"));
     const size_t before = copy_.size();
     if (before + kChunk > kMaxInputBytes) throw InputError(too_large(path));
     // The bytes read are held in memory: at most half of what is free.
@@ -84,7 +107,7 @@ void MappedFile::read_stream(int fd, const std::filesystem::path& path, Content 
       expect_memory(2 * (before + kChunk), memory, concat(printable(path.string()), ": reading this stream whole"));
     copy_.resize(before + kChunk);
     const ssize_t got = ::read(fd, copy_.data() + before, kChunk);
-    if (got < 0 && errno == EINTR) {
+    if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
       copy_.resize(before);
       continue;
     }
@@ -103,7 +126,7 @@ void MappedFile::read_stream(int fd, const std::filesystem::path& path, Content 
     if (probe && !compressed && copy_.size() >= probe_at) {
       probe_at = 2 * copy_.size();
       const std::string_view text(copy_);
-      probe(content == Content::Text ? text.substr(0, text.rfind('\n') + 1) : text);
+      if (probe(content == Content::Text ? text.substr(0, text.rfind('\n') + 1) : text)) return;
     }
   }
 }

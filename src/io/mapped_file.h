@@ -4,7 +4,11 @@
 // device, /dev/stdin) is read in chunks, under the same size bound as a regular file, and each
 // chunk is looked at as it arrives: a NUL byte in a text file ends the read at once, and so does
 // an error the reader's probe finds in the lines read so far, so that `formica info /dev/zero`,
-// /dev/urandom or `yes x | formica info /dev/stdin` answer in a moment instead of reading forever.
+// /dev/urandom or `yes x | formica info /dev/stdin` answer in a moment instead of reading forever;
+// a stream that goes on after what the reader needs (`(cat a.tsp; yes) | formica solve /dev/stdin`)
+// is read up to there.
+// A stream that stays silent longer than stream_timeout_seconds() ends the read with an error: a
+// FIFO that no process opens for writing would otherwise hold formica forever.
 //
 // A text file compressed with gzip (it starts with gzip's magic bytes, whatever its name) is
 // inflated whole (gzip.h), under the same size bound, and its text is the inflated text.
@@ -26,13 +30,20 @@ namespace formica::io {
 /// solves takes (10^8 cities of three coordinates, a 40,000-city FULL_MATRIX).
 inline constexpr uint64_t kMaxInputBytes = uint64_t{16} << 30;
 
+/// How long a stream may stay silent (no bytes, no end) before the read gives up, by default.
+inline constexpr double kStreamTimeoutSeconds = 10.0;
+/// $FORMICA_INPUT_TIMEOUT (seconds) if set, else kStreamTimeoutSeconds; InputError if it is not a
+/// positive number.
+double stream_timeout_seconds();
+
 class MappedFile {
  public:
   /// What the file should hold: text (a NUL byte is an error at its line) or binary bytes.
   enum class Content { Text, Binary };
   /// Called on a stream's bytes read so far (for text: up to its last line end) while more may
-  /// follow; throws when they are already wrong whatever follows.
-  using Probe = std::function<void(std::string_view)>;
+  /// follow; throws when they are already wrong whatever follows, and returns true when they are
+  /// all the reader will read (a TSPLIB file up to its EOF line): the read ends there.
+  using Probe = std::function<bool(std::string_view)>;
 
   /// Opens and maps `path`; InputError naming the file if it is a folder, cannot be read or is
   /// larger than kMaxInputBytes.

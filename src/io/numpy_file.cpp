@@ -341,6 +341,7 @@ MappedFile::Probe starts_with(const std::filesystem::path& path, std::string_vie
   return [source = path.string(), magic, what](std::string_view bytes) {
     FORMICA_EXPECTS(bytes.substr(0, magic.size()) == magic.substr(0, bytes.size()), source, ": not ", what,
                     " (its first bytes are not ", what, "'s)");
+    return false;  // an array file is read to its end
   };
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/fixed_edges.h"
 #include "core/memory.h"
 #include "io/line_reader.h"
 #include "io/mapped_file.h"
@@ -143,7 +144,8 @@ class TsplibParser {
   void read_coordinates(std::string_view section, size_t fields,
                         std::vector<std::vector<double>>& axes);
   void read_weights();
-  void skip_fixed_edges();
+  /// Reads the edges up to the -1 that ends the section, each checked (FixedEdgeChecker).
+  void read_fixed_edges(const Line& section);
   /// The next non-blank line, not yet consumed (see LineReader).
   std::optional<Line> next_nonblank() { return lines_.peek(); }
 
@@ -151,6 +153,7 @@ class TsplibParser {
   LineReader lines_;
 
   std::string name_, comment_, type_ = "TSP";
+  int64_t header_lines_ = 0;
   long dimension_ = -1;
   std::optional<EdgeWeightType> weight_type_;
   std::optional<Format> format_;
@@ -158,9 +161,14 @@ class TsplibParser {
   std::vector<std::vector<double>> coords_, display_;
   std::vector<int32_t> weights_;
   int64_t weights_line_ = 0;
+  std::vector<FixedEdge> fixed_edges_;
+  bool have_fixed_edges_ = false;
 };
 
 bool TsplibParser::read_header(const Line& line, std::string_view key) {
+  // A stream of header lines (`yes COMMENT`) would otherwise be read up to the size bound.
+  if (++header_lines_ > kMaxHeaderLines)
+    fail(line.number, concat("more than ", kMaxHeaderLines, " header lines (NAME, COMMENT, ...): not a TSPLIB file"));
   const size_t colon = line.text.find(':');
   const std::string_view value = colon == std::string_view::npos ? std::string_view{}
                                                                  : trim(line.text.substr(colon + 1));
@@ -171,6 +179,8 @@ bool TsplibParser::read_header(const Line& line, std::string_view key) {
   } else if (key == "COMMENT") {
     if (!comment_.empty()) comment_ += ' ';
     comment_ += printable(value);
+    if (comment_.size() > kMaxCommentBytes)
+      fail(line.number, concat("the COMMENT lines hold more than ", kMaxCommentBytes >> 10, " KiB: not a TSPLIB file"));
   } else if (key == "TYPE") {
     type_ = printable(value);
   } else if (key == "DIMENSION") {
@@ -297,15 +307,33 @@ void TsplibParser::read_weights() {
     fail(after->number, concat("more weights than DIMENSION ", dimension_, " allows"));
 }
 
-void TsplibParser::skip_fixed_edges() {
-  // formica does not enforce fixed edges; linhp318, the one TSPLIB file with them, is read as
-  // lin318 (see the data folder's README).
-  while (auto line = next_nonblank()) {
-    const std::string_view first = first_field(line->text);
-    if (!looks_numeric(first)) return;
+void TsplibParser::read_fixed_edges(const Line& section) {
+  require_dimension(section, "FIXED_EDGES_SECTION");
+  FixedEdgeChecker checker(static_cast<int>(dimension_));
+  for (;;) {
+    const auto line = next_nonblank();
+    if (!line || !looks_numeric(first_field(line->text)))
+      fail(line ? line->number : last_line(),
+           concat("FIXED_EDGES_SECTION ends without the -1 that closes it", line ? "" : " (the file ends early)"));
     lines_.consume();
-    if (first == "-1") return;
+    const auto f = split_fields(line->text, 3);
+    if (f.size() == 1 && f[0] == "-1") break;
+    if (f.size() != 2)
+      fail(line->number, concat("a fixed edge is two city numbers, found ", count_fields(line->text), " fields"));
+    int64_t ends[2];
+    for (int k = 0; k < 2; ++k) {
+      const auto v = parse_number(f[k]);
+      if (!v || *v != std::floor(*v) || std::fabs(*v) > 1e15)
+        fail(line->number, concat("fixed edge: '", excerpt(f[k]), "' is not a city number"));
+      ends[k] = static_cast<int64_t>(*v);
+    }
+    try {
+      checker.add(ends[0], ends[1]);
+    } catch (const InputError& e) {
+      fail(line->number, concat("fixed edge: ", e.what()));
+    }
   }
+  fixed_edges_ = checker.edges();
 }
 
 TsplibProblem TsplibParser::parse_problem() {
@@ -315,7 +343,7 @@ TsplibProblem TsplibParser::parse_problem() {
     if (key == "EOF") break;
     lines_.consume();
     if ((key == "NODE_COORD_SECTION" && have_coords) || (key == "EDGE_WEIGHT_SECTION" && have_weights) ||
-        (key == "DISPLAY_DATA_SECTION" && !display_.empty()))
+        (key == "DISPLAY_DATA_SECTION" && !display_.empty()) || (key == "FIXED_EDGES_SECTION" && have_fixed_edges_))
       fail(line->number, concat("a second ", key, " (a file gives each section once)"));
     if (key == "NODE_COORD_SECTION") {
       require_dimension(*line, key);
@@ -331,7 +359,8 @@ TsplibProblem TsplibParser::parse_problem() {
       require_dimension(*line, key);
       read_coordinates(key, 3, display_);
     } else if (key == "FIXED_EDGES_SECTION") {
-      skip_fixed_edges();
+      read_fixed_edges(*line);
+      have_fixed_edges_ = true;
     } else if (key.ends_with("_SECTION")) {
       fail(line->number, concat("unexpected ", key, " in a TSP file"));
     } else if (!read_header(*line, key)) {
@@ -351,6 +380,9 @@ TsplibProblem TsplibParser::parse_problem() {
         fail("TYPE ATSP needs EDGE_WEIGHT_TYPE EXPLICIT and EDGE_WEIGHT_FORMAT FULL_MATRIX");
       if (!have_weights) fail(last_line(), "EXPLICIT instance without an EDGE_WEIGHT_SECTION");
       check_weight_count();
+      if (have_fixed_edges_)
+        fail("FIXED_EDGES_SECTION in an asymmetric (ATSP) instance: formica keeps the fixed edges of symmetric "
+             "instances only");
       AsymmetricMatrix matrix(name_, static_cast<int>(dimension_), std::move(weights_));
       matrix.set_comment(comment_);
       return matrix;
@@ -362,6 +394,7 @@ TsplibProblem TsplibParser::parse_problem() {
       Instance instance = Instance::from_matrix(name_, n, expand_matrix(*format_, n, weights_));
       if (!display_.empty()) instance.set_display_coordinates(display_[0], display_[1]);
       instance.set_comment(comment_);
+      instance.set_fixed_edges(std::move(fixed_edges_));
       return instance;
     }
     if (!have_coords)
@@ -370,6 +403,7 @@ TsplibProblem TsplibParser::parse_problem() {
     Instance instance(name_, *weight_type_, coords_[0], coords_[1],
                       coords_.size() > 2 ? coords_[2] : std::vector<double>{});
     instance.set_comment(comment_);
+    instance.set_fixed_edges(std::move(fixed_edges_));
     return instance;
   } catch (const InputError& e) {
     if (std::string_view(e.what()).rfind(source_, 0) == 0) throw;
@@ -445,9 +479,18 @@ Instance parse_tsplib(std::string_view text, const std::string& source) {
 
 namespace {
 
+/// Whether `lines` hold a line whose keyword is EOF.
+bool has_eof_line(std::string_view lines) {
+  LineReader reader(lines, "");
+  for (auto line = reader.peek(); line; reader.consume(), line = reader.peek())
+    if (upper(keyword_of(line->text)) == "EOF") return true;
+  return false;
+}
+
 /// A stream's probe (mapped_file.h): the lines read so far, parsed by `parse`; an error at a line
 /// before the last one read cannot be mended by what follows, and ends the read. Errors at the
-/// last line or at the end ("the file ends early") wait for the rest.
+/// last line or at the end ("the file ends early") wait for the rest. Lines that parse and hold
+/// an EOF line are all the parser reads (it stops there): the read ends with them.
 template <typename Parse>
 MappedFile::Probe lasting_errors(const std::filesystem::path& path, Parse parse) {
   return [source = path.string(), parse](std::string_view lines) {
@@ -456,7 +499,9 @@ MappedFile::Probe lasting_errors(const std::filesystem::path& path, Parse parse)
       parse(lines, source);
     } catch (const InputError& e) {
       if (const int64_t line = error_line(e.what(), source); line > 0 && line < count) throw;
+      return false;
     }
+    return has_eof_line(lines);
   };
 }
 

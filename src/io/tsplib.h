@@ -23,6 +23,12 @@
 
 namespace formica::io {
 
+/// The most header lines (NAME, COMMENT, TYPE, ...) a .tsp or .tour file may hold, and the most
+/// bytes its COMMENT lines may hold together: TSPLIB's files have a handful; an endless stream of
+/// them is refused at this many instead of read up to the size bound.
+inline constexpr int64_t kMaxHeaderLines = 10'000;
+inline constexpr size_t kMaxCommentBytes = size_t{1} << 20;
+
 /// What a .tsp file holds: a symmetric instance, or the matrix of a TYPE: ATSP one.
 using TsplibProblem = std::variant<Instance, AsymmetricMatrix>;
 

@@ -11,6 +11,11 @@ namespace formica {
 
 RouteProblem::RouteProblem(const Instance& instance, const PathEnds& ends, const PathEndNames& names, PathForm form)
     : instance_(&instance), names_(names), ends_(ends) {
+  if (!instance.fixed_edges().empty()) {
+    FORMICA_EXPECTS(!ends.any(), instance.name(), " has fixed edges (FIXED_EDGES_SECTION): formica keeps them in "
+                    "closed tours only, not with ", names.start, ", ", names.end, " or an open path");
+    fixed_.emplace(instance);
+  }
   if (ends.any()) path_.emplace(instance, ends, names, form);
 }
 
@@ -21,7 +26,7 @@ RouteProblem::RouteProblem(const AsymmetricMatrix& matrix, const PathEnds& ends,
 }
 
 const Instance& RouteProblem::solved_instance() const {
-  return directed_ ? directed_->instance() : path_ ? path_->instance() : *instance_;
+  return directed_ ? directed_->instance() : path_ ? path_->instance() : fixed_ ? fixed_->instance() : *instance_;
 }
 
 const std::string& RouteProblem::name() const { return matrix_ ? matrix_->name() : instance_->name(); }
@@ -38,10 +43,13 @@ void RouteProblem::expect_closed_symmetric(std::string_view option) const {
                   matrix_ ? "an asymmetric instance" : "an open path");
 }
 
-int64_t RouteProblem::offset() const { return directed_ ? directed_->offset() : path_ ? path_->offset() : 0; }
+int64_t RouteProblem::offset() const {
+  return directed_ ? directed_->offset() : path_ ? path_->offset() : fixed_ ? fixed_->offset() : 0;
+}
 
 std::vector<int32_t> RouteProblem::route(std::span<const int32_t> tour) const {
   if (path_) return path_->path(tour);
+  if (fixed_) return fixed_->tour(tour);
   std::vector<int32_t> order = directed_->directed_tour(tour);
   if (!ends_.any()) return order;
   // The dummy city n (with_path_ends) closes the directed path: the path is what follows it.
@@ -65,7 +73,7 @@ Result RouteProblem::solve(const SolverConfig& request, const SolveOptions& opti
 }
 
 Result RouteProblem::solve(const ResolvedRequest& resolved, const SolveOptions& options) const {
-  if (!path_ && !directed_) return formica::solve(*instance_, resolved, options);
+  if (!path_ && !directed_ && !fixed_) return formica::solve(*instance_, resolved, options);
   // The target in the solved instance's units: the resolution is that of the route as given.
   const int64_t constant = offset();
   ResolvedRequest solved = resolved;
@@ -77,6 +85,12 @@ Result RouteProblem::solve(const ResolvedRequest& resolved, const SolveOptions& 
       mapped.best_length -= constant;
       mapped.iteration_best_length -= constant;
       options.on_progress(mapped);
+    };
+  // A tour found is handed on as the route it stands for, measured exactly.
+  if (options.on_improvement)
+    inner.on_improvement = [this, &options](std::span<const int32_t> tour, int64_t, double seconds) {
+      const std::vector<int32_t> order = route(tour);
+      return options.on_improvement(order, length(order), seconds);
     };
   // The GPU's kernels know no path city: there the dummy city goes into a dense matrix.
   std::optional<PathTransform> dense;

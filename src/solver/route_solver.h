@@ -1,7 +1,8 @@
-// Routes beyond the closed symmetric tour: open paths, fixed endpoints and asymmetric (ATSP)
-// instances. Each is turned into an instance that solve() runs unchanged, on any algorithm and
-// backend (core/path_transform.h: one dummy city; core/asymmetric.h: 2n cities), and the result
-// is mapped back here, once, for the command line and Python alike.
+// Routes beyond the closed symmetric tour: open paths, fixed endpoints, fixed edges and asymmetric
+// (ATSP) instances. Each is turned into an instance that solve() runs unchanged, on any algorithm
+// and backend (core/path_transform.h: one dummy city; core/fixed_edges.h: weights that keep the
+// fixed edges; core/asymmetric.h: 2n cities), and the result is mapped back here, once, for the
+// command line and Python alike.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/asymmetric.h"
+#include "core/fixed_edges.h"
 #include "core/instance.h"
 #include "core/path_transform.h"
 #include "solver/solver.h"
@@ -22,7 +24,9 @@ class RouteProblem {
  public:
   /// A symmetric instance: a closed tour when `ends` is empty, else a path, its dummy city held
   /// in `form` (solve() on the GPU builds the dense form where it was not asked for: its kernels
-  /// read coordinates or a matrix). `instance` must outlive this object. Throws as PathTransform does.
+  /// read coordinates or a matrix). An instance with fixed edges is solved as FixedEdgeTransform's
+  /// matrix, as a closed tour only (InputError with `ends`). `instance` must outlive this object.
+  /// Throws as PathTransform and FixedEdgeTransform do.
   RouteProblem(const Instance& instance, const PathEnds& ends, const PathEndNames& names = {},
                PathForm form = PathForm::Implicit);
   /// An asymmetric matrix: a directed tour, or a directed path from start to end. `matrix` must
@@ -67,6 +71,7 @@ class RouteProblem {
   const AsymmetricMatrix* matrix_ = nullptr;
   PathEnds ends_;
   std::optional<PathTransform> path_;
+  std::optional<FixedEdgeTransform> fixed_;
   std::optional<AsymmetricMatrix> with_dummy_;
   std::optional<AsymmetricTransform> directed_;
 };

@@ -149,6 +149,15 @@ void SolverConfig::validate() const {
   FORMICA_EXPECTS(island_interval >= 0 && island_interval <= 1e7,
                   "--island-interval must be a non-negative number of seconds, got ", island_interval);
   FORMICA_EXPECTS(islands >= 1 && islands <= 1024, "--islands must be in [1, 1024], got ", islands);
+  // --threads counts each island's threads: the islands together start no more than kMaxThreads.
+  FORMICA_EXPECTS(threads == 0 || int64_t{threads} * islands <= kMaxThreads, "--threads ", threads, " for each of --islands ",
+                  islands, " is ", int64_t{threads} * islands, " threads, more than the ", kMaxThreads,
+                  " formica starts (0: an N-th of this machine's each)");
+  // Named Lin-Kernighan threads run beside each island's own.
+  const int64_t started = (int64_t{threads} + colony.lk_threads) * islands;
+  FORMICA_EXPECTS(colony.lk_threads == 0 || started <= kMaxThreads, "--lk-threads ", colony.lk_threads,
+                  threads > 0 ? concat(" beside --threads ", threads) : std::string(), " for each of --islands ", islands,
+                  " is ", started, " threads, more than the ", kMaxThreads, " formica starts");
   FORMICA_EXPECTS(gpus == kAllGpus || (gpus >= 0 && gpus <= 1024), "--gpus must be 'all' or in [0, 1024], got ", gpus);
   ant_system.validate();
   // Auto runs colonies unless it makes GA-EAX the whole run, which it does only while every colony

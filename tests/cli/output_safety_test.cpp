@@ -9,11 +9,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "test_support.h"
 
@@ -233,6 +236,136 @@ TEST_F(OutputSafety, EndlessStreamsEndAtOnce) {
   EXPECT_NE(piped.out.find("n: 4"), std::string::npos) << piped.out;
 }
 
+TEST_F(OutputSafety, EndlessHeaderLinesEndAtTheirCap) {
+  // Header lines are valid one at a time: a stream of them ends at the cap, not at the size bound.
+  const std::string error = ":10001: more than 10000 header lines (NAME, COMMENT, ...): not a TSPLIB file";
+  for (const std::string feed : {"yes COMMENT", "yes 'COMMENT : again'", "yes 'NAME : a'"}) {
+    const Ran run = formica("solve /dev/stdin", feed);
+    EXPECT_EQ(run.code, 2) << feed;
+    EXPECT_EQ(run.err, "formica: error: /dev/stdin" + error + "\n") << feed;
+    EXPECT_LT(run.seconds, 2.0 * test::time_scale()) << feed;
+  }
+  const Ran tour = formica("verify " + square() + " /dev/stdin", "yes COMMENT");
+  EXPECT_EQ(tour.err, "formica: error: /dev/stdin" + error + "\n");
+  const fs::path file = at("comments.tsp");
+  std::string comments;
+  for (int i = 0; i < 20000; ++i) comments += "COMMENT : line\n";
+  put(file, comments);
+  const Ran info = formica("info " + file.string());
+  EXPECT_EQ(info.code, 2);
+  EXPECT_EQ(info.err, "formica: error: " + file.string() + error + "\n");
+}
+
+TEST_F(OutputSafety, AStreamThatGoesOnAfterEofIsReadUpToIt) {
+  // The reader stops at EOF: whatever a stream sends after it is not waited for.
+  for (const std::string tail : {"yes", "yes COMMENT", "yes 1 2"}) {
+    const Ran info = formica("info /dev/stdin", "(cat " + square() + "; " + tail + ")");
+    EXPECT_EQ(info.code, 0) << tail << ": " << info.err;
+    EXPECT_NE(info.out.find("n: 4"), std::string::npos) << info.out;
+    EXPECT_LT(info.seconds, 2.0 * test::time_scale()) << tail;
+  }
+  const Ran verify = formica("verify " + square() + " /dev/stdin", "(cat " + test::data_file("square.tour").string() + "; yes)");
+  EXPECT_EQ(verify.code, 0) << verify.err;
+  EXPECT_LT(verify.seconds, 2.0 * test::time_scale());
+}
+
+/// Sets FORMICA_INPUT_TIMEOUT for the commands a test runs, and clears it at the test's end.
+struct InputTimeout {
+  explicit InputTimeout(const char* seconds) { ::setenv("FORMICA_INPUT_TIMEOUT", seconds, 1); }
+  ~InputTimeout() { ::unsetenv("FORMICA_INPUT_TIMEOUT"); }
+};
+
+TEST_F(OutputSafety, FifoWithoutWriterIsRefusedAfterTheTimeout) {
+  const InputTimeout timeout("1");
+  const fs::path fifo = at("silent.tsp");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const std::string error = "formica: error: " + fifo.string() +
+                            ": nothing to read for 1 s (a FIFO or pipe that no process writes to?); "
+                            "FORMICA_INPUT_TIMEOUT=SECONDS waits longer\n";
+  for (const std::string args : {"info ", "solve ", "bound "}) {
+    const Ran run = formica(args + fifo.string());
+    EXPECT_EQ(run.code, 2) << args;
+    EXPECT_EQ(run.err, error) << args;
+    EXPECT_LT(run.seconds, 5.0 * test::time_scale()) << args;
+  }
+  const Ran verify = formica("verify " + square() + " " + fifo.string());
+  EXPECT_EQ(verify.err, error);
+  // A start tour of solve-batch that is a FIFO without a writer.
+  const fs::path batch = at("batch"), starts = at("starts");
+  fs::create_directories(batch);
+  fs::create_directories(starts);
+  fs::copy_file(square(), batch / "square.tsp");
+  const fs::path start = starts / "square.tour";
+  ASSERT_EQ(::mkfifo(start.c_str(), 0644), 0);
+  const Ran batch_run = formica("solve-batch " + batch.string() + " --start-tours " + starts.string());
+  EXPECT_EQ(batch_run.code, 2);
+  EXPECT_EQ(batch_run.err, "formica: error: --start-tours " + start.string() + ": " + start.string() +
+                               ": nothing to read for 1 s (a FIFO or pipe that no process writes to?); "
+                               "FORMICA_INPUT_TIMEOUT=SECONDS waits longer\n");
+  // A writer that comes within the timeout is waited for, and its instance read.
+  const Ran late = formica("info " + fifo.string(), "(sleep 0.3; cat " + square() + " > " + fifo.string() + ") & true");
+  EXPECT_EQ(late.code, 0) << late.err;
+  EXPECT_NE(late.out.find("n: 4"), std::string::npos) << late.out;
+  const InputTimeout wrong("soon");
+  const Ran bad = formica("info " + fifo.string());
+  EXPECT_EQ(bad.err, "formica: error: FORMICA_INPUT_TIMEOUT 'soon' is not a number of seconds in (0, 1e6]\n");
+}
+
+TEST_F(OutputSafety, SymbolicLinkLoopsAreOneLine) {
+  const fs::path batch = at("batch");
+  fs::create_directories(batch);
+  fs::copy_file(square(), batch / "square.tsp");
+  fs::create_symlink("b.tsp", batch / "a.tsp");
+  fs::create_symlink("a.tsp", batch / "b.tsp");
+  const Ran run = formica("solve-batch " + batch.string());
+  EXPECT_EQ(run.code, 2);
+  EXPECT_EQ(run.err, "formica: error: " + (batch / "a.tsp").string() + ": cannot open (Too many levels of symbolic links)\n");
+  // A start-tours folder that is a link in a loop, and a start tour that is one.
+  fs::remove(batch / "a.tsp");
+  fs::remove(batch / "b.tsp");
+  fs::create_symlink(at("loop2"), at("loop1"));
+  fs::create_symlink(at("loop1"), at("loop2"));
+  const Ran folder = formica("solve-batch " + batch.string() + " --start-tours " + at("loop1").string());
+  EXPECT_EQ(folder.code, 2);
+  EXPECT_EQ(folder.err, "formica: error: --start-tours " + at("loop1").string() +
+                            ": not a folder (Too many levels of symbolic links)\n");
+  const fs::path starts = at("starts");
+  fs::create_directories(starts);
+  fs::create_symlink("square.tour", starts / "square.tour");
+  const Ran tour = formica("solve-batch " + batch.string() + " --start-tours " + starts.string());
+  EXPECT_EQ(tour.code, 2);
+  EXPECT_TRUE(one_line(tour.err)) << tour.err;
+  EXPECT_NE(tour.err.find("Too many levels of symbolic links"), std::string::npos) << tour.err;
+}
+
+TEST_F(OutputSafety, ThreadAndAntCountsHaveLimits) {
+  const Ran bound = formica("bound " + square() + " --threads 100000");
+  EXPECT_EQ(bound.code, 2);
+  EXPECT_EQ(bound.err, "formica: error: --threads must be in [0, 2048] (0: all of this machine's), got 100000\n");
+  const Ran ants = formica("solve " + square() + " --ants 200000000");
+  EXPECT_EQ(ants.code, 2);
+  EXPECT_EQ(ants.err, "formica: error: --ants must be in [1, 100000000] (0: the default), got 200000000\n");
+  const Ran as_ants = formica("solve " + square() + " --algorithm as --ants 200000000");
+  EXPECT_EQ(as_ants.err, ants.err);
+  const Ran islands = formica("solve " + square() + " --islands 8 --threads 2048");
+  EXPECT_EQ(islands.code, 2);
+  EXPECT_EQ(islands.err, "formica: error: --threads 2048 for each of --islands 8 is 16384 threads, more than the 2048 "
+                         "formica starts (0: an N-th of this machine's each)\n");
+  fs::create_directories(at("batch"));
+  fs::copy_file(square(), at("batch") / "square.tsp");
+  const Ran batch = formica("solve-batch " + at("batch").string() + " --threads 100000");
+  EXPECT_EQ(batch.code, 2);
+  EXPECT_NE(batch.err.find("threads must be from 0 (every hardware thread) to 2048, got 100000"), std::string::npos)
+      << batch.err;
+  const Ran lk = formica("solve " + square() + " --lk-threads 5000");
+  EXPECT_EQ(lk.code, 2);
+  EXPECT_TRUE(one_line(lk.err)) << lk.err;
+  const Ran lk_islands = formica("solve " + square() + " --algorithm mmas --islands 4 --lk-threads 1024 --merge-tours true");
+  EXPECT_EQ(lk_islands.code, 2);
+  EXPECT_EQ(lk_islands.err, "formica: error: --lk-threads 1024 for each of --islands 4 is 4096 threads, more than the "
+                            "2048 formica starts\n");
+}
+
 TEST_F(OutputSafety, HostileBytesAreEscapedInMessagesAndOutputs) {
   const fs::path file = at("escape.tsp"), tour = at("escape.tour");
   put(file, "NAME : a\x1b[31mred\x07\xff\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n"
@@ -279,6 +412,59 @@ TEST_F(OutputSafety, ReaderMessagesNameTheFileAndLine) {
       EXPECT_EQ(run.err, "formica: error: " + file.string() + c.error + "\n");
     }
   }
+}
+
+TEST_F(OutputSafety, FixedEdgesAreKeptOrTheFileRefused) {
+  // 40 cities on a 8 x 5 grid; the fixed edges join far corners, which no search takes unprompted.
+  std::string text = "NAME : grid\nTYPE : TSP\nDIMENSION : 40\nEDGE_WEIGHT_TYPE : EUC_2D\nFIXED_EDGES_SECTION\n"
+                     "1 40\n40 8\n33 17\n-1\nNODE_COORD_SECTION\n";
+  for (int i = 0; i < 40; ++i) text += std::to_string(i + 1) + " " + std::to_string(10 * (i % 8)) + " " + std::to_string(10 * (i / 8)) + "\n";
+  const fs::path file = at("grid.tsp"), tour = at("grid.tour");
+  put(file, text + "EOF\n");
+  const Ran solve = formica("solve " + file.string() + " --iterations 20 --backend cpu --tour-out " + tour.string());
+  ASSERT_EQ(solve.code, 0) << solve.err;
+  std::vector<int> order;
+  std::istringstream lines(file_bytes(tour).substr(file_bytes(tour).find("TOUR_SECTION\n") + 13));
+  for (int city = 0; lines >> city && city > 0;) order.push_back(city);
+  ASSERT_EQ(order.size(), 40u);
+  const auto adjacent = [&](int a, int b) {
+    const auto i = std::find(order.begin(), order.end(), a) - order.begin(), j = std::find(order.begin(), order.end(), b) - order.begin();
+    return std::abs(i - j) == 1 || std::abs(i - j) == 39;
+  };
+  EXPECT_TRUE(adjacent(1, 40) && adjacent(40, 8) && adjacent(33, 17)) << file_bytes(tour);
+  const Ran verify = formica("verify " + file.string() + " " + tour.string());
+  EXPECT_EQ(verify.code, 0) << verify.err;
+  // A tour without them is not a tour of this instance (1 to 40 closes 40-1, and lacks 40-8).
+  std::string identity = "TYPE : TOUR\nDIMENSION : 40\nTOUR_SECTION\n";
+  for (int i = 1; i <= 40; ++i) identity += std::to_string(i) + "\n";
+  put(at("identity.tour"), identity + "-1\nEOF\n");
+  const Ran lacking = formica("verify " + file.string() + " " + at("identity.tour").string());
+  EXPECT_EQ(lacking.code, 2);
+  EXPECT_EQ(lacking.err, "formica: error: " + at("identity.tour").string() +
+                             ": not a tour of grid: it lacks the fixed edge 40-8 (FIXED_EDGES_SECTION)\n");
+  // Where they cannot be kept, the file is refused in one line.
+  const Ran open = formica("solve " + file.string() + " --open --iterations 2");
+  EXPECT_EQ(open.code, 2);
+  EXPECT_EQ(open.err, "formica: error: grid has fixed edges (FIXED_EDGES_SECTION): formica keeps them in closed tours "
+                      "only, not with --start-city, --end-city or an open path\n");
+  const Ran bound = formica("solve " + file.string() + " --bound --iterations 2");
+  EXPECT_EQ(bound.code, 2);
+  EXPECT_EQ(bound.err, "formica: error: --bound: grid has fixed edges (FIXED_EDGES_SECTION), which the Held-Karp "
+                       "bound does not take\n");
+  const fs::path folder = at("batch");
+  fs::create_directories(folder);
+  fs::copy_file(file, folder / "grid.tsp");
+  const Ran batch = formica("solve-batch " + folder.string());
+  EXPECT_EQ(batch.code, 2);
+  EXPECT_TRUE(one_line(batch.err)) << batch.err;
+  EXPECT_NE(batch.err.find("which the batch solver does not keep"), std::string::npos) << batch.err;
+  // A bad section is one line naming the file and line, never skipped.
+  put(file, "NAME : g\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : EUC_2D\nFIXED_EDGES_SECTION\n1 2\n2 3\n2 4\n-1\n"
+            "NODE_COORD_SECTION\n1 0 0\n2 1 0\n3 1 1\n4 0 1\nEOF\n");
+  const Ran degree = formica("solve " + file.string());
+  EXPECT_EQ(degree.code, 2);
+  EXPECT_EQ(degree.err, "formica: error: " + file.string() +
+                            ":7: fixed edge: city 2 would have 3 fixed edges (a tour has 2 at each city)\n");
 }
 
 TEST_F(OutputSafety, ParameterMessagesNameWhatTheUserGaveAndTheRealBound) {

@@ -76,25 +76,25 @@ TEST(ArrayInstance, BadMatricesGetOneClearLine) {
 
 TEST(ArrayInstance, PickledStatesRebuildTheInstance) {
   const std::vector<double> x = {0, 10, 10, 0}, y = {0, 0, 10, 10};
-  const Instance coordinates = instance_from_state({"sq", "a square", "EUC_2D", x, y, {}, {}, {}, {}});
+  const Instance coordinates = instance_from_state({"sq", "a square", "EUC_2D", x, y, {}, {}, {}, {}, {}});
   EXPECT_EQ(coordinates.comment(), "a square");
   EXPECT_EQ(coordinates.distance(0, 2), 14);
   const std::vector<double> display = {0, 1, 2};
-  const Instance matrix = instance_from_state({"m", "", "EXPLICIT", {}, {}, {}, kWeights, display, display});
+  const Instance matrix = instance_from_state({"m", "", "EXPLICIT", {}, {}, {}, kWeights, display, display, {}});
   EXPECT_EQ(matrix.distance(0, 2), 3);
   EXPECT_TRUE(matrix.has_display_coordinates());
 }
 
 TEST(ArrayInstance, BadPickledStatesGetOneClearLine) {
-  EXPECT_EQ(input_error_of([] { instance_from_state({"s", "", "euc_2d", {}, {}, {}, {}, {}, {}}); }),
+  EXPECT_EQ(input_error_of([] { instance_from_state({"s", "", "euc_2d", {}, {}, {}, {}, {}, {}, {}}); }),
             "unpickling an instance: unknown edge weight type 'euc_2d'");
   const std::vector<int32_t> ten(10, 1);
-  EXPECT_EQ(input_error_of([&] { instance_from_state({"s", "", "EXPLICIT", {}, {}, {}, ten, {}, {}}); }),
+  EXPECT_EQ(input_error_of([&] { instance_from_state({"s", "", "EXPLICIT", {}, {}, {}, ten, {}, {}, {}}); }),
             "a 3-city matrix needs 9 weights, got 10");
   const std::vector<double> two = {0, 1};
-  EXPECT_EQ(input_error_of([&] { instance_from_state({"s", "", "EXPLICIT", {}, {}, {}, kWeights, two, two}); }),
+  EXPECT_EQ(input_error_of([&] { instance_from_state({"s", "", "EXPLICIT", {}, {}, {}, kWeights, two, two, {}}); }),
             "display data needs 3 points, got 2");
-  EXPECT_EQ(input_error_of([&] { instance_from_state({"s", "", "GEO", two, {}, {}, {}, {}, {}}); }),
+  EXPECT_EQ(input_error_of([&] { instance_from_state({"s", "", "GEO", two, {}, {}, {}, {}, {}, {}}); }),
             "x and y coordinate counts differ (2 vs 0)");
 }
 

@@ -218,6 +218,23 @@ TEST(BatchInput, BadInstancesNameTheFileAndTheIndex) {
   EXPECT_EQ(input_error_of([] { batch_from_arrays({NumpyArray{"", {0, 5, 2}, {}}}, "b.npy"); }), "b.npy: the batch holds no instance");
 }
 
+TEST(BatchInput, CoordinatesBeyondTheRangeAreRefusedBeforeAnyScaling) {
+  // Float coordinates are scaled to fixed point: their range is checked on the user's values (as
+  // Python's metric="float" does), so that 1e300 among them is an error and not a length of inf.
+  std::vector<double> xy{0.5, 0.25, 1.5, 2.0, 3.0, 1.0e300, 2.5, 0.0};
+  EXPECT_EQ(input_error_of([&] { batch_from_arrays({NumpyArray{"", {1, 4, 2}, xy}}, "b.npy"); }),
+            "b.npy: instance 0 (batch-00000): city 3 has y coordinate 1e+300, beyond +-1e+150 (float coordinates: "
+            "their squared distances must stay finite)");
+  xy[5] = -1e150;  // the bound itself is in range: scaled as before
+  const BatchInput edge = batch_from_arrays({NumpyArray{"", {1, 4, 2}, xy}}, "b.npy");
+  ASSERT_TRUE(edge.scales[0].has_value());
+  EXPECT_EQ(edge.instances[0].y()[2], -1e150 * *edge.scales[0]);
+  // Whole coordinates get the instance's own check, as in formica solve.
+  const std::vector<double> whole{0, 0, 1, 0, 6e8, 1};
+  EXPECT_EQ(input_error_of([&] { batch_from_arrays({NumpyArray{"", {1, 3, 2}, whole}}, "b.npy"); }),
+            "b.npy: instance 0 (batch-00000): city 3 has x coordinate 6e+08, beyond +-5e+08 (distances must fit in 32 bits)");
+}
+
 // An .npz key names its instance's .tour file in `solve-batch --out-dir`'s folder: before these
 // checks, the key '../escaped' wrote escaped.tour beside that folder, '/tmp/x' wrote /tmp/x.tour,
 // a newline in a key put a line of its own into the .tour file, and the key 'a-00001' beside a
