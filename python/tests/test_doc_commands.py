@@ -36,6 +36,8 @@ NOT_RUN = {
     "scripts/setup && cmake -S . -B build && cmake --build build -j 8 && ctest --test-dir build --output-on-failure": _CI,
     "pip install .": _WHEEL,
     "pip install --no-build-isolation .": _WHEEL,
+    "scripts/build_wheel": _WHEEL,
+    "pip install dist/formica-*.whl": _WHEEL,
 }
 # Run only where a CUDA device is: commands that name the GPU.
 NEEDS_GPU = {

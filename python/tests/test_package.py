@@ -1,10 +1,16 @@
-"""The package itself: type stubs that match the extension, py.typed, and documentation."""
+"""The package itself: type stubs that match the extension, py.typed, documentation, and the installed
+package (its metadata; importing and solving away from the source tree)."""
 
 from __future__ import annotations
 
 import ast
 import importlib.metadata
 import inspect
+import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,12 +83,52 @@ def test_auto_has_one_description() -> None:
     assert " ".join(quoted) == description
 
 
-def test_the_installed_package_states_its_licence() -> None:
+def installed() -> importlib.metadata.Distribution:
+    """The installed formica distribution when it is the package under test; skips otherwise."""
     try:
-        installed = importlib.metadata.distribution("formica")
+        distribution = importlib.metadata.distribution("formica")
     except importlib.metadata.PackageNotFoundError:
         pytest.skip("skipped: formica is not installed (the build folder's package has no metadata)")
-    if Path(installed.locate_file("formica/__init__.py")).resolve() != Path(formica.__file__).resolve():
+    if Path(distribution.locate_file("formica/__init__.py")).resolve() != Path(formica.__file__).resolve():
         pytest.skip("skipped: the formica under test is not the installed one")
-    assert installed.metadata["License-Expression"] == "MIT"
-    assert any(Path(str(f)).name == "LICENSE" for f in installed.files or [])
+    return distribution
+
+
+def test_the_installed_package_states_its_licence() -> None:
+    installed_formica = installed()
+    assert installed_formica.metadata["License-Expression"] == "MIT"
+    assert any(Path(str(f)).name == "LICENSE" for f in installed_formica.files or [])
+
+
+# Run by a fresh interpreter in an empty folder: solves 200 random points and a shipped TSPLIB
+# instance by name on the CPU, then lists the shared libraries the process has loaded.
+_SOLVE_ALONE = """
+import json, numpy as np, formica
+points = np.random.default_rng(1).uniform(0, 1000, size=(200, 2))
+result = formica.solve(points, time_limit=0.5, seed=1, backend="cpu")
+named = formica.solve("kroA200", time_limit=0.5, seed=1, backend="cpu")
+assert sorted(result.tour) == list(range(200)) and sorted(named.tour) == list(range(200))
+assert result.length == formica.tour_length(points, result.tour) and named.length >= 29368
+formica.backend_info()
+loaded = {line.split()[-1] for line in open("/proc/self/maps") if ".so" in line}
+print(json.dumps({"file": formica.__file__, "libraries": sorted(loaded)}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="skipped: needs Linux's /proc/self/maps")
+def test_the_installed_package_solves_without_the_source_tree(tmp_path: Path) -> None:
+    """What a wheel installed on another machine does: a fresh interpreter, started in an empty folder
+    without PYTHONPATH or FORMICA_TSPLIB_DIR, imports the installed package (not the checkout's) and solves, and loads no
+    CUDA runtime, NCCL or MPI library (the wheel links the CUDA runtime statically, and leaves NCCL
+    and MPI out), so that it runs where none of them is installed."""
+    installed_formica = installed()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP", "FORMICA_TSPLIB_DIR")}
+    run = subprocess.run([sys.executable, "-c", _SOLVE_ALONE], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout.splitlines()[-1])
+    package = Path(report["file"]).resolve()
+    assert package == Path(installed_formica.locate_file("formica/__init__.py")).resolve()
+    assert REPOSITORY not in package.parents
+    unwanted = [path for path in report["libraries"] if re.match(r"lib(cudart|nccl|mpi)\b", Path(path).name)]
+    assert not unwanted, f"the installed package loaded {unwanted}"
