@@ -215,7 +215,7 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       aco::AntSystemConfig as = config.ant_system;
       as.seed = config.seed;
       as.threads = threads;
-      if (backend == Backend::Cpu) return std::make_unique<aco::AntSystemCpu>(instance, as);
+      if (backend == Backend::Cpu) return std::make_unique<aco::AntSystemCpu>(instance, as, setup_stop);
 #if FORMICA_HAVE_CUDA
       return std::make_unique<aco::AntSystemCuda>(instance, as);
 #else
@@ -322,9 +322,8 @@ std::string memory_plan(const Instance& instance, const SolverConfig& config, Ba
       what = concat("GA-EAX's first population of ", config.eax.population, " tours");
       break;
     case Algorithm::AntSystem:
-      if (!gpu) {  // dense n x n matrices: heuristic, pheromone, fitness (float) and prefix sums (double)
-        const size_t ants = config.ant_system.ants > 0 ? static_cast<size_t>(config.ant_system.ants) : n;
-        host += (3 * sizeof(float) + sizeof(double)) * n * n + sizeof(int32_t) * ants * n;
+      if (!gpu) {  // dense n x n matrices: heuristic, pheromone, fitness (float), prefix sums (double) if used
+        host += aco::AntSystemCpu::memory_bytes(instance.n(), config.ant_system);
         what = "Ant System's dense matrices";
       }
       break;
