@@ -20,6 +20,11 @@ class BestK {
 
   bool full() const { return size_ == k_; }
   double worst() const { return distance_[static_cast<size_t>(size_ - 1)]; }
+  /// Whether a subtree whose cities are all at least `gap` away and numbered from `min_city` on
+  /// may still give a city (ties go to the lower index).
+  bool may_take(double gap, int32_t min_city) const {
+    return !full() || gap < worst() || (gap == worst() && min_city < city_[static_cast<size_t>(size_ - 1)]);
+  }
   void offer(double distance, int32_t city) {
     if (!takes(distance, city)) return;
     if (full()) --size_;
@@ -115,7 +120,18 @@ KdTree::KdTree(const Instance& instance) {
 
 int KdTree::build(int begin, int end) {
   const int id = static_cast<int>(nodes_.size());
-  nodes_.push_back(Node{begin, end, -1, -1, 0, 0.0, end - begin});
+  nodes_.push_back(Node{begin, end, -1, -1, 0, 0.0, end - begin, 0, {}, {}});
+  {
+    Node& node = nodes_.back();
+    node.min_city = *std::min_element(order_.begin() + begin, order_.begin() + end);
+    for (int a = 0; a < dims_; ++a) {
+      node.lo[a] = std::numeric_limits<double>::infinity(), node.hi[a] = -node.lo[a];
+      for (int p = begin; p < end; ++p) {
+        const double v = coords_[static_cast<size_t>(order_[p]) * dims_ + a];
+        node.lo[a] = std::min(node.lo[a], v), node.hi[a] = std::max(node.hi[a], v);
+      }
+    }
+  }
   if (end - begin <= kLeafSize) {
     for (int p = begin; p < end; ++p) leaf_of_[order_[p]] = id;
     return id;
@@ -123,20 +139,16 @@ int KdTree::build(int begin, int end) {
   // Split along the axis of largest spread, at the median.
   int axis = 0;
   double widest = -1.0;
-  for (int a = 0; a < dims_; ++a) {
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (int p = begin; p < end; ++p) {
-      const double v = coords_[static_cast<size_t>(order_[p]) * dims_ + a];
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-    if (hi - lo > widest) widest = hi - lo, axis = a;
-  }
+  for (int a = 0; a < dims_; ++a)
+    if (nodes_[id].hi[a] - nodes_[id].lo[a] > widest) widest = nodes_[id].hi[a] - nodes_[id].lo[a], axis = a;
   const int mid = begin + (end - begin) / 2;
+  // Equal coordinates split by city index: the left child then holds the lower indices of a point
+  // shared by many cities, which min_city lets the queries use.
   std::nth_element(order_.begin() + begin, order_.begin() + mid, order_.begin() + end,
                    [&](int32_t a, int32_t b) {
-                     return coords_[static_cast<size_t>(a) * dims_ + axis] <
-                            coords_[static_cast<size_t>(b) * dims_ + axis];
+                     const double ca = coords_[static_cast<size_t>(a) * dims_ + axis],
+                                  cb = coords_[static_cast<size_t>(b) * dims_ + axis];
+                     return ca < cb || (ca == cb && a < b);
                    });
   const double split = coords_[static_cast<size_t>(order_[mid]) * dims_ + axis];
   const int left = build(begin, mid);
@@ -247,19 +259,18 @@ std::vector<int32_t> KdTree::k_nearest_in(int city, int k, int quadrant) const {
       return;
     }
     const double diff = q[node.axis] - node.split;
-    const int near = diff < 0 ? node.left : node.right;
-    const int far = diff < 0 ? node.right : node.left;
-    // The left child holds coordinates <= split, the right one >= split: a planar quadrant that
-    // keeps only one side of the query's coordinate can rule a child out (a GEO quadrant is a
+    // At the split itself the left child first: it holds the lower indices of the cities there.
+    const int near = diff <= 0 ? node.left : node.right;
+    const int far = diff <= 0 ? node.right : node.left;
+    // A planar quadrant rules out a child whose box lies outside it (a GEO quadrant is a
     // half-space through the sphere's point, not along an axis: only distances prune there).
     const auto may_hold = [&](int child) {
       if (quadrant < 0 || geo_) return true;
-      const bool up = upper[node.axis];
-      if (child == node.left) return !up || node.split >= q[node.axis];
-      return up || node.split < q[node.axis];
+      const Node& box = nodes_[child];
+      return (upper[0] ? box.hi[0] >= q[0] : box.lo[0] < q[0]) && (upper[1] ? box.hi[1] >= q[1] : box.lo[1] < q[1]);
     };
     if (may_hold(near)) self(self, near);
-    if (may_hold(far) && (!best.full() || gap_key(std::fabs(diff)) <= best.worst())) self(self, far);
+    if (may_hold(far) && best.may_take(gap_key(std::fabs(diff)), nodes_[far].min_city)) self(self, far);
   };
   if (k > 0) visit(visit, 0);
   return std::move(best).cities();
@@ -291,11 +302,10 @@ std::vector<int32_t> KdTree::quadrant_neighbours_in(int city, int share, int k) 
   const auto gap_key = [](double gap) { return M == Metric::L2 ? gap * gap : gap; };
   // Whether a subtree at least `gap` away can still give a list a city: the nearest list, or the
   // list of a quadrant in `quadrants` (a bit per quadrant).
-  const auto wanted = [&](double gap, int quadrants) {
-    if (k > 0 && (!nearest.full() || gap <= nearest.worst())) return true;
+  const auto wanted = [&](double gap, int quadrants, int32_t min_city) {
+    if (k > 0 && nearest.may_take(gap, min_city)) return true;
     for (int c = 0; c < 4; ++c)
-      if ((quadrants >> c & 1) && share > 0 && (!quadrant[c].full() || gap <= quadrant[c].worst()))
-        return true;
+      if ((quadrants >> c & 1) && share > 0 && quadrant[c].may_take(gap, min_city)) return true;
     return false;
   };
   auto visit = [&](auto&& self, int v) -> void {
@@ -313,18 +323,18 @@ std::vector<int32_t> KdTree::quadrant_neighbours_in(int city, int share, int k) 
       return;
     }
     const double diff = q[node.axis] - node.split;
-    const int near = diff < 0 ? node.left : node.right;
-    const int far = diff < 0 ? node.right : node.left;
-    // The quadrants a child may hold (planar): the left one coordinates <= split, the right one
-    // >= split along the node's axis; a GEO quadrant is not an axis half, so any.
+    const int near = diff <= 0 ? node.left : node.right;
+    const int far = diff <= 0 ? node.right : node.left;
+    // The quadrants a child's box meets (planar); a GEO quadrant is not an axis half, so any.
     const auto quadrants_of = [&](int child) {
       if (geo_) return 0xF;
-      const int side = node.axis == 0 ? 0x5 : 0x3;  // quadrants at or above the query on the axis
-      if (child == node.left) return node.split >= q[node.axis] ? 0xF : 0xF & ~side;
-      return node.split < q[node.axis] ? 0xF : side;
+      const Node& box = nodes_[child];
+      const bool x_up = box.hi[0] >= q[0], x_down = box.lo[0] < q[0];
+      const bool y_up = box.hi[1] >= q[1], y_down = box.lo[1] < q[1];
+      return (x_up && y_up ? 1 : 0) | (x_down && y_up ? 2 : 0) | (x_up && y_down ? 4 : 0) | (x_down && y_down ? 8 : 0);
     };
-    self(self, near);
-    if (wanted(gap_key(std::fabs(diff)), quadrants_of(far))) self(self, far);
+    if (wanted(0.0, quadrants_of(near), nodes_[near].min_city)) self(self, near);
+    if (wanted(gap_key(std::fabs(diff)), quadrants_of(far), nodes_[far].min_city)) self(self, far);
   };
   visit(visit, 0);
   // Each quadrant's share, then the nearest others up to k; all nearest first.
@@ -362,10 +372,11 @@ int KdTree::nearest_alive(int city) const {
       return;
     }
     const double diff = q[node.axis] - node.split;
-    const int near = diff < 0 ? node.left : node.right;
-    const int far = diff < 0 ? node.right : node.left;
+    const int near = diff <= 0 ? node.left : node.right;
+    const int far = diff <= 0 ? node.right : node.left;
     self(self, near);
-    if (axis_gap(std::fabs(diff)) <= best_d) self(self, far);
+    const double gap = axis_gap(std::fabs(diff));
+    if (gap < best_d || (gap == best_d && nodes_[far].min_city < best)) self(self, far);
   };
   visit(visit, 0);
   return best;
