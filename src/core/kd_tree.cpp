@@ -7,6 +7,7 @@
 #include <queue>
 
 #include "core/error.h"
+#include "core/search.h"
 
 namespace formica {
 namespace {
@@ -59,7 +60,7 @@ class BestK {
 
 }  // namespace
 
-KdTree::KdTree(const Instance& instance) {
+KdTree::KdTree(const Instance& instance, const StopFlag* stop) {
   FORMICA_EXPECTS(instance.has_coordinates(), "a k-d tree needs coordinates; ", instance.name(),
                   " is EXPLICIT");
   const int n = instance.base_n();
@@ -106,7 +107,7 @@ KdTree::KdTree(const Instance& instance) {
   leaf_of_.assign(static_cast<size_t>(n), -1);
   removed_.assign(static_cast<size_t>(n), 0);
   nodes_.reserve(static_cast<size_t>(4 * n / kLeafSize + 4));
-  build(0, n);
+  build(0, n, stop);
   ordered_coords_.resize(coords_.size());
   for (int p = 0; p < n; ++p)
     std::copy_n(&coords_[static_cast<size_t>(order_[p]) * dims_], dims_,
@@ -118,12 +119,14 @@ KdTree::KdTree(const Instance& instance) {
   }
 }
 
-int KdTree::build(int begin, int end) {
+int KdTree::build(int begin, int end, const StopFlag* stop) {
+  // A look at the stop for every subtree of many cities: a few thousand looks for a million.
+  constexpr int kStopCheckCities = 512;
+  if (stop != nullptr && end - begin >= kStopCheckCities && stop->requested()) throw SetupStopped();
   const int id = static_cast<int>(nodes_.size());
   nodes_.push_back(Node{begin, end, -1, -1, 0, 0.0, end - begin, 0, {}, {}});
   {
     Node& node = nodes_.back();
-    node.min_city = *std::min_element(order_.begin() + begin, order_.begin() + end);
     for (int a = 0; a < dims_; ++a) {
       node.lo[a] = std::numeric_limits<double>::infinity(), node.hi[a] = -node.lo[a];
       for (int p = begin; p < end; ++p) {
@@ -134,6 +137,7 @@ int KdTree::build(int begin, int end) {
   }
   if (end - begin <= kLeafSize) {
     for (int p = begin; p < end; ++p) leaf_of_[order_[p]] = id;
+    nodes_[id].min_city = *std::min_element(order_.begin() + begin, order_.begin() + end);
     return id;
   }
   // Split along the axis of largest spread, at the median.
@@ -151,12 +155,13 @@ int KdTree::build(int begin, int end) {
                      return ca < cb || (ca == cb && a < b);
                    });
   const double split = coords_[static_cast<size_t>(order_[mid]) * dims_ + axis];
-  const int left = build(begin, mid);
-  const int right = build(mid, end);
+  const int left = build(begin, mid, stop);
+  const int right = build(mid, end, stop);
   nodes_[id].axis = axis;
   nodes_[id].split = split;
   nodes_[id].left = left;
   nodes_[id].right = right;
+  nodes_[id].min_city = std::min(nodes_[left].min_city, nodes_[right].min_city);
   return id;
 }
 

@@ -13,12 +13,15 @@
 
 namespace formica {
 
+struct StopFlag;
+
 class KdTree {
  public:
   /// Builds the tree in O(n log n) over the cities with coordinates: all but the path city of an
   /// instance that has one (which no query may name or return). Throws InputError for EXPLICIT
-  /// instances.
-  explicit KdTree(const Instance& instance);
+  /// instances, and SetupStopped (core/search.h) when `stop` (null: never) asks before the tree
+  /// is built (a million cities: half a second).
+  explicit KdTree(const Instance& instance, const StopFlag* stop = nullptr);
 
   /// The k nearest other cities of `city`, nearest first (k is clamped to n - 1).
   std::vector<int32_t> k_nearest(int city, int k) const;
@@ -67,7 +70,7 @@ class KdTree {
     double lo[3], hi[3];
   };
 
-  int build(int begin, int end);
+  int build(int begin, int end, const StopFlag* stop);
   /// k_nearest, restricted to one quadrant when quadrant >= 0.
   std::vector<int32_t> k_nearest_where(int city, int k, int quadrant) const;
   /// k_nearest_where for one metric and dimension, its distances inlined.
