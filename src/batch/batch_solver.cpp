@@ -164,7 +164,8 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
       const std::optional<int64_t> kicks = l.kicks ? l.kicks : config.kicks;
       if (time_limit)
         p.deadline = options.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                         std::chrono::duration<double>(*time_limit));
+                                         std::chrono::duration<double>(
+                                             *time_limit - std::min(options.write_reserve, *time_limit / 2)));
       if (kicks)
         p.kicks = *kicks;
       else if (!time_limit)
