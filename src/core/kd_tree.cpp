@@ -186,7 +186,24 @@ double KdTree::key_distance(int a, int b) const {
   return d;
 }
 
-double KdTree::axis_gap(double gap) const { return metric_ == Metric::L2 ? gap * gap : gap; }
+double KdTree::box_key(const double* q, int node) const {
+  const Node& box = nodes_[node];
+  double d = 0.0;
+  for (int a = 0; a < dims_; ++a) {
+    const double g = q[a] < box.lo[a] ? box.lo[a] - q[a] : q[a] > box.hi[a] ? q[a] - box.hi[a] : 0.0;
+    if (metric_ == Metric::L1) d += g;
+    else if (metric_ == Metric::L2) d += g * g;
+    else d = std::max(d, g);
+  }
+  return d;
+}
+
+KdTree::Visit KdTree::visit_order(const double* q, const Node& node) const {
+  const double left = box_key(q, node.left), right = box_key(q, node.right);
+  if (left < right || (left == right && nodes_[node.left].min_city <= nodes_[node.right].min_city))
+    return {node.left, node.right, left, right};
+  return {node.right, node.left, right, left};
+}
 
 std::vector<int32_t> KdTree::k_nearest(int city, int k) const { return k_nearest_where(city, k, -1); }
 
@@ -244,7 +261,6 @@ std::vector<int32_t> KdTree::k_nearest_in(int city, int k, int quadrant) const {
   BestK best(k);
   const double* q = &coords_[static_cast<size_t>(city) * Dims];
   const auto distance = [q](const double* p) { return metric_key<Dims, M>(p, q); };
-  const auto gap_key = [](double gap) { return M == Metric::L2 ? gap * gap : gap; };
   // Quadrant side per axis: true keeps coordinates >= the query's, false those below it.
   const bool upper[2] = {(quadrant & 1) == 0, (quadrant & 2) == 0};
   const auto inside = [&](int32_t other, const double* p) {
@@ -263,10 +279,7 @@ std::vector<int32_t> KdTree::k_nearest_in(int city, int k, int quadrant) const {
       }
       return;
     }
-    const double diff = q[node.axis] - node.split;
-    // At the split itself the left child first: it holds the lower indices of the cities there.
-    const int near = diff <= 0 ? node.left : node.right;
-    const int far = diff <= 0 ? node.right : node.left;
+    const auto [near, far, near_key, far_key] = visit_order(q, node);
     // A planar quadrant rules out a child whose box lies outside it (a GEO quadrant is a
     // half-space through the sphere's point, not along an axis: only distances prune there).
     const auto may_hold = [&](int child) {
@@ -274,8 +287,8 @@ std::vector<int32_t> KdTree::k_nearest_in(int city, int k, int quadrant) const {
       const Node& box = nodes_[child];
       return (upper[0] ? box.hi[0] >= q[0] : box.lo[0] < q[0]) && (upper[1] ? box.hi[1] >= q[1] : box.lo[1] < q[1]);
     };
-    if (may_hold(near)) self(self, near);
-    if (may_hold(far) && best.may_take(gap_key(std::fabs(diff)), nodes_[far].min_city)) self(self, far);
+    if (may_hold(near) && best.may_take(near_key, nodes_[near].min_city)) self(self, near);
+    if (may_hold(far) && best.may_take(far_key, nodes_[far].min_city)) self(self, far);
   };
   if (k > 0) visit(visit, 0);
   return std::move(best).cities();
@@ -304,7 +317,6 @@ std::vector<int32_t> KdTree::quadrant_neighbours_in(int city, int share, int k) 
   BestK quadrant[4] = {BestK(share), BestK(share), BestK(share), BestK(share)};
   const double* q = &coords_[static_cast<size_t>(city) * Dims];
   const auto distance = [q](const double* p) { return metric_key<Dims, M>(p, q); };
-  const auto gap_key = [](double gap) { return M == Metric::L2 ? gap * gap : gap; };
   // Whether a subtree at least `gap` away can still give a list a city: the nearest list, or the
   // list of a quadrant in `quadrants` (a bit per quadrant).
   const auto wanted = [&](double gap, int quadrants, int32_t min_city) {
@@ -327,9 +339,7 @@ std::vector<int32_t> KdTree::quadrant_neighbours_in(int city, int share, int k) 
       }
       return;
     }
-    const double diff = q[node.axis] - node.split;
-    const int near = diff <= 0 ? node.left : node.right;
-    const int far = diff <= 0 ? node.right : node.left;
+    const auto [near, far, near_key, far_key] = visit_order(q, node);
     // The quadrants a child's box meets (planar); a GEO quadrant is not an axis half, so any.
     const auto quadrants_of = [&](int child) {
       if (geo_) return 0xF;
@@ -338,8 +348,8 @@ std::vector<int32_t> KdTree::quadrant_neighbours_in(int city, int share, int k) 
       const bool y_up = box.hi[1] >= q[1], y_down = box.lo[1] < q[1];
       return (x_up && y_up ? 1 : 0) | (x_down && y_up ? 2 : 0) | (x_up && y_down ? 4 : 0) | (x_down && y_down ? 8 : 0);
     };
-    if (wanted(0.0, quadrants_of(near), nodes_[near].min_city)) self(self, near);
-    if (wanted(gap_key(std::fabs(diff)), quadrants_of(far), nodes_[far].min_city)) self(self, far);
+    if (wanted(near_key, quadrants_of(near), nodes_[near].min_city)) self(self, near);
+    if (wanted(far_key, quadrants_of(far), nodes_[far].min_city)) self(self, far);
   };
   visit(visit, 0);
   // Each quadrant's share, then the nearest others up to k; all nearest first.
@@ -376,12 +386,12 @@ int KdTree::nearest_alive(int city) const {
       }
       return;
     }
-    const double diff = q[node.axis] - node.split;
-    const int near = diff <= 0 ? node.left : node.right;
-    const int far = diff <= 0 ? node.right : node.left;
-    self(self, near);
-    const double gap = axis_gap(std::fabs(diff));
-    if (gap < best_d || (gap == best_d && nodes_[far].min_city < best)) self(self, far);
+    const auto [near, far, near_key, far_key] = visit_order(q, node);
+    const auto may_hold = [&](int child, double key) {
+      return key < best_d || (key == best_d && nodes_[child].min_city < best);
+    };
+    if (may_hold(near, near_key)) self(self, near);
+    if (may_hold(far, far_key)) self(self, far);
   };
   visit(visit, 0);
   return best;

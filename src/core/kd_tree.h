@@ -80,7 +80,15 @@ class KdTree {
   std::vector<int32_t> k_nearest_in(int city, int k, int quadrant) const;
   template <int Dims, Metric M>
   std::vector<int32_t> quadrant_neighbours_in(int city, int share, int k) const;
-  double axis_gap(double gap) const;  // metric lower bound from a gap along one axis
+  /// The key_distance lower bound from point q to any point in `node`'s box.
+  double box_key(const double* q, int node) const;
+  /// The children of `node` in the order a query at q visits them: the one whose box is nearer
+  /// first, and at equal distances the one holding the lower indices (coincident cities tie).
+  struct Visit {
+    int near, far;
+    double near_key, far_key;
+  };
+  Visit visit_order(const double* q, const Node& node) const;
 
   Metric metric_;
   int dims_;
