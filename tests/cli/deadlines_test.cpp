@@ -155,5 +155,30 @@ TEST(Deadlines, TwoOptPassesOnTwentyThousandCitiesKeepTheLimit) {
   }
 }
 
+// 20,000 cities stacked on three far points, colonies with --threads 64: once an ant's candidate
+// lists are used up every step scans the unvisited cities, so a walk is O(n^2), and each of the 64
+// threads finished the walk it had begun (13.5 s at a 1-s limit); now a walk looks at the stop every
+// 64 steps, the lockstep construction too.
+TEST(Deadlines, ColoniesOnStackedCitiesWithManyThreadsKeepTheLimit) {
+  const test::ScratchDir dir("deadlines_stacked");
+  const std::string cities = (dir / "stacked.tsp").string();
+  {
+    std::ofstream out(cities);
+    out << "NAME: stacked\nTYPE: TSP\nDIMENSION: 20000\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n";
+    for (int i = 0; i < 20000; ++i) {
+      const int corner = static_cast<int>(static_cast<uint32_t>(i * 2654435761u) % 3);
+      out << i + 1 << " " << (corner == 1 ? 1000000 : 0) << " " << (corner == 2 ? 1000000 : 0) << "\n";
+    }
+    out << "EOF\n";
+  }
+  for (const char* algorithm : {"gaco", "acs"}) {
+    const Peak solved = run_solve({cities, "--backend", "cpu", "--algorithm", algorithm, "--threads", "64",
+                                   "--time-limit", limit_text()},
+                                  dir / "stderr.txt");
+    ASSERT_EQ(solved.code, 0) << algorithm << "\n" << solved.err;
+    EXPECT_LE(solved.seconds, kBound) << algorithm << "\n" << solved.err;
+  }
+}
+
 }  // namespace
 }  // namespace formica

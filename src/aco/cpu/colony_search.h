@@ -78,7 +78,8 @@ class ColonySearchCpu final : public Search {
   };
 
   void construct_independent(const StopFlag& stop, bool& abandoned);
-  void construct_lockstep(int matrix);
+  /// false when `stop` asked before the ants were done (a look every 64 steps).
+  bool construct_lockstep(int matrix, const StopFlag& stop);
   void construct_focused(const StopFlag& stop, bool& abandoned);
   void improve_tours(const StopFlag& stop, bool& abandoned);
   void start_focused(std::vector<int32_t> tour);
