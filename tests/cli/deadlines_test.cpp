@@ -180,5 +180,21 @@ TEST(Deadlines, ColoniesOnStackedCitiesWithManyThreadsKeepTheLimit) {
   }
 }
 
+// --islands 8 with --threads 64 under 3,000 MiB: each island checked only its own share of the
+// plan (1.5 GiB), so 8 of them (12 GiB in all) were started and ran 5.4 s at a 1-s limit; now the
+// whole plan is refused with one line, exit code 3, before any island starts.
+TEST(Deadlines, IslandsThatCannotFitTogetherAreRefused) {
+  const test::ScratchDir dir("deadlines_islands");
+  const std::string cities = (dir / "u20000.tsp").string();
+  io::write_tsplib(cities, io::generate_instance(20000, io::InstanceKind::Uniform, 1));
+  const MemoryLimit limit("3000");
+  const Peak refused = run_solve({cities, "--backend", "cpu", "--algorithm", "mmas", "--islands", "8", "--threads",
+                                  "64", "--time-limit", limit_text()},
+                                 dir / "stderr.txt");
+  EXPECT_EQ(refused.code, 3) << refused.err;
+  EXPECT_NE(refused.err.find("formica: out of memory: 8 islands of mmas"), std::string::npos) << refused.err;
+  EXPECT_LE(refused.seconds, kBound) << refused.err;
+}
+
 }  // namespace
 }  // namespace formica
