@@ -178,6 +178,13 @@ TEST(Deadlines, ColoniesOnStackedCitiesWithManyThreadsKeepTheLimit) {
     ASSERT_EQ(solved.code, 0) << algorithm << "\n" << solved.err;
     EXPECT_LE(solved.seconds, kBound) << algorithm << "\n" << solved.err;
   }
+  // The ants' tours (1.5 GB for gaco's ants here) were zeroed when sized: 1.29 s at a 0.5-s limit.
+  const Peak short_run = run_solve({cities, "--backend", "cpu", "--algorithm", "gaco", "--threads", "64",
+                                    "--time-limit", "0.5"},
+                                   dir / "stderr.txt");
+  ASSERT_EQ(short_run.code, 0) << short_run.err;
+  EXPECT_LE(short_run.seconds, 1.2 * 0.5 + 0.5) << short_run.err;
+  EXPECT_LE(short_run.bytes, 512.0 * 1024 * 1024) << short_run.err;
 }
 
 // --islands 8 with --threads 64 under 3,000 MiB: each island checked only its own share of the
