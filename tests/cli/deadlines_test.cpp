@@ -203,5 +203,22 @@ TEST(Deadlines, IslandsThatCannotFitTogetherAreRefused) {
   EXPECT_LE(refused.seconds, kBound) << refused.err;
 }
 
+// ACS with --ants 100000 on 50,000 cities: its lockstep construction holds every ant's path at once
+// (13 bytes a city, 65 GB here), which the plan did not count, and built them all before a look at
+// the stop (over 30 s at a 1-s limit); now the plan counts them (a machine without 65 GB refuses it,
+// exit code 3) and the paths are built under the stop.
+TEST(Deadlines, HundredThousandAntsInLockstepArePlanned) {
+  const test::ScratchDir dir("deadlines_ants");
+  const std::string cities = (dir / "c50000.tsp").string();
+  io::write_tsplib(cities, io::generate_instance(50000, io::InstanceKind::Clustered, 1));
+  const Peak solved = run_solve({cities, "--backend", "cpu", "--algorithm", "acs", "--ants", "100000", "--time-limit",
+                                 limit_text()},
+                                dir / "stderr.txt");
+  EXPECT_TRUE(solved.code == 0 || solved.code == 3) << solved.err;
+  EXPECT_LE(solved.seconds, kBound) << solved.err;
+  const double plan = test::planned_bytes(solved.err);
+  EXPECT_GE(plan, 100000.0 * 50000 * 13) << solved.err;
+}
+
 }  // namespace
 }  // namespace formica
