@@ -57,7 +57,10 @@ ColonyMemory colony_memory(int n, const ColonyConfig& config, bool gpu) {
   }
   if (!gpu) {
     const size_t threads = static_cast<size_t>(config.threads);
-    memory.host += candidate_set + matrices * cities * width * (8 + gaco) + ants * cities * 4 + ants * 8 +
+    // ACS builds its ants' tours in lockstep: every ant's path (aco/cpu/ant_path.h: visited flags,
+    // the unvisited cities, their slots, the order, 13 bytes a city) at once.
+    const size_t lockstep = config.immediate_local_update() ? ants * cities * 13 : 0;
+    memory.host += candidate_set + matrices * cities * width * (8 + gaco) + ants * cities * 4 + ants * 8 + lockstep +
                    colonies * cities * 8 + ls_lists + (config.focused() ? colonies * cities * 8 : 0) +
                    threads * cities * (local_search ? 13 : 12);
     return memory;

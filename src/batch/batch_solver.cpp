@@ -10,6 +10,8 @@
 
 #include "batch/cpu/batch_walks.h"
 #include "core/error.h"
+#include "core/search.h"
+#include "core/space_filling_curve.h"
 #include "cuda/device.h"
 #include "localsearch/double_bridge.h"
 #include "localsearch/start_tour.h"
@@ -168,15 +170,26 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
       const std::optional<int64_t> kicks = l.kicks ? l.kicks : config.kicks;
       if (time_limit)
         p.deadline = options.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                         std::chrono::duration<double>(*time_limit));
+                                         std::chrono::duration<double>(
+                                             *time_limit - std::min(options.write_reserve, *time_limit / 2)));
       if (kicks)
         p.kicks = *kicks;
       else if (!time_limit)
         p.kicks = kDefaultKicksPerCity * instance.n();
       if (l.target) p.target = *l.target, p.target_named = true;
       p.start = l.start;
-      if (instance.n() >= localsearch::kMinKickCities)
-        p.lists = build_candidate_lists(instance, config.neighbours, 1, config.neighbour_lists);
+      if (instance.n() >= localsearch::kMinKickCities) {
+        // On the CPU the lists keep half the time left at most (preparation_stop): an instance
+        // whose lists cannot be built in time walks no kicks, its start tour is its result (a
+        // million cities at a 2-s limit took 36 s). The GPU's walks need the lists.
+        const StopFlag until{options.interrupt, p.deadline};
+        const StopFlag lists_stop = preparation_stop(batch.backend == Backend::Cpu ? &until : nullptr);
+        try {
+          p.lists = build_candidate_lists(instance, config.neighbours, 1, config.neighbour_lists, &lists_stop);
+        } catch (const SetupStopped&) {
+          p.lists = CandidateLists();
+        }
+      }
     }
   };
   {
@@ -233,9 +246,20 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
   return batch;
 }
 
-std::vector<int32_t> walk_start(const PlannedInstance& instance, int walk) {
+std::vector<int32_t> walk_start(const PlannedInstance& instance, int walk, const StopFlag* stop) {
   if (!instance.start.empty()) return instance.start;
-  return localsearch::start_tour(*instance.instance, localsearch::StartKind::NearestNeighbour, instance.seed, walk);
+  if (stop == nullptr)
+    return localsearch::start_tour(*instance.instance, localsearch::StartKind::NearestNeighbour, instance.seed, walk);
+  try {
+    if (stop->requested()) throw SetupStopped();  // before the nearest-neighbour tour's k-d tree
+    return localsearch::start_tour(*instance.instance, localsearch::StartKind::NearestNeighbour, instance.seed, walk,
+                                   stop);
+  } catch (const SetupStopped&) {
+    if (instance.instance->has_coordinates()) return space_filling_curve_tour(*instance.instance);
+    std::vector<int32_t> order(static_cast<size_t>(instance.instance->n()));
+    std::iota(order.begin(), order.end(), 0);
+    return order;
+  }
 }
 
 }  // namespace formica::batch

@@ -98,6 +98,9 @@ struct BatchProgress {
 struct BatchOptions {
   const std::atomic<bool>* interrupt = nullptr;  ///< set (Ctrl-C) to stop: every instance keeps its best
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  /// Time kept after every time limit for writing the results: the walks stop this much sooner (at
+  /// most half the limit).
+  double write_reserve = 0.0;
   std::function<void(const BatchProgress&)> on_progress;  ///< called from the calling thread
 };
 

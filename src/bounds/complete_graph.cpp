@@ -37,12 +37,12 @@ std::vector<Edge> with_path_city(const Instance& instance, std::span<const int64
 
 }  // namespace
 
-OneTree CompleteGraph::one_tree(std::span<const int64_t> pi, int threads) {
+OneTree CompleteGraph::one_tree(std::span<const int64_t> pi, int threads, const StopFlag* abandon) {
   if (static_cast<int>(pi.size()) != instance_.n() ||
       std::any_of(pi.begin(), pi.end(), [](int64_t p) { return p < -kMaxPenalty || p > kMaxPenalty; }))
     throw std::invalid_argument("CompleteGraph: needs a penalty per city, each within +-kMaxPenalty");
   if (boruvka_) {
-    std::vector<Edge> tree = boruvka_->spanning_tree(pi, threads);
+    std::vector<Edge> tree = boruvka_->spanning_tree(pi, threads, abandon);
     if (!instance_.has_path_city())
       return one_tree_of(std::move(tree), instance_.n(),
                          [&](int leaf, int excluded) { return boruvka_->lightest_edge(pi, leaf, excluded); }, threads);
@@ -61,7 +61,7 @@ OneTree CompleteGraph::one_tree(std::span<const int64_t> pi, int threads) {
     };
     return one_tree_of(with_path_city(instance_, pi, std::move(tree)), instance_.n(), second, threads);
   }
-  std::vector<Edge> tree = dense_spanning_tree(instance_, pi, threads);
+  std::vector<Edge> tree = dense_spanning_tree(instance_, pi, threads, abandon);
   return one_tree_of(std::move(tree), instance_.n(),
                      [&](int leaf, int excluded) { return dense_lightest_edge(instance_, pi, leaf, excluded); },
                      threads);

@@ -10,6 +10,7 @@
 #include "bounds/kd_boruvka.h"
 #include "bounds/one_tree.h"
 #include "core/instance.h"
+#include "core/search.h"
 
 namespace formica::bounds {
 
@@ -22,8 +23,9 @@ class CompleteGraph {
   explicit CompleteGraph(const Instance& instance, int dense_up_to = kDensePrimUpTo);
 
   /// The minimum 1-tree of the complete graph under pi, on `threads` threads. Throws
-  /// std::invalid_argument unless pi has n penalties within +-kMaxPenalty (exact weights).
-  OneTree one_tree(std::span<const int64_t> pi, int threads);
+  /// std::invalid_argument unless pi has n penalties within +-kMaxPenalty (exact weights), and
+  /// TreeAbandoned once `abandon` (null: never) asks.
+  OneTree one_tree(std::span<const int64_t> pi, int threads, const StopFlag* abandon = nullptr);
   /// "dense Prim" or "k-d tree Boruvka".
   std::string_view method() const { return boruvka_ ? "k-d tree Boruvka" : "dense Prim"; }
 

@@ -4,7 +4,8 @@
 
 namespace formica::bounds {
 
-std::vector<Edge> dense_spanning_tree(const Instance& instance, std::span<const int64_t> pi, int threads) {
+std::vector<Edge> dense_spanning_tree(const Instance& instance, std::span<const int64_t> pi, int threads,
+                                      const StopFlag* abandon) {
   const int n = instance.n();
   std::vector<Edge> key(static_cast<size_t>(n), kNoEdge);  // lightest edge from each city into the tree
   std::vector<char> inside(static_cast<size_t>(n), 0);
@@ -13,6 +14,7 @@ std::vector<Edge> dense_spanning_tree(const Instance& instance, std::span<const 
   int added = 0;  // the city that joined the tree last
   inside[0] = 1;
   for (int step = 1; step < n; ++step) {
+    if (abandon != nullptr && abandon->requested()) throw TreeAbandoned();
     Edge best = kNoEdge;
     int best_city = -1;
 #pragma omp parallel num_threads(threads) if (threads > 1 && n > 5000)

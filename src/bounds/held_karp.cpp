@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <utility>
 #include <thread>
@@ -10,6 +11,8 @@
 #include "bounds/complete_graph.h"
 #include "bounds/sparse_graph.h"
 #include "core/candidates.h"
+#include "core/kd_tree.h"
+#include "core/search.h"
 #include "core/timer.h"
 
 namespace formica::bounds {
@@ -22,10 +25,12 @@ int thread_count(int requested) {
 namespace {
 
 /// The ascent's graph: the nearest and quadrant neighbours of every city and the edges of `tree`.
-SparseGraph ascent_graph(const Instance& instance, int neighbours, int threads, const OneTree& tree) {
+/// Throws SetupStopped when `stop` asks before the lists are built.
+SparseGraph ascent_graph(const Instance& instance, int neighbours, int threads, const OneTree& tree,
+                         const StopFlag& stop) {
   std::vector<std::pair<int32_t, int32_t>> pairs;
   const auto add_lists = [&](NeighbourShape shape) {
-    const CandidateLists lists = build_candidate_lists(instance, neighbours, threads, shape);
+    const CandidateLists lists = build_candidate_lists(instance, neighbours, threads, shape, &stop);
     for (int i = 0; i < instance.n(); ++i)
       for (const int32_t j : lists.of(i)) pairs.emplace_back(i, j);
   };
@@ -74,6 +79,31 @@ LowerBound finished(const Instance& instance, LowerBound out, OneTree first,
   return out;
 }
 
+/// Seconds a city of nearest_pairs_bound() takes at most, its k-d tree's share included (about
+/// 1 us measured on 500,000 random cities, 2 busy cores): the time a first tree leaves it.
+constexpr double kNearestPairsSecondsPerCity = 2e-6;
+
+/// The bound of every city's two nearest neighbours (BoundOptions::hold_time_limit): a tour has two
+/// edges at each city, each at least as long as one of the two nearest, so it is at least half the
+/// sum of their lengths over all cities. O(n log n) with the k-d tree, the cities asked in the
+/// tree's order (neighbouring queries share memory), on `threads` threads.
+LowerBound nearest_pairs_bound(const Instance& instance, int threads, LowerBound out, const Stopwatch& clock) {
+  const KdTree tree(instance);
+  const std::vector<int32_t>& order = tree.order();
+  const int n = static_cast<int>(order.size());
+  int64_t sum = 0;  // at most 2 n (2^31 - 1): exact in 64 bits
+#pragma omp parallel for schedule(static, 1024) reduction(+ : sum) num_threads(threads) if (threads > 1)
+  for (int at = 0; at < n; ++at)
+    for (const int32_t other : tree.k_nearest(order[at], 2)) sum += instance.distance(order[at], other);
+  out.bound = (sum + 1) / 2;
+  out.value = static_cast<double>(sum) / 2;
+  out.penalties.assign(static_cast<size_t>(instance.n()), 0);
+  out.method = std::string(kNearestPairsMethod);
+  out.stop_reason = "time limit";
+  out.seconds = clock.seconds();
+  return out;
+}
+
 }  // namespace
 
 double default_bound_time(int n) { return std::clamp(n / 2000.0, 10.0, 120.0); }
@@ -82,16 +112,49 @@ int default_initial_period(int n) { return n <= 20000 ? std::clamp(n / 2, 100, 3
 
 LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
   const Stopwatch clock;
+  const auto started = std::chrono::steady_clock::now();
   const int n = instance.n();
   const int threads = thread_count(options.threads);
   LowerBound out;
-  CompleteGraph complete(instance);
-  out.method = std::string(complete.method());
 
   // The plain 1-tree bound (pi = 0): proven already, and its tree keeps the sparse graph connected.
   std::vector<int64_t> pi(static_cast<size_t>(n), 0);
+  // A bound that is dropped when interrupted leaves its complete-graph trees at once too, and one
+  // that holds its time limit leaves them at the limit (the first only where a bound is left).
+  StopFlag tree_stop;
+  if (!options.certify_when_interrupted) tree_stop.interrupt = options.interrupt;
+  const bool deadline = options.hold_time_limit && options.time_limit < 1e9;
+  const auto at = [&](double seconds) {
+    return started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  };
+  if (deadline) tree_stop.deadline = at(options.time_limit);
+  StopFlag first_stop = tree_stop;
+  first_stop.deadline = deadline && instance.has_coordinates() && !instance.has_path_city()
+                            ? at(std::max(0.0, std::min(options.time_limit / 2, options.time_limit - n * kNearestPairsSecondsPerCity)))
+                            : std::chrono::steady_clock::time_point::max();
+  const StopFlag* abandon_first =
+      first_stop.interrupt != nullptr || first_stop.deadline != std::chrono::steady_clock::time_point::max()
+          ? &first_stop
+          : nullptr;
+  const auto dropped = [&] {
+    out.stop_reason = "interrupted";
+    out.seconds = clock.seconds();
+    return out;
+  };
+  const auto interrupted = [&] { return options.interrupt != nullptr && options.interrupt->load(); };
+  // No time for a first tree: no k-d tree for one either.
+  if (first_stop.deadline <= std::chrono::steady_clock::now()) return nearest_pairs_bound(instance, threads, std::move(out), clock);
+  CompleteGraph complete(instance);
+  out.method = std::string(complete.method());
   const double before_first = clock.seconds();
-  OneTree first = complete.one_tree(pi, threads);
+  std::optional<OneTree> first_tree;
+  try {
+    first_tree = complete.one_tree(pi, threads, abandon_first);
+  } catch (const TreeAbandoned&) {
+    if (!options.certify_when_interrupted && interrupted()) return dropped();
+    return nearest_pairs_bound(instance, threads, std::move(out), clock);
+  }
+  OneTree first = std::move(*first_tree);
   const double first_seconds = clock.seconds() - before_first;
   out.certify_seconds = first_seconds;
   const auto abandoned = [&] {
@@ -101,11 +164,26 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
     out.stop_reason = "interrupted";
     return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
   }
-  const SparseGraph graph = ascent_graph(instance, std::min(options.neighbours, n - 1), threads, first);
+  // The ascent stops early enough for one more complete-graph 1-tree (and some slack); a bound that
+  // holds its limit builds no sparse graph for an ascent that would not start.
+  const double ascent_end = options.time_limit - 1.5 * first_seconds - 0.01;
+  if (options.hold_time_limit && clock.seconds() >= ascent_end) {
+    out.stop_reason = "time limit";
+    return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
+  }
+  // One that holds its limit stops building the graph where the ascent would have ended.
+  StopFlag graph_stop;
+  if (options.hold_time_limit) graph_stop.deadline = at(std::max(0.0, ascent_end));
+  std::optional<SparseGraph> sparse;
+  try {
+    sparse.emplace(ascent_graph(instance, std::min(options.neighbours, n - 1), threads, first, graph_stop));
+  } catch (const SetupStopped&) {
+    out.stop_reason = "time limit";
+    return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
+  }
+  const SparseGraph& graph = *sparse;
   out.sparse_edges = graph.edges();
 
-  // The ascent stops early enough for one more complete-graph 1-tree (and some slack).
-  const double ascent_end = options.time_limit - 1.5 * first_seconds - 0.01;
   const auto stop = [&] {
     return (options.interrupt != nullptr && options.interrupt->load(std::memory_order_relaxed)) ||
            clock.seconds() >= ascent_end;
@@ -163,13 +241,23 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
     }
   }
 
-  if (abandoned()) return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
+  // Penalties still all 0 (no ascent step improved) give the first tree again: it is not redone.
+  if (abandoned() || std::all_of(best_pi.begin(), best_pi.end(), [](int64_t p) { return p == 0; }))
+    return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
   // Certification: the complete graph's minimum 1-tree for the best penalties. The pi = 0 tree is
   // proven too; the higher of the two is reported.
   const double before_last = clock.seconds();
-  OneTree last = complete.one_tree(best_pi, threads);
+  std::optional<OneTree> last;
+  try {
+    last = complete.one_tree(best_pi, threads,
+                             tree_stop.interrupt != nullptr || deadline ? &tree_stop : nullptr);
+  } catch (const TreeAbandoned&) {
+    if (!options.certify_when_interrupted && interrupted()) return dropped();
+    out.stop_reason = "time limit";
+    return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
+  }
   out.certify_seconds += clock.seconds() - before_last;
-  return finished(instance, std::move(out), std::move(first), std::make_pair(std::move(last), std::move(best_pi)),
+  return finished(instance, std::move(out), std::move(first), std::make_pair(std::move(*last), std::move(best_pi)),
                   clock);
 }
 

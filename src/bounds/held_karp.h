@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bounds/one_tree.h"
@@ -33,6 +34,10 @@ namespace formica::bounds {
 /// their peak (the sparse graph, the 1-trees and penalties, the pool and the alpha tables): what a
 /// memory plan counts for an ascent that runs beside a search (docs/reliability.md#memory-plans).
 inline constexpr size_t kAscentBytesPerCity = 700;
+
+/// LowerBound::method of the bound that a time limit leaves when no complete-graph 1-tree finished
+/// in it (BoundOptions::hold_time_limit).
+inline constexpr std::string_view kNearestPairsMethod = "two nearest neighbours";
 
 struct BoundOptions {
   /// Most ascent iterations (one sparse 1-tree each); 0: until the step schedule ends.
@@ -46,8 +51,15 @@ struct BoundOptions {
   int initial_period = 0;
   const std::atomic<bool>* interrupt = nullptr;  ///< stops the ascent (the final 1-tree is still computed)
   /// false: an interrupt also skips what is left (the sparse graph, the final 1-tree), and the
-  /// bound is the plain 1-tree's, for callers that drop an interrupted bound (a run that ends).
+  /// bound is the plain 1-tree's, for callers that drop an interrupted bound (a run that ends); an
+  /// interrupt during a complete-graph tree leaves it at once, with bound 0.
   bool certify_when_interrupted = true;
+  /// true: the time limit holds for the complete-graph 1-trees too (`formica bound --time-limit`).
+  /// A final 1-tree it stops leaves the first one's bound; a first one it stops, on a coordinate
+  /// instance without a path city, leaves the bound of every city's two nearest neighbours (half
+  /// their sum: a tour has two edges at each city), stop reason "time limit": the first tree is
+  /// given half the limit at most, the rest is that bound's.
+  bool hold_time_limit = false;
 };
 
 struct AscentPoint {

@@ -129,7 +129,8 @@ void KdBoruvka::search(int city, std::span<const int64_t> pi, Admit admit, Open 
   }
 }
 
-std::vector<Edge> KdBoruvka::spanning_tree(std::span<const int64_t> pi, int threads) {
+std::vector<Edge> KdBoruvka::spanning_tree(std::span<const int64_t> pi, int threads,
+                                            const StopFlag* abandon) {
   const int n = instance_.base_n();
   const int nodes = static_cast<int>(nodes_.size());
   box_pi_.assign(static_cast<size_t>(nodes), 0);
@@ -164,8 +165,14 @@ std::vector<Edge> KdBoruvka::spanning_tree(std::span<const int64_t> pi, int thre
       }
     }
     for (auto& k : known) k.store(kNoEdge.weight, std::memory_order_relaxed);
+    std::atomic<bool> abandoned{false};
 #pragma omp parallel for schedule(dynamic, 256) num_threads(threads) if (threads > 1)
     for (int at = 0; at < n; ++at) {
+      if (abandoned.load(std::memory_order_relaxed)) continue;
+      if (abandon != nullptr && abandon->requested()) {
+        abandoned = true;
+        continue;
+      }
       const int city = order_[at];  // neighbouring cities in turn: their searches share boxes
       const int32_t own = component[city];
       // A stand-in as heavy as the component's best so far: equal weights still win by endpoints.
@@ -175,6 +182,7 @@ std::vector<Edge> KdBoruvka::spanning_tree(std::span<const int64_t> pi, int thre
       lightest[city] = best;
       if (best.a != kNoEdge.a) lower_to(known[own], best.weight);
     }
+    if (abandoned) throw TreeAbandoned();
     std::vector<Edge> chosen(static_cast<size_t>(n), kNoEdge);  // by component
     for (int city = 0; city < n; ++city)
       if (lighter(lightest[city], chosen[component[city]])) chosen[component[city]] = lightest[city];

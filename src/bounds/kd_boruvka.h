@@ -22,8 +22,10 @@
 #include <span>
 #include <vector>
 
+#include "bounds/one_tree.h"
 #include "bounds/penalised_edge.h"
 #include "core/instance.h"
+#include "core/search.h"
 
 namespace formica::bounds {
 
@@ -37,8 +39,10 @@ class KdBoruvka {
   /// between calls. Throws std::invalid_argument for an unsupported type.
   explicit KdBoruvka(const Instance& instance);
 
-  /// The minimum spanning tree of the complete graph (the unique one under `lighter`).
-  std::vector<Edge> spanning_tree(std::span<const int64_t> pi, int threads);
+  /// The minimum spanning tree of the complete graph (the unique one under `lighter`). Throws
+  /// TreeAbandoned once `abandon` (null: never) asks, looked at before every city's search.
+  std::vector<Edge> spanning_tree(std::span<const int64_t> pi, int threads,
+                                  const StopFlag* abandon = nullptr);
 
   /// The lightest edge (city, v) over every v other than city and `excluded`. Needs the box
   /// penalties of the last spanning_tree() call's pi, which must be `pi`.

@@ -4,6 +4,7 @@
 // and progress on stderr. Ctrl-C stops every instance, keeping its best tour, and still writes.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -155,7 +156,14 @@ std::string total_line(const std::vector<Row>& rows, const batch::Batch& batch) 
   return line;
 }
 
+/// Seconds kept for writing each output file of a batch (a temporary, its permissions, a rename:
+/// 0.36 ms a file measured for 4,000 tours on 2 busy cores).
+constexpr double kWriteSecondsPerFile = 4e-4;
+
 int run_solve_batch(const BatchOptionsCli& o) {
+  // The time limit counts from here: reading the inputs and checking thousands of outputs are part
+  // of the run.
+  const auto command_start = std::chrono::steady_clock::now();
   batch::BatchConfig config;
   for (const auto& [name, value] : o.values) batch::set_batch_parameter(config, name, value);
   for (const std::string& setting : o.settings) {
@@ -167,6 +175,10 @@ int run_solve_batch(const BatchOptionsCli& o) {
   // The outputs are checked before any work, and --out-dir is made only when its tours are written.
   FORMICA_EXPECTS(!o.summary || fs::path(*o.summary).extension() == ".csv" || fs::path(*o.summary).extension() == ".json",
                   "--summary ", io::printable(*o.summary), ": the file name must end in .csv or .json");
+  // Ctrl-C or SIGTERM from here to the last file written: the batch then stops at once (or has
+  // stopped) and what it has is written, as for a signal during the search; without the guard a
+  // signal while thousands of outputs were checked or written ended the process with nothing.
+  std::optional<InterruptGuard> interrupt_guard(std::in_place);
   RunInputs inputs{{"the input", o.input}};
   const std::optional<io::OutputPath> summary = checked_output("--summary", o.summary, inputs);
   if (o.out_dir) check_output_folder("--out-dir", *o.out_dir);
@@ -184,9 +196,16 @@ int run_solve_batch(const BatchOptionsCli& o) {
       if (folder_input) inputs.emplace_back("an input instance", fs::path(o.input) / (input.names[i] + ".tsp"));
     }
     const bool there = fs::is_directory(*o.out_dir);
+    // The inputs looked up once for all the tours (once a tour: quadratic in the batch's size).
+    const std::optional<io::RunInputFiles> input_files = there ? std::optional(io::RunInputFiles(inputs)) : std::nullopt;
     for (const std::string& name : input.names) {
       const std::string file = (fs::path(*o.out_dir) / (name + ".tour")).string();
-      tour_files.push_back(there ? *checked_output("--out-dir", file, inputs) : io::OutputPath{"--out-dir", file, file, false});
+      if (!there) {
+        tour_files.push_back(io::OutputPath{"--out-dir", file, file, false});
+        continue;
+      }
+      tour_files.push_back(io::check_output_path("--out-dir", file));
+      io::expect_not_an_input(tour_files.back(), *input_files);
     }
     if (summary) {
       std::vector<io::OutputPath> all = tour_files;
@@ -205,9 +224,10 @@ int run_solve_batch(const BatchOptionsCli& o) {
               << " (Ctrl-C or SIGTERM stops early and keeps every instance's best tour)\n";
   }
 
-  std::optional<InterruptGuard> interrupt_guard(std::in_place);
   batch::BatchOptions options;
   options.interrupt = interrupt_guard->flag();
+  options.start = command_start;
+  options.write_reserve = kWriteSecondsPerFile * static_cast<double>(tour_files.size() + (summary ? 1 : 0));
   double last_print = -kProgressEvery;
   if (!o.quiet)
     options.on_progress = [&](const batch::BatchProgress& p) {
@@ -217,7 +237,6 @@ int run_solve_batch(const BatchOptionsCli& o) {
                 << fixed(p.seconds, 1) << " s" << (tty && p.done < p.total ? "" : "\n") << std::flush;
     };
   const batch::Batch batch = batch::solve_batch(input.instances, config, limits, options);
-  interrupt_guard.reset();
 
   std::vector<Row> rows;
   bool interrupted = false;
@@ -236,6 +255,8 @@ int run_solve_batch(const BatchOptionsCli& o) {
   if (summary)
     files.add(*summary, summary->given.extension() == ".csv" ? summary_csv(rows) : summary_json(rows, batch, config));
   files.commit();
+  interrupted |= interrupt_guard->flag()->load();
+  interrupt_guard.reset();
   std::cout << total_line(rows, batch) << "\n";
   return interrupted ? InterruptGuard::exit_code() : 0;
 }

@@ -25,12 +25,20 @@ bounds::LowerBound compute_bound(const Instance& instance, const BoundRequest& r
   options.time_limit = request.time_limit > 0 ? request.time_limit : bounds::default_bound_time(instance.n());
   options.threads = request.threads;
   options.interrupt = request.interrupt;
+  // A time limit given on the command line holds for the whole computation, its 1-trees too.
+  options.hold_time_limit = request.time_limit > 0;
   return bounds::lower_bound(instance, options);
 }
 
 std::string bound_line(const bounds::LowerBound& bound, std::optional<int64_t> length, std::optional<int64_t> optimum) {
   char text[256];
-  std::snprintf(text, sizeof text, "lower bound %lld (Held-Karp, %lld ascent iterations, %s over the complete graph, %.2f s)",
+  if (bound.method == bounds::kNearestPairsMethod)
+    std::snprintf(text, sizeof text,
+                  "lower bound %lld (half the two nearest neighbours' distances summed over the cities: no "
+                  "complete-graph 1-tree within the time limit, %.2f s)",
+                  static_cast<long long>(bound.bound), bound.seconds);
+  else
+    std::snprintf(text, sizeof text, "lower bound %lld (Held-Karp, %lld ascent iterations, %s over the complete graph, %.2f s)",
                 static_cast<long long>(bound.bound), static_cast<long long>(bound.iterations), bound.method.c_str(),
                 bound.seconds);
   std::string line = text;

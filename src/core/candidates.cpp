@@ -56,7 +56,7 @@ CandidateLists build_candidate_lists(const Instance& instance, int k, int thread
     return stop_seen.load(std::memory_order_relaxed);
   };
   if (instance.has_coordinates()) {
-    const KdTree tree(instance);  // over every city but a path city, which is placed by its distance
+    const KdTree tree(instance, stop);  // over every city but a path city, which is placed by its distance
     const int base = instance.base_n(), base_k = std::min(k, base - 1);
     const bool quadrants = effective_shape(shape, instance.type()) == NeighbourShape::Quadrant;
     // In the tree's order, each query finds most of its nodes where the previous one left them.

@@ -7,6 +7,7 @@
 #include <queue>
 
 #include "core/error.h"
+#include "core/search.h"
 
 namespace formica {
 namespace {
@@ -20,6 +21,11 @@ class BestK {
 
   bool full() const { return size_ == k_; }
   double worst() const { return distance_[static_cast<size_t>(size_ - 1)]; }
+  /// Whether a subtree whose cities are all at least `gap` away and numbered from `min_city` on
+  /// may still give a city (ties go to the lower index).
+  bool may_take(double gap, int32_t min_city) const {
+    return !full() || gap < worst() || (gap == worst() && min_city < city_[static_cast<size_t>(size_ - 1)]);
+  }
   void offer(double distance, int32_t city) {
     if (!takes(distance, city)) return;
     if (full()) --size_;
@@ -54,7 +60,7 @@ class BestK {
 
 }  // namespace
 
-KdTree::KdTree(const Instance& instance) {
+KdTree::KdTree(const Instance& instance, const StopFlag* stop) {
   FORMICA_EXPECTS(instance.has_coordinates(), "a k-d tree needs coordinates; ", instance.name(),
                   " is EXPLICIT");
   const int n = instance.base_n();
@@ -101,7 +107,7 @@ KdTree::KdTree(const Instance& instance) {
   leaf_of_.assign(static_cast<size_t>(n), -1);
   removed_.assign(static_cast<size_t>(n), 0);
   nodes_.reserve(static_cast<size_t>(4 * n / kLeafSize + 4));
-  build(0, n);
+  build(0, n, stop);
   ordered_coords_.resize(coords_.size());
   for (int p = 0; p < n; ++p)
     std::copy_n(&coords_[static_cast<size_t>(order_[p]) * dims_], dims_,
@@ -113,38 +119,49 @@ KdTree::KdTree(const Instance& instance) {
   }
 }
 
-int KdTree::build(int begin, int end) {
+int KdTree::build(int begin, int end, const StopFlag* stop) {
+  // A look at the stop for every subtree of many cities: a few thousand looks for a million.
+  constexpr int kStopCheckCities = 512;
+  if (stop != nullptr && end - begin >= kStopCheckCities && stop->requested()) throw SetupStopped();
   const int id = static_cast<int>(nodes_.size());
-  nodes_.push_back(Node{begin, end, -1, -1, 0, 0.0, end - begin});
+  nodes_.push_back(Node{begin, end, -1, -1, 0, 0.0, end - begin, 0, {}, {}});
+  {
+    Node& node = nodes_.back();
+    for (int a = 0; a < dims_; ++a) {
+      node.lo[a] = std::numeric_limits<double>::infinity(), node.hi[a] = -node.lo[a];
+      for (int p = begin; p < end; ++p) {
+        const double v = coords_[static_cast<size_t>(order_[p]) * dims_ + a];
+        node.lo[a] = std::min(node.lo[a], v), node.hi[a] = std::max(node.hi[a], v);
+      }
+    }
+  }
   if (end - begin <= kLeafSize) {
     for (int p = begin; p < end; ++p) leaf_of_[order_[p]] = id;
+    nodes_[id].min_city = *std::min_element(order_.begin() + begin, order_.begin() + end);
     return id;
   }
   // Split along the axis of largest spread, at the median.
   int axis = 0;
   double widest = -1.0;
-  for (int a = 0; a < dims_; ++a) {
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (int p = begin; p < end; ++p) {
-      const double v = coords_[static_cast<size_t>(order_[p]) * dims_ + a];
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-    if (hi - lo > widest) widest = hi - lo, axis = a;
-  }
+  for (int a = 0; a < dims_; ++a)
+    if (nodes_[id].hi[a] - nodes_[id].lo[a] > widest) widest = nodes_[id].hi[a] - nodes_[id].lo[a], axis = a;
   const int mid = begin + (end - begin) / 2;
+  // Equal coordinates split by city index: the left child then holds the lower indices of a point
+  // shared by many cities, which min_city lets the queries use.
   std::nth_element(order_.begin() + begin, order_.begin() + mid, order_.begin() + end,
                    [&](int32_t a, int32_t b) {
-                     return coords_[static_cast<size_t>(a) * dims_ + axis] <
-                            coords_[static_cast<size_t>(b) * dims_ + axis];
+                     const double ca = coords_[static_cast<size_t>(a) * dims_ + axis],
+                                  cb = coords_[static_cast<size_t>(b) * dims_ + axis];
+                     return ca < cb || (ca == cb && a < b);
                    });
   const double split = coords_[static_cast<size_t>(order_[mid]) * dims_ + axis];
-  const int left = build(begin, mid);
-  const int right = build(mid, end);
+  const int left = build(begin, mid, stop);
+  const int right = build(mid, end, stop);
   nodes_[id].axis = axis;
   nodes_[id].split = split;
   nodes_[id].left = left;
   nodes_[id].right = right;
+  nodes_[id].min_city = std::min(nodes_[left].min_city, nodes_[right].min_city);
   return id;
 }
 
@@ -169,7 +186,24 @@ double KdTree::key_distance(int a, int b) const {
   return d;
 }
 
-double KdTree::axis_gap(double gap) const { return metric_ == Metric::L2 ? gap * gap : gap; }
+double KdTree::box_key(const double* q, int node) const {
+  const Node& box = nodes_[node];
+  double d = 0.0;
+  for (int a = 0; a < dims_; ++a) {
+    const double g = q[a] < box.lo[a] ? box.lo[a] - q[a] : q[a] > box.hi[a] ? q[a] - box.hi[a] : 0.0;
+    if (metric_ == Metric::L1) d += g;
+    else if (metric_ == Metric::L2) d += g * g;
+    else d = std::max(d, g);
+  }
+  return d;
+}
+
+KdTree::Visit KdTree::visit_order(const double* q, const Node& node) const {
+  const double left = box_key(q, node.left), right = box_key(q, node.right);
+  if (left < right || (left == right && nodes_[node.left].min_city <= nodes_[node.right].min_city))
+    return {node.left, node.right, left, right};
+  return {node.right, node.left, right, left};
+}
 
 std::vector<int32_t> KdTree::k_nearest(int city, int k) const { return k_nearest_where(city, k, -1); }
 
@@ -227,7 +261,6 @@ std::vector<int32_t> KdTree::k_nearest_in(int city, int k, int quadrant) const {
   BestK best(k);
   const double* q = &coords_[static_cast<size_t>(city) * Dims];
   const auto distance = [q](const double* p) { return metric_key<Dims, M>(p, q); };
-  const auto gap_key = [](double gap) { return M == Metric::L2 ? gap * gap : gap; };
   // Quadrant side per axis: true keeps coordinates >= the query's, false those below it.
   const bool upper[2] = {(quadrant & 1) == 0, (quadrant & 2) == 0};
   const auto inside = [&](int32_t other, const double* p) {
@@ -246,20 +279,16 @@ std::vector<int32_t> KdTree::k_nearest_in(int city, int k, int quadrant) const {
       }
       return;
     }
-    const double diff = q[node.axis] - node.split;
-    const int near = diff < 0 ? node.left : node.right;
-    const int far = diff < 0 ? node.right : node.left;
-    // The left child holds coordinates <= split, the right one >= split: a planar quadrant that
-    // keeps only one side of the query's coordinate can rule a child out (a GEO quadrant is a
+    const auto [near, far, near_key, far_key] = visit_order(q, node);
+    // A planar quadrant rules out a child whose box lies outside it (a GEO quadrant is a
     // half-space through the sphere's point, not along an axis: only distances prune there).
     const auto may_hold = [&](int child) {
       if (quadrant < 0 || geo_) return true;
-      const bool up = upper[node.axis];
-      if (child == node.left) return !up || node.split >= q[node.axis];
-      return up || node.split < q[node.axis];
+      const Node& box = nodes_[child];
+      return (upper[0] ? box.hi[0] >= q[0] : box.lo[0] < q[0]) && (upper[1] ? box.hi[1] >= q[1] : box.lo[1] < q[1]);
     };
-    if (may_hold(near)) self(self, near);
-    if (may_hold(far) && (!best.full() || gap_key(std::fabs(diff)) <= best.worst())) self(self, far);
+    if (may_hold(near) && best.may_take(near_key, nodes_[near].min_city)) self(self, near);
+    if (may_hold(far) && best.may_take(far_key, nodes_[far].min_city)) self(self, far);
   };
   if (k > 0) visit(visit, 0);
   return std::move(best).cities();
@@ -288,14 +317,12 @@ std::vector<int32_t> KdTree::quadrant_neighbours_in(int city, int share, int k) 
   BestK quadrant[4] = {BestK(share), BestK(share), BestK(share), BestK(share)};
   const double* q = &coords_[static_cast<size_t>(city) * Dims];
   const auto distance = [q](const double* p) { return metric_key<Dims, M>(p, q); };
-  const auto gap_key = [](double gap) { return M == Metric::L2 ? gap * gap : gap; };
   // Whether a subtree at least `gap` away can still give a list a city: the nearest list, or the
   // list of a quadrant in `quadrants` (a bit per quadrant).
-  const auto wanted = [&](double gap, int quadrants) {
-    if (k > 0 && (!nearest.full() || gap <= nearest.worst())) return true;
+  const auto wanted = [&](double gap, int quadrants, int32_t min_city) {
+    if (k > 0 && nearest.may_take(gap, min_city)) return true;
     for (int c = 0; c < 4; ++c)
-      if ((quadrants >> c & 1) && share > 0 && (!quadrant[c].full() || gap <= quadrant[c].worst()))
-        return true;
+      if ((quadrants >> c & 1) && share > 0 && quadrant[c].may_take(gap, min_city)) return true;
     return false;
   };
   auto visit = [&](auto&& self, int v) -> void {
@@ -312,19 +339,17 @@ std::vector<int32_t> KdTree::quadrant_neighbours_in(int city, int share, int k) 
       }
       return;
     }
-    const double diff = q[node.axis] - node.split;
-    const int near = diff < 0 ? node.left : node.right;
-    const int far = diff < 0 ? node.right : node.left;
-    // The quadrants a child may hold (planar): the left one coordinates <= split, the right one
-    // >= split along the node's axis; a GEO quadrant is not an axis half, so any.
+    const auto [near, far, near_key, far_key] = visit_order(q, node);
+    // The quadrants a child's box meets (planar); a GEO quadrant is not an axis half, so any.
     const auto quadrants_of = [&](int child) {
       if (geo_) return 0xF;
-      const int side = node.axis == 0 ? 0x5 : 0x3;  // quadrants at or above the query on the axis
-      if (child == node.left) return node.split >= q[node.axis] ? 0xF : 0xF & ~side;
-      return node.split < q[node.axis] ? 0xF : side;
+      const Node& box = nodes_[child];
+      const bool x_up = box.hi[0] >= q[0], x_down = box.lo[0] < q[0];
+      const bool y_up = box.hi[1] >= q[1], y_down = box.lo[1] < q[1];
+      return (x_up && y_up ? 1 : 0) | (x_down && y_up ? 2 : 0) | (x_up && y_down ? 4 : 0) | (x_down && y_down ? 8 : 0);
     };
-    self(self, near);
-    if (wanted(gap_key(std::fabs(diff)), quadrants_of(far))) self(self, far);
+    if (wanted(near_key, quadrants_of(near), nodes_[near].min_city)) self(self, near);
+    if (wanted(far_key, quadrants_of(far), nodes_[far].min_city)) self(self, far);
   };
   visit(visit, 0);
   // Each quadrant's share, then the nearest others up to k; all nearest first.
@@ -361,11 +386,12 @@ int KdTree::nearest_alive(int city) const {
       }
       return;
     }
-    const double diff = q[node.axis] - node.split;
-    const int near = diff < 0 ? node.left : node.right;
-    const int far = diff < 0 ? node.right : node.left;
-    self(self, near);
-    if (axis_gap(std::fabs(diff)) <= best_d) self(self, far);
+    const auto [near, far, near_key, far_key] = visit_order(q, node);
+    const auto may_hold = [&](int child, double key) {
+      return key < best_d || (key == best_d && nodes_[child].min_city < best);
+    };
+    if (may_hold(near, near_key)) self(self, near);
+    if (may_hold(far, far_key)) self(self, far);
   };
   visit(visit, 0);
   return best;

@@ -13,12 +13,15 @@
 
 namespace formica {
 
+struct StopFlag;
+
 class KdTree {
  public:
   /// Builds the tree in O(n log n) over the cities with coordinates: all but the path city of an
   /// instance that has one (which no query may name or return). Throws InputError for EXPLICIT
-  /// instances.
-  explicit KdTree(const Instance& instance);
+  /// instances, and SetupStopped (core/search.h) when `stop` (null: never) asks before the tree
+  /// is built (a million cities: half a second).
+  explicit KdTree(const Instance& instance, const StopFlag* stop = nullptr);
 
   /// The k nearest other cities of `city`, nearest first (k is clamped to n - 1).
   std::vector<int32_t> k_nearest(int city, int k) const;
@@ -59,9 +62,15 @@ class KdTree {
     int axis;
     double split;
     int alive;  // cities in this subtree not removed
+    // The lowest city index in the subtree (removals aside) and the box around its points: a
+    // subtree at the same distance as the worst city kept can be skipped when its every city has a
+    // higher index, and a planar quadrant when the box lies outside it. Without them, 50,000 cities
+    // at one point made every query visit the whole tree (all distances tie at 0).
+    int32_t min_city;
+    double lo[3], hi[3];
   };
 
-  int build(int begin, int end);
+  int build(int begin, int end, const StopFlag* stop);
   /// k_nearest, restricted to one quadrant when quadrant >= 0.
   std::vector<int32_t> k_nearest_where(int city, int k, int quadrant) const;
   /// k_nearest_where for one metric and dimension, its distances inlined.
@@ -71,7 +80,15 @@ class KdTree {
   std::vector<int32_t> k_nearest_in(int city, int k, int quadrant) const;
   template <int Dims, Metric M>
   std::vector<int32_t> quadrant_neighbours_in(int city, int share, int k) const;
-  double axis_gap(double gap) const;  // metric lower bound from a gap along one axis
+  /// The key_distance lower bound from point q to any point in `node`'s box.
+  double box_key(const double* q, int node) const;
+  /// The children of `node` in the order a query at q visits them: the one whose box is nearer
+  /// first, and at equal distances the one holding the lower indices (coincident cities tie).
+  struct Visit {
+    int near, far;
+    double near_key, far_key;
+  };
+  Visit visit_order(const double* q, const Node& node) const;
 
   Metric metric_;
   int dims_;

@@ -32,7 +32,7 @@ std::vector<int32_t> nearest_neighbour_tour(const Instance& instance, int start,
     // tour turned to begin at `start`.
     const int base = instance.base_n();
     if (start >= base) tour.front() = 0;
-    KdTree tree(instance);
+    KdTree tree(instance, stop);
     tree.remove(tour.front());
     for (int current = tour.front(); static_cast<int>(tour.size()) < base;) {
       current = tree.nearest_alive(current);

@@ -141,20 +141,45 @@ void expect_not_an_input(const OutputPath& output, const std::vector<std::pair<s
   }
 }
 
+RunInputFiles::RunInputFiles(const std::vector<std::pair<std::string, fs::path>>& inputs) {
+  for (const auto& [what, path] : inputs)
+    if (const auto in = status_of(path)) files_.emplace(std::pair<uint64_t, uint64_t>(in->st_dev, in->st_ino), what);
+}
+
+const std::string* RunInputFiles::find(const OutputPath& output) const {
+  const auto out = status_of(output.target);
+  if (!out) return nullptr;  // not there yet: no input can be it
+  const auto at = files_.find({out->st_dev, out->st_ino});
+  return at == files_.end() ? nullptr : &at->second;
+}
+
+void expect_not_an_input(const OutputPath& output, const RunInputFiles& inputs) {
+  if (const std::string* what = inputs.find(output))
+    fail(output, concat("is ", *what, " of this run (an output never replaces an input)"));
+}
+
 void expect_distinct_outputs(const std::vector<OutputPath>& outputs) {
-  const auto same = [](const OutputPath& a, const OutputPath& b) {
-    if (a.given == b.given) return true;
-    if (a.special || b.special) return false;  // written in place, never replaced
-    const auto sa = status_of(a.target), sb = status_of(b.target);
-    if (sa && sb) return sa->st_dev == sb->st_dev && sa->st_ino == sb->st_ino;
-    std::error_code ea, eb;
-    const fs::path ca = fs::weakly_canonical(a.target, ea), cb = fs::weakly_canonical(b.target, eb);
-    return !ea && !eb && ca == cb;
-  };
-  for (size_t i = 0; i < outputs.size(); ++i)
-    for (size_t j = i + 1; j < outputs.size(); ++j)
-      if (same(outputs[i], outputs[j]))
-        throw InputError(concat(outputs[i].option, " and ", outputs[j].option, " name the same file"));
+  // Two outputs are one file when named alike, or (neither written in place) when both exist as
+  // the same device and inode, or neither exists and their canonical paths agree: one key each.
+  std::map<std::string, size_t> by_name, by_file;
+  for (size_t j = 0; j < outputs.size(); ++j) {
+    const OutputPath& b = outputs[j];
+    std::optional<size_t> first;
+    if (const auto [at, fresh] = by_name.emplace(b.given.string(), j); !fresh) first = at->second;
+    if (!first && !b.special) {
+      std::string key;
+      if (const auto info = status_of(b.target)) {
+        key = concat("file ", info->st_dev, " ", info->st_ino);
+      } else {
+        std::error_code error;
+        const fs::path canonical = fs::weakly_canonical(b.target, error);
+        if (!error) key = concat("path ", canonical.string());
+      }
+      if (!key.empty())
+        if (const auto [at, fresh] = by_file.emplace(key, j); !fresh) first = at->second;
+    }
+    if (first) throw InputError(concat(outputs[*first].option, " and ", b.option, " name the same file"));
+  }
 }
 
 OutputSet::~OutputSet() { roll_back(); }

@@ -21,7 +21,8 @@ std::vector<int32_t> random_start(int n, uint64_t seed, int64_t restart) {
   return tour;
 }
 
-std::vector<int32_t> start_tour(const Instance& instance, StartKind kind, uint64_t seed, int64_t restart) {
+std::vector<int32_t> start_tour(const Instance& instance, StartKind kind, uint64_t seed, int64_t restart,
+                                const StopFlag* stop) {
   switch (kind) {
     case StartKind::Random: return random_start(instance.n(), seed, restart);
     case StartKind::NearestNeighbour: {
@@ -30,7 +31,7 @@ std::vector<int32_t> start_tour(const Instance& instance, StartKind kind, uint64
         RandomStream rng(derive_seed(seed, kNearestNeighbourTag), static_cast<uint64_t>(restart));
         first = static_cast<int>(rng.below(static_cast<uint32_t>(instance.n())));
       }
-      return nearest_neighbour_tour(instance, first);
+      return nearest_neighbour_tour(instance, first, stop);
     }
     case StartKind::SpaceFillingCurve:
       return space_filling_curve_tour(instance, static_cast<uint64_t>(restart), seed);

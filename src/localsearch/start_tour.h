@@ -10,6 +10,10 @@
 #include "core/rng.h"
 #include "localsearch/config.h"
 
+namespace formica {
+struct StopFlag;
+}
+
 namespace formica::localsearch {
 
 /// Key of the random permutation restart `restart` starts from; the device uses the same key, so
@@ -25,7 +29,9 @@ std::vector<int32_t> random_start(int n, uint64_t seed, int64_t restart);
 /// The start tour of restart `restart` (0-based) for `kind`: see StartKind. The nearest-neighbour
 /// start begins at city 0 for restart 0 and at a seeded random city afterwards; the
 /// space-filling-curve start is the Hilbert-curve tour for restart 0 and a seeded variant after.
-std::vector<int32_t> start_tour(const Instance& instance, StartKind kind, uint64_t seed, int64_t restart);
+/// The nearest-neighbour start throws SetupStopped (core/search.h) when `stop` asks before it is done.
+std::vector<int32_t> start_tour(const Instance& instance, StartKind kind, uint64_t seed, int64_t restart,
+                                const StopFlag* stop = nullptr);
 
 /// The start tours of restarts first .. first + count - 1, one after another (count x n cities),
 /// built by `threads` threads.

@@ -224,7 +224,7 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       aco::AntSystemConfig as = config.ant_system;
       as.seed = config.seed;
       as.threads = threads;
-      if (backend == Backend::Cpu) return std::make_unique<aco::AntSystemCpu>(instance, as);
+      if (backend == Backend::Cpu) return std::make_unique<aco::AntSystemCpu>(instance, as, setup_stop);
 #if FORMICA_HAVE_CUDA
       return std::make_unique<aco::AntSystemCuda>(instance, as);
 #else
@@ -306,7 +306,15 @@ size_t resident_bytes() {
 
 }  // namespace
 
-std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend) {
+namespace {
+
+/// What one island's search allocates on the host and the device, and what takes it.
+struct SearchBytes {
+  size_t host = 0, device = 0;
+  std::string what;
+};
+
+SearchBytes search_bytes(const Instance& instance, const SolverConfig& config, Backend backend) {
   const Algorithm a = config.algorithm;
   const int threads = config.threads > 0 ? config.threads : hardware_threads();
   const bool gpu = backend == Backend::Cuda;
@@ -331,15 +339,29 @@ std::string memory_plan(const Instance& instance, const SolverConfig& config, Ba
       what = concat("GA-EAX's first population of ", config.eax.population, " tours");
       break;
     case Algorithm::AntSystem:
-      if (!gpu) {  // dense n x n matrices: heuristic, pheromone, fitness (float) and prefix sums (double)
-        const size_t ants = config.ant_system.ants > 0 ? static_cast<size_t>(config.ant_system.ants) : n;
-        host += (3 * sizeof(float) + sizeof(double)) * n * n + sizeof(int32_t) * ants * n;
+      if (!gpu) {  // dense n x n matrices: heuristic, pheromone, fitness (float), prefix sums (double) if used
+        host += aco::AntSystemCpu::memory_bytes(instance.n(), config.ant_system);
         what = "Ant System's dense matrices";
       }
       break;
     case Algorithm::TwoOpt:
     case Algorithm::Auto: break;
   }
+  return {host, device, what};
+}
+
+}  // namespace
+
+void expect_islands_fit(const Instance& instance, const SolverConfig& config, Backend backend) {
+  if (config.islands <= 1) return;
+  const size_t islands = static_cast<size_t>(config.islands);
+  expect_memory(resident_bytes() + islands * search_bytes(instance, config, backend).host, available_host_memory(),
+                concat(config.islands, " islands of ", to_string(config.algorithm), " for n = ", instance.n()));
+}
+
+std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend) {
+  const bool gpu = backend == Backend::Cuda;
+  const auto [host, device, what] = search_bytes(instance, config, backend);
   const size_t islands = static_cast<size_t>(std::max(1, config.islands)), now = resident_bytes();
   const std::optional<size_t> available = available_host_memory();
   std::string text = concat("host ", format_bytes(now + islands * host), " (", format_bytes(now), " in use, ",
@@ -690,7 +712,10 @@ Result solve_resolved(const Instance& instance, const ResolvedRequest& resolved,
     if (backend == Backend::Cpu && config.algorithm == Algorithm::AntSystem) aco::require_cpu_defaults(config.ant_system);
     return solve_exactly(instance, config, backend, options);
   }
-  if (config.islands > 1 && !several_ranks) return solve_as_team(instance, resolved, options);
+  if (config.islands > 1 && !several_ranks) {
+    expect_islands_fit(instance, config, backend);  // each island checks its own share only
+    return solve_as_team(instance, resolved, options);
+  }
   FORMICA_EXPECTS(config.islands == 1 || dynamic_cast<const distributed::TeamMember*>(options.ranks) != nullptr,
                   "--islands ", config.islands, " in a run of ", options.ranks->size(),
                   " MPI ranks: start one rank per GPU (or per group of cores) instead");

@@ -37,9 +37,10 @@ struct Peak {
   double seconds;  ///< from the spawn to the exit
 };
 
-/// Runs `formica solve ARGS` and returns its stderr and its peak resident set.
-inline Peak run_solve(const std::vector<std::string>& args, const std::filesystem::path& err) {
-  std::vector<std::string> argv_text = {cli_path(), "solve"};
+/// Runs `formica COMMAND ARGS` and returns its stderr and its peak resident set.
+inline Peak run_command(const std::string& command, const std::vector<std::string>& args,
+                        const std::filesystem::path& err) {
+  std::vector<std::string> argv_text = {cli_path(), command};
   argv_text.insert(argv_text.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_text) argv.push_back(a.data());
@@ -58,6 +59,11 @@ inline Peak run_solve(const std::vector<std::string>& args, const std::filesyste
   ::wait4(pid, &status, 0, &usage);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, file_bytes(err), usage.ru_maxrss * 1024.0, seconds};
+}
+
+/// Runs `formica solve ARGS` and returns its stderr and its peak resident set.
+inline Peak run_solve(const std::vector<std::string>& args, const std::filesystem::path& err) {
+  return run_command("solve", args, err);
 }
 
 }  // namespace formica::test

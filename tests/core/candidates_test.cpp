@@ -185,6 +185,54 @@ TEST(Candidates, NeighbourShapeNames) {
   EXPECT_FALSE(parse_neighbour_shape("quadrants").has_value());
 }
 
+// 50,000 cities at one point: every distance ties at 0, and a query that had to look at every tie
+// for the lowest index visited the whole tree (the nearest-neighbour tour and the lists took
+// seconds each, quadratic in n); the lowest index under each node and the nodes' boxes prune them.
+TEST(Candidates, FiftyThousandCitiesAtOnePointInASecond) {
+  constexpr int n = 50'000;
+  const Instance instance("one_point", EdgeWeightType::Euc2D, std::vector<double>(n, 7.0), std::vector<double>(n, 7.0));
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<int32_t> tour = nearest_neighbour_tour(instance, 0);
+  const CandidateLists nearest = build_candidate_lists(instance, 10);
+  const CandidateLists quadrant = build_candidate_lists(instance, 10, 1, NeighbourShape::Quadrant);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Ties go to the lower index: the tour is 0, 1, 2, ... and every list the lowest other cities.
+  std::vector<int32_t> identity(n);
+  std::iota(identity.begin(), identity.end(), 0);
+  EXPECT_EQ(tour, identity);
+  for (int city : {0, 3, 9, 10, 4711, n - 1})
+    for (const CandidateLists* lists : {&nearest, &quadrant}) {
+      std::vector<int32_t> lowest;
+      for (int other = 0; static_cast<int>(lowest.size()) < 10; ++other)
+        if (other != city) lowest.push_back(other);
+      const auto row = lists->of(city);
+      EXPECT_EQ(std::vector<int32_t>(row.begin(), row.end()), lowest) << "city " << city;
+    }
+  EXPECT_LT(seconds, 1.0 * test::time_scale()) << "50,000 cities at one point took " << seconds << " s";
+}
+
+// 200,000 cities stacked on three far points: once a point's cities are all visited, the nearest
+// others tie at one distance on another point, and a query that went to the child holding the
+// higher indices first looked at all of them (63 s here, 0.9 s now); the nearer
+// box first, at equal distances the lower indices.
+TEST(Candidates, TwoHundredThousandCitiesOnThreePointsInSeconds) {
+  constexpr int n = 200'000;
+  std::vector<double> x(n), y(n);
+  for (int i = 0; i < n; ++i) {
+    const uint32_t corner = static_cast<uint32_t>(i * 2654435761u) % 3;  // scattered over the indices
+    x[i] = corner == 1 ? 1e6 : 0.0;
+    y[i] = corner == 2 ? 1e6 : 0.0;
+  }
+  const Instance instance("three_points", EdgeWeightType::Euc2D, x, y);
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<int32_t> tour = nearest_neighbour_tour(instance, 0);
+  const CandidateLists quadrant = build_candidate_lists(instance, 10, 1, NeighbourShape::Quadrant);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(static_cast<int>(tour.size()), n);
+  EXPECT_EQ(quadrant.n(), n);
+  EXPECT_LT(seconds, 3.0 * test::time_scale()) << "200,000 cities on three points took " << seconds << " s";
+}
+
 TEST(Candidates, HundredThousandCitiesInSeconds) {
   const Instance instance = io::generate_instance(100'000, io::InstanceKind::Uniform, 5);
   const auto start = std::chrono::steady_clock::now();

@@ -32,6 +32,9 @@ void apply_local_updates(std::vector<size_t>& entries, std::vector<float>& tau, 
   entries.clear();
 }
 
+/// Steps of an ant's walk between two looks at the stop.
+constexpr int kWalkStopCheckSteps = 64;
+
 /// Runs body(ant, worker) for every ant on `threads` threads (dynamic schedule), each thread with
 /// its own worker from make_worker(). Stops handing out ants once `stop` is requested or a body
 /// returns false; returns false then. Whatever the thread count, ant a's work is the same.
@@ -191,6 +194,9 @@ void ColonySearchCpu::construct_independent(const StopFlag& stop, bool& abandone
         RandomStream rng(layout_.ant_seeds[a], 0, substream);
         path.reset(static_cast<int>(rng.below(static_cast<uint32_t>(n_))));
         while (path.visited_count() < n_) {
+          // A step past the candidate lists scans every unvisited city: a walk over cities stacked
+          // on a few points is O(n^2), seconds at 20,000, so it looks at the stop on its way.
+          if (path.visited_count() % kWalkStopCheckSteps == 0 && stop.requested()) return false;
           const std::span<const float> f(matrix.fitness.data() + static_cast<size_t>(path.current()) * width,
                                          static_cast<size_t>(width));
           const double u_greedy = q0 > 0.0 ? rng.next_double() : 1.0;
@@ -201,15 +207,19 @@ void ColonySearchCpu::construct_independent(const StopFlag& stop, bool& abandone
       });
 }
 
-void ColonySearchCpu::construct_lockstep(int m) {
+bool ColonySearchCpu::construct_lockstep(int m, const StopFlag& stop) {
   Matrix& matrix = matrices_[m];
   const int width = matrix.set.width;
   const int first = layout_.first_ant[m * layout_.group], last = layout_.first_ant[(m + 1) * layout_.group];
   const float target = static_cast<float>(layout_.tau0), keep = static_cast<float>(1.0 - config_.xi);
   const float alpha = static_cast<float>(config_.alpha);
-  std::vector<AntPath> paths(static_cast<size_t>(last - first), AntPath(n_));
+  std::vector<AntPath> paths;
+  paths.reserve(static_cast<size_t>(last - first));
   std::vector<RandomStream> rngs;
   for (int a = first; a < last; ++a) {
+    // Every ant's path at once: 100,000 ants of 50,000 cities are seconds of set-up.
+    if ((a - first) % kWalkStopCheckSteps == 0 && stop.requested()) return false;
+    paths.emplace_back(n_);
     rngs.emplace_back(layout_.ant_seeds[a], 0, static_cast<uint32_t>(iteration_ + 1));
     paths[a - first].reset(static_cast<int>(rngs.back().below(static_cast<uint32_t>(n_))));
   }
@@ -222,6 +232,7 @@ void ColonySearchCpu::construct_lockstep(int m) {
   };
   // All ants take step p on the pheromone left by step p - 1 (see colony_rules.h).
   for (int p = 1; p < n_; ++p) {
+    if (stop.requested()) return false;  // a step is every ant's: a look each
     for (int a = first; a < last; ++a) {
       AntPath& path = paths[a - first];
       const int colony = layout_.ant_colony[a];
@@ -243,6 +254,7 @@ void ColonySearchCpu::construct_lockstep(int m) {
     std::copy(order.begin(), order.end(), tours_.begin() + static_cast<ptrdiff_t>(a) * n_);
   }
   apply_local_updates(entries, matrix.tau, target, keep, matrix.bounds);
+  return true;
 }
 
 void ColonySearchCpu::count_crossings(Matrix& matrix, std::span<const int32_t> tour) const {
@@ -396,8 +408,11 @@ bool ColonySearchCpu::step(const StopFlag& stop) {
   } else {
     if (config_.immediate_local_update()) {
       if (stop.requested()) return false;
+      std::atomic<bool> stopped{false};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(config_.threads) if (config_.threads > 1)
-      for (int m = 0; m < layout_.matrices; ++m) construct_lockstep(m);
+      for (int m = 0; m < layout_.matrices; ++m)
+        if (!construct_lockstep(m, stop)) stopped = true;
+      abandoned = stopped;
     } else {
       construct_independent(stop, abandoned);
     }

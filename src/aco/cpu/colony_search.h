@@ -16,6 +16,7 @@
 #include "aco/colony_layout.h"
 #include "aco/colony_merge.h"
 #include "core/candidates.h"
+#include "core/default_init_allocator.h"
 #include "core/instance.h"
 #include "core/search.h"
 
@@ -78,7 +79,8 @@ class ColonySearchCpu final : public Search {
   };
 
   void construct_independent(const StopFlag& stop, bool& abandoned);
-  void construct_lockstep(int matrix);
+  /// false when `stop` asked before the ants were done (a look every 64 steps).
+  bool construct_lockstep(int matrix, const StopFlag& stop);
   void construct_focused(const StopFlag& stop, bool& abandoned);
   void improve_tours(const StopFlag& stop, bool& abandoned);
   void start_focused(std::vector<int32_t> tour);
@@ -97,7 +99,9 @@ class ColonySearchCpu final : public Search {
   int n_;
   std::vector<Matrix> matrices_;
   std::vector<ColonyRecord> records_;
-  std::vector<int32_t> tours_;
+  // Ants x n, written ant by ant before it is read: not zeroed when sized (with --threads 64 at
+  // 20,000 cities, 1.5 GB of zeros took 0.7 s of a 0.5-s limit).
+  std::vector<int32_t, DefaultInitAllocator<int32_t>> tours_;
   std::vector<int64_t> lengths_;
   std::vector<int32_t> colony_best_, colony_restart_best_;  // colonies x n
   std::optional<CandidateLists> ls_lists_;                  // the local search's neighbour lists

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <thread>
 
+#include "core/search.h"
 #include "core/tour.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/double_bridge.h"
@@ -39,13 +41,26 @@ WalkOutcome run_walk(const PlannedInstance& planned, int walk, const WalkPlan& p
   const Instance& instance = *planned.instance;
   const int n = instance.n();
   WalkOutcome out;
-  out.tour = walk_start(planned, walk);
-  NeighbourClimber climber(instance, planned.lists, localsearch::cpu::climb_options(plan.moves, false));
-  climber.climb(out.tour);
+  // The start tour and its first climb stop at the walk's deadline too (a million cities: seconds
+  // each); the start tour keeps half the time left at most (walk_start's fallback is at once).
+  // Lists not built in time (solve_batch): the start tour is the walk's, the space-filling curve's.
+  const bool lists = planned.lists.n() == n;
+  const StopFlag stop{plan.interrupt, deadline};
+  StopFlag start_stop = preparation_stop(&stop);
+  if (!lists) start_stop.deadline = std::chrono::steady_clock::time_point::min();
+  out.tour = walk_start(planned, walk, &start_stop);
+  std::optional<NeighbourClimber> climber;
+  if (lists) {
+    climber.emplace(instance, planned.lists, localsearch::cpu::climb_options(plan.moves, false));
+    climber->climb(out.tour, &stop);
+  }
   out.length = tour_length(instance, out.tour);
   out.history.push_back({0, seconds_since(plan.start), out.length});
   if (out.length <= planned.target) reached.store(true, std::memory_order_relaxed);
-  if (n < localsearch::kMinKickCities) {
+  if (n < localsearch::kMinKickCities || !lists) {
+    // Lists are missing only where the time limit or an interrupt stopped them.
+    out.interrupted = !lists && plan.interrupt != nullptr && plan.interrupt->load();
+    out.timed_out = !lists && !out.interrupted;
     out.seconds = seconds_since(plan.start);
     return out;
   }
@@ -71,7 +86,7 @@ WalkOutcome run_walk(const PlannedInstance& planned, int walk, const WalkPlan& p
     for (int i = 0; i < bridge.moved(); ++i)
       tour[at(bridge.p0 + 1 + i)] = out.tour[at(localsearch::double_bridge_source(bridge, i))];
     for (int i = 1; i <= bridge.moved(); ++i) pos[tour[at(bridge.p0 + i)]] = at(bridge.p0 + i);
-    const int64_t gain = climber.climb(tour, pos, ends).gain;
+    const int64_t gain = climber->climb(tour, pos, ends).gain;
     ++out.kicks;
     const int64_t next = out.length + kick - gain;
     if (next <= out.length) {  // kept (equal lengths too: plateaus)

@@ -16,8 +16,11 @@ namespace formica::localsearch::cpu {
 /// The best move of every position i (the "row" of moves (i, j), j > i), kept when it improves the
 /// tour, sorted best first (sort_candidates). Each distance is computed once per pass: row i reuses
 /// row i + 1's distances for its second new edge. Rows are shared among `threads`; the result does
-/// not depend on the thread count.
-std::vector<Candidate> improving_moves(const Instance& instance, std::span<const int32_t> tour, int threads);
+/// not depend on the thread count. When `stop` (null: never) asks during the pass (a look every
+/// few rows: a pass over 20,000 cities is 2 * 10^8 moves, most of a second), the pass ends there and
+/// `*stopped` (when given) is set; the moves found are then not all there are.
+std::vector<Candidate> improving_moves(const Instance& instance, std::span<const int32_t> tour, int threads,
+                                       const StopFlag* stop = nullptr, bool* stopped = nullptr);
 
 struct ClimbCounts {
   int64_t passes = 0;       ///< full passes, the last one finding nothing
@@ -28,7 +31,7 @@ struct ClimbCounts {
 
 /// Climbs `tour` to a 2-opt local optimum under the exact metric: passes of improving_moves, each
 /// followed by select_disjoint(k_swap) and apply_moves, until a pass finds no improving move.
-/// `stop`, when given, is polled before every pass.
+/// `stop`, when given, is polled before every pass and inside it.
 ClimbCounts climb_best_improvement(const Instance& instance, std::span<int32_t> tour, int k_swap, int threads,
                                    const StopFlag* stop = nullptr);
 

@@ -185,6 +185,7 @@ void IteratedLinKernighan::work(int worker) {
       if (walk.length() < 0 || resync ||
           (seen != shared_version() && Clock::now() - synced >= kResyncPeriod)) {
         const int64_t length = take(adopted, seen);
+        if (stop_.load(std::memory_order_relaxed)) break;  // see below
         walk.reset(adopted, length, true);
         base = walk_best = length, since_best = 0;
         synced = Clock::now(), resync = false;
@@ -218,6 +219,9 @@ void IteratedLinKernighan::work(int worker) {
     }
     if (walk.length() < 0 || (!independent_ && best_length_.load(std::memory_order_acquire) < walk_best)) {
       const int64_t length = best(adopted);  // adopt
+      // Stopped while it waited for the tour: no walk set up for nothing (256 threads on 2 cores,
+      // each resetting its walk after the stop, took 5 s past a 0.5-s limit).
+      if (stop_.load(std::memory_order_relaxed)) break;
       walk.reset(adopted, length, walks_two_level(n, lk_options_.step));
       walk_best = length, since_best = 0;
     }

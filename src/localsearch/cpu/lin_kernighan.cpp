@@ -27,7 +27,9 @@ NeighbourClimbCounts run_chains(C& chain, const Tour& t, CityQueue& queue, const
                                 const ChainEdges& edges) {
   NeighbourClimbCounts counts;
   while (!queue.empty()) {
-    if ((++counts.evaluated & 255) == 0 && stop != nullptr && stop->requested()) {
+    // A look every 16 chains: a chain on a two-level tour of 20,000 cities is tens of microseconds,
+    // and 256 threads on 2 cores each had to run 256 of them before they saw the stop (seconds).
+    if ((++counts.evaluated & 15) == 0 && stop != nullptr && stop->requested()) {
       counts.completed = false;
       break;
     }
