@@ -1,6 +1,9 @@
 """formica.solve: one instance (symmetric or asymmetric, closed tour or open path), in the C++ core
 with the GIL released; beside it, as in the extension's solve.cpp, parameters(), backend_info()
 and device_memory_in_use(): what solve accepts and where it runs.
+
+solve() gathers its keywords into one SolveSettings, checked once, and hands it to _run, which
+turns the problem into what the core takes and the core's answer into a Result.
 """
 
 from __future__ import annotations
@@ -9,6 +12,9 @@ import dataclasses
 import os
 import re
 import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Callable, Optional, Union
 
 import numpy as np
@@ -29,6 +35,9 @@ from ._problem import (
 )
 from ._progress import ImprovementBar
 from ._result import Result, Route, make_result
+
+#: callback(length, tour, seconds), called at each improvement of the best tour.
+ImprovementCallback = Callable[[Union[int, float], np.ndarray, float], Any]
 
 
 def solve(
@@ -126,14 +135,16 @@ def solve(
 
     The GIL is released while the solver runs, so other Python threads go on.
     """
-    graph_options = {name: params.pop(name) for name in ("weight", "complete") if name in params}
-    check_names(params, [*parameters(), *_SOLVE_KEYWORDS])
-    if graph_options and not is_graph(problem):
-        named = ", ".join(name + "=" for name in graph_options)
+    settings = SolveSettings.create(
+        params, algorithm=algorithm, backend=backend, time_limit=time_limit, iterations=iterations, target=target,
+        seed=seed, metric=metric, initial_tour=initial_tour, open=open, start_city=start_city, end_city=end_city,
+        callback=callback, progress=progress,
+    )
+    if settings.graph_options and not is_graph(problem):
+        named = ", ".join(name + "=" for name in settings.graph_options)
         raise ValueError(f"{named} apply to networkx graphs; got {type(problem).__name__}")
     with python_messages():
-        return _solve(problem, algorithm, backend, time_limit, iterations, target, seed, metric, initial_tour,
-                      open, start_city, end_city, callback, progress, params, graph_options)
+        return _run(problem, settings)
 
 
 def _describe_auto(doc: Optional[str]) -> Optional[str]:
@@ -153,73 +164,125 @@ def _describe_auto(doc: Optional[str]) -> Optional[str]:
 solve.__doc__ = _describe_auto(solve.__doc__)
 
 
-def _solve(
-    problem: ProblemLike,
-    algorithm: str,
-    backend: str,
-    time_limit: Optional[float],
-    iterations: Optional[int],
-    target: Optional[float],
-    seed: int,
-    metric: Optional[str],
-    initial_tour: Optional[npt.ArrayLike],
-    open: bool,
-    start_city: Optional[int],
-    end_city: Optional[int],
-    callback: Optional[Callable[[Union[int, float], np.ndarray, float], Any]],
-    progress: bool,
-    params: dict[str, Any],
-    graph_options: dict[str, Any],
-) -> Result:
+#: The keywords of solve() for networkx graphs, which arrive among the solver parameters.
+_GRAPH_OPTIONS = ("weight", "complete")
+#: solve()'s own keywords, beside the solver parameters (formica.parameters()).
+_SOLVE_KEYWORDS = ("metric", "initial_tour", "open", "start_city", "end_city", "callback", "progress",
+                   *_GRAPH_OPTIONS)
+
+
+@dataclass(frozen=True, eq=False)
+class SolveSettings:
+    """What formica.solve was asked besides the problem, as solve()'s keywords name it (see there):
+    made once by create(), which refuses unknown names and normalises the values, then handed
+    down whole. The checks that need the problem as well are _run's."""
+
+    algorithm: str
+    backend: str
+    time_limit: Optional[float]
+    iterations: Optional[int]
+    #: In the problem's units, as the user gave it (solver_parameters() converts it).
+    target: Optional[float]
+    seed: int
+    metric: Optional[str]
+    initial_tour: Optional[npt.ArrayLike]
+    open: bool
+    start_city: Optional[int]
+    end_city: Optional[int]
+    callback: Optional[ImprovementCallback]
+    progress: bool
+    #: The other solver parameters by name (formica.parameters()), read-only.
+    params: Mapping[str, Any]
+    #: weight= and complete=, for a networkx graph (graph_matrix), read-only.
+    graph_options: Mapping[str, Any]
+
+    @classmethod
+    def create(
+        cls,
+        params: dict[str, Any],
+        *,
+        open: bool,
+        start_city: Optional[int],
+        end_city: Optional[int],
+        callback: Optional[ImprovementCallback],
+        **keywords: Any,
+    ) -> SolveSettings:
+        """The settings of a solve() call: `params` its **params (the graph options among them),
+        `keywords` its other keywords. ValueError for an unknown name or a callback that is not
+        callable."""
+        params = dict(params)
+        graph_options = {name: params.pop(name) for name in _GRAPH_OPTIONS if name in params}
+        check_names(params, [*parameters(), *_SOLVE_KEYWORDS])
+        if callback is not None and not callable(callback):
+            raise ValueError(f"callback is a callable (length, tour, seconds), got {callback!r}")
+        return cls(
+            open=bool(open),
+            start_city=None if start_city is None else int(start_city),
+            end_city=None if end_city is None else int(end_city),
+            callback=callback,
+            params=MappingProxyType(params),
+            graph_options=MappingProxyType(graph_options),
+            **keywords,
+        )
+
+    def solver_parameters(self, scale: Optional[float]) -> dict[str, str]:
+        """The solver's parameters as the core takes them: by name, each value as the command line
+        spells it, the target in the solver's units (`scale`: the problem's fixed-point scale)."""
+        values: dict[str, Any] = {
+            "algorithm": self.algorithm,
+            "backend": self.backend,
+            "time_limit": self.time_limit,
+            "iterations": self.iterations,
+            "seed": self.seed,
+            **self.params,
+        }
+        if self.target is not None:
+            values["target"] = solver_target(self.target, scale)
+        return {name: parameter_text(value) for name, value in values.items() if value is not None}
+
+
+def _run(problem: ProblemLike, settings: SolveSettings) -> Result:
+    """Solves `problem` as `settings` say: the problem as the core takes it, the core's run, and
+    its answer as a Result (attached to the exception as ``result`` on Ctrl-C)."""
+    metric = settings.metric
     if isinstance(problem, (str, os.PathLike)):
         if metric is not None:
             raise ValueError("metric= applies to arrays; a TSPLIB file names its own EDGE_WEIGHT_TYPE")
         problem = _core.load_problem(os.fspath(problem))
     labels = None
     if is_graph(problem):
-        problem, labels = graph_matrix(problem, **graph_options)
+        problem, labels = graph_matrix(problem, **settings.graph_options)
     route = Route(
-        bool(open),
-        None if start_city is None else int(start_city),
-        None if end_city is None else int(end_city),
+        settings.open,
+        settings.start_city,
+        settings.end_city,
         DirectedMatrix(*problem) if isinstance(problem, tuple) else asymmetric_matrix(problem, metric),
     )
     if route.asymmetric is not None or route.is_path:
-        if initial_tour is not None:
+        if settings.initial_tour is not None:
             raise ValueError(
                 "initial_tour starts a closed tour of a symmetric instance; it does not apply to "
                 + ("an asymmetric instance" if route.asymmetric is not None else "an open path")
             )
-        if callback is not None or progress:
+        if settings.callback is not None or settings.progress:
             raise ValueError(
                 "callback= and progress= follow closed tours of symmetric instances; they do not apply to "
                 + ("an asymmetric instance" if route.asymmetric is not None else "an open path")
             )
-    if callback is not None and not callable(callback):
-        raise ValueError(f"callback is a callable (length, tour, seconds), got {callback!r}")
     prepared = None if route.asymmetric is not None else as_problem(problem, metric)
-    settings: dict[str, Any] = {
-        "algorithm": algorithm,
-        "backend": backend,
-        "time_limit": time_limit,
-        "iterations": iterations,
-        "seed": seed,
-        **params,
-    }
-    if target is not None:
-        units = prepared if prepared is not None else route.asymmetric  # a DirectedMatrix has a scale too
-        settings["target"] = solver_target(target, units.scale)  # type: ignore[union-attr]
-    text = {name: parameter_text(value) for name, value in settings.items() if value is not None}
+    units = prepared if prepared is not None else route.asymmetric  # a DirectedMatrix has a scale too
+    text = settings.solver_parameters(units.scale)  # type: ignore[union-attr]
     ends = (route.open, route.start_city, route.end_city)
-    bar = ImprovementBar() if progress else None
+    bar = ImprovementBar() if settings.progress else None
+    target = settings.target
     try:
         if route.asymmetric is not None:
             raw = _core.solve_asymmetric(route.asymmetric.name, route.asymmetric.weights, text, *ends)
         elif route.is_path:
             raw = _core.solve_path(prepared.instance, text, *ends)  # type: ignore[union-attr]
         else:
-            watcher = _improvement_watcher(prepared, callback, bar)  # type: ignore[arg-type]
-            start = None if initial_tour is None else as_tour(initial_tour)
+            watcher = _improvement_watcher(prepared, settings.callback, bar)  # type: ignore[arg-type]
+            start = None if settings.initial_tour is None else as_tour(settings.initial_tour)
             raw = _core.solve(prepared.instance, text, start, watcher)  # type: ignore[union-attr]
     except BaseException as error:
         attach_partial(error, "result", lambda partial: _labelled(make_result(partial, prepared, target, route), labels))
@@ -230,11 +293,6 @@ def _solve(
     return _labelled(make_result(raw, prepared, target, route), labels)
 
 
-#: solve()'s own keywords, beside the solver parameters (formica.parameters()).
-_SOLVE_KEYWORDS = ("metric", "initial_tour", "open", "start_city", "end_city", "callback", "progress", "weight",
-                   "complete")
-
-
 def _labelled(result: Result, labels: Optional[list[Any]]) -> Result:
     """`result` with the graph's node labels in tour order (Result.nodes), when it came from a graph."""
     return result if labels is None else dataclasses.replace(result, nodes=[labels[i] for i in result.tour])
@@ -242,7 +300,7 @@ def _labelled(result: Result, labels: Optional[list[Any]]) -> Result:
 
 def _improvement_watcher(
     problem: Problem,
-    callback: Optional[Callable[[Union[int, float], np.ndarray, float], Any]],
+    callback: Optional[ImprovementCallback],
     bar: Optional[ImprovementBar],
 ) -> Optional[Callable[[np.ndarray, int, float], bool]]:
     """What the core calls at each improvement (tour, length in its units, seconds): the user's
