@@ -11,7 +11,7 @@ import dataclasses
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
@@ -19,9 +19,8 @@ from . import _core
 from ._messages import check_names, python_messages
 from ._problem import Problem, as_problem, attach_partial, solver_target
 from ._progress import BatchBar
-
-if TYPE_CHECKING:
-    from . import Result
+from ._result import Result, make_result
+from ._solve import parameter_text
 
 #: Instances that bring their own name (array instances are named "batch-00017").
 _NAMED = (str, os.PathLike, _core.Instance, Problem)
@@ -98,8 +97,6 @@ def solve_batch(
     Results (and Instances) pickle, so batches can be handed to process pools, Ray or Dask:
     see python/examples/batch_on_a_cluster.py.
     """
-    from . import _make_result, _parameter_text
-
     check_names(parameters, batch_parameters())
     with python_messages():
         problems, names = _problems(instances, metric)
@@ -119,13 +116,13 @@ def solve_batch(
         ]
     settings = {"backend": backend, "time_limit": time_limit, "kicks": kicks, "seed": seed, "threads": threads,
                 "walks": walks, **parameters}
-    text = {name: _parameter_text(value) for name, value in settings.items() if value is not None}
+    text = {name: parameter_text(value) for name, value in settings.items() if value is not None}
     reporter = _reporter(progress)
 
     def results(raw: list[dict[str, Any]]) -> list[Result]:
         out = []
         for r, problem, name, target in zip(raw, problems, names, per_target):
-            result = _make_result(r, problem, target)
+            result = make_result(r, problem, target)
             out.append(result if name is None else dataclasses.replace(result, instance=name))
         return out
 

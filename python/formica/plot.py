@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from . import Result
+    from ._result import Result
 
 __all__ = ["plot_history", "plot_tour"]
 

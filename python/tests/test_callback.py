@@ -51,6 +51,13 @@ def test_callback_and_progress_need_a_closed_tour(points) -> None:
         formica.solve(points, open=True, progress=True, iterations=1)
 
 
+def test_a_callback_that_is_not_callable_is_refused_before_the_problem_is_read(tmp_path) -> None:
+    """solve() checks its own keywords before it reads the problem: the wrong keyword is named even
+    where the problem is wrong too (here a file that does not exist)."""
+    with pytest.raises(ValueError, match=r"^callback is a callable \(length, tour, seconds\), got 3$"):
+        formica.solve(str(tmp_path / "missing.tsp"), callback=3)
+
+
 def test_a_misspelled_keyword_lists_python_names(points) -> None:
     with pytest.raises(ValueError) as error:
         formica.solve(points, time_limt=1)

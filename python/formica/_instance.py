@@ -1,0 +1,33 @@
+"""Instances from files and generators: formica.read_tsplib and formica.generate (the extension's
+instance.cpp makes formica.Instance)."""
+
+from __future__ import annotations
+
+import os
+from typing import Union
+
+from . import _core
+from ._core import Instance
+from ._messages import python_messages
+
+
+def read_tsplib(path: Union[str, os.PathLike[str]]) -> Instance:
+    """Reads a TSPLIB .tsp file: EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D or EXPLICIT.
+
+    A bare name such as "pr1002" is looked up in $FORMICA_TSPLIB_DIR/tsp, then among the TSPLIB
+    instances the package ships (those its examples use), as on the command line. Gzipped files
+    (.tsp.gz) are read as they are.
+    Raises ValueError naming the file, line and reason for a malformed file.
+    """
+    return _core.load_instance(os.fspath(path))
+
+
+def generate(n: int, kind: str = "uniform", seed: int = 1) -> Instance:
+    """A seeded random EUC_2D instance in the style of the DIMACS challenge generators.
+
+    kind="uniform" spreads n cities over a 1,000,000 x 1,000,000 square; kind="clustered" puts
+    them around n / 100 centres. The same (n, kind, seed) always gives the same instance, named
+    like the command line's (e.g. "uniform1000-s1").
+    """
+    with python_messages():
+        return _core.generate(n, kind, seed)
