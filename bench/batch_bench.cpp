@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // batch_bench: many small instances at once (docs/batch.md's table). Generates B seeded uniform
 // instances of n cities (instance i seeded seed + i, formica's generator), solves them as one batch
 // after a warm-up batch, repeats, and prints the median wall time (instance set-up, lists, start

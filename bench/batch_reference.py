@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """LKH-3 (through the `elkai` package, default settings: 10 runs) on the instances batch_bench wrote.
 
     python3 bench/batch_reference.py INSTANCES.npy [--count M] [--processes P] [--csv OUT.csv]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The batch table of docs/batch.md on a GPU machine: batch_bench rows and LKH-3 (elkai, default settings, one
 # process per core) on the same instances, on the same host.
 #   bench/batch_table.sh BIN_DIR OUT_DIR ROW...

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers shared by the benchmark programs: configuration rows, instance specs, the machine.
 #pragma once
 

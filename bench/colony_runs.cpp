@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // colony_runs: many independent runs of MMAS / ACS / GACO at once, as the independent matrix groups
 // of one search (colonies = runs x colonies-per-matrix, no exchange), for Li and Jin's Table 1:
 // mean, best and worst of the runs' exact TSPLIB lengths, the mean unrounded Euclidean length of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The tour-construction strategies and pheromone-update designs of Cecilia et al. (2013) and
 # Zhou et al. on one GPU machine, alpha 1, beta 2, rho 0.5, m = n (docs/papers.md's table):
 #   1. construction: ms per iteration for every construction strategy (x selection, KE-ALL and

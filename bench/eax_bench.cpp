@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GA-EAX alone on host threads (population/edge_assembly_search.h): the population's shortest
 // tour against wall time on a TSPLIB instance, its gap to the optimum where one is known.
 //   eax_bench --instance pcb3038 --seconds 30 [--population 100] [--children 30] [--threads 0] [--seed 1]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """What the GPU adds: formica's default beside the same host without its GPU, at every budget.
 
     python3 bench/engine_ablation.py --formica BUILD/formica --instances usa13509,pla33810 \\

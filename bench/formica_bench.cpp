@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // formica_bench: runs a list of instances under a list of configurations and prints one table
 // (instance, n, method, backend, median ms per iteration and its phases, best length, gap), with
 // the same rows as CSV. Every speed-up table in docs/papers.md comes from here. With --seeds N each

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """How busy the GPU is during a run: the share of the wall time in which a kernel was running.
 
     python3 bench/gpu_busy.py [--out DIR] -- BUILD/formica solve pla85900.tsp --time-limit 60

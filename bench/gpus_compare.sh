@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Several GPUs of one host (docs/distributed.md): `formica solve --gpus G` (one island per GPU, islands in
 # one process exchanging through host memory) against `--gpus 1` at the same wall time, the
 # default solver, several seeds; prints every run's gap to the TSPLIB optimum (each run's --json)

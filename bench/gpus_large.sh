@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Very large instances on several GPUs of one host: `formica solve --gpus G` with the
 # stretch decomposition split between the islands by region (the default), the same without the
 # split (--lk-split false: every island walks every stretch), and one GPU with the whole host, at

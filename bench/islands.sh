@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The island model's comparison (docs/distributed.md): R MPI ranks of T threads each against one process of
 # R x T threads, the same wall time, on the CPU backend, several seeds; prints a table of gaps to
 # the TSPLIB optimum (each run's `--json` report) and their medians.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Very large instances on one GPU and its host: `formica solve` on a uniform instance from
 # `formica generate --seed 1` with one setting, for several seeds, each run's best length at a third
 # and two thirds of the budget (program start counted) and at the end, every tour verified; the

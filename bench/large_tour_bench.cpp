@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Very large tours (docs/large-instances.md): the Lin-Kernighan host threads over the whole tour
 // (localsearch/cpu/iterated_lin_kernighan.h) against the same threads over stretches
 // (decomposition/stretch_lin_kernighan.h), from the same start tour, for the same wall time.

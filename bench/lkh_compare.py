@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """formica against LKH-3 at the same time budgets, on the same host (docs/against-lkh3.md).
 
     python3 bench/lkh_compare.py --formica BUILD/formica --instances pcb3038,fnl4461 \\

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """formica beside the Python TSP packages a user would try first, on the same CPU cores.
 
 Runs formica, elkai (LKH-3), fast-tsp and OR-Tools on pr1002, pcb442 and rat783 (TSPLIB), a

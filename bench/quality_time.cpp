@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // quality_time: gap against wall time for the default solver (docs/default-solver.md's table and plot). Every
 // instance runs with each seed for its time limit, the clock started before the instance is read
 // (as `formica solve` counts it); the best-so-far history of each run gives the curve, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The quality-per-time benchmarks of the default solver (--algorithm auto), run with
 # quality_time (medians over seeds, the clock started before the instance is read).
 #   bench/quality_time.sh BUILD_DIR OUT_DIR table   docs/default-solver.md's table and plot: 12 instances,

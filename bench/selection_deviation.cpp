@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // selection_deviation: how far I-Roulette (Cecilia et al. 3.2.3) is from the roulette wheel it
 // stands in for, on the rows an Ant System really draws from. For each instance it takes the
 // fitness row of a city in the first iteration (tau uniform, so f_ij ~ d_ij^-beta) with 1, half

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The set-up of a large instance, stage by stage: the k-d tree, nearest and quadrant neighbour
 // lists, the colonies' candidate rows, and the start tours (docs/reliability.md, time limits at scale).
 // Times are the median over --repeats of one thread's CPU time (wall time beside it), so that

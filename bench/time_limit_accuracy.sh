@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Time-limit accuracy (docs/reliability.md): `formica solve FILE --time-limit T` as a fresh process on seeded
 # uniform instances from 10 to 200,000 cities, the wall time measured around the process (reading
 # the file, every preprocessing step, the polish, writing the tour and exiting all count: the limit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // two_opt_bench: the 2-opt tables of docs/papers.md. For every instance and every k of --k it runs all
 // restarts of 2-opt with random restarts (each instance with its own restart count) and prints
 // wall time, climb time, full passes, move evaluations (n(n - 3) / 2 per full pass), evaluations

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Uchida et al. (2012) Tables 1-4 on one machine: tour construction, pheromone update and total
 # time per selection method on the CPU (sequential) and the GPU (warp- and block-per-ant), and
 # the best length after 100 iterations; alpha 1, beta 2, rho 0.5, m = n.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # MMAS, ACS and GACO on one GPU machine (docs/papers.md):
 #   (a) speed targets: MMAS with 20 candidates and m = n on pr1002, fnl4461, usa13509, and with
 #       100 ants on usa13509 (median ms per iteration, construction separately, GPU named);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the checks the Python entry points apply to NumPy arrays (io/array_instance.h,
 // which python/src calls): coordinates under a metric's name, symmetric and asymmetric distance
 // matrices, an unpickled Instance; and io::batch_from_arrays, which checks a batch's (B, n, 2)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the Held-Karp bound (bounds/held_karp.h) on small instances of any coordinates
 // and weights the reader accepts, up to +-kMaxCoordinate and 2^31 - 1. The first bytes pick the
 // type, n (3 to 64, or one input in eight up to 499: cities stacked on a few points broke the

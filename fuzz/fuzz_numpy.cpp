@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the .npy / .npz reader (io::parse_npy and io::parse_npz, the code read_npy and
 // read_npz run on a file's bytes), then io::batch_from_arrays, which makes the instances of
 // `formica solve-batch` of what was read. An input that starts with NumPy's magic is an .npy file;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the parameter parsers and the range checks behind them — set_parameter over
 // every parameter name, apply_setting (the bench programs' --set key=value), then what
 // `formica solve` does with the result: SolverConfig::validate(), resolve_config for a few sizes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the TSPLIB .tour reader (io::parse_tour, the code read_tour runs on a file's
 // text), then the checks `formica verify` applies against a small instance: is it a permutation,
 // and its exact length.

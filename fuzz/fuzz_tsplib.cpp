@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the TSPLIB .tsp reader (io::parse_tsplib, the code read_tsplib runs on a
 // file's text) over every section and EDGE_WEIGHT_FORMAT, then the distance code on what it read.
 //

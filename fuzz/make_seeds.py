@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Writes the seed corpora of fuzz_numpy, fuzz_arrays and fuzz_bound:
 
 - fuzz/corpus/numpy/: small .npy and .npz files as NumPy itself writes them (every dtype the

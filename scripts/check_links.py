@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks that every relative link in the repository's Markdown resolves.
 
 Reads README.md, CHANGELOG.md, docs/**/*.md and bench/results/*/NOTES.md (or the files named on the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Files and functions of src/ past the house's sizes: a file over 800 lines, or a function over
 120 lines whose comment does not give a reason (a line of its comment starting "Long:").
 

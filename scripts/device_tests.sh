@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # On the GPU machine: unpack a packed build (device-pack/bin.tar.xz, made from an sm_90 build by
 # `tar -C BUILD -cJf device-pack/bin.tar.xz tests/*_tests formica`) and run every test binary
 # with a time limit each, four at a time, then each failed test again alone; one summary line per

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Functions of scripts/gpu_sanitize, apart so that tests/scripts/gpu_sanitize_test.sh can run them on
 # fake input (no GPU needed).
 

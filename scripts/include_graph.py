@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The floor plan of src/ as an include graph: which room (folder under src/, and python/src as
 the Python front end) includes which, and a check that no include runs up a floor and no rooms
 include each other in a cycle.

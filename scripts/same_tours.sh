@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The same tours for the same seeds: solves a handful of small instances with the CPU backend, a
 # fixed seed and a count of iterations (never a time limit, so every run is repeatable), once with
 # the formica of each of two builds, and compares the tours and their lengths. For a change that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GPU tests skip, visibly and with the reason, where there is no CUDA device or no CUDA build.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers shared by the tests: where the TSPLIB data is, skipping with a reason, and statistics.
 #pragma once
 

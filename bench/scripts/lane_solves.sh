@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Two solves at once on a host with two GPUs and 32 cores: lane L has GPU L and cores 16L..16L+15
 # (--threads 16, --lk-threads 14: what auto gives on a 16-core host with one GPU). Each run's gap to
 # the optimum at 1/3/10/30/60/100/120 s (program start counted) is read from its history, and every

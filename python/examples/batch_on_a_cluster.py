@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Solving a large batch of small TSP instances on many machines: Ray, Dask or a process pool.
 
 formica.solve_batch already uses every core (or the GPU) of one machine. To go further, split the

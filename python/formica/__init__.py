@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """formica: a GPU solver for the symmetric Traveling Salesman Problem, from Python.
 
 A thin layer over formica's C++ library::

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """python -m formica: a thin command line over the formica package, for where the package is
 installed (``pip install .`` or a wheel) but the C++ ``formica`` command is not.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """formica.solve_batch: many small instances at once, on every CPU core or on one GPU.
 
 Each instance becomes a Problem exactly as formica.solve would make it (``as_problem``), all of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """formica.lower_bound: the Held-Karp bound of a symmetric instance (the extension's bound.cpp),
 and LowerBound, what it returns, in the problem's units (for float distances, through the
 fixed-point form the solver sees)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Type stubs of formica._core, the C++ extension (private: use the formica package)."""
 
 from collections.abc import Callable, Sequence

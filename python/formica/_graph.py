@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """NetworkX graphs as problems: formica.solve(G) solves the graph's weight matrix and names the tour
 by the graph's nodes. NetworkX is imported only when a graph comes in."""
 

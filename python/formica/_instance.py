@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Instances from files and generators: formica.read_tsplib and formica.generate (the extension's
 instance.cpp makes formica.Instance)."""
 

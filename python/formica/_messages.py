@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Messages in Python's spelling: the core words its errors for the command line ("--time-limit");
 from Python they name the keyword instead ("time_limit")."""
 

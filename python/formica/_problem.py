@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What formica.solve accepts as a problem, turned into an instance of the C++ core.
 
 A problem is a TSPLIB file path (or a TSPLIB name), a formica.Instance, an (n, 2) or (n, 3) array

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Progress shown on stderr while the core runs: tqdm when it is installed, one line rewritten in
 place otherwise. solve_batch counts instances solved; solve follows the best length."""
 

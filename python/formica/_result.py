@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What a solve returns: formica.Result (the best tour and how the run went) and its HistoryPoint,
 and make_result, which builds a Result from what the core returned (formica.solve and
 formica.solve_batch both use it)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """formica.solve: one instance (symmetric or asymmetric, closed tour or open path), in the C++ core
 with the GIL released; beside it, as in the extension's solve.cpp, parameters(), backend_info()
 and device_memory_in_use(): what solve accepts and where it runs.

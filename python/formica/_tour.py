@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Tours: formica.tour_length, and formica.read_tour and formica.write_tour for TSPLIB .tour files
 (the extension's tour.cpp)."""
 

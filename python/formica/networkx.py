@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """formica for NetworkX: a ``method`` for ``networkx.approximation.traveling_salesman_problem``.
 
 ::

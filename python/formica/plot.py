@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Pictures of tours and of convergence.
 
 A path ending in .svg gets the SVG document the command line writes (``formica solve --svg`` and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // formica._core.solve_batch: many instances at once (batch/batch_solver.h) with the GIL released,
 // a progress callback and Ctrl-C, as formica._core.solve runs one (run_interruptibly).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parts of formica's Python extension module, formica._core, one file each, and the NumPy
 // conversions they share. The module is private: python/formica/__init__.py is the public API.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // formica._core.lower_bound: the Held-Karp bound (bounds/held_karp.h) with the GIL released; Ctrl-C
 // ends the ascent, and the bound of the penalties reached (still proven) comes back attached to
 // the KeyboardInterrupt as `_formica_result`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // formica.Instance: a TSP instance from a TSPLIB file, a generator, coordinates or a matrix.
 #include <string>
 #include <tuple>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Running C++ work from Python with the GIL released, Ctrl-C included: the work runs on a worker
 // thread while the calling thread waits without the GIL, waking every few milliseconds to let
 // Python run its signal handlers (PyErr_CheckSignals, which only acts on the main thread) and an

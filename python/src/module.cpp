@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // formica._core: the nanobind extension behind the formica Python package. It maps formica's
 // error kinds to Python exceptions (InputError -> ValueError with the message the CLI prints
 // after "formica: error: ", OutOfMemoryError -> MemoryError) and registers the bindings.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SVG pictures of src/io/svg.h for Python, so that formica.plot_tour and plot_history write
 // the same .svg documents as `formica solve --svg / --plot-history`.
 #include <optional>

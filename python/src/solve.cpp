@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // formica._core.solve: runs the solver with the GIL released and turns Ctrl-C into a clean stop.
 // Beside it, parameters() and backend_info(): what solve accepts and where backend="auto" runs.
 //

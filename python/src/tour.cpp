@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tours from Python: exact length, and reading and writing TSPLIB .tour files.
 #include <string>
 

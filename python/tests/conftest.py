@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared fixtures: the test data folder, the TSPLIB folder and the formica command line.
 
 CTest runs this suite with PYTHONPATH pointing at the build folder's package and FORMICA_CLI at

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """formica.solve_batch: every kind of batch, exact results, seeds and limits, errors that name the
 instance, progress, Ctrl-C, pickling, and the cluster example on a process pool."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """formica.lower_bound: the Held-Karp bound from Python (the command line's `formica bound`)."""
 
 from __future__ import annotations

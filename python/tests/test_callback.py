@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """solve(callback=...), solve(progress=True) and messages in Python's spelling."""
 
 from __future__ import annotations

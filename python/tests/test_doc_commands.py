@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The shell commands in the code blocks of README.md and docs/cli.md, run as a reader would run
 them: on the formica command line under test, in an empty folder, with FORMICA_TSPLIB_DIR unset (so
 with the TSPLIB instances formica ships). Every `--time-limit` is capped at 1 s to keep CI short.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """TSPLIB's FIXED_EDGES_SECTION from Python: formica.solve keeps the fixed edges in every tour it
 returns or hands to a callback, pickling keeps them, and solve_batch, which cannot keep them,
 refuses the instance."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Float coordinates keep their exact distances unless the user names an integer metric."""
 
 from __future__ import annotations

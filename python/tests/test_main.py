@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """python -m formica (the package's own command line) and formica.backend_info(). Its error lines
 match the C++ command line's: test_solve.py runs both front ends on the same bad input."""
 

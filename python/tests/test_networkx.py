@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """NetworkX graphs: formica.solve(G) and formica.networkx.method for NetworkX's TSP."""
 
 from __future__ import annotations

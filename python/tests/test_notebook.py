@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What a notebook shows of a Result: a short repr, an SVG of the tour, and plot beside
 plot_history without their titles running into each other; and a build that stays out of the
 source tree."""

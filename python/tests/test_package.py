@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The package itself: type stubs that match the extension, py.typed, documentation, and the installed
 package (its metadata; importing and solving away from the source tree)."""
 

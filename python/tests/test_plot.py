@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Pictures: SVG from formica's own writer (the same documents as the command line's), PNG and
 matplotlib axes through matplotlib."""
 

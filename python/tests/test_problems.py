@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What formica accepts as a problem: coordinate arrays under every metric, distance matrices,
 TSPLIB files and Instances; exact lengths; and the ValueError for everything else."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reliability: many solves in one process without growth of host memory, and solves
 from several Python threads at once giving the single-threaded tours.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Open paths, fixed endpoints and asymmetric matrices through formica.solve, against brute force."""
 
 from __future__ import annotations

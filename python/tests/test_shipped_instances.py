@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The TSPLIB instances formica ships (data/tsplib/, the package's formica/tsplib): found by name
 from any folder without FORMICA_TSPLIB_DIR, and an unknown name as one line with exit code 2."""
 

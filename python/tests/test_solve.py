@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """formica.solve: results, parameters, stopping rules, agreement with the command line, the GIL
 and Ctrl-C."""
 

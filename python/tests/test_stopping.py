@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Runs that stop when they are done: small instances exactly, default budgets when the tour
 stops improving or meets the Held-Karp bound; named budgets as named."""
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Candidate rows with dynamic slots, and GACO's dynamic neighbours (see candidate_set.h).
 #include "aco/candidate_set.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CandidateSet: what every colony variant chooses among. Row i holds `width` entries: the k
 // nearest neighbours of i (static, nearest first), then `dynamic` slots for GACO's dynamic
 // neighbours (Li and Jin 3.2, Eq. 5-6: the successor and the predecessor of i on the last

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names, validation and printing of the colony variants' parameters (see colony_config.h).
 #include "aco/colony_config.h"
 

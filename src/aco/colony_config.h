@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Parameters of the ant colony variants beyond Ant System: MAX-MIN Ant System (Stutzle and Hoos
 // 2000), Ant Colony System (Dorigo and Gambardella 1997) and GACO (Li and Jin, section 3), with
 // candidate lists and several colonies at once. Defaults are the literature's (ACOTSP's where the

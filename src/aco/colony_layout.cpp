@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Colony layout and shared bookkeeping (see colony_layout.h).
 #include "aco/colony_layout.h"
 

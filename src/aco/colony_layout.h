@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ColonyLayout: how the ants of several colonies and their pheromone matrices are laid out, the
 // same on the CPU and the GPU: colony c owns ants [first_ant[c], first_ant[c + 1]) and uses matrix
 // c / group; each ant has a 64-bit seed drawn once on the host (Li and Jin 3.2: seeds from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The colonies' memory plan (see colony_memory.h). The counts mirror the allocations in
 // cpu/colony_search.cpp and cuda/colony_search_cuda.cu.
 #include "aco/colony_memory.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the colony variants allocate for n cities, computed before anything is allocated: the CPU
 // search checks its host bytes and the GPU search its device bytes against what is free
 // (core/memory.h), and the command line prints both. Everything is O(n k) per matrix plus O(n) per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Merging the colonies' best tours (see colony_merge.h).
 #include "aco/colony_merge.h"
 

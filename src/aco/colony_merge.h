@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Merging the colonies' best tours (--merge-tours), the same on the CPU and the GPU: every
 // kMergeInterval iterations in which some colony's best or restart-best tour changed, the other
 // colonies' best tours and every colony's restart-best are merged into the best tour of all by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pheromone algebra of MMAS, ACS and GACO, shared word for word by the CPU and the GPU (every
 // function is __host__ __device__): the bounds, the closed form of the local update, which best
 // tour deposits, and the per-entry update. Pheromone lives on candidate edges only: entry

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names, validation and printing of the ant colony parameters, and the GPU plan: the one table of
 // which construction takes which selection and launch, and the "auto" choices by n.
 #include "aco/config.h"

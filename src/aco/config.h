@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Parameters of the ant colony algorithms, with the papers' defaults, and the GPU plan: which
 // construction strategy, selection, launch mode and pheromone-update design run together.
 #pragma once

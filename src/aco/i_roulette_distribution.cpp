@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // I-Roulette's exact distribution (see i_roulette_distribution.h).
 #include "aco/i_roulette_distribution.h"
 

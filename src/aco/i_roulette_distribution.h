@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The distribution I-Roulette really samples (Cecilia et al. 3.2.3), in closed form, and its
 // distance from the roulette wheel it stands in for. With a uniform u_l in (0, 1] per candidate,
 // city j wins when u_j w_j is the largest product:

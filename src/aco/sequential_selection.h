@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Next-city selection by one sequential worker, written once for the host and the device: the
 // CPU backend's roulette and I-Roulette, and the GPU's task-parallel construction, where one
 // thread builds one ant's tour by the CPU's algorithm (Cecilia et al. 3.1.2, their Algorithm 2;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The roulette threshold r = u * total, kept strictly below the total: u in [0, 1) can round up
 // to it, and a search for the first cumulative sum exceeding r must always end on a positive
 // weight. One definition for the CPU (double sums) and the GPU (float sums).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The batch parameter table (see batch_parameters.h). Values are parsed by the solver's parsers
 // (solver/parameters.h, localsearch/config.h, core/candidates.h), so "cpu", "three-opt" or
 // "quadrant" mean here what they mean to `formica solve`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The batch solver's parameters by name: one table that the command line (formica solve-batch)
 // and the Python package (formica.solve_batch) share, so both spell and check them alike.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The batch solver (see batch_solver.h): checks the whole batch first, prepares every instance's
 // lists and limits, runs the walks on the chosen backend and keeps each instance's shortest walk.
 #include "batch/batch_solver.h"

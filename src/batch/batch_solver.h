@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Many small instances at once: B instances of possibly different sizes (a jagged batch), each
 // solved by its own iterated local search, all of them at the same time on every CPU core or on
 // one GPU.

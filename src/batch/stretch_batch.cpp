@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A tour's stretches solved as one batch (see stretch_batch.h).
 #include "batch/stretch_batch.h"
 

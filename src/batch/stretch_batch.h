@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A very large tour improved a stretch at a time, every stretch at once, by the batch solver
 // (batch_solver.h): the decomposition of decomposition/stretch_lin_kernighan.h with the batch's
 // walks in place of host threads, so that on the GPU thousands of warps walk the stretches side by

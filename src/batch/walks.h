@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the batch solver hands its backends and gets back (batch_solver.cpp drives them): the
 // instances with their lists and resolved limits, and each walk's outcome. Host-only, no CUDA
 // types, so the CPU build and the front ends never see the CUDA side.

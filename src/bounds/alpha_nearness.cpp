@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Alpha values by binary lifting over the minimum 1-tree, and alpha candidate lists (see
 // alpha_nearness.h).
 #include "bounds/alpha_nearness.h"

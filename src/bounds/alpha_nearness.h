@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Alpha-nearness (Helsgaun 2000, LKH): alpha(i, j) is how much heavier the minimum 1-tree gets
 // when it must contain the edge (i, j), under the Held-Karp penalties. Edges of the minimum 1-tree
 // have alpha 0; optimal tours' edges mostly have small alpha, which is why the few alpha-nearest

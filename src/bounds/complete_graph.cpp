@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minimum 1-trees of the complete graph (see complete_graph.h).
 #include "bounds/complete_graph.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minimum 1-trees of the complete graph: what makes a Held-Karp bound proven. Dense Prim looks at
 // every pair; Boruvka over a k-d tree skips only pairs it proves too heavy (kd_boruvka.h). Both
 // give the unique minimum spanning tree under `lighter`, so the choice changes the time only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dense Prim (see dense_prim.h): each step takes the lightest edge into the tree (a reduction over
 // the cities outside it), then lowers every outside city's key by its edge to the new city.
 #include "bounds/dense_prim.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minimum spanning trees of the complete graph by Prim's O(n^2) algorithm: every pair is looked
 // at, so the tree is minimal over the complete graph by construction. For EXPLICIT and GEO
 // instances, and for moderate n of any type.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Subgradient ascent on a sparse graph, certified over the complete graph (see held_karp.h).
 #include "bounds/held_karp.h"
 

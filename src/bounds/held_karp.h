@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Held-Karp lower bound: minimum 1-trees under node penalties raised by subgradient ascent
 // (Held and Karp 1970, 1971; the step schedule of Helsgaun's LKH, 2000).
 //

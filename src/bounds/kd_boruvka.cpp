@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Boruvka over a k-d tree with penalty-aware pruning (see kd_boruvka.h).
 #include "bounds/kd_boruvka.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minimum spanning trees of the complete graph of a coordinate instance by Boruvka's algorithm
 // over a k-d tree, exact under penalised weights; what makes 200,000 cities affordable where
 // dense Prim's n^2 pairs are not.

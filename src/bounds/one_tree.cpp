@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The 1-tree of a minimum spanning tree (see one_tree.h).
 #include "bounds/one_tree.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The minimum 1-tree: a minimum spanning tree of all cities plus one more edge at a leaf.
 //
 // Held and Karp's 1-tree is a spanning tree of the cities other than a special city v plus the two

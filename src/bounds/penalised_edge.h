@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Edges of the complete graph under penalised weights, the currency of the Held-Karp bound.
 //
 // Held and Karp (1970) add a penalty pi(i) to every city: w(i, j) = d(i, j) + pi(i) + pi(j). Every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ascent's sparse graph and its minimum 1-trees (see sparse_graph.h).
 #include "bounds/sparse_graph.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sparse graph the subgradient ascent runs on: every city's candidate neighbours (nearest and
 // quadrant lists) and the edges of a complete-graph minimum spanning tree, which keeps it
 // connected on clustered instances. Its minimum 1-trees are fast to find but prove nothing: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Union-find with path halving, for the spanning trees of the bounds (k-d tree Boruvka, and
 // Kruskal over a tree and a path city's edges).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `formica solve-batch INPUT`: many small instances at once (batch/batch_solver.h). INPUT is a
 // folder of .tsp files or an .npy / .npz file of coordinates (io/batch_input.h). Writes one TSPLIB
 // .tour per instance into --out-dir and a CSV or JSON summary, prints a one-line total on stdout

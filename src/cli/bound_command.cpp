@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `formica bound INSTANCE`: the Held-Karp lower bound (bounds/held_karp.h), and the bound lines
 // that `formica solve --bound` adds to its summary and its JSON report.
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The subcommands of the `formica` command line. Each registers its options on the CLI11 app and
 // returns the function that runs it; errors propagate as exceptions that main() maps to exit codes.
 #pragma once

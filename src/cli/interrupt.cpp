@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SIGINT and SIGTERM handler of the solving commands (see interrupt.h).
 #include "cli/interrupt.h"
 

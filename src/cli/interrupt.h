@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ctrl-C (SIGINT) or SIGTERM while a command solves: the first one sets a flag that the solver
 // polls (it stops within a step and keeps its best tours, so the command still writes them), and
 // the command exits with 128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM); a second

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // formica's command line: subcommand dispatch and the mapping of errors to exit codes
 // (2 bad input, 3 out of memory, 1 internal error, 130 interrupted by Ctrl-C, 143 by SIGTERM). Under
 // mpirun every rank runs it: start_ranks() says which rank this is, and rank_errors.h keeps errors to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The output options of every subcommand, checked before any work (see commands.h).
 #include <filesystem>
 #include <sys/stat.h>

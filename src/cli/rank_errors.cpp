@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Errors of a run of several ranks (see rank_errors.h).
 #include "cli/rank_errors.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Errors of a run of several ranks (mpirun): one error line for a failure every rank shares, an
 // exit code every rank agrees on, and never a rank left waiting on one that failed. A single rank
 // (plain `formica ...`) prints and returns the code as it always did.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `formica solve`: read or generate an instance, run the solver with progress on stderr, print a
 // one-line summary, and write the tour, the JSON report and the pictures. Ctrl-C stops cleanly
 // and still writes the best tour found so far.

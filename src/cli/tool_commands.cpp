@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `formica info`, `formica verify` and `formica generate`.
 #include <cstdio>
 #include <iostream>

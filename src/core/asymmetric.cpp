@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Asymmetric matrices and the Jonker-Volgenant transformation (see asymmetric.h).
 #include "core/asymmetric.h"
 

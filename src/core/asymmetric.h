@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Asymmetric instances (ATSP): the n x n matrix of directed weights, and the Jonker-Volgenant
 // transformation that hands them to the symmetric solver as 2n cities.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Candidate-list construction (k-d tree for coordinates, row partial sort for matrices).
 #include "core/candidates.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Candidate lists: k neighbours of every city, nearest first: the k nearest, or quadrant
 // neighbours (the nearest few in each quadrant around the city, filled up with the nearest).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which search found the improvements of a run's best tour. Every time the best-so-far length
 // drops, the drop is credited to the search that made it: the run's own search (the colonies with
 // their local search, on the GPU or the CPU; GA-EAX; 2-opt restarts), the host threads beside the

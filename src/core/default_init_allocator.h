@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An allocator whose containers leave new elements default-initialised: a std::vector<int32_t> of
 // them sized to gigabytes takes address space at once and its pages only as they are written,
 // where a plain resize() writes zeros over all of it first (seconds, before any deadline is looked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names of the TSPLIB edge-weight types, as they appear in EDGE_WEIGHT_TYPE.
 #include "core/distance.h"
 

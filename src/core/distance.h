@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The TSPLIB95 distance functions, exact to the integer, as the TSPLIB documentation defines them.
 //
 // Every length formica reports is a sum of these values in 64 bits. Kernels may use float

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dense exact distance matrix (see distance_matrix.h).
 #include "core/distance_matrix.h"
 

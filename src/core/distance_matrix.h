@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The full matrix of exact distances, for the dense algorithms (O(n^2) memory: small n only).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Error kinds of formica and the one validation macro, FORMICA_EXPECTS.
 //
 // Every failure a user can cause (a malformed file, an out-of-range parameter, a tour that is not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Held-Karp dynamic programming for the optimal tour of a small instance (see exact_tour.h).
 #include "core/exact_tour.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The optimal closed tour of a small instance by Held-Karp dynamic programming over subsets
 // (Held and Karp 1962; Bellman 1962): O(2^n n^2) time, O(2^n n) memory, instant up to
 // kExactTourCities cities. formica::solve returns it for instances that small.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fixed edges: their checks, the weights that keep them and the mending of a tour that lost one
 // (see fixed_edges.h).
 #include "core/fixed_edges.h"

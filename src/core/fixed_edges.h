@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fixed edges (TSPLIB's FIXED_EDGES_SECTION): edges every tour must contain, and the
 // transformation that makes every solver keep them.
 //

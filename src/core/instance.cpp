@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Instance construction and validation.
 #include "core/instance.h"
 

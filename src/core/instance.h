@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Instance: the cities of a symmetric TSP and their exact TSPLIB integer distances.
 //
 // Coordinate instances keep their coordinates (distances are computed on demand, O(n) memory);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // KdTree construction and queries (see kd_tree.h).
 #include "core/kd_tree.h"
 

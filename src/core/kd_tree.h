@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // KdTree: a static k-d tree over an instance's cities for k-nearest and nearest-unvisited queries.
 //
 // Distances inside the tree are the continuous metric behind the instance's TSPLIB type (L2 for

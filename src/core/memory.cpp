@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Available memory and the memory check (see memory.h).
 #include "core/memory.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How much memory there is, and the one check every large allocation goes through: an instance
 // that does not fit gets an OutOfMemoryError (exit code 3) naming what needed how much, before
 // anything is allocated, never a crash.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The tables that name an enum's values for the command line, Python and help texts: one row per
 // value (its name and one line of help), and the lookups every parameter's to_string / parse /
 // names use. Every enum that has a name on the command line is named through one of these tables.

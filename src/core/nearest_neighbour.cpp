@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Nearest-neighbour tour construction.
 #include "core/nearest_neighbour.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The nearest-neighbour (greedy) tour: start somewhere, always go to the nearest unvisited city.
 // Uchida et al. section 2.3 use its length L_nn to set the initial pheromone tau_0 = n / L_nn.
 #pragma once

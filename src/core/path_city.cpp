@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The path city beside coordinate-based tours and lists (see path_city.h).
 #include "core/path_city.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The path city of an instance (Instance::with_path_city) where code reads coordinates: it has
 // none, so tours built from coordinates get it inserted afterwards, and lists built from a k-d tree
 // over the other cities get it placed by its distance. Called by core/candidates.cpp,

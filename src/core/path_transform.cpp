@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The dummy-city transformation of open paths and fixed endpoints (see path_transform.h).
 #include "core/path_transform.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Open paths and fixed endpoints as a closed tour: one dummy city joined to the cities the path
 // may end at, so that every algorithm and backend solves a path through the plain Instance.
 // The dummy is the instance's path city (Instance::with_path_city): O(n) memory, the coordinates

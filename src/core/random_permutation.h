@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RandomPermutation: a keyed pseudo-random permutation of 0..n-1 whose every element is computed
 // on its own, in O(1), on the host or the device (FORMICA_HD). Random-restart hill climbing starts
 // each restart from such a permutation (Robinson et al. section 2.2): a GPU block fills its tour

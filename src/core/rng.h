@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Counter-based random numbers: Philox4x32-10 (Salmon et al., SC 2011), the generator behind
 // cuRAND's Philox. A stream is fully determined by (seed, stream, substream), so every ant, restart
 // or thread draws its own reproducible sequence whatever the order in which work is scheduled.

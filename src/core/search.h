@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Search: the interface every iterative method implements (ant colonies, 2-opt restarts), on any
 // backend. The solver drives a Search with its stopping rules; the bench harness times its steps.
 #pragma once

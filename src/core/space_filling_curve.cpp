@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hilbert-curve tour construction (see space_filling_curve.h).
 #include "core/space_filling_curve.h"
 

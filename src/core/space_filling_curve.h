@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Space-filling-curve tours: the cities in the order a Hilbert curve over their bounding square
 // visits them (Platzman and Bartholdi 1989). O(n log n), about 25% above optimal on uniform
 // instances, and local: cities close on the curve are close in the plane, so a 2-opt climb from it

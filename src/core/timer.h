@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Wall-clock timing on the host: a stopwatch and a deadline shared by every stopping rule.
 #pragma once
 

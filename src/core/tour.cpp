@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tour validation and exact length.
 #include "core/tour.h"
 

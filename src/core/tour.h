@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tour: a validated permutation of the cities with its exact 64-bit TSPLIB length.
 #pragma once
 

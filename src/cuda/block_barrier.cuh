@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Block barriers that stay correct when a warp arrives diverged. __syncthreads() is the aligned
 // barrier (bar.sync): the first threads of a warp to reach it count for the whole warp, so it needs
 // the warp converged. After a branch such as `if (tid == 0) { poll the stop flag }` ptxas does not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DeviceBuffer<T>: an owning, move-only cudaMalloc'd array.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CUDA_CHECK: every CUDA runtime call goes through it; a failure becomes an exception naming the
 // call's file and line (OutOfMemoryError for allocation failures, so the CLI exits with 3).
 #pragma once

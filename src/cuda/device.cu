@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device discovery and context start-up for the CUDA backend.
 #include <future>
 #include <mutex>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CUDA device formica runs on, as seen from host code that includes no CUDA headers.
 // In a build without CUDA, no device is ever reported.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Exact TSPLIB distances on the device for kernels that cannot keep an n x n matrix: coordinates
 // (any type but EXPLICIT, GEO converted to radians once on the host) or, for EXPLICIT instances,
 // the weight matrix. The same functions as Instance::distance, so lengths agree to the integer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU-only builds: the CUDA backend was not compiled, so no device is ever reported.
 #include "cuda/device.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Event: a CUDA event that destroys itself, and the milliseconds between two of them (phase
 // timings of the GPU searches).
 #pragma once

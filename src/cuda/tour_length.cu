@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tour length on the device (see tour_length.h).
 #include <cub/block/block_reduce.cuh>
 

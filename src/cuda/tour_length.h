@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Exact tour length computed on the GPU: the CUDA backend's smoke test (it checks that the
 // TSPLIB distance functions compile and agree on the device) and a building block for kernels
 // that must rank tours.

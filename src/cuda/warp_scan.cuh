@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Warp-level prefix sums and reductions with register shuffles only: no shared memory and no
 // block barrier (Zhou et al. Figure B1). Hand-written on purpose: this *is* the technique, and the
 // construction kernels and the 2-opt move selection call it on their critical paths.

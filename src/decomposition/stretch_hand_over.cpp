@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stretches first, then the whole tour (see stretch_hand_over.h).
 #include "decomposition/stretch_hand_over.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Lin-Kernighan threads of very large tours: stretches first, the whole tour once the
 // stretches stall.
 //

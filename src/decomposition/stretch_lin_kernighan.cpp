@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Iterated Lin-Kernighan a stretch at a time (see stretch_lin_kernighan.h).
 #include "decomposition/stretch_lin_kernighan.h"
 

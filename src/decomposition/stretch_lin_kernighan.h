@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Iterated Lin-Kernighan on very large tours, a stretch at a time, on every host thread at once:
 // the decomposition search that stands in for the whole-tour threads (iterated_lin_kernighan.h)
 // beside the colonies on tours of 150,000 cities and more (solver/portfolio.cpp).

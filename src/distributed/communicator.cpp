@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every Communicator shares (see communicator.h).
 #include "distributed/communicator.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rank/device layer under the solver (DESIGN.md, "Several GPUs and hosts"): the few collective
 // operations the island model needs between processes (ranks), whatever carries them. The solver
 // asks a Communicator to exchange or gather tours and never calls MPI or NCCL itself.

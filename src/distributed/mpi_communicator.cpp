@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MPI ranks over host buffers (see mpi_communicator.h).
 #include "distributed/mpi_communicator.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MPI ranks over host buffers (FORMICA_MPI): the Communicator of `mpirun -np P formica ...`, on
 // one host or several. It initialises MPI when built and finalises it when destroyed, so one lives
 // for the whole process (start_ranks() makes it). No MPI types here: the front ends include this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NCCL between ranks that own a GPU each (see nccl_communicator.h). Plain C++ over the CUDA runtime
 // and NCCL's host API: there is no kernel of formica's own here.
 #include "distributed/nccl_communicator.h"

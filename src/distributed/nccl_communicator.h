@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NCCL between ranks that each own a GPU (FORMICA_NCCL): tours travel from device buffers, GPU to
 // GPU (NVLink or the network NCCL finds), instead of through host memory and MPI. The NCCL
 // communicator is bootstrapped through another Communicator (MPI, or a single rank in tests):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The single-rank Communicator (see single_rank.h).
 #include "distributed/single_rank.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One process on its own: the Communicator of a run not launched by mpirun, and of builds without
 // MPI. Every collective is a copy of this rank's data, so the solver needs no special case.
 #pragma once

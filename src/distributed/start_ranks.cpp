@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Starting the ranks of a run (see start_ranks.h).
 #include "distributed/start_ranks.h"
 

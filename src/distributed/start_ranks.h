@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Starting the ranks of a run: what the process was launched as (plain, or one of mpirun's ranks),
 // which GPU each rank takes, and what carries the tours between them (MPI or NCCL). The front
 // ends call these once, first thing; the solver gets the Communicator through SolveOptions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Islands as threads of one process (see thread_team.h).
 #include "distributed/thread_team.h"
 

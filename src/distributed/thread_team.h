@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Islands in one process (--islands, --gpus): the ranks of a run are threads of one process, and
 // their collectives are copies through host memory. Each member publishes where its data lies and
 // the team meets at a barrier; the members then copy what they need and meet again before anyone

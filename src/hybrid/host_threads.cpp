@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The host threads beside the colonies (see host_threads.h).
 #include "hybrid/host_threads.h"
 

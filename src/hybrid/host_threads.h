@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The hybrid: ant colonies with host threads searching beside them, their tours merged. The
 // colonies (aco/) merge their own best tours (aco/colony_merge.h) and take a StartHostThreads
 // that starts the threads; this room is that starter. It picks, from the colonies' config, what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Instances from in-memory arrays (see array_instance.h): the checks the Python entry points
 // apply before the core's own (finite coordinates, at least 3 cities, non-negative weights...).
 #include "io/array_instance.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Instances from in-memory arrays, as the Python extension (python/src) receives them from NumPy:
 // (n, 2) or (n, 3) coordinates under a metric's name, a square int32 distance matrix (symmetric,
 // or asymmetric for a directed tour), and the arrays a pickled Instance keeps. Every check of

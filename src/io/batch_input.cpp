@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Loading a batch of instances (see batch_input.h).
 #include "io/batch_input.h"
 

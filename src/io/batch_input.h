@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The instances of `formica solve-batch`: every .tsp file of a folder, or the coordinate arrays of
 // an .npy / .npz file (io/numpy_file.h), each instance with the name its .tour file takes.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DIMACS-style uniform and clustered instance generators (see generator.h).
 #include "io/generator.h"
 

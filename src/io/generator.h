@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Seeded instance generators in the style of the DIMACS TSP challenge (portgen and portcgen):
 // uniform cities in a 1,000,000 x 1,000,000 square, or cities clustered around n / 100 centres
 // with normally distributed offsets. The same (n, kind, seed) always gives the same instance.

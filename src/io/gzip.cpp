@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // gzip inflation for the text readers (see gzip.h).
 #include "io/gzip.h"
 

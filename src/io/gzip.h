@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // gzip-compressed input (RFC 1952), inflated by zlib: the text readers take `pr2392.tsp.gz` as they
 // take `pr2392.tsp`, so that the TSPLIB instances shipped in data/tsplib/ stay small. Called by
 // MappedFile (mapped_file.h) on every text file that starts as a gzip stream does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Instance lookup by path or TSPLIB name (see instance_source.h).
 #include "io/instance_source.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where instances come from: TSPLIB files on disk, found by path, or by name in the TSPLIB folder
 // (environment variable FORMICA_TSPLIB_DIR, default ../shared/tsplib) and then among the TSPLIB
 // instances formica ships (data/tsplib/), so that the examples in its documentation run from any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Known optimal tour lengths of TSPLIB's symmetric instances (TSPLIB's official list, all proven).
 // dsj1000 carries its CEIL_2D optimum, 18660188, which matches the file's EDGE_WEIGHT_TYPE.
 #include "io/known_optima.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lookup of the proven optimal lengths of TSPLIB's symmetric instances, so that every run on a
 // TSPLIB file can print its gap. The table is compiled in; no data folder is needed.
 #pragma once

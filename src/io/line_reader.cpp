@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lazy line splitting and field helpers for the TSPLIB reader (see line_reader.h).
 #include "io/line_reader.h"
 

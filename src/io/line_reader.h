@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The lines of a text, one at a time, as the TSPLIB reader walks them, and the field helpers it
 // splits them with.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Read-only file mapping and bounded stream reads for the readers (see mapped_file.h).
 #include "io/mapped_file.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A file's bytes as one read-only view, without reading them all first: a regular file is mapped
 // into memory and its pages are read only when the parser reaches them, so a reader that fails at
 // the first bad line of a 2 GB file has read one page of it. Anything else (a pipe, a FIFO, a

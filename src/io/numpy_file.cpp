@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading .npy and .npz files (see numpy_file.h): the NPY header parser, the zip archive's central
 // directory (with its zip64 extensions, which np.savez always writes), and inflation by zlib.
 #include "io/numpy_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NumPy's .npy and .npz files, read without Python: the coordinates `formica solve-batch` takes.
 //
 // An .npy file is a magic string, a version (1, 2 or 3), a header that is a Python dict literal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Output files checked before the work and written all or none (see output_file.h).
 #include "io/output_file.h"
 

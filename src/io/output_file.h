@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Output files that never destroy what was there by mistake, and a run's outputs written all or
 // none.
 //

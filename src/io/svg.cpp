@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SVG pictures of a tour and of a convergence history (see svg.h). Plain text output: no
 // drawing library, so the CLI can write them on any machine.
 #include "io/svg.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pictures of a run as SVG documents: the tour drawn over the cities, and the convergence of the
 // best length (or gap) against time on a logarithmic time axis. `formica solve --svg` and
 // `--plot-history` write them, and the Python package writes the same documents for .svg paths.

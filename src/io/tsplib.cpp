@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TSPLIB95 reader and writer (see tsplib.h for the forms it accepts).
 #include "io/tsplib.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TSPLIB95 files: reading symmetric .tsp instances and .tour files, writing both.
 //
 // Reads every symmetric form in TSPLIB: EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D and

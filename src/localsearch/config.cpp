@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names, validation and printing of the 2-opt parameters.
 #include "localsearch/config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Parameters of 2-opt hill climbing with random restarts (Robinson et al. 2018), with the paper's
 // defaults, the names of the start tours, and the kinds of local search the ant colonies can give
 // every ant's tour.

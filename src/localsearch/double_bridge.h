@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The double-bridge kick (Martin, Otto and Felten's large-step Markov chains), shared by the
 // iterated Lin-Kernighan host threads (cpu/iterated_lin_kernighan.h) and the batch solver's
 // iterated local search on the CPU and the GPU (batch/), so that every one of them draws and

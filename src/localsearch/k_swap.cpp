@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // k-swap selection and application on the host (see k_swap.h).
 #include "localsearch/k_swap.h"
 

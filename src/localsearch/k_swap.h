@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // k-swap and infinity-swap (Robinson et al. section 3.4, Figures 4 and 5), on the host: of the
 // improving moves one pass found, apply the best, then the next best that overlaps none applied so
 // far, and so on, up to k moves (k = 1 is the original one-move-per-pass climb, infinity applies

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The moves of the neighbour-list local search, shared word for word by the CPU climber
 // (cpu/neighbour_list_climb.cpp) and the GPU's warp-per-tour climber (cuda/ant_local_search.cu):
 // which moves a city tries with one of its listed neighbours, their exact gains, the order that

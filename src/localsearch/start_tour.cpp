@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Start tours for the restarts (see start_tour.h).
 #include "localsearch/start_tour.h"
 

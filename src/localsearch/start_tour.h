@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The tour each restart climbs from (Robinson et al. section 2.2 for random restarts), shared by
 // the CPU and CUDA backends and by any algorithm that wants a start tour.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The 2-opt move on a tour stored as an array of cities, and when two moves overlap (Robinson et
 // al. sections 2.2 and 3.4). Host and device code share these definitions.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Restart bookkeeping shared by the CPU and CUDA 2-opt searches (see two_opt_search.h).
 #include "localsearch/two_opt_search.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TwoOptSearch: iterated 2-opt hill climbing from random restarts as a Search (Robinson et al.
 // sections 2.2 and 3.1): each step climbs one batch of restarts, the best tour over all restarts is
 // the result, and the search is finished once TwoOptConfig::restarts climbs are done. The CPU and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names, validation and printing of population search's settings (config.h).
 #include "population/config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Population search's settings: GA-EAX (edge_assembly_search.h) with its selection and climb
 // choices, named for the command line, Python and help texts.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GA-EAX beside the colonies (see eax_companion.h).
 #include "population/eax_companion.h"
 

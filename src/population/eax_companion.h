@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GA-EAX beside the colonies (--host-search eax): one host thread drives an EdgeAssemblySearch
 // (edge_assembly_search.h) whose generations run on --lk-threads OpenMP threads, in place of the
 // iterated Lin-Kernighan threads. The merger (aco/colony_merge.h) offers it the colonies' merged

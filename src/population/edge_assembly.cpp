@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Edge assembly crossover (see edge_assembly.h).
 #include "population/edge_assembly.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Edge assembly crossover (EAX; Nagata and Kobayashi, INFORMS Journal on Computing 25(2), 2013,
 // the single strategy of their GA-EAX), the crossover of the population search
 // (population/edge_assembly_search.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GA-EAX on host threads (see edge_assembly_search.h).
 #include "population/edge_assembly_search.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GA-EAX on host threads (--algorithm eax): a population of tours improved by edge assembly
 // crossover (population/edge_assembly.h), after Nagata and Kobayashi's GA-EAX (INFORMS Journal on
 // Computing 25(2), 2013: single AB-cycles, then block E-sets, with their entropy-preserving

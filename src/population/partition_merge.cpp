@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Partition merge (see partition_merge.h).
 #include "population/partition_merge.h"
 

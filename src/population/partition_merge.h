@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Partition merge: the stretches where other tours are shorter than a base tour are swapped into
 // it, wherever they fit together. The colonies' best tours (aco/colony_merge.h) are such tours:
 // each colony, and each restart, settles in its own basin and is good in different places.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The island model across ranks (see islands.h).
 #include "solver/islands.h"
 

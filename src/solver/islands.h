@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The island model across ranks: every rank runs its own search (its colonies and
 // Lin-Kernighan threads, seeded with seed + rank); every island interval the ranks exchange their
 // best tours through the distributed layer (distributed/communicator.h) and each adopts the others'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The memory plan of a run (see solver.h: memory_plan, expect_islands_fit): what one island's search
 // allocates on the host and the device, checked against what the machine has before anything is
 // allocated.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parameter table (see parameters.h).
 #include "solver/parameters.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every solver parameter by name: one table that the bench harness, the Python package and the
 // JSON report share, so a parameter added to a Config is reachable everywhere by adding one row.
 #pragma once

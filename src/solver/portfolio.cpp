@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What `--algorithm auto` runs (see portfolio.h): the default solver's rules, each a line or two
 // with its threshold. The measurements behind every threshold are in docs/tuning.md, one section a
 // rule, each linked from its rule (docs/tuning.md#its-anchor).

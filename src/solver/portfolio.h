@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The portfolio behind `--algorithm auto`: the one place that says what the default solver runs
 // for an instance of n cities on a backend (the evidence behind each rule: docs/tuning.md). Today
 // that is MMAS with focused ants (Skinderowicz 2022) whose every tour gets 2-opt, Or-opt and (by n)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // QuickSearch (see quick_search.h).
 #include "solver/quick_search.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // QuickSearch: what a run does when its time limit comes before the search it asked for is set up
 // (its candidate lists, host threads' lists and tables: solve() gives them half the time left, see
 // preparation_stop in core/search.h). It needs no set-up of its own: a nearest-neighbour tour (a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // JSON report of a run (see report.h).
 #include "solver/report.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Machine-readable reports of a run: the JSON document `formica solve --json` writes.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Open paths, fixed endpoints and ATSP through their transformations (see route_solver.h).
 #include "solver/route_solver.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Routes beyond the closed symmetric tour: open paths, fixed endpoints, fixed edges and asymmetric
 // (ATSP) instances. Each is turned into an instance that solve() runs unchanged, on any algorithm
 // and backend (core/path_transform.h: one dummy city; core/fixed_edges.h: weights that keep the

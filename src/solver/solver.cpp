@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The solver loop: backend choice, stopping rules, progress and history (see solver.h).
 #include "solver/solver.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one entry point of formica: an Instance and a SolverConfig in, a Result out.
 //
 // The solver picks the backend, builds the Search for the chosen algorithm, runs it until a

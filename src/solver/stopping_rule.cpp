@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The stopping rules of a run (see stopping_rule.h).
 #include "solver/stopping_rule.h"
 

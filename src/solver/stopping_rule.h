@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // When a run of formica::solve stops: the stopping rules it shares between searches, in one small
 // type. solve() asks before every iteration (before_step) and after every completed one
 // (after_step); the first rule that fires names the run's stop reason.

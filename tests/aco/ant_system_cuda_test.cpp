@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GPU Ant System: every selection method and construction samples the exact distribution
 // (chi-square against f_ij / sum over unvisited), tours are valid with exact lengths at awkward
 // sizes, and the same seed gives the same result. (Every pheromone-update design against the CPU

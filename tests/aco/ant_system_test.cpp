@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CPU Ant System: the pheromone rule by hand, determinism across thread counts, and the
 // solution quality Uchida et al. report for plain AS after 100 iterations (their Table 4).
 #include <gtest/gtest.h>

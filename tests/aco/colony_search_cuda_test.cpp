@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GPU colony variants: valid tours with exact lengths for every variant and construction at
 // n = 3, 4, 33 and 300 (more cities than a block has threads), the same result for the same
 // seed, bounds after every update, the first step of each decision rule against its exact

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The colony variants on the CPU: the shared pheromone algebra (closed-form local update, MMAS
 // bounds, depositor schedule), the decision rules over candidate rows (chi-square, greedy,
 // fallback), valid tours and reproducibility for every variant, bounds after every update, one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Checks shared by the GPU colony tests (CUDA builds only).
 #pragma once
 

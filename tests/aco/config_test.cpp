@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GPU plan on the host: every name parses and prints back, the one table of construction x
 // selection x launch is enforced with errors that list what works, "auto" resolves by n, block
 // sizes follow Zhou et al.'s Table C3, scatter-gather refuses sizes past its work limit, and the

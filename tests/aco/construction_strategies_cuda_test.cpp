@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The construction strategies of Cecilia et al. and Zhou et al. on the GPU: every exact method
 // samples f_ij / (sum over unvisited) (chi-square through the production selection code, at the
 // step level for STC and ST-DYNAMIC), I-Roulette samples its own closed-form distribution and its

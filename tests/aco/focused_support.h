@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Checks shared by the CPU and GPU focused-colony tests (hybrid_colony_test.cpp and
 // hybrid_colony_cuda_test.cpp): an MMAS restart widens the next iteration's walks; a search given a
 // start tour starts every colony from it.

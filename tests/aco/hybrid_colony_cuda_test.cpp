@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ants with local search on the GPU: the focused walks against the CPU's (the same tours, length
 // changes and queued cities for the same source, fitness and seeds, both decision rules, n = 3, 4,
 // 33 and more cities than a block has threads); whole colonies (MMAS focused and whole tours, ACS)

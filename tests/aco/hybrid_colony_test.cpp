@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ants with local search on the CPU: the focused walk (valid tours, exact length changes, at most
 // 2 * edges edges changed, the changed ends reported, the source kept where the pheromone says so),
 // and MMAS / ACS / GACO with local search and focused construction (valid tours with exact

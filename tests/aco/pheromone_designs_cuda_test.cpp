@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pheromone-update designs of Cecilia et al. and Zhou et al. on the GPU: after one iteration
 // every design holds the CPU reference matrix (evaporation, then 1 / L_k on both directions of
 // every ant's edges) within float tolerance and is exactly symmetric; the fixed-point designs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers of the GPU selection tests (CUDA builds only): an uneven fitness row with a visited
 // set, and the two-stage chi-square test through the selection sampler.
 #pragma once

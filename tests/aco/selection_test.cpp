@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CPU selection methods sample exactly f_ij / sum over unvisited f_il: chi-square tests on a
 // fixed fitness row with a fixed visited set, for every exact method. I-Roulette is not exact: it
 // is tested against its own closed-form distribution, and its distance from the exact one is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The batch parameters by name (batch/batch_parameters.h), as the CLI and Python set them.
 #include "batch/batch_parameters.h"
 

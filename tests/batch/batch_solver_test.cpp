@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The batch solver on the CPU: jagged batches, exact lengths, determinism, limits, errors.
 #include "batch/batch_solver.h"
 

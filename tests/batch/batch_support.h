@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Batches the batch solver's tests share: jagged sizes, every metric.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The batch's GPU walks against its CPU walks: with a kick budget the same seed gives the same
 // tours on both, kick for kick and move for move.
 #include <gtest/gtest.h>

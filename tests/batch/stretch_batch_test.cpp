@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A tour's stretches solved as one batch: start tours given to the batch, rounds that keep the tour
 // a tour with each stretch's cities in its own positions and its ends fixed, the exact gain, and
 // the rounds running beside another search (StretchBatchSearch).

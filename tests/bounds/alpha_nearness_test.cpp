@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Alpha-nearness against its definition, by brute force on small instances: the minimum 1-tree
 // (same special city) that must contain (i, j), less the minimum 1-tree. And the alpha lists on
 // TSPLIB: they hold more of the optimal tour's edges than the nearest neighbours do (Helsgaun's

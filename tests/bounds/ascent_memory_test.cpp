@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The host memory one thread's Held-Karp ascent and the alpha-nearest lists built from it hold at
 // their peak, against kAscentBytesPerCity, which memory plans count for an ascent that runs beside
 // a search. In memory_plan_tests (label `uninstrumented`): a sanitizer's shadow memory is no part

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The complete graph's minimum spanning trees and 1-trees: Boruvka over the k-d tree must give
 // exactly dense Prim's tree (both are the unique minimum under bounds::lighter) on uniform,
 // clustered and duplicate-heavy instances of every supported type, under random penalties.

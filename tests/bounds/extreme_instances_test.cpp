@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Held-Karp bound at the edges of what the reader accepts: coordinates up to kMaxCoordinate in
 // every metric, EXPLICIT weights up to 2^31 - 1, a path city's largest penalty. The bound is never
 // above a tour's exact length (the optimum where n is small), is the exact value of

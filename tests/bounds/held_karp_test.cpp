@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Held-Karp bound: never above the optimum (by enumeration on tiny instances, the TSPLIB
 // optima on real ones), close to it, proven over the complete graph, deterministic.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The default solver on a loaded machine: `formica solve pr1002 --backend cpu --time-limit 10`
 // with every core kept busy by other processes must end well below its start tour (the
 // nearest-neighbour tour climbed by 2-opt and Or-opt over 10 nearest neighbours, as GA-EAX starts

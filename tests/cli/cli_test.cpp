@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The `formica` command line end to end: exit codes, one-line error messages, output files
 // (tour, JSON report, pictures), the time limit and Ctrl-C.
 #include <gtest/gtest.h>

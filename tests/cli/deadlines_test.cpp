@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hostile sizes against the rule every command keeps: a run given --time-limit T ends within
 // 1.2 T + 0.5 s, and a size whose memory cannot fit is refused with one line and exit code 3 before
 // anything is allocated. Each case took several times its limit before its fix (the numbers are in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TSPLIB names on the command line from any folder: the instances formica ships (data/tsplib/)
 // without FORMICA_TSPLIB_DIR, that folder first when it is set, and an unknown name as one line that
 // says where formica looked and how to reach all of TSPLIB (exit 2).

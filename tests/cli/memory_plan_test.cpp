@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The memory plan that `formica solve` prints against the peak resident set of the process it ran
 // in (wait4's ru_maxrss), on every path a run takes: coordinates, an open path, fixed ends, an
 // asymmetric instance, islands, GA-EAX (also on more threads than cores), Ant System's dense

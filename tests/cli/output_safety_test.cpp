@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The command line's outputs and reads against what a user's file system may hold: FIFOs, links,
 // read-only files, missing folders, an output that is an input, endless streams, and the bytes of
 // hostile files in messages. Special files are made in a temporary folder of the test's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Open paths and fixed ends keep the coordinates (the dummy city is the instance's path city): a
 // 20,000-city path, set-up included, ends within its time limit plus max(5 %, 0.5 s) and within
 // its printed plan plus 20 %, where the dense (n + 1)^2 matrix took 48 s and 1.5 GiB. Run alone

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A shell command's exit code, stdout and stderr: how the command-line tests run `formica`.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `formica solve` in a process of its own, its stderr, peak resident set (wait4's ru_maxrss) and
 // wall time, and the memory plan it printed: for the tests of plans and time limits.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Candidate lists against brute force, for every coordinate metric and for matrices.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ledger of who found a run's improvements (core/credits.h): gains add up to the first length
 // less the last, a merge splits its drop between the donor and the merge.
 #include <gtest/gtest.h>

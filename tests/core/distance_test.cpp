@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Exact TSPLIB distances: every optimal tour in the data folder measures exactly its optimum,
 // which checks EUC_2D, CEIL_2D, ATT, GEO and the EXPLICIT formats at once; hand-computed values
 // cover MAN_2D, MAX_2D and EUC_3D, which no TSPLIB instance uses.

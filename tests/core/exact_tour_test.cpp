@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // exact_tour: Held-Karp's optimal tours against every permutation (n <= 9) and against the tests'
 // own dynamic programming (n = 12).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The nearest-neighbour tour against a plain O(n^2) reference.
 #include <gtest/gtest.h>
 

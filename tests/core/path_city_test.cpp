@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The path city (Instance::with_path_city) against the dense (n + 1)^2 transform it replaces: the
 // same distances for every TSPLIB type and every kind of ends, lists that hold the k nearest by
 // exact distance, tours that visit it once, and k-d tree 1-trees equal to dense Prim's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RandomPermutation: a bijection for every size, fixed by its key, and uniform enough to pass a
 // chi-square test on the first two elements.
 #include <gtest/gtest.h>

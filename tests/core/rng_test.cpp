@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Philox4x32-10 against the Random123 known-answer vectors, derive_seed (SplitMix64) against
 // its reference sequence, and stream independence.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Hilbert curve visits every grid cell once, moving to an adjacent cell each step, and its tour
 // is a short, valid permutation.
 #include <gtest/gtest.h>

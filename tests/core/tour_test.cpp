@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tour validation and exact lengths.
 #include <gtest/gtest.h>
 

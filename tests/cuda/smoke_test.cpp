@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CUDA backend's smoke test: the device computes the same exact tour length as the host.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How the host thread waits for the GPU (cuda::set_wait_mode): spinning keeps its core busy for as
 // long as the kernels run, blocking leaves the core to other threads. Measured on the thread's own
 // CPU time over a GPU-bound search that waits for each launch in cudaEventSynchronize: 2-opt of one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The stretch Lin-Kernighan threads (decomposition/stretch_lin_kernighan.h): valid tours with
 // exact lengths on coordinate and matrix instances, rounds that shorten the tour, offers adopted
 // between rounds, rounds that stall, and what they refuse; the hand-over to the whole-tour

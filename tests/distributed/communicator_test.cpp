@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The distributed layer (src/distributed/) and the island model (solver/islands.h). Run alone, the
 // tests of one rank run and those of several skip; ctest also runs this binary under
 // `mpirun -np 2` (tests/CMakeLists.txt, where MPI is found), where the MPI tests check the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `mpirun -np 2 formica solve` end to end (ctest registers it where MPI is found): a valid tour is
 # written once, the JSON report says 2 ranks, only rank 0 prints the summary; and input every rank
 # refuses gives one error line and exit code 2, not a hang; and a rank killed with SIGKILL in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The NCCL communicator (distributed/nccl_communicator.h): with one rank on one GPU its collectives
 // over device buffers return the rank's own values; with one rank per GPU of the machine (threads
 // of this process, bootstrapped through a ThreadTeam instead of MPI) every rank gets every GPU's

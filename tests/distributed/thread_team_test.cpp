@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Islands as threads of one process (distributed/thread_team.h): the collectives between threads,
 // a broken team that wakes its waiters, and solve() with --islands on the CPU (the GPU runs are in
 // solver/islands_cuda_test.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Merging the colonies' best tours (--merge-tours): the best colony receives a tour that is a
 // valid permutation of the exact length its records state, shorter than its best; merges are due
 // every kMergeInterval iterations only when a record changed; colonies that merge keep valid tours

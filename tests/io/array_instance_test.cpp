@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Instances from in-memory arrays (io/array_instance.h), the checks behind the Python entry
 // points: a good array of each kind, and one InputError line, with the words Python users see,
 // for each way an array can be wrong.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // io::write_text_file_atomically, the writer under --tour-out, --json, --svg and the batch summary:
 // a process killed with SIGKILL in the middle of writing leaves the previous file whole, never a
 // partial one under the target's name.

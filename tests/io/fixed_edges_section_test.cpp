@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TSPLIB's FIXED_EDGES_SECTION: read into the instance, every breach of its rules one error naming
 // the file and line (core/fixed_edges.h), never skipped.
 #include <gtest/gtest.h>

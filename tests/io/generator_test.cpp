@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Seeded generators: same seed, same instance; different seeds, different instances.
 #include <gtest/gtest.h>
 

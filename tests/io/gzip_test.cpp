@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // gzip-compressed instances: the shipped TSPLIB files (data/tsplib/) read as the plain ones, from a
 // file of any name or a stream, and damaged gzip data refused with one line.
 #include <gtest/gtest.h>

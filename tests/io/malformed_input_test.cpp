@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every deliberately broken file in tests/data gets one clear InputError naming the file, the
 // line where it applies, and the reason. (tests/cli checks the exit code for the same files.)
 #include <gtest/gtest.h>

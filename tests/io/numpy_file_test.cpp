@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // .npy and .npz reading (io/numpy_file.h) and the batches made of them and of .tsp folders
 // (io/batch_input.h): every dtype and header version, NumPy's own archives (stored and deflated),
 // and a one-line InputError for each way a file can be broken.

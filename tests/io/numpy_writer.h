@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writers of .npy bytes and stored zip archives (.npz) for the tests: well-formed ones, and the
 // pieces to break them with. Independent of the reader under test (its own CRC-32).
 #pragma once

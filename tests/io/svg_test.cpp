@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SVG pictures: well-formed documents, every city drawn, y up, escaped titles, a log time axis,
 // and clear errors for what cannot be drawn.
 #include <gtest/gtest.h>

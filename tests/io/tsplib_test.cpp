@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading every TSPLIB form and quirk, and .tour / .tsp round trips.
 #include <gtest/gtest.h>
 

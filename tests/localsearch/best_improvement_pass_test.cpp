@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CPU best-improvement pass against brute force on every metric, and its climb to a 2-opt
 // local optimum checked independently, at n = 3, 4, 5, 17, 200 and 1000.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tours as multisets of edges, for tests that check a move by the edges it leaves: the edges of a
 // tour, and whether a multiset of edges is one Hamiltonian cycle.
 #pragma once

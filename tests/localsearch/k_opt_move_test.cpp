@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sequential k-opt moves against brute force on small tours: feasibility is exactly "the edges
 // after the move form one tour", applying a feasible move leaves exactly those edges, its inverse
 // restores the tour, and for k = 3 the generic search agrees with the 3-opt step's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // k-swap (Robinson et al. section 3.4): the selection keeps moves best first and skips every move
 // that overlaps one kept before; the kept moves applied together shorten the tour by exactly the
 // sum of their gains.

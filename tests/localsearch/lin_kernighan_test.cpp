@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lin-Kernighan chains and the iterated Lin-Kernighan threads: tours stay permutations, the gains
 // reported are the exact length differences, the chains find what 3-opt cannot, and the threads
 // publish only shorter tours, exactly measured.

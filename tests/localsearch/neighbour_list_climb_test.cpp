@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The neighbour-list climb with don't-look bits: it ends with no improving move among those it
 // searches (2-opt, Or-opt and 3-opt, checked by brute force), every metric, with exact gains; the Or-opt
 // move of ArrayTour matches a tour rebuilt by hand; and it shortens a tour a lot.

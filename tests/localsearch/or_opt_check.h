@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An independent brute-force check of the Or-opt neighbourhood of the neighbour-list climb (see
 // localsearch/cpu/neighbour_list_climb.h), written apart from the library: every segment of 1-3
 // consecutive positions, every tour edge outside it, both ways round; the gain either from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The 3-opt step of Lin-Kernighan against brute force on small tours: every move it returns is a
 // valid sequential 3-opt (or 2-opt) move with the exact gain it states, it finds a shorter closed
 // tour whenever one exists, its best open move is the best there is, applying a move changes

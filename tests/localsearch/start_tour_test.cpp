@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Start tours: each kind gives a permutation fixed by (seed, restart), and restarts differ.
 #include <gtest/gtest.h>
 

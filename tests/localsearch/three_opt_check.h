@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An independent brute-force check of the 3-opt neighbourhood of the neighbour-list climb (see
 // localsearch/cpu/neighbour_list_climb.h), written apart from the library: moves are edge sets,
 // each one's validity is decided by walking the cycle the new edge set makes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The two-level list against the array tour: the same random 2-opt moves (far apart, close
 // together, and within one stretch of the tour) applied to both leave the same cycle of cities,
 // succ, pred and between agree with the array's positions, a rollback restores the cycle, a move

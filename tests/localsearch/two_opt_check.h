@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An independent check of 2-opt local optimality, written apart from the library's passes: every
 // pair of non-adjacent tour edges, exact distances straight from Instance::distance.
 #pragma once

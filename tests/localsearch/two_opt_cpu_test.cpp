@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CPU 2-opt search with random restarts: it finishes after its restarts, every restart ends in
 // a local optimum, the result is the best restart, and the same seed gives the same result.
 #include <gtest/gtest.h>

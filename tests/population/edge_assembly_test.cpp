@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Edge assembly crossover: the AB-cycles alternate between the parents' edges and use each edge of
 // their difference once, every child is one tour of exactly the length its gain says, and GA-EAX
 // improves on its population, depends on the seed and not on the threads, and stops when asked.

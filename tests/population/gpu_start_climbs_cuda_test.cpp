@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GA-EAX's start tours climbed on the GPU (EdgeAssemblyConfig::gpu_climbs): the population is the
 // host's own, tour for tour, on every metric, start kind and climb; a stop during the GPU's climbs
 // changes nothing; without a device the setting is refused.

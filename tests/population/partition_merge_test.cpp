@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Partition merge: the O(k log k) cycle test agrees with rebuilding the edge set and walking it,
 // the difference of two tours splits into exchanges whatever the input order, and merging tours
 // that each improve a different stretch of the base keeps every improvement, with exact lengths.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """scripts/check_links.py on small made-up trees (links that resolve, links that do not, links in
 code, anchors), then on the repository itself: every relative link of its Markdown resolves."""
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bench/engine_ablation.py end to end, with a stand-in for the formica binary (no build needed):
 every budget read from one run's history, the time to reach the reference's median, the median
 shares of who found the improvements, and a tour that fails `verify` stopping the benchmark."""

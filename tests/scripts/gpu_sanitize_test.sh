@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # scripts/gpu_sanitize's parsing on fake compute-sanitizer and gtest output (no GPU needed): the
 # cell each kind of run gets, and the gtest filter of the GPU test suites.
 set -uo pipefail

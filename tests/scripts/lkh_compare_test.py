@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bench/lkh_compare.py's traced LKH-3 runs (--lkh-anytime), with a stand-in for LKH-3 that prints
 its trace the way LKH-3 does (no elkai, no formica binary needed)."""
 

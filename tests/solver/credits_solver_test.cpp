@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Who found the improvements of a run (Result::credits): the colonies, the host threads beside
 // them, the merges, adopted tours and the polish, adding up exactly to the first tour's length less
 // the returned one; the JSON report and the one-line summary carry them.

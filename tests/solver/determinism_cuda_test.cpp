@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Determinism on the GPU, as docs/reliability.md promises it: Ant System (every selection and construction
 // is bit-identical for the same seed), the default colonies without Lin-Kernighan threads (DESIGN.md:
 // the same seed, instance, config and device give the same result) and 2-opt with restarts; a

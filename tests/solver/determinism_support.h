@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A solve with a fixed number of iterations, for the determinism tests (CPU and GPU).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Determinism through the solver's one entry point, as docs/reliability.md and docs/design.md promise it: on the
 // CPU, the same seed, instance and parameters give the same tour for every algorithm, whatever the
 // thread count, and a different seed gives a different one (so the comparison can fail). The GPU's

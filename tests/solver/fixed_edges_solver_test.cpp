@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fixed edges through RouteProblem on the CPU: every algorithm returns tours that hold them all,
 // measured in the true metric; the transformation alone keeps them in local optima; a tour that
 // lost some is mended; the routes and the batch that cannot keep them refuse the instance.

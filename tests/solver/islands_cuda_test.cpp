@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Islands of one process on the GPU (--islands, --gpus): two islands sharing one GPU, one island on
 // each of the host's GPUs (where it has two or more), and a count of GPUs that is not there.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Open paths and ATSP on the GPU: the transformed instances are EXPLICIT ones, which every CUDA
 // search reads; the optimum against brute force and Held-Karp as on the CPU.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Open paths, fixed endpoints and asymmetric instances through RouteProblem, on the CPU: exact
 // optima against brute force (symmetric paths) and Held-Karp (ATSP, directed paths), the
 // transformations' constants, the mending of paths and the errors.

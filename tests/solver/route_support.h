@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Exact references for routes: brute force over every path of a small symmetric instance, and
 // Held-Karp dynamic programming over subsets for directed tours and paths (n <= 13 or so).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The solver's defaults: what Algorithm::Auto runs (the portfolio), the default stopping rule, a
 // Result that reports the configuration that actually ran, the final polish, the memory plan.
 #include <gtest/gtest.h>

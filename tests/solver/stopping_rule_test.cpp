@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // StoppingRule, one rule at a time, and the rules as formica::solve applies them: small instances
 // exactly, default budgets ending when done, named budgets kept, a callback that stops the run.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The float points of bench/python_peers.py (1,000 seeded uniform points, the float metric) to
 LKH-3's length, GA-EAX set up as auto sets it up for a target, with --eax-chain-neighbours K.
 Prints one line per run: K, seed, wall seconds, whether the reference was reached.

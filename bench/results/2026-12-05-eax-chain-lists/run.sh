@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # GA-EAX's Lin-Kernighan climbs from random starts over K quadrant neighbours (--eax-chain-neighbours
 # K: 5, 10) against the search's 10 nearest (0): time to the optimum with a target, or the length at
 # the limit, on the CPU backend with 2 threads, as auto sets GA-EAX up for a run with a target (50

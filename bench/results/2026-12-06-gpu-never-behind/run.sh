@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Reproduces this folder's runs on a GPU host (one seed; add --seeds 3 for the protocol):
 # the default, --backend cpu and the default as it ran before (--gpu-wait spin, with Lin-Kernighan
 # threads where the GPU's old rule ran them), 60 s, every budget read from each run's history.

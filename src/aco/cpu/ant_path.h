@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // AntPath: one ant's tour under construction, with the two views of the unvisited set that the
 // selection methods read: a visited flag per city (u_j of Uchida et al. Eq. 7) and the unvisited
 // index array with O(1) removal (their Figure 7).

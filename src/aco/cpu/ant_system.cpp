@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU Ant System (see ant_system.h).
 #include "aco/cpu/ant_system.h"
 

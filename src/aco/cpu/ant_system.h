@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ant System on the CPU (Dorigo et al. 1996, as in Uchida et al. 2012 section 2): the sequential
 // baseline of every GPU speed-up, and a multi-threaded version that gives the same result for the
 // same seed (ants draw from their own Philox streams; deposits are applied in ant order).

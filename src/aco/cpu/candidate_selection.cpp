@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU decision rules over candidate rows (see candidate_selection.h): the fallback and one step.
 #include "aco/cpu/candidate_selection.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The decision rules of the colony variants over candidate rows (aco/candidate_set.h) on the CPU,
 // the reference of the GPU kernels in aco/cuda/candidate_construction.cu:
 //   random proportional rule (AS, MMAS; Li and Jin Eq. 1): candidate j of the current row with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MMAS, ACS and GACO on the CPU (see colony_search.h and aco/colony_rules.h).
 #include "aco/cpu/colony_search.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The colony variants on the CPU: MMAS, ACS and GACO over candidate lists, with several colonies
 // at once (see aco/colony_config.h for the layout and aco/colony_rules.h for the exact pheromone
 // semantics), optionally with local search on every ant's tour before the update and focused

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Focused construction on the CPU (see focused_construction.h).
 #include "aco/cpu/focused_construction.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Focused construction (Skinderowicz 2022, "Improving Ant Colony Optimization efficiency for
 // solving large TSP instances", section 3): an ant does not build its tour from nothing; it starts
 // from a copy of its colony's source tour (the tour that deposited last) and re-decides a limited

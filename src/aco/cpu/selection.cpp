@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU next-city selection (see selection.h). Sums are accumulated in double.
 #include "aco/cpu/selection.h"
 

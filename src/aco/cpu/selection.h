@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The next-city selection methods on the CPU: the four of Uchida et al. (section 4.2), Cecilia et
 // al.'s I-Roulette (3.2.3) and Zhou et al.'s tile roulette (B.4.1), so that every GPU speed-up is
 // measured against the same method. All but I-Roulette return an unvisited city j with

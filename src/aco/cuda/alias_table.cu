@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Alias-table construction, a block per row (see alias_table.cuh).
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>

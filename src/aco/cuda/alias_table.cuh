@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Walker's alias tables of the fitness rows: a draw from a whole row's distribution f_ij / sum_j
 // f_ij in one memory access. Stochastic trial (Uchida 4.2.3) draws cities from the whole row and
 // keeps the first unvisited one; with the prefix sums q'_ij a draw is a search (a summary's round

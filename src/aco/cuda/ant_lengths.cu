@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ant tour lengths and the iteration-best ant (see ant_lengths.cuh).
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Each ant's exact tour length (a block per ant, CUB BlockReduce over its edges), the fixed-point
 // deposit 1 / L_k that the pheromone update adds, the transposed successor arrays of Uchida's
 // Figure 5 (successors[i * m + k] = t_k(i), the city after i in ant k's tour), and the

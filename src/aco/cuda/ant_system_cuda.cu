@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GPU Ant System (see ant_system_cuda.h): buffers, one iteration as a sequence of kernels on
 // one stream, phases timed with CUDA events.
 #include <cmath>

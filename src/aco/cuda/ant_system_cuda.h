@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ant System on the GPU (Uchida et al. 2012, section 4): greedy start and tau_0 = m / L_nn, the
 // fitness matrix recomputed each iteration, tour construction by any strategy of Uchida, Cecilia
 // et al. and Zhou et al. (warp, block or thread per ant, STC, ST-DYNAMIC; KE-ALL or KE-ONE) with

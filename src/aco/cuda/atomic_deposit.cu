@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pheromone deposit with atomic instructions (Cecilia et al. Figure 4 and Table 4 versions 1-2;
 // Zhou et al. Algorithm B3): one thread per edge of every ant's tour adds the ant's deposit to
 // both directions of its edge. The adds are 64-bit integer atomics on a fixed-point accumulator,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Block per ant (Cecilia et al. 3.2.2, data parallelism; Zhou et al.'s ST-GROUP): a block is a
 // queen ant, its threads are worker ants, each owning the cities t, t + threads, ... (tiles when n
 // exceeds the block) with their visited flags as bits of one register. The block size is a

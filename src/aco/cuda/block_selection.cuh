@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Next-city selection by a group of threads working on one ant (Cecilia et al.'s queen ant and
 // her workers, 3.2.2; Zhou et al.'s work-group per ant, ST-GROUP): the selection methods written
 // once against a "view" of the candidates, for any group size.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Candidate-list tour construction: warp per ant, thread per ant and ACS lockstep (see
 // candidate_construction.cuh).
 #include "aco/cuda/candidate_construction.cuh"

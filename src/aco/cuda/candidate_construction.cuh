@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tour construction over candidate rows on the GPU (the CPU reference is
 // aco/cpu/candidate_selection.h), three forms:
 //   group of lanes per ant (MMAS, GACO): 32, 16 or 8 lanes per ant (one, two or four ants per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GPU construction kernels' fallback rule, callable from the host so that tests can hold it
 // against the CPU's select_fallback (aco/cpu/candidate_selection.h). Host header: no CUDA types.
 #pragma once

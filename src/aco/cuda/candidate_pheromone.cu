@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Global update over candidate entries (see candidate_pheromone.cuh).
 #include "aco/cuda/candidate_pheromone.cuh"
 #include "cuda/check.cuh"

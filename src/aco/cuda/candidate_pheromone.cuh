@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The global pheromone update of MMAS, ACS and GACO over candidate entries, in one pass with
 // the bounds and the fitness (aco/colony_rules.h gives the exact order): one thread per entry
 // reads its edge's membership in each depositor tour from the successor / predecessor arrays, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-colony best tours and GACO's dynamic neighbours (see colonies.cuh).
 #include <cub/block/block_reduce.cuh>
 

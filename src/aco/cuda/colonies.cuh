@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Several colonies on one GPU (Li and Jin 3.3): per colony, the iteration-best ant, the
 // best-so-far and restart-best tours and the depositor of the global update (the shared
 // record_iteration of aco/colony_rules.h, run by one thread per colony), the depositor's tour as

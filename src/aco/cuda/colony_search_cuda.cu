@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GPU colony variants (see colony_search_cuda.h): buffers, one iteration as a sequence of
 // launches on one stream (construction, whole tours or focused walks -> the ants' local search ->
 // colony bests -> GACO dynamic neighbours -> global update -> the focused ants' next sources), one

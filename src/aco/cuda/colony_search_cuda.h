@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MMAS, ACS and GACO on the GPU, several colonies at once (Li and Jin 3.3): the same layout and
 // pheromone semantics as the CPU's ColonySearchCpu (aco/colony_rules.h), with
 //   candidate_construction.cu: a warp per ant (one lane per candidate) or a thread per ant (Li and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tour construction: the warp-per-ant kernel (no block barriers inside a step), the layouts of
 // the block strategies, and TourConstruction, which runs any plan as KE-ALL or as a KE-ONE graph.
 #include <curand_kernel.h>

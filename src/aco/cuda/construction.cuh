@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tour construction on the GPU, every strategy behind one launcher: a warp per ant (formica's
 // fast form), a block per ant (Cecilia et al.'s queen and workers, Zhou et al.'s ST-GROUP), a
 // thread per ant (task parallelism, Cecilia 3.1.2), and Zhou's STC and ST-DYNAMIC over a tour

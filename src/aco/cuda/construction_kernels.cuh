@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the construction strategies share inside the CUDA backend: the launchers of each
 // strategy's kernels (one .cu file per strategy) and the device helpers their kernels use.
 // TourConstruction (construction.cuh) is the only caller of the launchers.

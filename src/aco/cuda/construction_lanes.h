@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How many lanes build one ant's tour on the GPU, and whether the candidate rows are staged in
 // shared memory (aco/cuda/candidate_construction.cu): host functions, in a header without CUDA so
 // that C++ tests can check the choice.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fitness, heuristic and fill kernels (see fitness.cuh).
 #include <cub/block/block_scan.cuh>
 

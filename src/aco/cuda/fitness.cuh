@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fitness matrix f_ij = tau_ij^alpha * eta_ij^beta (Uchida et al. Eq. 1; Cecilia et al.'s
 // choice_info), recomputed on the GPU every iteration, row-major so that a row is read with
 // coalesced access; optionally the per-row prefix sums q'_ij that stochastic trial searches

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one formula every fixed-point pheromone design applies: tau' = (1 - rho) tau + sum / scale,
 // with rounding fixed by intrinsics (no contraction into an FMA that one kernel might get and
 // another not), so that every design gives the same bits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Focused walks and the next iteration's sources on the GPU (see focused_construction.cuh), and
 // the walks' test hook (focused_walks.h).
 #include <algorithm>

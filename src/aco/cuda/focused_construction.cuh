@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Focused construction on the GPU (Skinderowicz 2022; the CPU reference and the description are in
 // aco/cpu/focused_construction.h): a warp per ant copies its colony's source tour and positions,
 // then walks it, re-deciding at most `edges` edges by 2-opt moves (localsearch/cuda/warp_tour.cuh),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Host entry to the GPU's focused walks (focused_construction.cuh) for tests: no CUDA types, so
 // CPU-only builds compile the files that include it (the function exists only in CUDA builds).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Block-wide scans and arg-max over a group of threads: the first `threads` threads of a block,
 // a runtime number (a multiple of 32). Built from the shuffle-only warp scans of warp_scan.cuh
 // (Zhou et al. Figure B1: the lanes of a warp need no barrier; only the 32 warp totals cross

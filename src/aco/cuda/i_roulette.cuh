@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // I-Roulette (Cecilia et al. 3.2.3, Algorithm 3) on the GPU: every candidate city gets a uniform
 // in (0, 1] times its fitness (times 0 once visited), and an arg-max reduction picks the largest
 // product. No prefix sums and no threshold: parallel work of one round, at the price of a random

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pheromone-update launcher (see pheromone_designs.cuh).
 #include "aco/cuda/pheromone_designs.cuh"
 #include "aco/cuda/pheromone_update.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pheromone-update designs of Cecilia et al. (section 3.3, Table 4) and Zhou et al. (B.3)
 // beside Uchida's two-kernel update (pheromone_update.cuh), behind one launcher:
 //   atomic                    a thread per tour edge adds the ant's deposit with atomicAdd

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PheromoneUpdateKernel (Uchida et al. 4.3), see pheromone_update.cuh.
 #include "aco/cuda/pheromone_update.cuh"
 #include "cuda/check.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Uchida et al.'s pheromone update (section 4.3) in two kernels:
 // PheromoneUpdateKernel: a block per row i reads tau_i* with coalesced access into shared memory,
 // halved in advance and evaporated, then adds every ant's deposit on (i, t_k(i)) read from row i

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pheromone update by scatter-to-gather (Cecilia et al. 3.3, Figure 5; Table 4 versions 3-5): one
 // thread per pheromone cell (i, j) checks every edge of every tour for (i, j) or (j, i) and sums
 // the matching ants' deposits, then applies evaporation and the sum to its own cell. No atomics,

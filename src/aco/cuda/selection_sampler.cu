@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GPU selection sampler (see selection_sampler.h): each strategy's own selection functions,
 // called repeatedly on one row without committing the choice.
 #include <curand_kernel.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Draws many next cities from one fitness row on the GPU with the production selection code of
 // every construction strategy, to measure the distribution each samples: the chi-square tests of
 // the exact methods, and I-Roulette's distance from the exact distribution. STC and ST-DYNAMIC are

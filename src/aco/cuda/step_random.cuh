@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The random numbers of one construction step as a pure function of (seed, iteration, ant, step,
 // worker, round): Philox4x32-10 evaluated at a counter, nothing carried from step to step. A
 // KE-ONE launch per step, a KE-ALL loop and the selection sampler therefore draw the same numbers

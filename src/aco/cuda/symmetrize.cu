@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SymmetrizeKernel (Uchida et al. 4.3): tau_ij = tau'_ij + tau'_ji. One block per pair of
 // mirrored 32 x 32 tiles; both tiles pass through shared memory with one padding column, so the
 // transposed reads hit 32 different banks and every global read and write is coalesced.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Thread per ant (Cecilia et al. 3.1.2): the task-parallel baseline. Each thread builds one ant's
 // whole tour with the sequential selection of thread_selection.cuh; ants are spread over blocks of
 // `block_size` threads (Cecilia's 16 by default), each ant's visited bitmask in shared memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Next-city selection by one thread per ant (task parallelism, Cecilia et al. 3.1.2): each GPU
 // thread runs the CPU's sequential roulette or I-Roulette (sequential_selection.h) over its own
 // fitness row, with its visited set as a bitmask in shared memory. Rows are read one city at a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tile roulette, TR (Zhou et al. B.4.1), for a group of threads: ONE uniform per ant per step.
 // The candidates are cut into tiles of one group each (thread t holds candidate t of every tile);
 // every warp sums its part of each tile with shuffles, warp 0 forms the tile sums and their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // STC and ST-DYNAMIC (Zhou et al. B.4.2, Figure B2 and Algorithm B4): a block per ant keeps a
 // tour list and a cursor instead of a tabu list. Positions [0, p) hold the tour so far, [p, n)
 // the unvisited cities; a step selects among list[p, n) only and swaps the chosen city into

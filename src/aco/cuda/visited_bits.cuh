@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One ant's visited set as a bitmask in shared memory (bit c of word c / 32), and the warp-wide
 // operations on it that every construction shares: clearing, listing the unvisited cities
 // (stream compaction), the first unvisited city, and the nearest city a search may land on.

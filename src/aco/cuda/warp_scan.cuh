@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The shared warp primitives (cuda/warp_scan.cuh) under the names the construction kernels use.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // 32-way parallel search (Uchida et al. section 4.2.1, after the parallel K-ary search of their
 // reference [26] with K = 32): a warp finds the first index j with q[j] > r in a non-decreasing
 // array q[0, n) by sampling the last element of 32 segments, keeping the first segment whose last

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Next-city selection by one warp per ant: the four methods of Uchida et al. section 4.2 written
 // for a warp, with the ant's visited set as a bitmask in shared memory and no block barriers
 // (and Cecilia et al.'s I-Roulette, from i_roulette.cuh).

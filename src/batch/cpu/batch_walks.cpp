@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The batch's walks on the CPU (see batch_walks.h and batch_solver.h).
 #include "batch/cpu/batch_walks.h"
 

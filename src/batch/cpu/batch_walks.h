@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The batch's walks on the CPU: every walk of every instance (batch_solver.h), spread over the
 // host's threads, a thread per walk at a time.
 #pragma once

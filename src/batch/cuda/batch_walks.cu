@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The batch's walks on the GPU (batch_walks_cuda.h): a warp per walk of every instance of a jagged
 // batch, all in one launch. A walk's tour, its kept copy, positions and queue lie in global memory
 // at the walk's offset; its instance's exact distances (cuda::DistanceView over the instance's

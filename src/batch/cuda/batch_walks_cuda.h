@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The batch's walks on the GPU, a warp per walk (batch/cuda/batch_walks.cu; batch_solver.h says
 // what a walk does). Host-only header: no CUDA types.
 #pragma once

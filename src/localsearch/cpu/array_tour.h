@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ArrayTour: a tour as an array of cities plus each city's position, the representation every CPU
 // local search and the focused construction edit in place. A 2-opt move reverses the shorter of
 // its two sides (the tour is a cycle, so either gives the same tour), and every other move is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Best-improvement 2-opt passes with exact gains on the CPU (see best_improvement_pass.h).
 #include "localsearch/cpu/best_improvement_pass.h"
 

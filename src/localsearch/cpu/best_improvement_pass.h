@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CPU counterpart of the GPU 2-opt pass (Robinson et al. sections 3.1 and 3.4): one
 // best-improvement pass over all n(n - 3) / 2 moves with exact TSPLIB gains, and the climb that
 // repeats it with k-swap until no move improves the tour.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cities a CPU local search still has to try, first in first out, with a bit per city so that
 // no city waits twice (Bentley's don't-look bits, the other way round): the work list of the
 // neighbour-list climber and of the Lin-Kernighan chains.

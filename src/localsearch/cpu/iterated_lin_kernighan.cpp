@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Iterated Lin-Kernighan workers (see iterated_lin_kernighan.h).
 #include "localsearch/cpu/iterated_lin_kernighan.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Iterated Lin-Kernighan on host threads (Johnson and McGeoch's ILK, with the double-bridge kick
 // of Martin, Otto and Felten's large-step Markov chains), the companion of the colonies that keeps
 // the CPU's cores busy while the GPU builds and climbs the ants' tours (aco/colony_merge.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sequential k-opt moves: feasibility, application and the step's search (see k_opt_move.h).
 #include "localsearch/cpu/k_opt_move.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sequential k-opt moves on an ArrayTour, for any k (LKH's basic move, Helsgaun 2009): the cities
 // t[0], ..., t[2k-1] name the move that removes the tour edges (t[2i], t[2i+1]) and adds
 // (t[2i+1], t[2i+2]), t[2k] = t[0]. Whether the result is one tour is decided from the tour

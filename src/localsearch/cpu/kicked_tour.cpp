@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One kick of iterated Lin-Kernighan (see kicked_tour.h).
 #include "localsearch/cpu/kicked_tour.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One walk of iterated Lin-Kernighan, the step that the whole-tour threads
 // (iterated_lin_kernighan.h) and the stretch threads (decomposition/stretch_lin_kernighan.h) both repeat:
 // kick the tour with a double bridge, repair it with Lin-Kernighan chains from the eight cities at the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lin-Kernighan chains of 2-opt moves on the CPU (see lin_kernighan.h).
 #include "localsearch/cpu/lin_kernighan.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lin-Kernighan search on the CPU (Lin and Kernighan 1973), in the form of Johnson and McGeoch's
 // LK: a move is a chain of 2-opt moves that all keep city t1 and remove the edge at t1 that the
 // previous one added. From t1 and a tour neighbour t2 (gain G = d(t1, t2)), each step picks t3

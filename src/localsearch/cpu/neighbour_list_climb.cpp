@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Neighbour-list 2-opt, Or-opt and 3-opt with don't-look bits on the CPU (see neighbour_list_climb.h).
 #include "localsearch/cpu/neighbour_list_climb.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Neighbour-list local search with don't-look bits (Bentley 1992) on the CPU: 2-opt, and with
 // ClimbOptions::or_opt also Or-opt (a segment of 1-3 cities moved between two adjacent cities,
 // either way round; with the reversal this is the "or-3opt" segment insertion). It is the local

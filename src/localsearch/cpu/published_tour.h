@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What host threads beside another search share with it (tour_companion.h): the shortest tour
 // they have published, the shorter tour offered to them, and the stop request. The owner keeps the
 // mutex and the condition variable its threads wait on; these hold the state and the rules that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The 3-opt step of Lin-Kernighan: its search and how a move is applied (see sequential_three_opt.h).
 #include "localsearch/cpu/sequential_three_opt.h"
 

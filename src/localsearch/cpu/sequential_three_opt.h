@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The step of Lin-Kernighan with 3-opt moves (Helsgaun 2000, section 4.3; LKH's MOVE_TYPE = 3):
 // from t1 and its tour neighbour t2, with G the gain of the chain so far ((t1, t2) counted as
 // removed), every sequential 3-opt move over the candidate lists is evaluated before any is applied:

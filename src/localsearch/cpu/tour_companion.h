@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Host threads that improve the colonies' best tour beside them (aco/colony_merge.h): the merger
 // offers them its merged tour and takes their shortest as one more donor. The kinds: iterated
 // Lin-Kernighan over the whole tour (iterated_lin_kernighan.h), over stretches of very large tours

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The two-level doubly-linked list (see two_level_tour.h).
 #include "localsearch/cpu/two_level_tour.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TwoLevelTour: a tour as a two-level doubly-linked list (Fredman, Johnson, McGeoch and Ostheimer,
 // "Data structures for traveling salesmen", 1995; the list of LKH and Concorde's linkern), for the
 // Lin-Kernighan chains on large tours. The cities are split into about sqrt(n) segments of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU 2-opt with random restarts (see two_opt_cpu.h).
 #include "localsearch/cpu/two_opt_cpu.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // 2-opt hill climbing with random restarts on the CPU: the reference for the CUDA backend and the
 // sequential baseline of its speed-ups. Restarts run in parallel (one per thread) on small tours;
 // on large ones one restart at a time shares its passes among the threads. Either way the result

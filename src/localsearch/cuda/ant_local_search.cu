@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ants' local search on the GPU, a warp per tour (see ant_local_search.cuh), and its test hook.
 #include <algorithm>
 #include <chrono>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The local search of the hybrid colonies on the GPU: a warp per ant's tour, the neighbour-list
 // 2-opt, Or-opt and 3-opt of localsearch/neighbour_moves.h with don't-look bits, exactly as the CPU's
 // NeighbourClimber without the final sweep (cpu/neighbour_list_climb.h), so that the same tour and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Host entry to the GPU's neighbour-list climbs (ant_local_search.cuh) for whole tours: no
 // CUDA types, so CPU-only builds compile the files that include it (the function itself exists
 // only when the CUDA backend is built).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Upload of an instance for the 2-opt kernels (see device_instance.cuh).
 #include <algorithm>
 #include <stdexcept>

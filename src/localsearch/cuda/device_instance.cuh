@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // with_metrics: hands a kernel launcher the fast and the exact distance policy of an instance's
 // type (see device_metric.cuh and device_instance.h).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DeviceInstance: the cities of an instance on the device, in the forms the 2-opt kernels read:
 // float coordinates for the fast passes, double coordinates for the exact ones, or the n x n
 // matrix for GEO and EXPLICIT instances. Host header: no CUDA types.

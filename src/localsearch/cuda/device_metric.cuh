@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Distances inside the 2-opt kernels, as small policy structs the kernels take by value
 // (Robinson et al. section 4.1: distances are recomputed from coordinates, so memory is O(n)).
 //

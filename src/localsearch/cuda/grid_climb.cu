@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one-big-tour climber: all blocks on one tour (see grid_climb.h; Robinson et al. section 7).
 //
 // Each pass: points rebuilt (grid-wide), the search (full pass: units dealt over every warp of the

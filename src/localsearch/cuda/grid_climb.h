@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one-big-tour GPU climber: every block of the GPU works on the same tour, the paper's future
 // work (Robinson et al. section 7) for when there are fewer tours than blocks the GPU can hold.
 // A pass is a grid-wide search (the units of two_opt_pass.cuh dealt over all warps of the grid),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // k-swap and infinity-swap on the device (Robinson et al. section 3.4, Figures 4 and 5): order the
 // improving moves one pass found by gain, keep each that overlaps none kept before it (two moves
 // overlap when their edge intervals [i, j] meet: see two_opt_move.h), up to k, and apply all kept

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The neighbour-list pass of the one-big-tour climb: every active city, in parallel, tries the
 // 2-opt moves that give it an edge to one of its k nearest neighbours, shorter than the tour edge
 // the move takes from it (Bentley's neighbour lists with the gain criterion), and offers the best

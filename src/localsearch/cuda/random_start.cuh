@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The random start of a restart written on the device (Robinson et al. section 3.1: each block
 // permutes its own tour): position q gets city RandomPermutation(n, key)(q), the same tour the host's
 // random_start gives for the same key.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The block-per-tour climber (see restart_climb.h; Robinson et al. sections 3.1 to 3.4).
 //
 // One kernel launch climbs a batch of restarts. Each block loops: take restarts from the queue,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The block-per-tour GPU climber (Robinson et al. sections 3.1, 3.3 and 3.4): a fixed grid of as
 // many blocks as the occupancy API says can be resident, each climbing whole tours from start to
 // 2-opt local optimum and reusing its memory from restart to restart (3.3.1), restarts handed out Q

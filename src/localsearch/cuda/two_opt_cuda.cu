@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CUDA 2-opt search: layout and shape choices, batches of restarts (see two_opt_cuda.h).
 #include <algorithm>
 #include <cmath>

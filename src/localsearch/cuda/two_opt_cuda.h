@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CUDA backend of 2-opt hill climbing with random restarts (Robinson et al. 2018). Host
 // header: no CUDA types.
 #pragma once

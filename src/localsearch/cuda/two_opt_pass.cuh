@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GPU 2-opt search phase (Robinson et al. sections 3.1 and 4.1): every move (i, j) of a tour
 // is evaluated once per pass and each thread keeps the best move it saw in registers.
 //

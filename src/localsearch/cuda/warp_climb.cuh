@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The warp-per-tour climb shared by the colonies' local search (ant_local_search.cu) and the
 // batch solver's walks (batch/cuda/batch_walks.cu): one warp takes cities off a tour's queue of
 // active cities, its lanes try the city's listed neighbours (the moves of neighbour_moves.h, the

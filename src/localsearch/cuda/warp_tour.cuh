@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // WarpTour: the GPU twin of cpu/array_tour.h, one tour (array of cities plus positions, in global
 // or shared memory) edited by one warp, or by half of one (WarpTour::width). Reads are plain loads every lane makes; a 2-opt move reverses the
 // shorter side with the lanes swapping pairs of positions, between two __syncwarp()s (the first

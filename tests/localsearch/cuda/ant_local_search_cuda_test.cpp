@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GPU's ant local search (a warp per tour) against the CPU's NeighbourClimber without the final
 // sweep: the same tours and active cities give the same tours and the same exact gains, move for
 // move, on every metric, at n = 3, 4, 5, a non-power-of-two n and n larger than a block's threads,

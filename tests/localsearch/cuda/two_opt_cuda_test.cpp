@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CUDA 2-opt against its CPU references: start tours, one pass (block and grid versions, fast
 // and exact policies, every metric), the k-swap selection and reversal, the neighbour-list pass,
 // and whole climbs that must end in a 2-opt local optimum checked independently; then determinism,
