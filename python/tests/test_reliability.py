@@ -10,6 +10,7 @@ process's, so the figure is meaningful on a device the test has to itself, as on
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -165,21 +166,28 @@ def test_a_hostile_name_is_escaped(tmp_path: Path) -> None:
     assert formica.read_tsplib(path).name == "a\\x1b[31mred\\xff"
 
 
-def test_a_stream_that_never_ends_is_refused_at_once(tmp_path: Path) -> None:
-    """A FIFO fed by a writer process that never stops: the reader ends at the first bad line.
-    (A process, not a thread: the read holds the GIL while it waits for the writer to open.)"""
-    fifo = tmp_path / "endless.tsp"
+@contextlib.contextmanager
+def endless_fifo(tmp_path: Path, name: str, line: bytes):
+    """A FIFO fed `line` without end by a writer process (a process, not a thread: the read holds
+    the GIL while it waits for the writer to open); yields the FIFO's path."""
+    fifo = tmp_path / name
     os.mkfifo(fifo)
-    feed = "import sys\nwith open(sys.argv[1], 'wb') as out:\n    while True:\n        out.write(b'garbage\\n' * 8192)\n"
+    feed = f"import sys\nwith open(sys.argv[1], 'wb') as out:\n    while True:\n        out.write({line!r} * 8192)\n"
     writer = subprocess.Popen([sys.executable, "-c", feed, str(fifo)], stderr=subprocess.DEVNULL)
     try:
+        yield fifo
+    finally:
+        writer.kill()
+        writer.wait(timeout=10)
+
+
+def test_a_stream_that_never_ends_is_refused_at_once(tmp_path: Path) -> None:
+    """A FIFO fed by a writer process that never stops: the reader ends at the first bad line."""
+    with endless_fifo(tmp_path, "endless.tsp", b"garbage\n") as fifo:
         start = time.monotonic()
         with pytest.raises(ValueError, match=r"endless\.tsp:1: unknown keyword 'garbage'"):
             formica.read_tsplib(fifo)
         assert time.monotonic() - start < 5.0
-    finally:
-        writer.kill()
-        writer.wait(timeout=10)
 
 
 def test_a_fifo_that_no_process_writes_to_is_refused_after_the_timeout(tmp_path: Path, monkeypatch) -> None:
@@ -197,15 +205,8 @@ def test_a_fifo_that_no_process_writes_to_is_refused_after_the_timeout(tmp_path:
 
 def test_endless_comment_lines_end_at_the_header_cap(tmp_path: Path) -> None:
     """Header lines are each valid: a stream of them ends at the cap, not at the size bound."""
-    fifo = tmp_path / "comments.tsp"
-    os.mkfifo(fifo)
-    feed = "import sys\nwith open(sys.argv[1], 'wb') as out:\n    while True:\n        out.write(b'COMMENT : x\\n' * 8192)\n"
-    writer = subprocess.Popen([sys.executable, "-c", feed, str(fifo)], stderr=subprocess.DEVNULL)
-    try:
+    with endless_fifo(tmp_path, "comments.tsp", b"COMMENT : x\n") as fifo:
         start = time.monotonic()
         with pytest.raises(ValueError, match=r"comments\.tsp:10001: more than 10000 header lines"):
             formica.solve(fifo)
         assert time.monotonic() - start < 5.0
-    finally:
-        writer.kill()
-        writer.wait(timeout=10)
