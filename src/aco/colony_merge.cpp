@@ -73,7 +73,8 @@ int ColonyMerger::merge(const Instance& instance, std::vector<ColonyRecord>& rec
   const int64_t length = population::merge_tours(instance, donors, current);
   const long long base = records[best].best_length;
   const int receiver = take(records, best, iteration, current, length, merged);
-  if (base != kNoLength) credits_.credit_merge(base, host_length, host_, receiver >= 0 ? length : base);
+  const Finder host = companion_ && companion_->best_by_lin_kernighan() ? Finder::LinKernighan : host_;
+  if (base != kNoLength) credits_.credit_merge(base, host_length, host, receiver >= 0 ? length : base);
   seen_ = lengths(records);
   return receiver;
 }

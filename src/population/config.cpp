@@ -42,6 +42,8 @@ void EdgeAssemblyConfig::validate() const {
   FORMICA_EXPECTS(chain_neighbours >= 0 && chain_neighbours <= 50,
                   "--eax-chain-neighbours must be in [0, 50], got ", chain_neighbours);
   FORMICA_EXPECTS(threads >= 1, "eax: at least 1 thread, got ", threads);
+  FORMICA_EXPECTS(bridge_threads >= 0 && bridge_threads <= 1024, "--eax-bridge-threads must be in [0, 1024], got ",
+                  bridge_threads);
   FORMICA_EXPECTS(stages == 1 || stages == 2, "--eax-stages must be 1 or 2, got ", stages);
   FORMICA_EXPECTS(growth == 0 || (growth >= 1 && growth <= 16), "--eax-growth must be 0 or in [1, 16], got ",
                   growth);
@@ -64,6 +66,8 @@ std::string EdgeAssemblyConfig::describe() const {
                     ? concat(", the next from the best tour kicked ", restart_kicks, " times")
                     : std::string(),
                 gpu_climbs ? ", start climbs on the GPU" : "",
+                bridge_threads > 0 ? concat(", ", bridge_threads, " threads of Lin-Kernighan until it catches up")
+                                   : std::string(),
                 ", ", children, " children per pair", stages == 2 ? " (then block E-sets)" : "", ", ",
                 to_string(selection), " selection, ", neighbours, " nearest neighbours");
 }

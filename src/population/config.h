@@ -81,6 +81,11 @@ struct EdgeAssemblyConfig {
   /// with the same result move for move. Needs the CUDA backend and a device; auto sets it beside
   /// the GPU's colonies (solver/portfolio.cpp).
   bool gpu_climbs = false;
+  /// Beside the colonies (--host-search eax): K > 0 of the `threads` run iterated Lin-Kernighan on
+  /// the colonies' tours until the population's own shortest tour has caught up with theirs, then
+  /// rejoin the generations (population/eax_companion.h): the run's tour keeps falling while the
+  /// population converges from its climbed starts (docs/gpu-engine.md#bridge-threads).
+  int bridge_threads = 0;
   int threads = 1;
   uint64_t seed = 1;
 

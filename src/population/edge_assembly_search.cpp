@@ -242,6 +242,13 @@ EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssem
   best_tour_ = std::move(start);
   converged_ = n < kMinCities;
   population_ = config.population;
+  threads_ = config_.threads;
+}
+
+void EdgeAssemblySearch::use_threads(int threads) {
+  FORMICA_EXPECTS(threads >= 1 && threads <= config_.threads, "eax: threads must be in [1, ", config_.threads,
+                  "], got ", threads);
+  threads_ = threads;
 }
 
 EdgeAssemblySearch::~EdgeAssemblySearch() = default;
@@ -286,7 +293,8 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
     else
       gpu_climbed_ += static_cast<int64_t>(slots.size());
   }
-#pragma omp parallel num_threads(config_.threads) if (config_.threads > 1)
+  const int threads = threads_;
+#pragma omp parallel num_threads(threads) if (threads > 1)
   {
     NeighbourClimber climber(instance_, lists_, ClimbOptions{.or_opt = !lk_chains});
     std::optional<LinKernighan> chains;
@@ -321,9 +329,9 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
       }
       lengths[i] = tour_length(instance_, tours[i]);
       // The first climb of each thread times them all: P tours take about P / threads of it.
-      if (timed && i > 0 && climbed.fetch_add(1) + 1 == config_.threads) {
+      if (timed && i > 0 && climbed.fetch_add(1) + 1 == threads) {
         const double each = std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count();
-        const double fits = config_.threads * std::floor(kBuildShare * time_left / std::max(each, 1e-9));
+        const double fits = threads * std::floor(kBuildShare * time_left / std::max(each, 1e-9));
         if (fits < population) size = std::max(kMinTimedPopulation, static_cast<int>(fits));
       }
     }
@@ -459,7 +467,7 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
     };
   }
   std::atomic<bool> cut{false};
-#pragma omp parallel for schedule(dynamic, 1) num_threads(config_.threads) if (config_.threads > 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) if (threads_ > 1)
   for (int i = 0; i < population; ++i) {
     const int a = order_[i], b = order_[(i + 1) % population];
     next_lengths_[a] = -1;

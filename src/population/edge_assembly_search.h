@@ -83,6 +83,13 @@ class EdgeAssemblySearch final : public Search {
   bool supports_adoption() const override { return true; }
   bool adopt(std::span<const int32_t> tour, int64_t length) override;
 
+  /// The threads of the next steps, from 1 to the config's (the results stay the seed's alone):
+  /// a companion lends some to other work for a while (eax_companion.h).
+  void use_threads(int threads);
+  /// The shortest of the search's own tours (every slot but the guest's; before the population is
+  /// built, the best tour).
+  int64_t own_best_length() const { return built_ ? own_shortest_ : best_length_; }
+
   int generations() const { return generations_; }
   /// 1 while the children come from single AB-cycles, 2 from block E-sets.
   int stage() const { return stage_; }
@@ -129,6 +136,7 @@ class EdgeAssemblySearch final : public Search {
   std::vector<int32_t> best_tour_;
   int64_t best_length_ = 0, iteration_best_ = 0, children_ = 0, gpu_climbed_ = 0;
   int generations_ = 0, population_ = 0, restarts_ = 0;
+  int threads_ = 1;  // the steps' threads (use_threads)
   int stage_ = 1, stall_ = 0;  // the stage, and generations since own_shortest_ fell
   /// The shortest of the search's own tours: every slot but the guest's. The stall is measured on
   /// these, not on the population's shortest: an adopted tour that the crossover has not yet

@@ -281,6 +281,14 @@ void add_eax_parameters(std::vector<Parameter>& p) {
                "true beside the GPU's colonies); false: on the host threads",
                [](SolverConfig& c, std::string_view v) { c.eax.gpu_climbs = parse_bool("eax-gpu-climbs", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.eax.gpu_climbs); }});
+  p.push_back({"eax-bridge-threads",
+               "eax: beside the colonies (--host-search eax), K of GA-EAX's threads run iterated Lin-Kernighan on the "
+               "colonies' tours until the population's own shortest tour catches up with theirs, then rejoin it "
+               "(default 0: none)",
+               [](SolverConfig& c, std::string_view v) {
+                 c.eax.bridge_threads = parse_value<int>("eax-bridge-threads", v);
+               },
+               [](const SolverConfig& c) { return nlohmann::json(c.eax.bridge_threads); }});
   p.push_back({"eax-chain-neighbours",
                "eax: the Lin-Kernighan climbs of random starts search K quadrant neighbours per city (10, "
                "default: the two nearest of each quadrant, then the nearest), or 0: the search's 10 nearest. "

@@ -177,6 +177,13 @@ void SolverConfig::validate() const {
                   "--lk-stretch: there are no Lin-Kernighan threads to walk stretches; add --lk-threads N");
   two_opt.validate();
   eax.validate();
+  FORMICA_EXPECTS(eax.bridge_threads == 0 || algorithm == Algorithm::Auto ||
+                      (runs_colonies(resolved) && colony.host_search == aco::HostSearch::Eax),
+                  "--eax-bridge-threads: the threads lent by GA-EAX beside the colonies, but GA-EAX does not run "
+                  "there (add --host-search eax)");
+  FORMICA_EXPECTS(eax.bridge_threads == 0 || colony.lk_threads == 0 || eax.bridge_threads < colony.lk_threads,
+                  "--eax-bridge-threads ", eax.bridge_threads, " must be fewer than --lk-threads ", colony.lk_threads,
+                  " (GA-EAX keeps at least one)");
 }
 
 std::string SolverConfig::describe_algorithm() const {

@@ -481,6 +481,72 @@ TEST(EaxCompanion, ImprovesTheOfferedTourOnItsThreadsUntilStopped) {
   EXPECT_EQ(companion.best_length(), final_length);
 }
 
+/// Whether `done()` holds by `deadline`, polled every 2 ms.
+template <class Done>
+bool wait_until(std::chrono::steady_clock::time_point deadline, const Done& done) {
+  while (!done() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return done();
+}
+
+/// The companion's best tour, checked: a permutation of exactly its length.
+int64_t checked_best(const EaxCompanion& companion, const Instance& instance) {
+  std::vector<int32_t> out;
+  const int64_t length = companion.best(out);
+  validate_permutation(out, instance.n());
+  EXPECT_EQ(tour_length(instance, out), length);
+  return length;
+}
+
+TEST(EaxCompanion, ItsBridgeImprovesTheOfferedTourAndHandsTheThreadsBackOnceCaughtUp) {
+  const Instance instance = io::generate_instance(1500, io::InstanceKind::Clustered, 3);
+  EaxCompanion companion(instance, {.population = 30, .bridge_threads = 1, .threads = 3, .seed = 2});
+  const std::vector<int32_t> start = nearest_neighbour_tour(instance, 0);
+  const int64_t start_length = tour_length(instance, start);
+  companion.offer(start, start_length);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(static_cast<int>(120 * test::time_scale()));
+  const auto wait_for = [&](const auto& done) { return wait_until(deadline, done); };
+  // The bridge's Lin-Kernighan takes the offered tour below the nearest-neighbour tour's length.
+  ASSERT_TRUE(wait_for([&] { return companion.best_length() < start_length; }));
+  // The population's own shortest catches up: the bridge ends, the generations go on on all threads.
+  ASSERT_TRUE(wait_for([&] { return !companion.bridging() && companion.generations() > 0; }));
+  const int64_t length = checked_best(companion, instance);
+  const int64_t generations = companion.generations();
+  ASSERT_TRUE(wait_for([&] { return companion.generations() > generations; }));
+  companion.stop();
+  EXPECT_LE(checked_best(companion, instance), length);
+}
+
+TEST(EaxCompanion, AStopWhileBridgingKeepsTheBridgesBestTour) {
+  const Instance instance = io::generate_instance(3000, io::InstanceKind::Uniform, 8);
+  EaxCompanion companion(instance, {.population = 200, .bridge_threads = 1, .threads = 2, .seed = 5});
+  const std::vector<int32_t> start = nearest_neighbour_tour(instance, 0);
+  companion.offer(start, tour_length(instance, start));
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(static_cast<int>(60 * test::time_scale()));
+  ASSERT_TRUE(wait_until(deadline, [&] { return companion.best_length() < tour_length(instance, start); }));
+  EXPECT_TRUE(companion.bridging());  // 200 climbs of 3,000 cities on one thread: not built yet
+  const int64_t seen = companion.best_length();
+  companion.stop();
+  EXPECT_FALSE(companion.bridging());
+  EXPECT_LE(checked_best(companion, instance), seen);
+}
+
+TEST(EdgeAssemblySearch, FewerThreadsLentAwayGiveTheSameTours) {
+  const Instance instance = io::generate_instance(600, io::InstanceKind::Uniform, 4);
+  EdgeAssemblySearch all(instance, {.population = 20, .threads = 3, .seed = 6});
+  EdgeAssemblySearch lent(instance, {.population = 20, .threads = 3, .seed = 6});
+  lent.use_threads(1);
+  for (int step = 0; step < 6; ++step) {
+    ASSERT_TRUE(all.step(StopFlag{}));
+    ASSERT_TRUE(lent.step(StopFlag{}));
+    if (step == 2) lent.use_threads(3);
+    EXPECT_EQ(all.lengths(), lent.lengths()) << step;
+  }
+  EXPECT_THROW(lent.use_threads(4), InputError);
+  EXPECT_THROW(lent.use_threads(0), InputError);
+}
+
 TEST(EaxCompanion, StopsBeforeAnyOffer) {
   const Instance instance = io::generate_instance(100, io::InstanceKind::Uniform, 1);
   EaxCompanion companion(instance, {.population = 10, .threads = 1});

@@ -624,6 +624,26 @@ TEST(Solver, AutoClimbsGaEaxsPopulationFromNearestNeighbourToursBesideTheGpusCol
   SolverConfig on_host = long_run;
   set_parameter(on_host, "eax-gpu-climbs", "false");
   EXPECT_FALSE(resolve_config(on_host, 33'810, Backend::Cuda).eax.gpu_climbs);
+  // No bridge there: the population of random starts overtakes the colonies within seconds.
+  EXPECT_EQ(mid.eax.bridge_threads, 0);
+}
+
+TEST(Solver, BridgeThreadsNeedGaEaxBesideTheColoniesAndLeaveItOne) {
+  SolverConfig config;
+  set_parameter(config, "eax-bridge-threads", "2");
+  EXPECT_NO_THROW(config.validate());  // auto: checked as the colonies it may run
+  set_parameter(config, "algorithm", "eax");
+  EXPECT_THROW(config.validate(), InputError);
+  set_parameter(config, "algorithm", "mmas");
+  EXPECT_THROW(config.validate(), InputError);  // the host threads run Lin-Kernighan
+  set_parameter(config, "host-search", "eax");
+  set_parameter(config, "merge-tours", "true");
+  set_parameter(config, "lk-threads", "3");
+  EXPECT_NO_THROW(config.validate());
+  set_parameter(config, "lk-threads", "2");
+  EXPECT_THROW(config.validate(), InputError);
+  set_parameter(config, "eax-bridge-threads", "-1");
+  EXPECT_THROW(config.validate(), InputError);
 }
 
 TEST(Solver, TheHostThreadsRunGaEaxBesideTheColonies) {

@@ -40,6 +40,10 @@ class TourCompanion {
   /// True once the threads walk on the alpha-nearest lists of a Held-Karp ascent beside them
   /// (--lk-lists alpha); threads without one keep the default.
   virtual bool alpha_lists() const { return false; }
+  /// True while the shortest published tour is one that Lin-Kernighan threads found, for a
+  /// companion of another kind that lends them threads (GA-EAX's bridge, population/eax_companion.h):
+  /// the ledger credits them.
+  virtual bool best_by_lin_kernighan() const { return false; }
 };
 
 }  // namespace formica::localsearch::cpu
