@@ -53,6 +53,14 @@ bool plain_file_name(const std::string& key) {
          printable(key) == key;
 }
 
+/// The instance name of a batch folder's file: NAME of NAME.tsp or NAME.tsp.gz (TSPLIB files as
+/// shipped, compressed or not); empty for any other file.
+std::string tsp_stem(const std::string& file) {
+  for (const std::string_view suffix : {".tsp", ".tsp.gz"})
+    if (file.size() > suffix.size() && file.ends_with(suffix)) return file.substr(0, file.size() - suffix.size());
+  return {};
+}
+
 BatchInput tsp_folder(const std::filesystem::path& folder) {
   // Errors of the file system (a folder that cannot be listed, a symbolic link in a loop) are
   // InputErrors naming the path, never exceptions that escape as internal errors.
@@ -62,16 +70,23 @@ BatchInput tsp_folder(const std::filesystem::path& folder) {
   for (; !ec && entries != std::filesystem::directory_iterator(); entries.increment(ec)) {
     const std::filesystem::directory_entry& entry = *entries;
     std::error_code kind;
-    if (entry.path().extension() == ".tsp" && !entry.is_directory(kind)) files.push_back(entry.path());
+    if (!tsp_stem(entry.path().filename().string()).empty() && !entry.is_directory(kind))
+      files.push_back(entry.path());
   }
   FORMICA_EXPECTS(!ec, printable(folder.string()), ": cannot list this folder (", ec.message(), ")");
-  FORMICA_EXPECTS(!files.empty(), folder.string(), ": no .tsp file in this folder");
+  FORMICA_EXPECTS(!files.empty(), folder.string(), ": no .tsp or .tsp.gz file in this folder");
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.filename() < b.filename(); });
   BatchInput batch;
+  std::map<std::string, std::filesystem::path> taken;  // name -> its file
   for (const auto& file : files) {
+    const std::string name = tsp_stem(file.filename().string());
+    const auto [earlier, fresh] = taken.emplace(name, file);
+    FORMICA_EXPECTS(fresh, printable(file.string()), ": the name '", printable(name), "' is taken by ",
+                    printable(earlier->second.string()), " (an instance's name is its .tour file's)");
     batch.instances.push_back(read_tsplib(file));  // its errors name the file and line
-    batch.names.push_back(file.stem().string());
+    batch.names.push_back(name);
     batch.scales.emplace_back();
+    batch.files.push_back(file);
   }
   return batch;
 }

@@ -17,10 +17,12 @@ namespace formica::io {
 
 struct BatchInput {
   std::vector<Instance> instances;
-  std::vector<std::string> names;  ///< one per instance: the .tsp file's stem, the .npz key or "batch-00017"
+  std::vector<std::string> names;  ///< one per instance: NAME of a folder's NAME.tsp(.gz), the .npz key or "batch-00017"
   /// One per instance: none for integer lengths; for coordinates that are not all whole numbers,
   /// the power of two their instance is scaled by (float_scale), its lengths being exact float ones.
   std::vector<std::optional<double>> scales;
+  /// A folder's files, one per instance (NAME.tsp or NAME.tsp.gz); empty for arrays.
+  std::vector<std::filesystem::path> files;
 };
 
 /// The fixed-point scale of float coordinates whose widest range is `extent`: the power of two

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "io/batch_input.h"
 #include "io/gzip.h"
 #include "io/known_optima.h"
 #include "io/tsplib.h"
@@ -112,6 +113,31 @@ TEST(Gzip, DamagedDataGetOneLine) {
   EXPECT_EQ(test::input_error_of([&] { io::read_tsplib(cut); }),
             cut.string() + ": the gzip data end early (the file is cut short)");
   fs::remove(cut);
+}
+
+TEST(Gzip, ABatchFolderTakesCompressedInstancesByTheirNames) {
+  REQUIRE_ZLIB();
+  const fs::path dir = fs::temp_directory_path() / ("formica_gzip_batch_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(kShipped / "pr76.tsp.gz", dir / "pr76.tsp.gz");
+  fs::copy_file(kShipped / "kroA200.tsp.gz", dir / "kroA200.tsp.gz");
+  std::ofstream(dir / "kroA200.gz") << "not a .tsp.gz: left out";
+  const io::BatchInput batch = io::load_batch_input(dir);
+  EXPECT_EQ(batch.names, (std::vector<std::string>{"kroA200", "pr76"}));
+  EXPECT_EQ(batch.instances[0].n(), 200);
+  EXPECT_EQ(batch.instances[1].n(), 76);
+  EXPECT_EQ(batch.files, (std::vector<fs::path>{dir / "kroA200.tsp.gz", dir / "pr76.tsp.gz"}));
+  // The same name twice, compressed and not: one .tour file each cannot be, so it is refused.
+  std::ofstream(dir / "pr76.tsp") << io::gunzip(pr76_gz(), "pr76", uint64_t{1} << 20);
+  std::string message;
+  try {
+    io::load_batch_input(dir);
+  } catch (const InputError& e) {
+    message = e.what();
+  }
+  EXPECT_EQ(message, (dir / "pr76.tsp.gz").string() + ": the name 'pr76' is taken by " + (dir / "pr76.tsp").string() +
+                         " (an instance's name is its .tour file's)");
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -283,7 +283,7 @@ TEST(BatchInput, FoldersFilesAndMistakes) {
             (dir / "notes.txt").string() + ": not a folder of .tsp files, an .npy or an .npz file");
   EXPECT_EQ(input_error_of([&] { load_batch_input(dir / "missing.npy"); }), (dir / "missing.npy").string() + ": no such file or folder");
   const fs::path empty = temp_dir("empty");
-  EXPECT_EQ(input_error_of([&] { load_batch_input(empty); }), empty.string() + ": no .tsp file in this folder");
+  EXPECT_EQ(input_error_of([&] { load_batch_input(empty); }), empty.string() + ": no .tsp or .tsp.gz file in this folder");
   test::write_bytes(dir / "c.tsp", "NAME: c\nDIMENSION: 2\n");
   const std::string message = input_error_of([&] { load_batch_input(dir); });
   EXPECT_EQ(message.rfind((dir / "c.tsp").string() + ":", 0), 0u) << message;
