@@ -69,7 +69,7 @@ def test_a_misspelled_keyword_lists_python_names(points) -> None:
 
 
 def test_core_messages_use_python_names(points) -> None:
-    with pytest.raises(ValueError, match=r"^time_limit must be in \(0, 1e\+07\] seconds, got -1$"):
+    with pytest.raises(ValueError, match=r"^time_limit must be in \(0, 10000000\] seconds, got -1$"):
         formica.solve(points, time_limit=-1)
     with pytest.raises(ValueError, match=r"^unknown parameter 'walkz' \(valid: .*kicks.*\); did you mean walks\?$"):
         formica.solve_batch([points], walkz=2)
