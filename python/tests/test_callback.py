@@ -55,7 +55,7 @@ def test_callback_and_progress_need_a_closed_tour(points) -> None:
 def test_a_callback_that_is_not_callable_is_refused_before_the_problem_is_read(tmp_path) -> None:
     """solve() checks its own keywords before it reads the problem: the wrong keyword is named even
     where the problem is wrong too (here a file that does not exist)."""
-    with pytest.raises(ValueError, match=r"^callback is a callable \(length, tour, seconds\), got 3$"):
+    with pytest.raises(TypeError, match=r"^callback must be a callable \(length, tour, seconds\), got 3$"):
         formica.solve(str(tmp_path / "missing.tsp"), callback=3)
 
 
