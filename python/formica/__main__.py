@@ -111,7 +111,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     spelling = command_line_spelling.set(True)  # errors name --options here, as formica's do
     try:
         return _solve(args) if args.command == "solve" else _info()
-    except ValueError as error:
+    except (ValueError, TypeError, OSError) as error:
         sys.stderr.write(f"formica: error: {error}\n")
         return 2
     except MemoryError as error:

@@ -9,7 +9,6 @@ and costs nothing else. The batch then runs in the C++ core with the GIL release
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any, Callable, Optional, Union
@@ -17,6 +16,7 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 
 from . import _core
+from ._arguments import PATH_TYPES, UINT64, parameter, real_number, text, whole_number
 from ._messages import check_names, python_messages
 from ._problem import Problem, as_problem, attach_partial, solver_target
 from ._progress import BatchBar
@@ -24,7 +24,7 @@ from ._result import Result, make_result
 from ._solve import parameter_text
 
 #: Instances that bring their own name (array instances are named "batch-00017").
-_NAMED = (str, os.PathLike, _core.Instance, Problem)
+_NAMED = (*PATH_TYPES, _core.Instance, Problem)
 
 #: progress(done, total, seconds): instances finished, instances in all, seconds since the start.
 ProgressCallback = Callable[[int, int, float], Any]
@@ -99,12 +99,32 @@ def solve_batch(
     see python/examples/batch_on_a_cluster.py.
     """
     check_names(parameters, batch_parameters())
+    kinds = _core.batch_parameter_kinds()
+    parameters = {name: parameter(name, value, kinds[name]) for name, value in parameters.items()}
+    # The batch's own keywords as the parameters are checked: their ranges are the core's.
+    settings = {
+        "backend": parameter("backend", backend, "text"),
+        "time_limit": None if time_limit is None else parameter("time_limit", time_limit, "number"),
+        "kicks": None if kicks is None else parameter("kicks", kicks, "integer"),
+        "seed": parameter("seed", seed, "integer"),
+        "threads": parameter("threads", threads, "integer"),
+        "walks": parameter("walks", walks, "integer"),
+        **parameters,
+    }
+    if metric is not None:
+        text("metric", metric)
+    if not (progress is None or isinstance(progress, bool) or callable(progress)):
+        _reporter(progress)  # raises TypeError naming what progress may be
     with python_messages():
         problems, names = _problems(instances, metric)
     count = len(problems)
-    per_seed = _per_instance("seeds", seeds, count)
-    per_time = _per_instance("time_limits", time_limits, count)
+    per_seed = [None if s is None else whole_number(f"seeds[{i}]", s, *UINT64)
+                for i, s in enumerate(_per_instance("seeds", seeds, count))]
+    per_time = [None if t is None else real_number(f"time_limits[{i}]", t)
+                for i, t in enumerate(_per_instance("time_limits", time_limits, count))]
     per_target = _per_instance("targets", targets, count)
+    for i, target in enumerate(per_target):
+        solver_target(target, None, f"targets[{i}]")
     per_start = [
         None if tour is None else _start_tour(i, tour, problem.instance.n)
         for i, (tour, problem) in enumerate(zip(_per_instance("start_tours", start_tours, count), problems))
@@ -115,9 +135,7 @@ def solve_batch(
             {"seed": s, "time_limit": t, "target": solver_target(target, problem.scale), "start": start}
             for s, t, target, problem, start in zip(per_seed, per_time, per_target, problems, per_start)
         ]
-    settings = {"backend": backend, "time_limit": time_limit, "kicks": kicks, "seed": seed, "threads": threads,
-                "walks": walks, **parameters}
-    text = {name: parameter_text(value) for name, value in settings.items() if value is not None}
+    spelled = {name: parameter_text(value) for name, value in settings.items() if value is not None}
     reporter = _reporter(progress)
 
     def results(raw: list[dict[str, Any]]) -> list[Result]:
@@ -129,7 +147,7 @@ def solve_batch(
 
     try:
         with python_messages():
-            raw = _core.solve_batch([p.instance for p in problems], text, limits, reporter)
+            raw = _core.solve_batch([p.instance for p in problems], spelled, limits, reporter)
     except BaseException as error:
         attach_partial(error, "results", results)
         raise
@@ -193,6 +211,8 @@ def _problem(item: Any, metric: Optional[str]) -> Problem:
 def _per_instance(name: str, values: Optional[Sequence[Any]], count: int) -> list[Any]:
     if values is None:
         return [None] * count
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a sequence of one value (or None) per instance, got {type(values).__name__}")
     values = list(values)
     if len(values) != count:
         raise ValueError(f"{name} has {len(values)} values but the batch has {count} instances")
@@ -220,4 +240,4 @@ def _reporter(progress: Union[None, bool, ProgressCallback]) -> Optional[Callabl
         return None
     if callable(progress):
         return progress
-    raise ValueError(f"progress is None, True, False or a callable (done, total, seconds), got {progress!r}")
+    raise TypeError(f"progress must be None, True, False or a callable (done, total, seconds), got {progress!r}")

@@ -11,6 +11,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from . import _core
+from ._arguments import INT32, INT64, real_number, whole_number
 from ._problem import ProblemLike, as_problem, asymmetric_matrix, attach_partial
 
 
@@ -46,6 +47,8 @@ class LowerBound:
         Raises ValueError for a length below the bound, which no tour of this instance has: the
         tour is of another instance, or the bound is wrong; never a negative gap.
         """
+        if isinstance(length, (bool, np.bool_)) or not isinstance(length, (int, np.integer)):
+            length = real_number("length", length)  # an int keeps every digit
         if length < self.bound:
             raise ValueError(
                 f"a tour of length {length} is shorter than the proven bound {self.bound}: "
@@ -74,6 +77,9 @@ def lower_bound(
     seconds, from 10 to 120; `threads` 0 uses every core. The GIL is released; Ctrl-C ends the
     ascent and raises KeyboardInterrupt with the bound reached (still proven) as ``result``.
     """
+    iterations = None if iterations is None else whole_number("iterations", iterations, *INT64)
+    time_limit = None if time_limit is None else real_number("time_limit", time_limit)
+    threads = whole_number("threads", threads, *INT32)
     if asymmetric_matrix(problem, metric) is not None:
         raise ValueError("the Held-Karp bound is for symmetric instances; this matrix is not symmetric")
     prepared = as_problem(problem, metric)

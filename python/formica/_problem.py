@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._arguments import INT64, PATH_TYPES, core_path, text
 
 #: Metrics for coordinate arrays, as TSPLIB names them, plus "float" (unrounded distances).
 COORDINATE_METRICS = ("euc_2d", "ceil_2d", "att", "geo", "man_2d", "max_2d", "euc_3d")
@@ -29,7 +30,7 @@ METRICS = COORDINATE_METRICS + ("explicit", "float")
 #: its largest matrix entry) into (FLOAT_SCALE_UNITS / 2, FLOAT_SCALE_UNITS] units.
 FLOAT_SCALE_UNITS = 2.0**24
 
-ProblemLike = Union[str, "os.PathLike[str]", _core.Instance, npt.ArrayLike]
+ProblemLike = Union[str, bytes, "os.PathLike[Any]", _core.Instance, npt.ArrayLike]
 _INT32_MAX = np.iinfo(np.int32).max
 
 
@@ -98,16 +99,20 @@ def as_tour(tour: npt.ArrayLike) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.int32)
 
 
-def solver_target(target: Any, scale: Optional[float]) -> Optional[int]:
+def solver_target(target: Any, scale: Optional[float], name: str = "target") -> Optional[int]:
     """A target length in the solver's units, floored (its lengths are integers): fixed point for
-    float distances (`scale`), else the length itself. ValueError for anything but a finite number."""
+    float distances (`scale`), else the length itself. TypeError for anything but a number,
+    ValueError for one that is not finite or is negative (named as given, not in the solver's units)."""
     if target is None:
         return None
     if isinstance(target, (bool, np.bool_)) or not isinstance(target, (int, float, np.integer, np.floating)):
-        raise ValueError(f"target is a length, got {target!r}")
-    if not math.isfinite(target):
-        raise ValueError(f"target must be a finite length, got {target}")
-    return math.floor(target if scale is None else target * scale)
+        raise TypeError(f"{name} must be a length (a number), got {target!r}")
+    if isinstance(target, (float, np.floating)) and not math.isfinite(target):
+        raise ValueError(f"{name} must be a finite length, got {target}")
+    if target < 0:
+        raise ValueError(f"{name} must be a non-negative length, got {target}")
+    # No tour is longer than the solver's largest length: a target beyond it stops at the first tour.
+    return min(math.floor(target if scale is None else target * scale), INT64[1])
 
 
 def _fixed_point_matrix(values: np.ndarray) -> tuple[float, np.ndarray]:
@@ -284,7 +289,7 @@ def asymmetric_matrix(problem: Any, metric: Optional[str]) -> Optional[DirectedM
     symmetric (metric None, "explicit" or "float"); None for anything else, which as_problem then
     takes. The diagonal is ignored. Weights that are not all whole numbers, or metric="float",
     keep their float values (exact lengths, as for a symmetric float matrix)."""
-    if isinstance(problem, (str, os.PathLike, _core.Instance, Problem)) or metric not in (None, "explicit", "float"):
+    if isinstance(problem, (*PATH_TYPES, _core.Instance, Problem)) or metric not in (None, "explicit", "float"):
         return None
     array = np.asarray(problem)
     if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] < 3:
@@ -347,7 +352,7 @@ def attach_partial(error: BaseException, attribute: str, make: Callable[[Any], A
 
 def as_problem(problem: Any, metric: Optional[str] = None) -> Problem:
     """Turns anything formica.solve accepts into a Problem; ValueError for what it does not."""
-    if metric is not None and metric not in METRICS:
+    if metric is not None and text("metric", metric) not in METRICS:
         raise ValueError(f"unknown metric '{metric}' (valid: {', '.join(METRICS)})")
     if isinstance(problem, Problem):
         return problem
@@ -355,10 +360,10 @@ def as_problem(problem: Any, metric: Optional[str] = None) -> Problem:
         if metric is not None:
             raise ValueError("metric= applies to arrays; an Instance has its own edge weight type")
         return Problem(problem)
-    if isinstance(problem, (str, os.PathLike)):
+    if isinstance(problem, PATH_TYPES):
         if metric is not None:
             raise ValueError("metric= applies to arrays; a TSPLIB file names its own EDGE_WEIGHT_TYPE")
-        return Problem(_core.load_instance(os.fspath(problem)))
+        return Problem(_core.load_instance(core_path("the problem's path", problem)))
     array = np.asarray(problem)
     _expect_unambiguous(array, metric)
     # A square array is a distance matrix, except 3 x 3 with metric="euc_3d" (three 3-D points).

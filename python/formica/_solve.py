@@ -10,7 +10,6 @@ turns the problem into what the core takes and the core's answer into a Result.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 import textwrap
 from collections.abc import Mapping
@@ -22,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._arguments import INT64, PATH_TYPES, core_path, flag, parameter, text, whole_number
 from ._graph import graph_matrix, is_graph
 from ._messages import check_names, python_messages
 from ._problem import (
@@ -209,21 +209,25 @@ class SolveSettings:
         **keywords: Any,
     ) -> SolveSettings:
         """The settings of a solve() call: `params` its **params (the graph options among them),
-        `keywords` its other keywords. ValueError for an unknown name or a callback that is not
-        callable."""
+        `keywords` its other keywords. ValueError for an unknown name; TypeError for a value of the
+        wrong type (_arguments.py), a callback that is not callable among them."""
         params = dict(params)
         graph_options = {name: params.pop(name) for name in _GRAPH_OPTIONS if name in params}
+        if "complete" in graph_options:
+            graph_options["complete"] = flag("complete", graph_options["complete"])
         check_names(params, [*parameters(), *_SOLVE_KEYWORDS])
+        kinds = _core.parameter_kinds()
+        params = {name: parameter(name, value, kinds[name]) for name, value in params.items()}
         if callback is not None and not callable(callback):
-            raise ValueError(f"callback is a callable (length, tour, seconds), got {callback!r}")
+            raise TypeError(f"callback must be a callable (length, tour, seconds), got {callback!r}")
         return cls(
-            open=bool(open),
-            start_city=None if start_city is None else int(start_city),
-            end_city=None if end_city is None else int(end_city),
+            open=flag("open", open),
+            start_city=_optional(whole_number, "start_city", start_city, *INT64),
+            end_city=_optional(whole_number, "end_city", end_city, *INT64),
             callback=callback,
             params=MappingProxyType(params),
             graph_options=MappingProxyType(graph_options),
-            **keywords,
+            **_checked_keywords(keywords),
         )
 
     def solver_parameters(self, scale: Optional[float]) -> dict[str, str]:
@@ -242,14 +246,36 @@ class SolveSettings:
         return {name: parameter_text(value) for name, value in values.items() if value is not None}
 
 
+def _optional(check: Callable[..., Any], name: str, value: Any, *limits: Any) -> Any:
+    """`check(name, value, *limits)`, or None for None."""
+    return None if value is None else check(name, value, *limits)
+
+
+#: The kinds of solve()'s keywords that are solver parameters (whose defaults are None or differ).
+_KEYWORD_KINDS = {"algorithm": "text", "backend": "text", "time_limit": "number", "iterations": "integer",
+                  "seed": "integer"}
+
+
+def _checked_keywords(keywords: dict[str, Any]) -> dict[str, Any]:
+    """solve()'s keywords beside the solver parameters, each of its type; text is the core's to read
+    as the command line's, and ranges are the core's to check, as for the parameters."""
+    checked = dict(keywords)
+    for name, kind in _KEYWORD_KINDS.items():
+        checked[name] = _optional(parameter, name, keywords[name], kind)
+    checked["metric"] = _optional(text, "metric", keywords["metric"])
+    solver_target(keywords["target"], None)  # its type and sign, before any work (converted in solver_parameters)
+    checked["progress"] = flag("progress", keywords["progress"])
+    return checked
+
+
 def _run(problem: ProblemLike, settings: SolveSettings) -> Result:
     """Solves `problem` as `settings` say: the problem as the core takes it, the core's run, and
     its answer as a Result (attached to the exception as ``result`` on Ctrl-C)."""
     metric = settings.metric
-    if isinstance(problem, (str, os.PathLike)):
+    if isinstance(problem, PATH_TYPES):
         if metric is not None:
             raise ValueError("metric= applies to arrays; a TSPLIB file names its own EDGE_WEIGHT_TYPE")
-        problem = _core.load_problem(os.fspath(problem))
+        problem = _core.load_problem(core_path("the problem's path", problem))
     labels = None
     if is_graph(problem):
         problem, labels = graph_matrix(problem, **settings.graph_options)

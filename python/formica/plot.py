@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._arguments import PATH_TYPES, core_path, path_text, text
 from ._problem import ProblemLike, as_problem, as_tour
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["plot_history", "plot_tour"]
 
-PathLike = Union[str, "os.PathLike[str]"]
+PathLike = Union[str, bytes, "os.PathLike[Any]"]
 
 _TOUR_COLOUR = "#1f77b4"
 _CITY_COLOUR = "#d62728"
@@ -76,7 +77,11 @@ def plot_history(
     Returns:
         the axis drawn on, or None when writing a file.
     """
-    if y not in ("auto", "length", "gap"):
+    from ._result import Result
+
+    if not isinstance(result, Result):
+        raise TypeError(f"result must be a formica.Result, got {type(result).__name__}")
+    if text("y", y) not in ("auto", "length", "gap"):
         raise ValueError(f"unknown y '{y}' (valid: auto, length, gap)")
     if y == "gap" and result.optimum is None:
         raise ValueError(f"{result.instance} has no known optimum, so there is no gap to plot")
@@ -88,7 +93,7 @@ def plot_history(
     _check_target(path, ax)
     if path is not None and _suffix(path) == ".svg":
         svg = _core.convergence_svg(seconds, values, float(result.seconds), result.title, label)
-        _core.write_text_file(os.fspath(path), svg)
+        _core.write_text_file(core_path("path", path), svg)
         return None
 
     def draw(axis: Axes) -> None:
@@ -109,14 +114,16 @@ def plot_history(
 
 
 def _suffix(path: PathLike) -> str:
-    return Path(path).suffix.lower()
+    return Path(path_text(path)).suffix.lower()
 
 
 def _check_target(path: Optional[PathLike], ax: Optional[Axes]) -> None:
+    if path is not None and not isinstance(path, PATH_TYPES):
+        raise TypeError(f"path must be a path (str, bytes or os.PathLike) or None, got {type(path).__name__}")
     if path is not None and ax is not None:
         raise ValueError("give a path or an axis to draw on, not both")
     if path is not None and _suffix(path) not in (".svg", ".png"):
-        raise ValueError(f"{os.fspath(path)}: unknown picture format '{_suffix(path)}' (use .svg or .png)")
+        raise ValueError(f"{path_text(path)!r}: unknown picture format '{_suffix(path)}' (use .svg or .png)")
 
 
 def _draw_tour(
@@ -134,7 +141,7 @@ def _draw_tour(
     order = as_tour(tour)
     if path is not None and _suffix(path) == ".svg":
         xs, ys = np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64)
-        _core.write_text_file(os.fspath(path), _core.tour_svg(xs, ys, order, title, closed))
+        _core.write_text_file(core_path("path", path), _core.tour_svg(xs, ys, order, title, closed))
         return None
     if len(order) != len(x):
         raise ValueError(f"tour has {len(order)} cities but the instance has {len(x)}")
@@ -176,7 +183,7 @@ def _render(draw: Any, path: Optional[PathLike], ax: Optional[Axes], size: tuple
     FigureCanvasAgg(figure)
     draw(figure.add_subplot())
     figure.tight_layout()
-    _save_atomically(figure, Path(path))
+    _save_atomically(figure, Path(path_text(path)))
     return None
 
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nanobind/stl/map.h>
@@ -28,24 +29,35 @@ namespace {
 
 constexpr const char* kLimitKeys = "seed, time_limit, kicks, target, start";
 
+/// Limit `name` of instance i as a T; formica.solve_batch checks the values first, and one that
+/// still does not convert is named here rather than as a failed cast.
+template <typename T>
+T limit_value(const nb::handle& value, size_t i, const std::string& name) {
+  T out{};
+  if (!nb::try_cast(value, out))
+    throw InputError(concat("instance ", i, ": ", name, " ", nb::str(nb::repr(value)).c_str(), " is not a ",
+                            std::is_floating_point_v<T> ? "number" : "whole number", " formica can take"));
+  return out;
+}
+
 /// Instance i's limits from a dict with any of the keys kLimitKeys (None: the batch's).
 batch::InstanceLimits limits_of(const nb::handle& entry, size_t i) {
   batch::InstanceLimits limits;
   if (entry.is_none()) return limits;
   FORMICA_EXPECTS(nb::isinstance<nb::dict>(entry), "instance ", i, ": limits must be a dict (", kLimitKeys, ")");
   for (const auto& [key, value] : nb::borrow<nb::dict>(entry)) {
-    const std::string name = nb::cast<std::string>(key);
+    const std::string name = limit_value<std::string>(key, i, "a limit's name");
     if (value.is_none()) continue;
     if (name == "seed")
-      limits.seed = nb::cast<uint64_t>(value);
+      limits.seed = limit_value<uint64_t>(value, i, name);
     else if (name == "time_limit")
-      limits.time_limit = nb::cast<double>(value);
+      limits.time_limit = limit_value<double>(value, i, name);
     else if (name == "kicks")
-      limits.kicks = nb::cast<int64_t>(value);
+      limits.kicks = limit_value<int64_t>(value, i, name);
     else if (name == "target")
-      limits.target = nb::cast<int64_t>(value);
+      limits.target = limit_value<int64_t>(value, i, name);
     else if (name == "start")
-      limits.start = nb::cast<std::vector<int32_t>>(value);
+      limits.start = limit_value<std::vector<int32_t>>(value, i, "the start tour");
     else
       throw InputError(concat("instance ", i, ": unknown limit '", name, "' (valid: ", kLimitKeys, ")"));
   }
@@ -134,6 +146,16 @@ nb::list batch_parameter_list() {
   return out;
 }
 
+nb::dict batch_parameter_kinds() {
+  const nlohmann::json defaults = batch::BatchConfig{}.to_json();
+  nb::dict out;
+  for (const batch::BatchParameter& p : batch::batch_parameters()) {
+    const std::string name = python_name(p.name);
+    out[name.c_str()] = value_kind(defaults.contains(name) ? defaults[name] : nlohmann::json());
+  }
+  return out;
+}
+
 }  // namespace
 
 void bind_batch(nb::module_& m) {
@@ -145,6 +167,8 @@ void bind_batch(nb::module_& m) {
         "Returns one dict per instance: tour, length, iterations (kicks), seconds, history, config (JSON\n"
         "text), backend, device, stop_reason, seed, walks.");
   m.def("batch_parameters", &batch_parameter_list, "Every batch parameter as (name, help), in table order.");
+  m.def("batch_parameter_kinds", &batch_parameter_kinds,
+        "Every batch parameter's kind by name, from its default: integer, number, boolean, text or null.");
 }
 
 }  // namespace formica::python

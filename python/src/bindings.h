@@ -13,6 +13,7 @@
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nlohmann/json.hpp>
 
 #include "io/array_instance.h"
 
@@ -58,6 +59,20 @@ inline std::string python_name(std::string_view name) {
   for (char& c : out)
     if (c == '-') c = '_';
   return out;
+}
+
+/// A file name from Python: the bytes os.fsencode made of it (python/formica/_arguments.py), so
+/// that a name that is not UTF-8 reaches its file too.
+inline std::string path_argument(const nb::bytes& path) { return {path.c_str(), path.size()}; }
+
+/// The kind of a parameter's value, from its default's JSON: "integer", "number", "boolean",
+/// "text" or "null" (no default); the package checks what it is given against it.
+inline std::string value_kind(const nlohmann::json& value) {
+  if (value.is_boolean()) return "boolean";
+  if (value.is_number_integer()) return "integer";
+  if (value.is_number()) return "number";
+  if (value.is_string()) return "text";
+  return "null";
 }
 
 void bind_batch(nb::module_& m);

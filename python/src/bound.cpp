@@ -14,8 +14,9 @@
 #include "bounds/penalised_edge.h"
 #include "core/error.h"
 #include "core/instance.h"
+#include "core/number_text.h"
 #include "interruptible.h"
-#include "solver/solver.h"  // kMaxThreads
+#include "solver/solver.h"  // kMaxThreads, kMaxTimeLimit
 
 namespace formica::python {
 namespace {
@@ -23,8 +24,8 @@ namespace {
 nb::dict lower_bound(const Instance& instance, std::optional<int64_t> iterations, std::optional<double> time_limit,
                      int threads) {
   FORMICA_EXPECTS(!iterations || *iterations > 0, "iterations must be a positive number, got ", *iterations);
-  FORMICA_EXPECTS(!time_limit || (*time_limit > 0 && *time_limit <= 1e7),
-                  "time_limit must be a positive number of seconds, got ", *time_limit);
+  FORMICA_EXPECTS(!time_limit || (*time_limit > 0 && *time_limit <= kMaxTimeLimit), "time_limit must be in (0, ",
+                  number_text(kMaxTimeLimit), "] seconds, got ", number_text(time_limit.value_or(0.0)));
   FORMICA_EXPECTS(threads >= 0, "threads must not be negative, got ", threads);
   FORMICA_EXPECTS(threads <= kMaxThreads, "threads must be at most ", kMaxThreads, " (0: all of this machine's), got ",
                   threads);

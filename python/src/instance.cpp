@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // formica.Instance: a TSP instance from a TSPLIB file, a generator, coordinates or a matrix.
+#include <limits>
 #include <string>
 #include <tuple>
 
@@ -18,6 +19,20 @@
 
 namespace formica::python {
 namespace {
+
+/// A city index from Python: an int or NumPy integer (not a bool), TypeError otherwise; one
+/// beyond 64 bits is out of every instance, as far out as the largest.
+int64_t city_argument(const nb::handle& value, const char* name) {
+  if (PyBool_Check(value.ptr()) || PyFloat_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
+    throw nb::type_error(concat(name, " must be a whole number (a city index), got ",
+                                nb::inst_name(value).c_str(), " ", nb::str(nb::repr(value)).c_str()).c_str());
+  const nb::object index = nb::steal(PyNumber_Index(value.ptr()));
+  if (!index.is_valid()) throw nb::python_error();
+  int overflow = 0;
+  const long long city = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow != 0) return overflow > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  return city;
+}
 
 Instance from_coordinates(const std::string& name, const Matrix<double>& coordinates, const std::string& type_name) {
   return io::instance_from_coordinates(name, as_view(coordinates), type_name);
@@ -105,10 +120,11 @@ void bind_instance(nb::module_& m) {
       .def_prop_ro("matrix", &matrix, "The (n, n) int32 weight matrix of an EXPLICIT instance; None otherwise.")
       .def(
           "distance",
-          [](const Instance& instance, int i, int j) {
-            FORMICA_EXPECTS(i >= 0 && i < instance.n() && j >= 0 && j < instance.n(), "cities (", i, ", ", j,
+          [](const Instance& instance, const nb::handle& i, const nb::handle& j) {
+            const int64_t a = city_argument(i, "i"), b = city_argument(j, "j");
+            FORMICA_EXPECTS(a >= 0 && a < instance.n() && b >= 0 && b < instance.n(), "cities (", a, ", ", b,
                             ") are not both in 0..", instance.n() - 1);
-            return instance.distance(i, j);
+            return instance.distance(static_cast<int>(a), static_cast<int>(b));
           },
           nb::arg("i"), nb::arg("j"), "The exact TSPLIB distance between cities i and j (0-based).")
       .def("__getstate__", &instance_state)
@@ -130,15 +146,20 @@ void bind_instance(nb::module_& m) {
         "An EXPLICIT instance from a symmetric (n, n) int32 matrix.");
   m.def(
       "load_instance",
-      [](const std::string& spec) {
+      [](const nb::bytes& spec) {
+        const std::string path = path_argument(spec);
         nb::gil_scoped_release release;  // a FIFO's writer may be a Python thread of this process
-        return io::load_instance(spec);
+        return io::load_instance(path);
       },
-      nb::arg("spec"), "Reads a .tsp file, or a TSPLIB instance by name from $FORMICA_TSPLIB_DIR/tsp or the shipped ones.");
+      nb::arg("spec"),
+      "Reads a .tsp file (its name as bytes), or a TSPLIB instance by name from $FORMICA_TSPLIB_DIR/tsp or the "
+      "shipped ones.");
   m.def(
       "generate",
       [](int n, const std::string& kind, uint64_t seed) { return io::generate_instance(n, io::instance_kind(kind), seed); },
-      nb::arg("n"), nb::arg("kind"), nb::arg("seed"), "A seeded uniform or clustered EUC_2D instance.");
+      nb::arg("n"), nb::arg("kind"), nb::arg("seed"),
+      "A seeded uniform or clustered EUC_2D instance of 3 to max_generated_cities cities.");
+  m.attr("max_generated_cities") = io::kMaxGeneratedCities;
 }
 
 }  // namespace formica::python

@@ -44,8 +44,9 @@ void bind_pictures(nb::module_& m) {
       nb::arg("seconds"), nb::arg("values"), nb::arg("end_seconds"), nb::arg("title"), nb::arg("value_label"),
       "An SVG document of a best-so-far history against log time.");
   m.def(
-      "write_text_file", [](const std::string& path, const std::string& text) { io::write_text_file_atomically(path, text); },
-      nb::arg("path"), nb::arg("text"), "Writes a text file whole or not at all.");
+      "write_text_file",
+      [](const nb::bytes& path, const std::string& text) { io::write_text_file_atomically(path_argument(path), text); },
+      nb::arg("path"), nb::arg("text"), "Writes a text file (its name as bytes) whole or not at all.");
 }
 
 }  // namespace formica::python

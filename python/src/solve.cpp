@@ -126,10 +126,11 @@ nb::dict solve_asymmetric(const std::string& name, const Matrix<int32_t>& matrix
 }
 
 /// A TSPLIB file's problem: the Instance, or for an ATSP file (name, matrix as an (n, n) int32 array).
-nb::object load_problem(const std::string& spec) {
+nb::object load_problem(const nb::bytes& spec) {
+  const std::string path = path_argument(spec);
   io::TsplibProblem problem = [&] {
     nb::gil_scoped_release release;  // a FIFO's writer may be a Python thread of this process
-    return io::load_problem(spec);
+    return io::load_problem(path);
   }();
   if (auto* instance = std::get_if<Instance>(&problem)) return nb::cast(std::move(*instance));
   const auto& matrix = std::get<AsymmetricMatrix>(problem);
@@ -140,6 +141,13 @@ nb::object load_problem(const std::string& spec) {
 nb::list parameter_list() {
   nb::list out;
   for (const Parameter& p : parameters()) out.append(nb::make_tuple(python_name(p.name), std::string(p.help)));
+  return out;
+}
+
+nb::dict parameter_kinds() {
+  const SolverConfig defaults;
+  nb::dict out;
+  for (const Parameter& p : parameters()) out[python_name(p.name).c_str()] = value_kind(p.get(defaults));
   return out;
 }
 
@@ -176,8 +184,11 @@ void bind_solve(nb::module_& m) {
         "Solves the asymmetric (n, n) int32 matrix (c[i, j] from i to j) for a directed tour, or a\n"
         "directed path when open or an end is given; returns solve's dict.");
   m.def("load_problem", &load_problem, nb::arg("spec"),
-        "Reads a TSPLIB file: an Instance, or for TYPE ATSP a tuple (name, (n, n) int32 matrix).");
+        "Reads a TSPLIB file (its name as bytes): an Instance, or for TYPE ATSP a tuple (name, (n, n) int32 "
+        "matrix).");
   m.def("parameters", &parameter_list, "Every solver parameter as (name, help), in table order.");
+  m.def("parameter_kinds", &parameter_kinds,
+        "Every solver parameter's kind by name, from its default: integer, number, boolean, text or null.");
   m.def("portfolio_description", [] { return std::string(portfolio_description()); },
         "What algorithm=\"auto\" runs: the description `formica solve --help` gives.");
   m.def("backend_info", &backend_info,

@@ -20,15 +20,15 @@ void bind_tour(nb::module_& m) {
       },
       nb::arg("instance"), nb::arg("tour"), "Exact length of a 0-based tour; ValueError unless it is a permutation.");
   m.def(
-      "read_tour", [](const std::string& path) { return to_numpy(io::read_tour(path)); }, nb::arg("path"),
-      "The cities of a TSPLIB .tour file, 0-based.");
+      "read_tour", [](const nb::bytes& path) { return to_numpy(io::read_tour(path_argument(path))); }, nb::arg("path"),
+      "The cities of a TSPLIB .tour file (its name as bytes), 0-based.");
   m.def(
       "write_tour",
-      [](const std::string& path, const std::string& name, const Vector<int32_t>& tour, const std::string& comment) {
-        io::write_tour(path, name, as_span(tour), comment);
+      [](const nb::bytes& path, const std::string& name, const Vector<int32_t>& tour, const std::string& comment) {
+        io::write_tour(path_argument(path), name, as_span(tour), comment);
       },
       nb::arg("path"), nb::arg("name"), nb::arg("tour"), nb::arg("comment"),
-      "Writes a TSPLIB .tour file (1-based) of a permutation of 0..n-1, atomically.");
+      "Writes a TSPLIB .tour file (its name as bytes, 1-based cities) of a permutation of 0..n-1, atomically.");
 }
 
 }  // namespace formica::python

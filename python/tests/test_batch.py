@@ -161,7 +161,7 @@ def test_bad_parameters_raise_the_command_lines_messages() -> None:
         formica.solve_batch(points, threads=100_000, progress=False)
     with pytest.raises(ValueError, match="instance 1: kicks must be at least 0"):
         formica._core.solve_batch([formica.generate(9), formica.generate(9)], {}, [None, {"kicks": -1}], None)
-    with pytest.raises(ValueError, match=r"progress is None, True, False or a callable"):
+    with pytest.raises(TypeError, match=r"progress must be None, True, False or a callable"):
         formica.solve_batch(points, progress="yes")
     assert set(formica.batch_parameters()) == {"backend", "time_limit", "kicks", "seed", "threads", "walks",
                                                 "kick_segment", "ls_neighbours", "neighbour_lists", "local_search"}

@@ -56,7 +56,7 @@ def test_iterations_bound_the_ascent_and_the_result_is_the_same_each_time() -> N
     ("kwargs", "message"),
     [
         ({"iterations": 0}, "iterations must be a positive number"),
-        ({"time_limit": -1.0}, "time_limit must be a positive number"),
+        ({"time_limit": -1.0}, r"time_limit must be in \(0, 10000000\] seconds, got -1"),
         ({"threads": -2}, "threads must not be negative"),
         ({"threads": 100_000}, r"threads must be at most 2048 \(0: all of this machine's\), got 100000"),
     ],

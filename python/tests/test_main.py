@@ -79,7 +79,7 @@ def test_solve_a_tsplib_file(data, module) -> None:
         (["solve", "data:garbage.tsp"], None),
         (["solve", "--cities", 2], None),
         (["solve"], "give an instance file or --cities N (one of them)"),
-        (["solve", "--cities", 10, "--ants", "many"], "--ants: 'many' is not a valid value"),
+        (["solve", "--cities", 10, "--ants", "many"], "--ants: 'many' is not a number"),
         (["solve", "--cities", 10, "--frobnicate", 1], None),
         (["solve", "--cities", 10, "--time", 1], None),  # no abbreviations, as in formica solve
         (["launch"], None),

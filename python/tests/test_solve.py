@@ -176,7 +176,7 @@ def test_float_metric_target_is_in_the_problems_units() -> None:
         ),
         ({"backend": "tpu"}, "unknown --backend 'tpu' (valid: auto, cpu, cuda)"),
         ({"algorithm": "x"}, "unknown --algorithm 'x' (valid: auto, as, mmas, acs, gaco, two-opt, eax)"),
-        ({"ants": "many"}, "--ants: 'many' is not a valid value"),
+        ({"ants": "many"}, "--ants: 'many' is not a number"),
         ({"polish": "yes"}, "--polish: 'yes' is not true or false"),
     ],
 )

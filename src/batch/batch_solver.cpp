@@ -11,6 +11,7 @@
 
 #include "batch/cpu/batch_walks.h"
 #include "core/error.h"
+#include "core/number_text.h"
 #include "core/search.h"
 #include "core/space_filling_curve.h"
 #include "cuda/device.h"
@@ -80,11 +81,17 @@ BatchResult merge_walks(const Instance& instance, std::span<WalkOutcome> walks, 
   return result;
 }
 
+/// A time limit of the batch or of instance `prefix` ("instance 3: "), when one is set: at most
+/// kMaxTimeLimit, as a solve's, so that every deadline is a time the clock can hold.
+void expect_time_limit(const std::optional<double>& seconds, const std::string& prefix) {
+  FORMICA_EXPECTS(!seconds || (*seconds > 0 && *seconds <= kMaxTimeLimit), prefix, "time-limit must be in (0, ",
+                  number_text(kMaxTimeLimit), "] seconds, got ", number_text(seconds.value_or(0.0)));
+}
+
 }  // namespace
 
 void BatchConfig::validate() const {
-  FORMICA_EXPECTS(!time_limit || (std::isfinite(*time_limit) && *time_limit > 0),
-                  "time-limit must be a positive number of seconds");
+  expect_time_limit(time_limit, "");
   FORMICA_EXPECTS(!kicks || *kicks >= 0, "kicks must be at least 0");
   FORMICA_EXPECTS(threads >= 0 && threads <= kMaxThreads, "threads must be from 0 (every hardware thread) to ",
                   kMaxThreads, ", got ", threads);
@@ -129,8 +136,7 @@ void validate_batch(std::span<const Instance> instances, const BatchConfig& conf
                   " instances but ", limits.size(), " sets of limits");
   for (size_t i = 0; i < limits.size(); ++i) {
     const InstanceLimits& l = limits[i];
-    FORMICA_EXPECTS(!l.time_limit || (std::isfinite(*l.time_limit) && *l.time_limit > 0), "instance ", i,
-                    ": time-limit must be a positive number of seconds");
+    expect_time_limit(l.time_limit, concat("instance ", i, ": "));
     FORMICA_EXPECTS(!l.kicks || *l.kicks >= 0, "instance ", i, ": kicks must be at least 0");
     FORMICA_EXPECTS(!l.target || *l.target >= 0, "instance ", i, ": target must be at least 0");
     if (!l.start.empty()) {

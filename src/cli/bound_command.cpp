@@ -3,6 +3,7 @@
 // that `formica solve --bound` adds to its summary and its JSON report.
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 
@@ -11,12 +12,13 @@
 #include "bounds/held_karp.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/number_options.h"
 #include "core/asymmetric.h"
 #include "core/error.h"
 #include "io/instance_source.h"
 #include "io/known_optima.h"
 #include "io/tsplib.h"
-#include "solver/solver.h"  // kMaxThreads
+#include "solver/solver.h"  // kMaxThreads, kMaxTimeLimit
 
 namespace formica::cli {
 
@@ -94,16 +96,15 @@ Command add_bound_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "bound", "Held-Karp lower bound: minimum 1-trees with subgradient ascent, proven over the complete graph");
   sub->add_option("instance", o->instance, "TSPLIB .tsp file or instance name")->required();
-  sub->add_option("--iterations", o->request.iterations, "Most ascent iterations (default: until the step schedule ends)");
+  sub->add_option("--iterations", o->request.iterations, "Most ascent iterations (default: until the step schedule ends)")
+      ->check(whole_number_in<int64_t>(0, std::numeric_limits<int64_t>::max()));
   sub->add_option("--time-limit", o->request.time_limit,
-                  "Seconds for the whole computation (default: n / 2000, from 10 to 120)");
-  sub->add_option("--threads", o->request.threads, "CPU threads, 0 for all");
+                  "Seconds for the whole computation (default: n / 2000, from 10 to 120)")
+      ->check(seconds_up_to(kMaxTimeLimit));
+  sub->add_option("--threads", o->request.threads, "CPU threads, 0 for all (of this machine's)")
+      ->check(whole_number_in(0, kMaxThreads));
   sub->add_option("--json", o->json_out, "Write the bound, its penalties' summary and the ascent's history as JSON");
   return {sub, [o] {
-            FORMICA_EXPECTS(o->request.iterations >= 0, "--iterations: must not be negative");
-            FORMICA_EXPECTS(o->request.time_limit >= 0, "--time-limit: must not be negative");
-            FORMICA_EXPECTS(o->request.threads >= 0 && o->request.threads <= kMaxThreads, "--threads must be in [0, ",
-                            kMaxThreads, "] (0: all of this machine's), got ", o->request.threads);
             const std::optional<io::OutputPath> json =
                 checked_output("--json", o->json_out, {{"the instance", io::resolve_instance_path(o->instance)}});
             io::TsplibProblem problem = io::load_problem(o->instance);

@@ -6,6 +6,7 @@
 #include <functional>
 #include <iostream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -42,7 +43,7 @@ struct SolveOptionsCli {
   std::map<std::string, std::string> values;  // parameter name -> text given on the command line
   std::string initial_tour;  // a TSPLIB .tour file to start from
   bool open = false;               // a Hamiltonian path instead of a closed tour
-  std::string start, end;          // fixed ends of the path (1-based city numbers as given)
+  std::optional<std::string> start, end;  // fixed ends of the path (1-based city numbers as given)
   std::optional<std::string> tour_out, json_out, svg_out, history_out;
   bool quiet = false;
   bool bound = false;  // the Held-Karp bound after the search
@@ -93,12 +94,22 @@ void add_pictures(io::OutputSet& files, const SolveOutputs& out, const RouteProb
   }
 }
 
+/// A 1-based city number given to `option` (--start-city, --end-city) as a 0-based city; given
+/// empty ("") is an error, as any other text that is not a whole number.
+std::optional<int64_t> city_option(std::string_view option, const std::optional<std::string>& text) {
+  if (!text) return std::nullopt;
+  const int64_t city = parse_value<int64_t>(option, *text);
+  FORMICA_EXPECTS(city > std::numeric_limits<int64_t>::min(), "--", option, " ", city,
+                  ": no such city (cities are numbered from 1)");
+  return city - 1;
+}
+
 /// --open, --start-city and --end-city as 0-based ends (their range is checked against the instance later).
 PathEnds path_ends(const SolveOptionsCli& o) {
   PathEnds ends;
   ends.open = o.open;
-  if (!o.start.empty()) ends.start = parse_value<int64_t>("start-city", o.start) - 1;
-  if (!o.end.empty()) ends.end = parse_value<int64_t>("end-city", o.end) - 1;
+  ends.start = city_option("start-city", o.start);
+  ends.end = city_option("end-city", o.end);
   return ends;
 }
 

@@ -2,9 +2,11 @@
 // `formica info`, `formica verify` and `formica generate`.
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/number_options.h"
 #include "core/asymmetric.h"
 #include "core/fixed_edges.h"
 #include "core/error.h"
@@ -86,9 +88,13 @@ Command add_generate_command(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("generate", "Write a seeded random instance (DIMACS-style) as a .tsp file");
-  sub->add_option("--cities", o->cities, "Number of cities")->required();
+  sub->add_option("--cities", o->cities, "Number of cities")
+      ->required()
+      ->check(whole_number_in(3, io::kMaxGeneratedCities));
   sub->add_option("--kind", o->kind, "uniform or clustered")->capture_default_str();
-  sub->add_option("--seed", o->seed, "Random seed")->capture_default_str();
+  sub->add_option("--seed", o->seed, "Random seed")
+      ->capture_default_str()
+      ->check(whole_number_in<uint64_t>(0, std::numeric_limits<uint64_t>::max()));
   sub->add_option("--output", o->output, "Output .tsp file")->required();
   return {sub, [o] {
             checked_output("--output", o->output, {});

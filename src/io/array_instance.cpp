@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "io/geo_coordinates.h"
 
 namespace formica::io {
 namespace {
@@ -36,7 +37,13 @@ Instance instance_from_coordinates(const std::string& name, ArrayView<double> co
   std::vector<double> axes[3];
   for (size_t a = 0; a < dimensions; ++a) {
     axes[a].resize(n);
-    for (size_t i = 0; i < n; ++i) axes[a][i] = coordinates(i, a);
+    for (size_t i = 0; i < n; ++i) {
+      axes[a][i] = coordinates(i, a);
+      // Non-finite values are the Instance's to refuse, with its own words.
+      if (*type == EdgeWeightType::Geo && std::isfinite(axes[a][i]))
+        if (const std::string off = geo_coordinate_problem(axes[a][i], a == 0); !off.empty())
+          throw InputError(concat("city ", i + 1, ": ", off));
+    }
   }
   return Instance(name, *type, std::move(axes[0]), std::move(axes[1]), std::move(axes[2]));
 }

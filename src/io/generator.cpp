@@ -45,7 +45,7 @@ std::string_view to_string(InstanceKind kind) { return name_of(kInstanceKinds, k
 
 Instance generate_instance(int n, InstanceKind kind, uint64_t seed) {
   FORMICA_EXPECTS(n >= 3, "an instance needs at least 3 cities, got ", n);
-  FORMICA_EXPECTS(n <= 50'000'000, "at most 50,000,000 cities can be generated, got ", n);
+  FORMICA_EXPECTS(n <= kMaxGeneratedCities, "at most ", kMaxGeneratedCities, " cities can be generated, got ", n);
   RandomStream rng(derive_seed(seed, 0x67656e), static_cast<uint64_t>(kind));
   std::vector<double> x(static_cast<size_t>(n)), y(static_cast<size_t>(n));
   if (kind == InstanceKind::Uniform) {

@@ -19,7 +19,11 @@ std::optional<InstanceKind> parse_instance_kind(std::string_view text);
 InstanceKind instance_kind(std::string_view text);
 std::string_view to_string(InstanceKind kind);
 
-/// A generated EUC_2D instance named like "uniform1000-s1". Coordinates are integers.
+/// The most cities generate_instance makes.
+inline constexpr int kMaxGeneratedCities = 50'000'000;
+
+/// A generated EUC_2D instance named like "uniform1000-s1", of 3 to kMaxGeneratedCities cities.
+/// Coordinates are integers.
 Instance generate_instance(int n, InstanceKind kind, uint64_t seed);
 
 }  // namespace formica::io

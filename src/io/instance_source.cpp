@@ -81,6 +81,7 @@ std::optional<fs::path> shipped_tsplib_dir() {
 }
 
 fs::path resolve_instance_path(const std::string& spec) {
+  FORMICA_EXPECTS(!spec.empty(), "no instance given (the file name is empty)");
   std::error_code ec;
   if (fs::exists(spec, ec)) return spec;
   if (spec.find('/') != std::string::npos) throw InputError(concat(printable(spec), ": no such file"));

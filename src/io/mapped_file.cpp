@@ -58,6 +58,7 @@ int64_t error_line(std::string_view message, std::string_view source) {
 }
 
 MappedFile::MappedFile(const std::filesystem::path& path, Content content, const Probe& probe) {
+  FORMICA_EXPECTS(!path.empty(), "no file given (the file name is empty)");
   // Non-blocking: opening a FIFO that no process writes to would otherwise wait for a writer forever.
   const FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)};
   FORMICA_EXPECTS(file.fd >= 0, printable(path.string()), ": cannot open (", std::strerror(errno), ")");

@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "core/fixed_edges.h"
 #include "core/memory.h"
+#include "io/geo_coordinates.h"
 #include "io/line_reader.h"
 #include "io/mapped_file.h"
 
@@ -36,9 +37,12 @@ std::optional<double> parse_number(std::string_view token) {
   return value;
 }
 
+/// A token that starts a data line: a number, or a word that reads as one ("nan", "inf"), which
+/// the section's own checks then refuse by name instead of taking it for the section's end.
 bool looks_numeric(std::string_view token) {
   return !token.empty() && (std::isdigit(static_cast<unsigned char>(token.front())) ||
-                            token.front() == '-' || token.front() == '+' || token.front() == '.');
+                            token.front() == '-' || token.front() == '+' || token.front() == '.' ||
+                            parse_number(token).has_value());
 }
 
 /// The keyword of a header or section line: its first word before any ':'.
@@ -240,15 +244,15 @@ void TsplibParser::read_coordinates(std::string_view section, size_t fields,
     ids.push_back(static_cast<int32_t>(city));
     for (size_t a = 1; a < fields; ++a) {
       const auto v = parse_number(f[a]);
-      if (!v) fail(line->number, concat("coordinate '", excerpt(f[a]), "' is not a number"));
+      if (!v || std::isnan(*v)) fail(line->number, concat("coordinate '", excerpt(f[a]), "' is not a number"));
       if (!std::isfinite(*v)) fail(line->number, concat("coordinate '", excerpt(f[a]), "' is not finite"));
       if (std::fabs(*v) > kMaxCoordinate)
         fail(line->number, concat("coordinate '", excerpt(f[a]), "' is beyond +-", kMaxCoordinate,
                                   " (distances must fit in 32 bits)"));
-      // GEO coordinates are latitude and longitude in degrees (DDD.MM): off the globe is a typo.
-      if (geo && std::fabs(*v) > (a == 1 ? 90.0 : 180.0))
-        fail(line->number, concat(a == 1 ? "latitude '" : "longitude '", excerpt(f[a]), "' is beyond +-",
-                                  a == 1 ? "90" : "180", " degrees (GEO coordinates are latitude and longitude)"));
+      // GEO coordinates are latitude and longitude (DDD.MM): off the globe is a typo.
+      if (geo)
+        if (const std::string off = geo_coordinate_problem(*v, a == 1); !off.empty())
+          fail(line->number, concat("city ", city + 1, ": ", off));
       in_file_order[a - 1].push_back(*v);
     }
   }
@@ -291,7 +295,7 @@ void TsplibParser::read_weights() {
       if (weights_.size() == want)
         fail(line->number, concat("more weights than DIMENSION ", dimension_, " allows"));
       const auto v = parse_number(field);
-      if (!v) fail(line->number, concat("weight '", excerpt(field), "' is not a number"));
+      if (!v || std::isnan(*v)) fail(line->number, concat("weight '", excerpt(field), "' is not a number"));
       if (!std::isfinite(*v) || *v != std::floor(*v) || *v < 0 ||
           *v > std::numeric_limits<int32_t>::max())
         fail(line->number, concat("weight '", excerpt(field), "' is not a non-negative integer"));

@@ -394,7 +394,15 @@ std::vector<Parameter> make_parameters() {
                [](const SolverConfig& c) { return nlohmann::json(c.islands); }});
   p.push_back({"gpus",
                "GPUs of this host to use, one island or more on each (--islands), or 'all' (CUDA backend; 0 on the CPU)",
-               [](SolverConfig& c, std::string_view v) { c.gpus = v == "all" ? SolverConfig::kAllGpus : parse_value<int>("gpus", v); },
+               [](SolverConfig& c, std::string_view v) {
+                 if (v == "all") {
+                   c.gpus = SolverConfig::kAllGpus;
+                   return;
+                 }
+                 // A negative count is no count, and -1 is how "all" is kept (kAllGpus).
+                 c.gpus = parse_value<int>("gpus", v);
+                 FORMICA_EXPECTS(c.gpus >= 0, "--gpus must be 'all' or in [0, 1024], got ", c.gpus);
+               },
                [](const SolverConfig& c) { return c.gpus == SolverConfig::kAllGpus ? nlohmann::json("all") : nlohmann::json(c.gpus); }});
   p.push_back({"threads", "CPU threads (of each island), 0 for all (with --islands N: an N-th of them each)",
                [](SolverConfig& c, std::string_view v) { c.threads = parse_value<int>("threads", v); },

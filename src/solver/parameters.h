@@ -3,7 +3,6 @@
 // JSON report share, so a parameter added to a Config is reachable everywhere by adding one row.
 #pragma once
 
-#include <charconv>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -12,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/number_text.h"
 #include "solver/solver.h"
 
 namespace formica {
@@ -25,14 +25,14 @@ struct Parameter {
 
 const std::vector<Parameter>& parameters();
 
-/// The number `text` spells in full, for parameter `name`; InputError ("--name: 'x' is not a
-/// valid value") otherwise. The batch parameters (batch/batch_parameters.h) parse with it too.
+/// The number `text` spells in full, for parameter `name`; InputError ("--name: '1.5' is not a
+/// whole number", core/number_text.h) otherwise. The batch parameters (batch/batch_parameters.h)
+/// parse with it too.
 template <typename T>
 T parse_value(std::string_view name, std::string_view text) {
   T value{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  FORMICA_EXPECTS(ec == std::errc() && end == text.data() + text.size(), "--", name, ": '", text,
-                  "' is not a valid value");
+  const std::string why = number_problem(text, value);
+  FORMICA_EXPECTS(why.empty(), "--", name, ": ", why);
   return value;
 }
 

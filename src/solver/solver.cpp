@@ -19,6 +19,7 @@
 #include "core/error.h"
 #include "core/exact_tour.h"
 #include "core/memory.h"
+#include "core/number_text.h"
 #include "core/timer.h"
 #include "cuda/device.h"
 #include "hybrid/host_threads.h"
@@ -142,13 +143,13 @@ bool SolverConfig::was_named(std::string_view name) const {
 void SolverConfig::validate() const {
   FORMICA_EXPECTS(!iterations || *iterations >= 1, "--iterations must be at least 1, got ", *iterations);
   FORMICA_EXPECTS(!time_limit || (*time_limit > 0 && *time_limit <= kMaxTimeLimit),
-                  "--time-limit must be in (0, ", kMaxTimeLimit, "] seconds, got ", *time_limit);
+                  "--time-limit must be in (0, ", number_text(kMaxTimeLimit), "] seconds, got ", number_text(*time_limit));
   FORMICA_EXPECTS(!target || *target >= 0, "--target must be a non-negative length, got ", *target);
   // Auto gives half of them to Lin-Kernighan threads, which allow at most 1024.
   FORMICA_EXPECTS(threads >= 0 && threads <= kMaxThreads, "--threads must be in [0, ", kMaxThreads,
                   "] (0: all of this machine's), got ", threads);
-  FORMICA_EXPECTS(island_interval >= 0 && island_interval <= 1e7,
-                  "--island-interval must be a non-negative number of seconds, got ", island_interval);
+  FORMICA_EXPECTS(island_interval >= 0 && island_interval <= kMaxTimeLimit, "--island-interval must be in [0, ",
+                  number_text(kMaxTimeLimit), "] seconds, got ", number_text(island_interval));
   FORMICA_EXPECTS(islands >= 1 && islands <= 1024, "--islands must be in [1, 1024], got ", islands);
   // --threads counts each island's threads: the islands together start no more than kMaxThreads.
   FORMICA_EXPECTS(threads == 0 || int64_t{threads} * islands <= kMaxThreads, "--threads ", threads, " for each of --islands ",

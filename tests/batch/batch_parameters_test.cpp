@@ -51,7 +51,7 @@ TEST(BatchParameters, BadNamesAndValuesSayWhatIsValid) {
   EXPECT_EQ(message("rho", "0.5"),
             "unknown batch parameter 'rho' (valid: backend, time-limit, kicks, seed, threads, walks, kick-segment, "
             "ls-neighbours, neighbour-lists, local-search)");
-  EXPECT_EQ(message("kicks", "many"), "--kicks: 'many' is not a valid value");
+  EXPECT_EQ(message("kicks", "many"), "--kicks: 'many' is not a number");
   EXPECT_EQ(message("backend", "tpu"), "unknown --backend 'tpu' (valid: auto, cpu, cuda)");
   EXPECT_EQ(message("neighbour-lists", "octant"), "unknown --neighbour-lists 'octant' (valid: nearest, quadrant)");
   EXPECT_NE(message("local-search", "lk").find("unknown --local-search 'lk' (valid: none, two-opt, or-opt, three-opt)"),

@@ -46,8 +46,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"dimension_too_large.tsp", "10: DIMENSION is 5 but NODE_COORD_SECTION has only 4 cities"},
         Case{"dimension_too_small.tsp", "9: NODE_COORD_SECTION has more than DIMENSION = 3 cities"},
         Case{"too_few_cities.tsp", "3: DIMENSION is 2; at least 3 cities are needed"},
-        Case{"nan_coordinate.tsp", "7: coordinate 'nan' is not finite"},
+        Case{"nan_coordinate.tsp", "7: coordinate 'nan' is not a number"},
         Case{"infinite_coordinate.tsp", "7: coordinate '1e999' is not finite"},
+        Case{"nan_weight.tsp", "7: weight 'nan' is not a number"},
+        Case{"geo_latitude_beyond_90.tsp", "7: city 2: latitude 89.99 is 90.65 degrees, beyond +-90 degrees (GEO "
+                                           "coordinates are latitude and longitude in DDD.MM: degrees, then minutes)"},
         // Found by fuzz_tsplib (nint of an infinite distance: undefined behaviour).
         Case{"huge_coordinate.tsp", "7: coordinate '151e300' is beyond +-5e+08 (distances must fit in 32 bits)"},
         Case{"explicit_too_few_weights.tsp",
