@@ -66,7 +66,7 @@ def hardware() -> str:
             cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    text = f"{os.cpu_count()} hardware threads of {cpu}"
+    text = f"{len(os.sched_getaffinity(0))} hardware threads of {cpu}"
     try:
         gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
                              text=True, timeout=30).stdout.strip().splitlines()
@@ -110,8 +110,8 @@ def run_fast_tsp(matrix: list[list[int]], budget: float, threads: int) -> tuple[
     return time.perf_counter() - start, list(tour)
 
 
-def summary(rows: list[dict], instance: str, solver: str) -> str:
-    mine = [r for r in rows if r["instance"] == instance and r["solver"] == solver]
+def summary(rows: list[dict], key: tuple[str, float], solver: str) -> str:
+    mine = [r for r in rows if (r["instance"], r["budget"]) == key and r["solver"] == solver]
     if not mine:
         return "not run"
     gaps = sorted(r["gap_pct"] for r in mine)
@@ -130,12 +130,41 @@ def write_table(rows: list[dict], machine: str, seeds: int, threads: int, out) -
     out.write("|---|---|---|" + "---|" * len(solvers) + "\n")
     seen = []
     for r in rows:
-        if r["instance"] not in seen:
-            seen.append(r["instance"])
-    for instance in seen:
-        first = next(r for r in rows if r["instance"] == instance)
-        cells = [summary(rows, instance, s) for s in solvers]
-        out.write(f"| {instance} | {first['n']:,} | {first['budget']:g} s | " + " | ".join(cells) + " |\n")
+        if (r["instance"], r["budget"]) not in seen:
+            seen.append((r["instance"], r["budget"]))
+    for key in seen:
+        first = next(r for r in rows if (r["instance"], r["budget"]) == key)
+        cells = [summary(rows, key, s) for s in solvers]
+        out.write(f"| {key[0]} | {first['n']:,} | {key[1]:g} s | " + " | ".join(cells) + " |\n")
+
+
+def one_seed(args, wanted: set[str], name: str, path: Path, n: int, optimum: int, budget: float, seed: int,
+             problem: str, matrix, pool, work: Path, on_gpu: bool) -> list[dict]:
+    """Every solver's run on one instance, budget and seed, as rows."""
+    runs: list[tuple[str, float, list[int] | None, int | None]] = []
+    for solver, extra in (("formica", []), ("formica-cpu", ["--backend", "cpu"])):
+        if solver not in wanted or (extra and not on_gpu):
+            continue
+        tour_file = work / f"{solver}_{name}_{seed}.tour"
+        wall, report = lk.run_formica(args.formica, str(path), budget, seed,
+                                      [*extra, *args.formica_args.split(), "--tour-out", str(tour_file)], work)
+        on_gpu = on_gpu or report.get("backend") == "cuda"
+        runs.append((solver, wall, None, checked_length(args.formica, path, tour_file, report)))
+    if pool is not None:
+        wall, tours = lk.run_lkh(pool, problem, budget, seed, args.threads)
+        lengths = [lk.verify(args.formica, str(path), t, work, f"lkh_{name}_{seed}_{k}") for k, t in enumerate(tours)]
+        runs.append(("lkh3", wall, None, min(lengths)))
+    if matrix is not None:
+        wall, tour = run_fast_tsp(matrix, budget, args.threads)
+        runs.append(("fast-tsp", wall, tour, None))
+    rows = []
+    for solver, wall, tour, length in runs:
+        if tour is not None:
+            length = lk.verify(args.formica, str(path), tour, work, f"{solver}_{name}_{seed}")
+        rows.append({"instance": name, "n": n, "budget": budget, "solver": solver, "seed": seed,
+                     "wall_s": round(wall, 3), "length": length,
+                     "gap_pct": round(100.0 * (length - optimum) / optimum, 4), "on_gpu": on_gpu})
+    return rows
 
 
 def main() -> None:
@@ -145,9 +174,13 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--sets", default="small,medium,large")
     parser.add_argument("--instances", help="comma-separated instances instead of the sets")
-    parser.add_argument("--threads", type=int, default=os.cpu_count(),
-                        help="LKH-3's processes and fast-tsp's threads (default: every hardware thread)")
+    parser.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)),
+                        help="LKH-3's processes and fast-tsp's threads (default: every hardware thread the "
+                        "process may run on)")
     parser.add_argument("--budget-scale", type=float, default=1.0, help="every budget times this (a quick try)")
+    parser.add_argument("--budgets", help="comma-separated budgets in seconds for every instance, instead of n's "
+                        "(short budgets: formica beside fast-tsp from 0.25 s)")
+    parser.add_argument("--formica-args", default="", help="more arguments for every formica run (e.g. --threads 2)")
     parser.add_argument("--solvers", default=",".join(SOLVERS))
     args = parser.parse_args()
 
@@ -166,36 +199,17 @@ def main() -> None:
         n, optimum = lk.instance_info(args.formica, str(path))
         if optimum is None:
             sys.exit(f"protocol: formica knows no optimum for {name}")
-        budget = budget_for(n) * args.budget_scale
+        budgets = [float(b) for b in args.budgets.split(",")] if args.budgets else [budget_for(n) * args.budget_scale]
         problem = lk.tsplib_text(path)
         matrix = euc_matrix(path) if "fast-tsp" in wanted and n <= FAST_TSP_MAX_CITIES else None
         on_gpu = False
-        for seed in range(1, args.seeds + 1):
-            runs: list[tuple[str, float, list[int] | None, int | None]] = []
-            for solver, extra in (("formica", []), ("formica-cpu", ["--backend", "cpu"])):
-                if solver not in wanted or (extra and not on_gpu):
-                    continue
-                tour_file = work / f"{solver}_{name}_{seed}.tour"
-                wall, report = lk.run_formica(args.formica, str(path), budget, seed,
-                                              [*extra, "--tour-out", str(tour_file)], work)
-                on_gpu = on_gpu or report.get("backend") == "cuda"
-                runs.append((solver, wall, None, checked_length(args.formica, path, tour_file, report)))
-            if pool is not None:
-                wall, tours = lk.run_lkh(pool, problem, budget, seed, args.threads)
-                lengths = [lk.verify(args.formica, str(path), t, work, f"lkh_{name}_{seed}_{k}")
-                           for k, t in enumerate(tours)]
-                runs.append(("lkh3", wall, None, min(lengths)))
-            if matrix is not None:
-                wall, tour = run_fast_tsp(matrix, budget, args.threads)
-                runs.append(("fast-tsp", wall, tour, None))
-            for solver, wall, tour, length in runs:
-                if tour is not None:
-                    length = lk.verify(args.formica, str(path), tour, work, f"{solver}_{name}_{seed}")
-                row = {"instance": name, "n": n, "budget": budget, "solver": solver, "seed": seed,
-                       "wall_s": round(wall, 3), "length": length,
-                       "gap_pct": round(100.0 * (length - optimum) / optimum, 4)}
-                rows.append(row)
-                print(",".join(str(v) for v in row.values()), flush=True)
+        for budget in budgets:
+            for seed in range(1, args.seeds + 1):
+                for row in one_seed(args, wanted, name, path, n, optimum, budget, seed, problem, matrix, pool, work,
+                                    on_gpu):
+                    on_gpu = on_gpu or row.pop("on_gpu")
+                    rows.append(row)
+                    print(",".join(str(v) for v in row.values()), flush=True)
     if pool is not None:
         pool.close()
     with open(out / "runs.csv", "w", newline="") as f:
