@@ -46,6 +46,13 @@ void bind_pictures(nb::module_& m) {
   m.def(
       "write_text_file", [](const std::string& path, const std::string& text) { io::write_text_file_atomically(path, text); },
       nb::arg("path"), nb::arg("text"), "Writes a text file whole or not at all.");
+  m.def(
+      "write_file",
+      [](const std::string& path, const nb::bytes& data) {
+        io::write_text_file_atomically(path, std::string_view(data.c_str(), data.size()));
+      },
+      nb::arg("path"), nb::arg("data"),
+      "Writes bytes (a PNG) by the rules of every output: whole or not at all, a link's target, a FIFO in place.");
 }
 
 }  // namespace formica::python
