@@ -15,6 +15,7 @@ with the same default seed (1), and prints the same one-line summary. Errors pri
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any, NoReturn, Optional, Sequence
 
@@ -88,8 +89,17 @@ def _solve(args: argparse.Namespace) -> int:
         code = 130
     if args.tour_out is not None:
         formica.write_tour(args.tour_out, result.tour, name=result.instance)
-    print(_summary(result))
+    # With the tour on stdout (--tour-out /dev/stdout) the summary goes to stderr, as formica's does.
+    print(_summary(result), file=sys.stderr if _is_stdout(args.tour_out) else sys.stdout)
     return code
+
+
+def _is_stdout(path: Optional[str]) -> bool:
+    """Whether `path` is the file this process's stdout is (a terminal, a pipe, a redirection)."""
+    try:
+        return path is not None and os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError):
+        return False
 
 
 def _info() -> int:

@@ -8,6 +8,7 @@ A path ending in .svg gets the SVG document the command line writes (``formica s
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union
@@ -188,11 +189,8 @@ def _render(draw: Any, path: Optional[PathLike], ax: Optional[Axes], size: tuple
 
 
 def _save_atomically(figure: Figure, path: Path) -> None:
-    """Saves a PNG whole or not at all, like every file formica writes."""
-    temporary = path.with_name(f"{path.name}.tmp.{os.getpid()}")
-    try:
-        figure.savefig(temporary, format="png")
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    """Saves a PNG by formica's rules for every output file: whole or not at all (a temporary beside
+    it, renamed), a link's target written, a FIFO or device in place."""
+    png = io.BytesIO()
+    figure.savefig(png, format="png")
+    _core.write_file(core_path("path", path), png.getvalue())

@@ -47,6 +47,14 @@ void bind_pictures(nb::module_& m) {
       "write_text_file",
       [](const nb::bytes& path, const std::string& text) { io::write_text_file_atomically(path_argument(path), text); },
       nb::arg("path"), nb::arg("text"), "Writes a text file (its name as bytes) whole or not at all.");
+  m.def(
+      "write_file",
+      [](const nb::bytes& path, const nb::bytes& data) {
+        io::write_text_file_atomically(path_argument(path), std::string_view(data.c_str(), data.size()));
+      },
+      nb::arg("path"), nb::arg("data"),
+      "Writes bytes (a PNG; its name as bytes) by the rules of every output: whole or not at all, a link's target, "
+      "a FIFO in place.");
 }
 
 }  // namespace formica::python

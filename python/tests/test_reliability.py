@@ -210,3 +210,60 @@ def test_endless_comment_lines_end_at_the_header_cap(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match=r"comments\.tsp:10001: more than 10000 header lines"):
             formica.solve(fifo)
         assert time.monotonic() - start < 5.0
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def test_files_of_the_longest_name_are_written_whole(tmp_path: Path) -> None:
+    """A 255-byte name (NAME_MAX): the temporary beside it is cut to fit, and none is left."""
+    pytest.importorskip("matplotlib")
+    result = formica.solve(formica.generate(30, "uniform", 3), iterations=2, seed=1)
+    tour, picture, svg = (tmp_path / ("t" * 251 + suffix) for suffix in (".tou", ".png", ".svg"))
+    formica.write_tour(tour, result.tour)
+    result.plot_history(picture)
+    result.plot(svg)
+    assert np.array_equal(formica.read_tour(tour), result.tour)
+    assert picture.read_bytes().startswith(PNG_SIGNATURE)
+    assert b"<svg" in svg.read_bytes()[:200]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in (tour, picture, svg))
+
+
+def test_a_png_follows_links_and_keeps_them(tmp_path: Path) -> None:
+    """A PNG is written as every formica output: a link's target replaced, the link kept."""
+    pytest.importorskip("matplotlib")
+    result = formica.solve(formica.generate(30, "uniform", 3), iterations=2, seed=1)
+    target, link = tmp_path / "real.png", tmp_path / "link.png"
+    target.write_bytes(b"old")
+    link.symlink_to(target.name)
+    result.plot(link)
+    assert link.is_symlink()
+    assert target.read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_outputs_the_api_cannot_write_are_one_value_error(tmp_path: Path) -> None:
+    """A kernel interface, a FIFO without a reader, another picture format: ValueError, nothing written."""
+    result = formica.solve(formica.generate(30, "uniform", 3), iterations=2, seed=1)
+    with pytest.raises(ValueError, match=r"/proc/self/status: is in /proc, a kernel interface"):
+        formica.write_tour("/proc/self/status", result.tour)
+    with pytest.raises(ValueError, match=r"/sys/kernel/history\.svg: is in /sys, a kernel interface"):
+        result.plot_history("/sys/kernel/history.svg")
+    fifo = tmp_path / "tour.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=r"tour\.fifo: a FIFO that no process reads \(start its reader first\)"):
+        formica.write_tour(fifo, result.tour)
+    with pytest.raises(ValueError, match=r"unknown picture format '\.jpg' \(use \.svg or \.png\)"):
+        result.plot(tmp_path / "tour.jpg")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tour.fifo"]
+
+
+def test_python_m_formica_puts_the_summary_on_stderr_when_the_tour_is_on_stdout(tmp_path: Path) -> None:
+    """stdout redirected to a file and named as --tour-out: the tour alone in it, the summary on stderr."""
+    out = tmp_path / "out.tour"
+    with out.open("wb") as stdout:
+        done = subprocess.run([sys.executable, "-m", "formica", "solve", "--cities", "20", "--iterations", "2",
+                               "--tour-out", "/dev/stdout"], stdout=stdout, stderr=subprocess.PIPE, text=True,
+                              timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert formica.read_tour(out).size == 20
+    assert ": best " in done.stderr

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -89,10 +90,14 @@ struct Row {
   }
 };
 
+/// A CSV field (RFC 4180): control bytes and bytes that are not UTF-8 escaped as \\xNN, as in
+/// every message and output (a file name may hold any byte but '/'), then quoted when it holds a
+/// comma or a quote.
 std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  const std::string shown = io::printable(text);
+  if (shown.find_first_of(",\"") == std::string::npos) return shown;
   std::string out = "\"";
-  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  for (const char c : shown) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
 
@@ -121,7 +126,7 @@ std::string summary_json(const std::vector<Row>& rows, const batch::Batch& batch
   doc["parameters"] = config.to_json();
   doc["instances"] = nlohmann::json::array();
   for (const Row& r : rows)
-    doc["instances"].push_back({{"name", r.name},
+    doc["instances"].push_back({{"name", io::printable(r.name)},
                                 {"n", r.n},
                                 {"length", r.float_length ? nlohmann::json(*r.float_length) : nlohmann::json(r.length)},
                                 {"optimum", r.optimum ? nlohmann::json(*r.optimum) : nlohmann::json()},
@@ -188,25 +193,28 @@ int run_solve_batch(const BatchOptionsCli& o) {
   const std::vector<batch::InstanceLimits> limits =
       o.start_tours.empty() ? std::vector<batch::InstanceLimits>{} : read_start_tours(o.start_tours, input, started);
   batch::validate_batch(input.instances, config, limits);
+  // The instances every output is checked against, looked up once (once an output: quadratic in
+  // the batch's size). The start tours are not among them: a tour may replace its own start tour
+  // (--start-tours DIR --out-dir DIR continues a run), read whole before the search and replaced
+  // by a rename.
+  if (fs::is_directory(o.input))
+    for (const std::string& name : input.names) inputs.emplace_back("an input instance", fs::path(o.input) / (name + ".tsp"));
+  const io::RunInputFiles input_files(inputs);
+  if (summary) io::expect_not_an_input(*summary, input_files);
   // Each instance's NAME.tour where the folder is there already (links, special files, inputs).
   std::vector<io::OutputPath> tour_files;
   if (o.out_dir) {
-    const bool folder_input = fs::is_directory(o.input);
-    for (size_t i = 0; i < input.instances.size(); ++i) {
-      if (!o.start_tours.empty()) inputs.emplace_back("a --start-tours tour", fs::path(o.start_tours) / (input.names[i] + ".tour"));
-      if (folder_input) inputs.emplace_back("an input instance", fs::path(o.input) / (input.names[i] + ".tsp"));
-    }
     const bool there = fs::is_directory(*o.out_dir);
-    // The inputs looked up once for all the tours (once a tour: quadratic in the batch's size).
-    const std::optional<io::RunInputFiles> input_files = there ? std::optional(io::RunInputFiles(inputs)) : std::nullopt;
     for (const std::string& name : input.names) {
       const std::string file = (fs::path(*o.out_dir) / (name + ".tour")).string();
-      if (!there) {
+      if (!there) {  // made with the folder at the end: only a name that no folder takes can fail
+        FORMICA_EXPECTS(name.size() + 5 <= NAME_MAX, "--out-dir ", io::printable(file), ": the file name is longer than ",
+                        NAME_MAX, " bytes");
         tour_files.push_back(io::OutputPath{"--out-dir", file, file, false});
         continue;
       }
       tour_files.push_back(io::check_output_path("--out-dir", file));
-      io::expect_not_an_input(tour_files.back(), *input_files);
+      io::expect_not_an_input(tour_files.back(), input_files);
     }
     if (summary) {
       std::vector<io::OutputPath> all = tour_files;
@@ -251,14 +259,18 @@ int run_solve_batch(const BatchOptionsCli& o) {
                     scale ? std::nullopt : known_optimum(instance.name(), instance.n()), &r,
                     scale ? std::optional(io::float_tour_length(instance, r.tour.order(), *scale)) : std::nullopt});
     interrupted |= r.stop_reason == "interrupted";
-    if (o.out_dir) files.add(tour_files[i], io::tour_text(input.names[i], r.tour));
+    // The COMMENT gives the length the summary gives: for float coordinates the true one, not
+    // the fixed-point length the search compared.
+    if (o.out_dir)
+      files.add(tour_files[i], io::tour_text(input.names[i], r.tour.order(),
+                                             concat("Length ", rows.back().length_text(), ", found by formica")));
   }
   if (summary)
     files.add(*summary, summary->given.extension() == ".csv" ? summary_csv(rows) : summary_json(rows, batch, config));
   files.commit();
   interrupted |= interrupt_guard->flag()->load();
   interrupt_guard.reset();
-  std::cout << total_line(rows, batch) << "\n";
+  (summary_on_stderr({&summary}) ? std::cerr : std::cout) << total_line(rows, batch) << "\n";
   return interrupted ? InterruptGuard::exit_code() : 0;
 }
 

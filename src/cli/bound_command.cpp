@@ -117,7 +117,8 @@ Command add_bound_command(CLI::App& app) {
             InterruptGuard interrupt_guard;
             o->request.interrupt = interrupt_guard.flag();
             const bounds::LowerBound bound = compute_bound(instance, o->request);
-            std::cout << instance.name() << ": " << bound_line(bound, std::nullopt, optimum) << "\n";
+            (summary_on_stderr({&json}) ? std::cerr : std::cout)
+                << instance.name() << ": " << bound_line(bound, std::nullopt, optimum) << "\n";
             if (json) {
               nlohmann::json doc = {{"instance", instance.name()},
                                     {"n", instance.n()},

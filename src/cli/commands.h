@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <functional>
+#include <initializer_list>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -53,6 +54,14 @@ using RunInputs = std::vector<std::pair<std::string, std::filesystem::path>>;
 /// file that can be written and is none of `inputs`. A name given empty is an error.
 std::optional<io::OutputPath> checked_output(std::string_view option, const std::optional<std::string>& path,
                                              const RunInputs& inputs);
+/// checked_output for a picture (--svg, --plot-history): also a file named .svg, the one format
+/// formica draws (a device or stream takes it as it is).
+std::optional<io::OutputPath> checked_picture(std::string_view option, const std::optional<std::string>& path,
+                                              const RunInputs& inputs);
+/// Whether a command's summary lines go to stderr: they do when one of `outputs` is written to
+/// stdout (`--tour-out /dev/stdout`, or the file stdout is redirected to), so that stdout holds that
+/// output alone (`formica solve --json /dev/stdout | jq`).
+bool summary_on_stderr(std::initializer_list<const std::optional<io::OutputPath>*> outputs);
 /// An output folder (solve-batch --out-dir): the folder, or the nearest one above it that exists
 /// (it is made there at the end), is a folder the user may write in.
 void check_output_folder(std::string_view option, const std::string& folder);

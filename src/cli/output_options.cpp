@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 
@@ -19,6 +21,23 @@ std::optional<io::OutputPath> checked_output(std::string_view option, const std:
   io::OutputPath output = io::check_output_path(option, *path);
   io::expect_not_an_input(output, inputs);
   return output;
+}
+
+std::optional<io::OutputPath> checked_picture(std::string_view option, const std::optional<std::string>& path,
+                                              const RunInputs& inputs) {
+  std::optional<io::OutputPath> output = checked_output(option, path, inputs);
+  if (!output || output->special) return output;  // a device or a stream has no name to keep
+  std::string extension = output->given.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
+  FORMICA_EXPECTS(extension == ".svg", output->label(),
+                  ": formica writes SVG pictures only, name the file .svg (Python's formica.plot writes PNG too)");
+  return output;
+}
+
+bool summary_on_stderr(std::initializer_list<const std::optional<io::OutputPath>*> outputs) {
+  for (const std::optional<io::OutputPath>* output : outputs)
+    if (*output && (*output)->is_stdout()) return true;
+  return false;
 }
 
 void check_output_folder(std::string_view option, const std::string& folder) {

@@ -2,6 +2,7 @@
 // `formica solve`: read or generate an instance, run the solver with progress on stderr, print a
 // one-line summary, and write the tour, the JSON report and the pictures. Ctrl-C stops cleanly
 // and still writes the best tour found so far.
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -62,10 +63,18 @@ struct SolveOutputs {
 };
 
 /// Checks every output: a file that can be written, none of the run's inputs, each at most once
-/// (two options naming one file would overwrite each other).
+/// (two options naming one file would overwrite each other). The one exception: --tour-out may
+/// be --initial-tour, a regular file (`--initial-tour a.tour --tour-out a.tour` continues a run),
+/// which is read whole before the search, the new tour replacing it by a rename; a FIFO or a
+/// stream that formica would read and write at once is refused.
 SolveOutputs check_outputs(const SolveOptionsCli& o, const RunInputs& inputs) {
-  SolveOutputs out{checked_output("--tour-out", o.tour_out, inputs), checked_output("--json", o.json_out, inputs),
-                   checked_output("--svg", o.svg_out, inputs), checked_output("--plot-history", o.history_out, inputs)};
+  RunInputs tour_inputs;
+  std::copy_if(inputs.begin(), inputs.end(), std::back_inserter(tour_inputs),
+               [](const auto& input) { return input.first != "--initial-tour"; });
+  std::optional<io::OutputPath> tour = checked_output("--tour-out", o.tour_out, tour_inputs);
+  if (tour && tour->special) io::expect_not_an_input(*tour, inputs);
+  SolveOutputs out{std::move(tour), checked_output("--json", o.json_out, inputs),
+                   checked_picture("--svg", o.svg_out, inputs), checked_picture("--plot-history", o.history_out, inputs)};
   std::vector<io::OutputPath> all;
   for (const auto* output : {&out.tour, &out.json, &out.svg, &out.history})
     if (*output) all.push_back(**output);
@@ -210,8 +219,9 @@ void write_outputs(const SolveOutputs& outputs, const RouteProblem& problem, con
   files.commit();
 }
 
-/// The one-line summary on stdout.
-void print_summary(const std::string& name, const Result& result, std::optional<int64_t> optimum, bool mpi_ranks) {
+/// The one-line summary, on stdout (stderr when an output is written to stdout).
+void print_summary(std::FILE* to, const std::string& name, const Result& result, std::optional<int64_t> optimum,
+                   bool mpi_ranks) {
   const std::string on_ranks =
       result.ranks > 1 ? concat(" x ", result.ranks, mpi_ranks ? " ranks" : " islands",
                                 result.gpus > 1 ? concat(" on ", result.gpus, " GPUs") : std::string(), " (",
@@ -221,7 +231,7 @@ void print_summary(const std::string& name, const Result& result, std::optional<
   const std::string algorithm = result.setup_stopped
                                     ? concat("stretch walks (stopped before ", to_string(result.config.algorithm), " was set up)")
                                     : std::string(to_string(result.config.algorithm));
-  std::printf("%s: best %lld%s after %lld iterations in %.2f s, %s on %s (%s%s, stopped by %s)\n", name.c_str(),
+  std::fprintf(to, "%s: best %lld%s after %lld iterations in %.2f s, %s on %s (%s%s, stopped by %s)\n", name.c_str(),
               static_cast<long long>(result.tour.length()), format_gap(result.tour.length(), optimum).c_str(),
               static_cast<long long>(result.iterations), result.seconds, algorithm.c_str(),
               std::string(to_string(result.backend)).c_str(), result.device.c_str(), on_ranks.c_str(),
@@ -348,9 +358,10 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
     check_bound_below(*bound, result.tour.length());  // before anything is written
   }
   write_outputs(outputs, problem, symmetric, result, optimum, bound);
-  print_summary(problem.name(), result, optimum, ranks->size() > 1);
-  if (bound) std::printf("%s: %s\n", problem.name().c_str(), bound_line(*bound, result.tour.length(), optimum).c_str());
-  std::fflush(stdout);
+  std::FILE* summary = summary_on_stderr({&outputs.tour, &outputs.json, &outputs.svg, &outputs.history}) ? stderr : stdout;
+  print_summary(summary, problem.name(), result, optimum, ranks->size() > 1);
+  if (bound) std::fprintf(summary, "%s: %s\n", problem.name().c_str(), bound_line(*bound, result.tour.length(), optimum).c_str());
+  std::fflush(summary);
   if (const std::string found = found_by_line(result); !o.quiet && !found.empty())
     std::cerr << "formica: " << found << "\n";
   if (ranks->size() > 1)

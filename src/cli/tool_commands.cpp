@@ -97,10 +97,10 @@ Command add_generate_command(CLI::App& app) {
       ->check(whole_number_in<uint64_t>(0, std::numeric_limits<uint64_t>::max()));
   sub->add_option("--output", o->output, "Output .tsp file")->required();
   return {sub, [o] {
-            checked_output("--output", o->output, {});
+            const std::optional<io::OutputPath> output = checked_output("--output", o->output, {});
             const Instance instance = io::generate_instance(o->cities, io::instance_kind(o->kind), o->seed);
             io::write_tsplib(o->output, instance);
-            std::cout << "wrote " << io::printable(o->output) << ": " << instance.name() << ", " << instance.n()
+            (summary_on_stderr({&output}) ? std::cerr : std::cout) << "wrote " << io::printable(o->output) << ": " << instance.name() << ", " << instance.n()
                       << " cities\n";
             return 0;
           }};

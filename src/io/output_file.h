@@ -3,13 +3,18 @@
 // none.
 //
 // Every output path is checked before the work it reports on starts (check_output_path): not an
-// empty name, not a folder, a folder to put it in that exists and that the user may write, not
-// one of the run's inputs (expect_not_an_input). A regular file is replaced through a temporary
-// file and a rename, so that a failure or a kill never leaves a partial file under its name; only
-// one the user may write is replaced (root too keeps off a file that no one may write), and the
-// new file keeps the old one's permissions. A symbolic link is followed: its target is written,
-// the link stays. A device, FIFO or socket is written in place, never replaced by a regular file
-// (a FIFO that no process reads is refused rather than waited on).
+// empty name, not a folder, not in a kernel interface (/proc, /sys), a folder to put it in that
+// exists and that the user may write, not one of the run's inputs (expect_not_an_input), and no
+// two outputs one file once links are followed (expect_distinct_outputs). A regular file is
+// replaced through a temporary file beside it (named to fit the folder's longest name) and a
+// rename, so that a failure or a kill never leaves a partial file under its name; only one the
+// user may write is replaced (root too keeps off a file that no one may write), and the new file
+// keeps the old one's permissions. A symbolic link is followed: its target is written, the link
+// stays. A device or FIFO is written in place, never replaced by a regular file: it is opened when
+// checked and held open until written, so that a FIFO without a reader is refused before the
+// work and a reader that is there gets the output at the end. An output that is this process's
+// stdout or stderr (`--tour-out /dev/stdout`, or the file the shell redirected it to) is written
+// to that stream, where the shell's redirection points, never replaced under it.
 //
 // OutputSet writes a run's outputs together: every regular file goes to its temporary first, the
 // special files next, and only when all of them are written are the temporaries renamed; a
@@ -19,6 +24,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,7 +37,12 @@ struct OutputPath {
   std::string option;           ///< the option that named it ("--tour-out"), empty for a library call
   std::filesystem::path given;  ///< as given
   std::filesystem::path target; ///< the file written: `given` with its symbolic links followed
-  bool special = false;         ///< an existing device, FIFO or socket: written in place
+  bool special = false;         ///< an existing device or FIFO, or a standard stream: written in place
+  int stream = -1;              ///< 1 or 2 when it is this process's stdout or stderr: written to that descriptor
+  std::shared_ptr<const int> held{};  ///< a device or FIFO opened when checked, written at the end
+
+  /// Written to this process's stdout: its summary lines then go to stderr.
+  bool is_stdout() const { return stream == 1; }
 
   /// "--tour-out PATH" (non-printable bytes escaped), the prefix of its error messages.
   std::string label() const;
@@ -62,6 +73,8 @@ class RunInputFiles {
 void expect_not_an_input(const OutputPath& output, const RunInputFiles& inputs);
 
 /// InputError when two of `outputs` are the same file: "--tour-out and --json name the same file".
+/// Named alike, or, neither a device, FIFO or stream (they take one output after another), the same
+/// device and inode once links are followed (the same folder and name for files not there yet).
 /// Each output is looked up once (O(n log n), not a look-up per pair).
 void expect_distinct_outputs(const std::vector<OutputPath>& outputs);
 

@@ -17,8 +17,10 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "io/numpy_writer.h"
 #include "test_support.h"
 
 namespace formica {
@@ -55,10 +57,12 @@ class OutputSafety : public ::testing::Test {
   fs::path at(const std::string& name) const { return dir_ / name; }
   std::string square() const { return test::data_file("square.tsp").string(); }
 
-  /// `before` (a command feeding formica's stdin, may be empty) | formica `args`.
-  Ran formica(const std::string& args, const std::string& before = "") const {
+  /// `before` (a command feeding formica's stdin, may be empty) | formica `args`, run in the
+  /// test's folder when `here` (so that `args` may name its files relative to it).
+  Ran formica(const std::string& args, const std::string& before = "", bool here = false) const {
     const fs::path out = at("stdout.txt"), err = at("stderr.txt");
-    const std::string command = (before.empty() ? "" : before + " | ") + "timeout 20 " + test::cli_path() + " " + args +
+    const std::string command = (here ? "cd " + dir_.string() + " && " : std::string()) +
+                                (before.empty() ? "" : before + " | ") + "timeout 20 " + test::cli_path() + " " + args +
                                 " >" + out.string() + " 2>" + err.string();
     const auto start = std::chrono::steady_clock::now();
     const int status = std::system(command.c_str());
@@ -98,10 +102,245 @@ TEST_F(OutputSafety, FifoWithoutReaderIsRefusedAndTheOtherOutputsAreNotLeftBehin
   const Ran run = formica("solve " + square() + " --iterations 1 --quiet --tour-out " + tour.string() + " --json " +
                           fifo.string());
   EXPECT_EQ(run.code, 2);
-  EXPECT_EQ(run.err, "formica: error: --json " + fifo.string() + ": a FIFO that no process reads\n");
+  EXPECT_EQ(run.err, "formica: error: --json " + fifo.string() + ": a FIFO that no process reads (start its reader first)\n");
   EXPECT_TRUE(is_a_fifo(fifo));
   EXPECT_FALSE(fs::exists(tour));
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 3);  // the FIFO, stdout, stderr
+}
+
+TEST_F(OutputSafety, FifoWithoutReaderIsRefusedBeforeTheSearch) {
+  const fs::path fifo = at("tour.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  for (const std::string option : {"--tour-out", "--json", "--svg", "--plot-history"}) {
+    const Ran run = formica("solve --time-limit 30 " + option + " " + fifo.string());
+    EXPECT_EQ(run.code, 2) << option;
+    EXPECT_EQ(run.err, "formica: error: " + option + " " + fifo.string() +
+                           ": a FIFO that no process reads (start its reader first)\n");
+    EXPECT_LT(run.seconds, 1.0 * test::time_scale()) << option;
+  }
+  EXPECT_TRUE(is_a_fifo(fifo));
+}
+
+TEST_F(OutputSafety, FifoReaderThereAtTheStartGetsTheOutputAtTheEnd) {
+  // A reader there before the run (this test's, opened without waiting for a writer) gets the tour
+  // after a search of half a second; formica holds the FIFO open from its check to its write.
+  const fs::path fifo = at("tour.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // not formica's too
+  ASSERT_GE(reader, 0);
+  const Ran run = formica("solve --time-limit 0.5 --quiet --tour-out " + fifo.string());
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_GE(run.seconds, 0.5);
+  std::string got;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(reader, buffer, sizeof buffer)) > 0;) got.append(buffer, static_cast<size_t>(n));
+  ::close(reader);
+  EXPECT_TRUE(got.starts_with("NAME : uniform1000-s1.tour\n") && got.ends_with("-1\nEOF\n")) << got;
+  EXPECT_TRUE(is_a_fifo(fifo));
+}
+
+TEST_F(OutputSafety, FifoWhoseReaderLeftIsOneLineNotASignal) {
+  // The reader is there when the outputs are checked and gone when the tour is written: the write
+  // fails with EPIPE and one line, not with the SIGPIPE that ends a process without a word.
+  const fs::path fifo = at("tour.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // not formica's too
+  ASSERT_GE(reader, 0);
+  std::thread leaves([reader] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    ::close(reader);
+  });
+  const Ran run = formica("solve --time-limit 2 --quiet --tour-out " + fifo.string());
+  leaves.join();
+  EXPECT_EQ(run.code, 2) << run.err;
+  EXPECT_EQ(run.err, "formica: error: --tour-out " + fifo.string() + ": write failed (Broken pipe)\n");
+}
+
+TEST_F(OutputSafety, KernelInterfacesAreRefusedBeforeTheSearch) {
+  const struct {
+    std::string option, path, where;
+  } cases[] = {{"--tour-out", "/proc/self/status", "/proc"},
+               {"--json", "/sys/kernel/formica.json", "/sys"},
+               {"--plot-history", "/proc/self/history.svg", "/proc"},
+               {"--tour-out", "/proc/sys/vm/drop_caches", "/proc"}};
+  for (const auto& c : cases) {
+    const Ran run = formica("solve --time-limit 30 " + c.option + " " + c.path);
+    EXPECT_EQ(run.code, 2) << c.path;
+    EXPECT_EQ(run.err, "formica: error: " + c.option + " " + c.path + ": is in " + c.where +
+                           ", a kernel interface, not a file formica writes\n");
+    EXPECT_LT(run.seconds, 1.0 * test::time_scale()) << c.path;
+  }
+  EXPECT_EQ(formica("bound " + square() + " --json /proc/self/status").code, 2);
+  EXPECT_EQ(formica("generate --cities 5 --output /sys/kernel/x.tsp").code, 2);
+}
+
+TEST_F(OutputSafety, OutputsThatLinksMakeOneFileAreRefusedBeforeTheSearch) {
+  // A link from one output to another, a file not there yet spelled two ways, a link to the
+  // instance: each refused in one line before any work, nothing created or changed.
+  const fs::path instance = at("x.tsp");
+  fs::copy_file(square(), instance);
+  fs::create_symlink("t.tour", at("j.json"));  // dangling: its target is the tour not yet written
+  fs::create_symlink("x.tsp", at("to_instance.json"));
+  fs::create_directories(at("sub"));
+  const struct {
+    std::string args, error;
+  } cases[] = {
+      {"--tour-out t.tour --json j.json", "--tour-out and --json name the same file"},
+      {"--tour-out t.svg --svg sub/../t.svg", "--tour-out and --svg name the same file"},
+      {"--json ./t.svg --plot-history " + at("t.svg").string(), "--json and --plot-history name the same file"},
+      {"--json to_instance.json", "--json to_instance.json: is the instance of this run (an output never replaces an input)"},
+  };
+  for (const auto& c : cases) {
+    const Ran run = formica("solve x.tsp --time-limit 30 " + c.args, "", true);
+    EXPECT_EQ(run.code, 2) << c.args;
+    EXPECT_EQ(run.err, "formica: error: " + c.error + "\n") << c.args;
+    EXPECT_LT(run.seconds, 1.0 * test::time_scale()) << c.args;
+  }
+  EXPECT_FALSE(fs::exists(at("t.tour")));
+  EXPECT_FALSE(fs::exists(at("t.svg")));
+  // The tour there already, the JSON a link to it: the tour is kept as it was.
+  put(at("t.tour"), "keep\n");
+  const Ran there = formica("solve x.tsp --time-limit 30 --tour-out t.tour --json j.json", "", true);
+  EXPECT_EQ(there.err, "formica: error: --tour-out and --json name the same file\n");
+  EXPECT_EQ(file_bytes(at("t.tour")), "keep\n");
+  EXPECT_EQ(file_bytes(instance), file_bytes(square()));
+}
+
+TEST_F(OutputSafety, TheLongestFileNameIsWritten) {
+  // NAME_MAX (255 bytes) for the name itself; its temporary is cut to fit beside it.
+  const std::string longest = std::string(250, 't') + ".tour", json = std::string(250, 'j') + ".json";
+  const Ran run = formica("solve " + square() + " --iterations 1 --quiet --tour-out " + longest + " --json " + json, "", true);
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(file_bytes(at(longest)).find("TOUR_SECTION"), std::string::npos);
+  EXPECT_NE(file_bytes(at(json)).find("\"tour\""), std::string::npos);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 4);  // no temporary left
+  // Rewritten in place of the old one, and one byte longer is refused before any work.
+  EXPECT_EQ(formica("solve " + square() + " --iterations 1 --quiet --tour-out " + longest, "", true).code, 0);
+  const Ran too_long = formica("solve --time-limit 30 --tour-out " + longest + "x", "", true);
+  EXPECT_EQ(too_long.code, 2);
+  EXPECT_EQ(too_long.err, "formica: error: --tour-out " + longest + "x: cannot write (File name too long)\n");
+  EXPECT_LT(too_long.seconds, 1.0 * test::time_scale());
+  fs::create_directories(at("batch"));
+  fs::copy_file(square(), at("batch") / (std::string(251, 'b') + ".tsp"));
+  const Ran batch = formica("solve-batch batch --time-limit 30 --out-dir new_folder", "", true);
+  EXPECT_EQ(batch.code, 2);
+  EXPECT_TRUE(one_line(batch.err)) << batch.err;
+  EXPECT_NE(batch.err.find(": the file name is longer than 255 bytes"), std::string::npos) << batch.err;
+  EXPECT_LT(batch.seconds, 1.0 * test::time_scale());
+}
+
+TEST_F(OutputSafety, AnOutputOnStdoutKeepsItAndTheSummaryGoesToStderr) {
+  // stdout redirected to a file, as a shell's `>` does: the tour is written to it (not a new file
+  // renamed over it, which took the summary with the old one), and the summary goes to stderr.
+  const Ran tour = formica("solve " + square() + " --iterations 1 --quiet --tour-out /dev/stdout");
+  ASSERT_EQ(tour.code, 0) << tour.err;
+  EXPECT_TRUE(tour.out.starts_with("NAME : square.tour\n")) << tour.out;
+  EXPECT_TRUE(tour.out.ends_with("-1\nEOF\n")) << tour.out;
+  EXPECT_TRUE(tour.err.starts_with("square: best 40 after ")) << tour.err;
+  const Ran json = formica("solve " + square() + " --iterations 1 --quiet --bound --json /dev/stdout");
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_TRUE(json.out.starts_with("{") && json.out.ends_with("}\n")) << json.out;
+  EXPECT_NE(json.err.find("square: best 40 after "), std::string::npos) << json.err;
+  EXPECT_NE(json.err.find("square: lower bound "), std::string::npos) << json.err;
+  // A pipe: the tour alone goes down it.
+  const Ran piped = formica("solve " + square() + " --iterations 1 --quiet --tour-out /dev/stdout | grep -c TOUR_SECTION");
+  EXPECT_EQ(piped.out, "1\n") << piped.err;
+  // Without an output on stdout the summary stays there.
+  const Ran plain = formica("solve " + square() + " --iterations 1 --quiet --tour-out " + at("t.tour").string());
+  EXPECT_TRUE(plain.out.starts_with("square: best 40 after ")) << plain.out;
+  const Ran generate = formica("generate --cities 5 --output /dev/stdout");
+  EXPECT_TRUE(generate.out.starts_with("NAME : ")) << generate.out;
+  EXPECT_TRUE(generate.err.starts_with("wrote /dev/stdout: ")) << generate.err;
+}
+
+TEST_F(OutputSafety, PicturesAreSvgAndOtherNamesAreRefusedBeforeTheSearch) {
+  for (const std::string option : {"--svg", "--plot-history"})
+    for (const std::string name : {"h.png", "h.PNG", "h.jpg", "h"}) {
+      const Ran run = formica("solve --time-limit 30 " + option + " " + at(name).string());
+      EXPECT_EQ(run.code, 2) << option << " " << name;
+      EXPECT_EQ(run.err, "formica: error: " + option + " " + at(name).string() +
+                             ": formica writes SVG pictures only, name the file .svg (Python's formica.plot writes "
+                             "PNG too)\n");
+      EXPECT_LT(run.seconds, 1.0 * test::time_scale());
+      EXPECT_FALSE(fs::exists(at(name)));
+    }
+  const Ran svg = formica("solve " + square() + " --iterations 1 --quiet --svg " + at("t.SVG").string() +
+                          " --plot-history /dev/null");
+  EXPECT_EQ(svg.code, 0) << svg.err;
+  EXPECT_TRUE(file_bytes(at("t.SVG")).starts_with("<svg") || file_bytes(at("t.SVG")).starts_with("<?xml"));
+}
+
+TEST_F(OutputSafety, FloatBatchToursGiveTheSummarysLength) {
+  // Points in the unit square: the search compares fixed-point lengths, every output gives the float one.
+  const std::vector<double> xy = {0.0, 0.0, 0.5, 0.0, 0.5, 0.25, 0.1, 0.3, 0.0, 0.2};
+  test::write_bytes(at("f.npy"), test::npy_bytes(xy, "(1, 5, 2)"));
+  const Ran run = formica("solve-batch " + at("f.npy").string() + " --kicks 5 --quiet --out-dir " +
+                          at("tours").string() + " --summary " + at("s.csv").string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::string row = file_bytes(at("s.csv")).substr(file_bytes(at("s.csv")).find('\n') + 1);
+  const std::string length = row.substr(row.find(",5,") + 3, row.find(",,") - row.find(",5,") - 3);
+  EXPECT_NEAR(std::stod(length), 1.4945, 1e-4) << row;  // the points in the order given, the optimum
+  EXPECT_NE(file_bytes(at("tours/batch-00000.tour")).find("COMMENT : Length " + length + ", found by formica\n"),
+            std::string::npos)
+      << file_bytes(at("tours/batch-00000.tour")) << row;
+}
+
+TEST_F(OutputSafety, BatchSummaryEscapesTheBytesOfFileNames) {
+  fs::create_directories(at("in"));
+  fs::copy_file(square(), at("in") / "a\x1b[31m\x07,\"\xffx.tsp");
+  const Ran csv = formica("solve-batch " + at("in").string() + " --quiet --summary " + at("s.csv").string());
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_TRUE(file_bytes(at("s.csv")).starts_with("name,n,length,optimum,gap,seconds,kicks,stop_reason\n"
+                                                  "\"a\\x1b[31m\\x07,\"\"\\xffx\",4,40,,,"))
+      << file_bytes(at("s.csv"));
+  // JSON takes no bytes that are not UTF-8: the same escapes, not an internal error.
+  const Ran json = formica("solve-batch " + at("in").string() + " --quiet --summary " + at("s.json").string());
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_NE(file_bytes(at("s.json")).find(R"("name": "a\\x1b[31m\\x07,\"\\xffx")"), std::string::npos)
+      << file_bytes(at("s.json"));
+}
+
+TEST_F(OutputSafety, ARunContinuesFromItsOwnTourFile) {
+  // docs/cli.md: `--initial-tour a.tour --tour-out a.tour`. The start tour is read whole before
+  // the search and the new tour replaces it by a rename; it ends a valid tour, no longer.
+  ASSERT_EQ(formica("generate --cities 300 --seed 4 --output x.tsp", "", true).code, 0);
+  const Ran first = formica("solve x.tsp --algorithm eax --iterations 2 --quiet --tour-out a.tour", "", true);
+  ASSERT_EQ(first.code, 0) << first.err;
+  const auto length = [&] {
+    const Ran verify = formica("verify x.tsp a.tour", "", true);
+    EXPECT_EQ(verify.code, 0) << verify.err;
+    const size_t at_length = verify.out.find("length ");
+    return at_length == std::string::npos ? -1 : std::stoll(verify.out.substr(at_length + 7));
+  };
+  const long long before = length();
+  const Ran again =
+      formica("solve x.tsp --algorithm eax --iterations 2 --quiet --initial-tour a.tour --tour-out a.tour", "", true);
+  ASSERT_EQ(again.code, 0) << again.err;
+  const long long after = length();
+  EXPECT_GT(after, 0);
+  EXPECT_LE(after, before);
+  // Every other output is still refused on an input: the JSON on the start tour, the tour on the instance.
+  const Ran json = formica("solve x.tsp --algorithm eax --time-limit 30 --initial-tour a.tour --json a.tour", "", true);
+  EXPECT_EQ(json.err, "formica: error: --json a.tour: is --initial-tour of this run (an output never replaces an input)\n");
+  const Ran instance = formica("solve x.tsp --algorithm eax --time-limit 30 --initial-tour a.tour --tour-out x.tsp", "", true);
+  EXPECT_EQ(instance.err, "formica: error: --tour-out x.tsp: is the instance of this run (an output never replaces an input)\n");
+  const Ran both = formica("solve x.tsp --algorithm eax --time-limit 30 --initial-tour a.tour --tour-out a.tour --json a.tour",
+                           "", true);
+  EXPECT_EQ(both.code, 2);
+  EXPECT_TRUE(one_line(both.err)) << both.err;
+  // A stream is not read and written at once: the exception is for a regular file.
+  const Ran stream = formica("solve x.tsp --algorithm eax --time-limit 30 --initial-tour /dev/stdout --tour-out /dev/stdout",
+                             "", true);
+  EXPECT_EQ(stream.err, "formica: error: --tour-out /dev/stdout: is --initial-tour of this run (an output never "
+                        "replaces an input)\n");
+  EXPECT_LT(stream.seconds, 1.0 * test::time_scale());
+  // solve-batch: --start-tours DIR --out-dir DIR continues every instance the same way.
+  fs::create_directories(at("in"));
+  fs::copy_file(at("x.tsp"), at("in/x.tsp"));
+  ASSERT_EQ(formica("solve-batch in --kicks 5 --quiet --out-dir tours", "", true).code, 0);
+  const Ran batch = formica("solve-batch in --kicks 5 --quiet --start-tours tours --out-dir tours", "", true);
+  EXPECT_EQ(batch.code, 0) << batch.err;
+  EXPECT_EQ(formica("verify x.tsp tours/x.tour", "", true).code, 0);
 }
 
 TEST_F(OutputSafety, SymlinkTargetIsWrittenAndTheLinkStays) {
@@ -192,7 +431,7 @@ TEST_F(OutputSafety, BatchOutputsAreCheckedFirstAndWrittenAllOrNone) {
   EXPECT_EQ(bad_summary.err, "formica: error: --summary " + summary.string() + ": the folder " + at("nope").string() +
                                  " does not exist\n");
   EXPECT_FALSE(fs::exists(out_dir));
-  // A summary that fails at the end (a FIFO nobody reads) leaves no tour and no folder behind.
+  // A summary that cannot be written (a FIFO nobody reads) is refused first: no tour, no folder.
   const fs::path fifo = at("summary.csv");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
   const Ran late = formica("solve-batch " + input.string() + " --quiet --kicks 10 --out-dir " + out_dir.string() +

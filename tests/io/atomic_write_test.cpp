@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <csignal>
 #include <filesystem>
 #include <string>
@@ -39,13 +40,16 @@ bool kill_while_writing(const fs::path& target, const std::string& text) {
     ::_exit(0);
   }
   if (child < 0) return false;
-  const fs::path temp = target.string() + ".tmp." + std::to_string(static_cast<long>(child));
+  // The child's temporary: the target's name, ".tmp.", its process id and a count.
+  const std::string temp_prefix = target.filename().string() + ".tmp." + std::to_string(static_cast<long>(child)) + ".";
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   bool killed = false;
   while (std::chrono::steady_clock::now() < give_up) {
     std::error_code ec;
-    const auto size = fs::file_size(temp, ec);
-    if (!ec && size > 0 && size < text.size()) {
+    std::uintmax_t size = 0;
+    for (const auto& entry : fs::directory_iterator(target.parent_path(), ec))
+      if (entry.path().filename().string().starts_with(temp_prefix)) size = fs::file_size(entry.path(), ec);
+    if (size > 0 && size < text.size()) {
       ::kill(child, SIGKILL);
       killed = true;
       break;
@@ -58,6 +62,15 @@ bool kill_while_writing(const fs::path& target, const std::string& text) {
   int status = 0;
   ::waitpid(child, &status, 0);
   return killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+TEST(AtomicWrite, TheTemporaryOfTheLongestNameFitsBesideIt) {
+  const test::ScratchDir scratch("atomic_long");
+  const fs::path target = scratch.path() / std::string(255, 'n');  // NAME_MAX
+  io::write_text_file_atomically(target, "first\n");
+  io::write_text_file_atomically(target, "second\n");
+  EXPECT_EQ(test::file_bytes(target), "second\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(scratch.path()), fs::directory_iterator()), 1);
 }
 
 TEST(AtomicWrite, KillNineWhileWritingLeavesThePreviousFileIntact) {
