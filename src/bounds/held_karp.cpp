@@ -84,23 +84,47 @@ LowerBound finished(const Instance& instance, LowerBound out, OneTree first,
 /// 1 us measured on 500,000 random cities, 2 busy cores): the time a first tree leaves it.
 constexpr double kNearestPairsSecondsPerCity = 2e-6;
 
+/// Cities between two looks at the stop in nearest_pairs_bound().
+constexpr int kNearestPairsChunk = 4096;
+
 /// The bound of every city's two nearest neighbours (BoundOptions::hold_time_limit): a tour has two
 /// edges at each city, each at least as long as one of the two nearest, so it is at least half the
-/// sum of their lengths over all cities. O(n log n) with the k-d tree, the cities asked in the
-/// tree's order (neighbouring queries share memory), on `threads` threads.
-LowerBound nearest_pairs_bound(const Instance& instance, int threads, LowerBound out, const Stopwatch& clock) {
-  const KdTree tree(instance);
-  const std::vector<int32_t>& order = tree.order();
-  const int n = static_cast<int>(order.size());
-  int64_t sum = 0;  // at most 2 n (2^31 - 1): exact in 64 bits
-#pragma omp parallel for schedule(static, 1024) reduction(+ : sum) num_threads(threads) if (threads > 1)
-  for (int at = 0; at < n; ++at)
-    for (const int32_t other : tree.k_nearest(order[at], 2)) sum += instance.distance(order[at], other);
-  out.bound = (sum + 1) / 2;
-  out.value = static_cast<double>(sum) / 2;
+/// sum of their lengths over all cities, and over any subset of them (distances are never
+/// negative): `stop` ends the sum where it is (LowerBound::summed_cities), and the bound is 0 when it
+/// comes before the k-d tree is built. O(n log n) with the k-d tree, the cities asked in the tree's
+/// order (neighbouring queries share memory), on `threads` threads.
+LowerBound nearest_pairs_bound(const Instance& instance, int threads, LowerBound out, const Stopwatch& clock,
+                               const StopFlag& stop) {
   out.penalties.assign(static_cast<size_t>(instance.n()), 0);
   out.method = std::string(kNearestPairsMethod);
   out.stop_reason = "time limit";
+  std::optional<KdTree> tree;
+  try {
+    tree.emplace(instance, &stop);
+  } catch (const SetupStopped&) {
+    out.seconds = clock.seconds();
+    return out;
+  }
+  const std::vector<int32_t>& order = tree->order();
+  const int n = static_cast<int>(order.size());
+  const int chunks = (n + kNearestPairsChunk - 1) / kNearestPairsChunk;
+  int64_t sum = 0;  // at most 2 n (2^31 - 1): exact in 64 bits
+  int64_t summed = 0;
+  std::atomic<bool> stopped{false};
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : sum, summed) num_threads(threads) if (threads > 1)
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    if (stopped.load(std::memory_order_relaxed) || stop.requested()) {
+      stopped.store(true, std::memory_order_relaxed);
+      continue;
+    }
+    const int end = std::min(n, (chunk + 1) * kNearestPairsChunk);
+    for (int at = chunk * kNearestPairsChunk; at < end; ++at)
+      for (const int32_t other : tree->k_nearest(order[at], 2)) sum += instance.distance(order[at], other);
+    summed += end - chunk * kNearestPairsChunk;
+  }
+  out.bound = (sum + 1) / 2;
+  out.value = static_cast<double>(sum) / 2;
+  out.summed_cities = summed;
   out.seconds = clock.seconds();
   return out;
 }
@@ -114,6 +138,11 @@ int default_initial_period(int n) { return n <= 20000 ? std::clamp(n / 2, 100, 3
 LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
   const Stopwatch clock;
   const auto started = std::chrono::steady_clock::now();
+  // What was spent before the call (reading the instance) counts against the limit too.
+  const double time_limit =
+      options.start == std::chrono::steady_clock::time_point{}
+          ? options.time_limit
+          : options.time_limit - std::chrono::duration<double>(started - options.start).count();
   const int n = instance.n();
   const int threads = thread_count(options.threads);
   LowerBound out;
@@ -124,14 +153,14 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
   // that holds its time limit leaves them at the limit (the first only where a bound is left).
   StopFlag tree_stop;
   if (!options.certify_when_interrupted) tree_stop.interrupt = options.interrupt;
-  const bool deadline = options.hold_time_limit && options.time_limit < 1e9;
+  const bool deadline = options.hold_time_limit && time_limit < 1e9;
   const auto at = [&](double seconds) {
     return started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
   };
-  if (deadline) tree_stop.deadline = at(options.time_limit);
+  if (deadline) tree_stop.deadline = at(time_limit);
   StopFlag first_stop = tree_stop;
   first_stop.deadline = deadline && instance.has_coordinates() && !instance.has_path_city()
-                            ? at(std::max(0.0, std::min(options.time_limit / 2, options.time_limit - n * kNearestPairsSecondsPerCity)))
+                            ? at(std::max(0.0, std::min(time_limit / 2, time_limit - n * kNearestPairsSecondsPerCity)))
                             : std::chrono::steady_clock::time_point::max();
   const StopFlag* abandon_first =
       first_stop.interrupt != nullptr || first_stop.deadline != std::chrono::steady_clock::time_point::max()
@@ -143,8 +172,16 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
     return out;
   };
   const auto interrupted = [&] { return options.interrupt != nullptr && options.interrupt->load(); };
+  // The fallback keeps the limit too, and stops at a signal: what it summed by then is proven.
+  const auto pairs_bound = [&] {
+    StopFlag pairs_stop = tree_stop;
+    pairs_stop.interrupt = options.interrupt;
+    LowerBound pairs = nearest_pairs_bound(instance, threads, std::move(out), clock, pairs_stop);
+    if (interrupted()) pairs.stop_reason = "interrupted";
+    return pairs;
+  };
   // No time for a first tree: no k-d tree for one either.
-  if (first_stop.deadline <= std::chrono::steady_clock::now()) return nearest_pairs_bound(instance, threads, std::move(out), clock);
+  if (first_stop.deadline <= std::chrono::steady_clock::now()) return pairs_bound();
   CompleteGraph complete(instance);
   out.method = std::string(complete.method());
   const double before_first = clock.seconds();
@@ -153,7 +190,7 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
     first_tree = complete.one_tree(pi, threads, abandon_first);
   } catch (const TreeAbandoned&) {
     if (!options.certify_when_interrupted && interrupted()) return dropped();
-    return nearest_pairs_bound(instance, threads, std::move(out), clock);
+    return pairs_bound();
   }
   OneTree first = std::move(*first_tree);
   const double first_seconds = clock.seconds() - before_first;
@@ -167,7 +204,7 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
   }
   // The ascent stops early enough for one more complete-graph 1-tree (and some slack); a bound that
   // holds its limit builds no sparse graph for an ascent that would not start.
-  const double ascent_end = options.time_limit - 1.5 * first_seconds - 0.01;
+  const double ascent_end = time_limit - 1.5 * first_seconds - 0.01;
   if (options.hold_time_limit && clock.seconds() >= ascent_end) {
     out.stop_reason = "time limit";
     return finished(instance, std::move(out), std::move(first), std::nullopt, clock);

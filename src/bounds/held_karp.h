@@ -19,6 +19,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -61,6 +62,9 @@ struct BoundOptions {
   /// their sum: a tour has two edges at each city), stop reason "time limit": the first tree is
   /// given half the limit at most, the rest is that bound's.
   bool hold_time_limit = false;
+  /// Where time_limit counts from (a command's start, so that reading the instance counts too);
+  /// the default, the epoch: the call.
+  std::chrono::steady_clock::time_point start{};
 };
 
 struct AscentPoint {
@@ -83,6 +87,10 @@ struct LowerBound {
   int64_t sparse_edges = 0;
   std::string method;            ///< how the complete graph was searched ("dense Prim", ...)
   std::string stop_reason;       ///< "schedule", "tour", "iterations", "time limit", "interrupted"
+  /// kNearestPairsMethod: the cities whose two nearest neighbours were summed; fewer than n when
+  /// the time limit cut the sum short (still proven: every city adds at least its share), 0 when
+  /// it came before the k-d tree was built (bound 0).
+  int64_t summed_cities = 0;
 };
 
 /// The time the command line gives the bound by default: n / 2000 s, from 10 to 120 s.

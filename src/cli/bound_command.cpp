@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `formica bound INSTANCE`: the Held-Karp lower bound (bounds/held_karp.h), and the bound lines
 // that `formica solve --bound` adds to its summary and its JSON report.
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -30,12 +31,24 @@ bounds::LowerBound compute_bound(const Instance& instance, const BoundRequest& r
   options.interrupt = request.interrupt;
   // A time limit given on the command line holds for the whole computation, its 1-trees too.
   options.hold_time_limit = request.time_limit > 0;
+  options.start = request.start;
   return bounds::lower_bound(instance, options);
 }
 
 std::string bound_line(const bounds::LowerBound& bound, std::optional<int64_t> length, std::optional<int64_t> optimum) {
   char text[256];
-  if (bound.method == bounds::kNearestPairsMethod)
+  const auto n = static_cast<long long>(bound.penalties.size());
+  if (bound.method == bounds::kNearestPairsMethod && bound.summed_cities == 0)
+    std::snprintf(text, sizeof text,
+                  "lower bound 0 (the time limit ran out before any bound was computed, even the two nearest "
+                  "neighbours' of each city, %.2f s)",
+                  bound.seconds);
+  else if (bound.method == bounds::kNearestPairsMethod && bound.summed_cities < n)
+    std::snprintf(text, sizeof text,
+                  "lower bound %lld (half the two nearest neighbours' distances summed over %lld of the %lld cities: "
+                  "cut short by the time limit, %.2f s)",
+                  static_cast<long long>(bound.bound), static_cast<long long>(bound.summed_cities), n, bound.seconds);
+  else if (bound.method == bounds::kNearestPairsMethod)
     std::snprintf(text, sizeof text,
                   "lower bound %lld (half the two nearest neighbours' distances summed over the cities: no "
                   "complete-graph 1-tree within the time limit, %.2f s)",
@@ -84,6 +97,7 @@ void add_bound_json(nlohmann::json& doc, const bounds::LowerBound& bound, std::o
                   {"seconds", bound.seconds},         {"certify_seconds", bound.certify_seconds},
                   {"sparse_edges", bound.sparse_edges}, {"stop_reason", bound.stop_reason},
                   {"history", history}};
+  if (bound.method == bounds::kNearestPairsMethod) doc["bound"]["summed_cities"] = bound.summed_cities;
 }
 
 Command add_bound_command(CLI::App& app) {
@@ -105,6 +119,8 @@ Command add_bound_command(CLI::App& app) {
       ->check(whole_number_in(0, kMaxThreads));
   sub->add_option("--json", o->json_out, "Write the bound, its penalties' summary and the ascent's history as JSON");
   return {sub, [o] {
+            // A time limit counts the reading of the instance too.
+            o->request.start = std::chrono::steady_clock::now();
             const std::optional<io::OutputPath> json =
                 checked_output("--json", o->json_out, {{"the instance", io::resolve_instance_path(o->instance)}});
             io::TsplibProblem problem = io::load_problem(o->instance);

@@ -72,6 +72,8 @@ struct BoundRequest {
   double time_limit = 0.0;  ///< 0: bounds::default_bound_time(n)
   int threads = 0;
   const std::atomic<bool>* interrupt = nullptr;
+  /// Where a time limit counts from (the command's start); the epoch: the call.
+  std::chrono::steady_clock::time_point start{};
 };
 bounds::LowerBound compute_bound(const Instance& instance, const BoundRequest& request);
 /// "lower bound B (Held-Karp, ...)", with the optimum and a tour's proven gap when given.

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/solve_peak.h"
 #include "io/generator.h"
 #include "io/tsplib.h"
@@ -95,6 +97,32 @@ TEST(Deadlines, BoundOnHalfAMillionCitiesKeepsTheLimit) {
   const Peak bound = run_command("bound", {cities, "--time-limit", limit_text()}, dir / "stderr.txt");
   ASSERT_EQ(bound.code, 0) << bound.err;
   EXPECT_LE(bound.seconds, kBound) << bound.err;
+}
+
+// `formica bound` on a million cities: with no time for a complete-graph 1-tree, the bound of every
+// city's two nearest neighbours ran to its end (k-d tree and a million queries): 1.0 s at a 0.25-s
+// limit, 1.4 s on one thread, 2.3 s at a 1-s limit on 2 busy cores. Now the limit counts from the
+// command's start (reading the file too), the tree stops at it and the sum keeps what it summed by
+// then (still proven: each city adds at least its share of a tour); before the tree, the bound is 0.
+TEST(Deadlines, BoundOnAMillionCitiesCutsItsFallbackShort) {
+  const test::ScratchDir dir("deadlines_bound_million");
+  const std::string cities = (dir / "u1000000.tsp").string();
+  io::write_tsplib(cities, io::generate_instance(1000000, io::InstanceKind::Uniform, 1));
+  constexpr double kShortLimit = 0.25;
+  for (const char* threads : {"0", "1"}) {
+    const Peak bound = run_command("bound", {cities, "--time-limit", std::to_string(kShortLimit), "--threads", threads,
+                                             "--json", (dir / "bound.json").string()},
+                                   dir / "stderr.txt");
+    ASSERT_EQ(bound.code, 0) << bound.err;
+    EXPECT_LE(bound.seconds, 1.2 * kShortLimit + 0.5) << "--threads " << threads << "\n" << bound.err;
+    const nlohmann::json report = nlohmann::json::parse(test::file_bytes(dir / "bound.json"));
+    EXPECT_EQ(report["bound"]["method"], "two nearest neighbours");
+    EXPECT_EQ(report["bound"]["stop_reason"], "time limit");
+    const int64_t summed = report["bound"]["summed_cities"].get<int64_t>();
+    EXPECT_LT(summed, 1000000);
+    EXPECT_GE(report["lower_bound"].get<int64_t>(), 0);
+    if (summed == 0) EXPECT_EQ(report["lower_bound"].get<int64_t>(), 0);
+  }
 }
 
 // A million cities in a batch: the set-up (the candidate lists, every walk's nearest-neighbour start
