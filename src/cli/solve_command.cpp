@@ -314,6 +314,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
               << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
               << config.describe_algorithm() << ", seed " << config.seed << "\n";
     if (!gpu_plan.empty()) std::cerr << "formica: GPU " << gpu_plan << "\n";
+    if (!resolved.threads_note.empty()) std::cerr << "formica: " << resolved.threads_note << "\n";
     if (!resolved.initial_tour.empty()) {
       const int64_t length = problem.length(resolved.initial_tour);
       std::cerr << "formica: starting from " << o.initial_tour << " (length " << length << format_gap(length, optimum)

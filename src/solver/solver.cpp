@@ -582,10 +582,30 @@ double ResolvedRequest::island_interval() const {
   return config.island_interval > 0 ? config.island_interval : default_island_interval(n, config.time_limit);
 }
 
-ResolvedRequest resolve_request(const Instance& instance, const SolverConfig& request,
+std::string capped_threads(SolverConfig& config) {
+  const int hardware = hardware_threads();
+  std::string asked;
+  if (config.threads > hardware) {
+    asked = concat("--threads ", config.threads);
+    config.threads = hardware;
+  }
+  if (config.colony.lk_threads > hardware) {
+    asked += concat(asked.empty() ? "" : " and ", "--lk-threads ", config.colony.lk_threads);
+    config.colony.lk_threads = hardware;
+    // GA-EAX keeps at least one of the Lin-Kernighan threads it lends.
+    config.eax.bridge_threads = std::min(config.eax.bridge_threads, hardware - 1);
+  }
+  if (asked.empty()) return "";
+  return concat(asked, ": more than this machine's ", hardware, " hardware thread", hardware == 1 ? "" : "s", ", ",
+                hardware, " started", config.islands > 1 ? " for each island" : "");
+}
+
+ResolvedRequest resolve_request(const Instance& instance, const SolverConfig& asked,
                                 std::vector<int32_t> initial_tour, std::string_view tour_source) {
-  request.validate();
+  asked.validate();
   ResolvedRequest resolved;
+  SolverConfig request = asked;
+  resolved.threads_note = capped_threads(request);
   resolved.request = request;
   resolved.n = instance.n();
   resolved.backend = resolve_backend(request.algorithm, request.backend);
