@@ -19,7 +19,10 @@ import os
 import sys
 from typing import Any, NoReturn, Optional, Sequence
 
+import numpy as np
+
 import formica
+from formica import _core
 from formica._messages import command_line_spelling
 
 COMMAND_LINE_SEED = "1"  # the C++ command line's default seed (SolverConfig::seed)
@@ -63,9 +66,22 @@ def _summary(result: formica.Result) -> str:
     )
 
 
+def _checked_outputs(args: argparse.Namespace) -> Optional[_core.CheckedOutputs]:
+    """--tour-out checked before any work by formica's rules (a file that can be written, not an
+    input, a FIFO with a reader, held open until written); None without it."""
+    if args.tour_out is None:
+        return None
+    inputs = [("the instance", os.fsencode(args.instance))] if args.instance is not None else []
+    if args.initial_tour is not None:
+        inputs.append(("--initial-tour", os.fsencode(args.initial_tour)))
+    # `--initial-tour a.tour --tour-out a.tour` continues a run, as formica's does.
+    return _core.CheckedOutputs([("--tour-out", os.fsencode(args.tour_out))], inputs, "--tour-out", "--initial-tour")
+
+
 def _solve(args: argparse.Namespace) -> int:
     if (args.instance is None) == (args.cities is None):
         raise ValueError("give an instance file or --cities N (one of them)")
+    outputs = _checked_outputs(args)
     instance = (
         formica.read_tsplib(args.instance)
         if args.instance is not None
@@ -87,19 +103,13 @@ def _solve(args: argparse.Namespace) -> int:
         if result is None:
             raise
         code = 130
-    if args.tour_out is not None:
-        formica.write_tour(args.tour_out, result.tour, name=result.instance)
+    on_stdout = outputs is not None and outputs.is_stdout(0)
+    if outputs is not None:
+        sys.stdout.flush()  # the tour goes to the descriptor itself
+        outputs.write_tour(0, result.instance, np.asarray(result.tour, dtype=np.int32), "")
     # With the tour on stdout (--tour-out /dev/stdout) the summary goes to stderr, as formica's does.
-    print(_summary(result), file=sys.stderr if _is_stdout(args.tour_out) else sys.stdout)
+    print(_summary(result), file=sys.stderr if on_stdout else sys.stdout)
     return code
-
-
-def _is_stdout(path: Optional[str]) -> bool:
-    """Whether `path` is the file this process's stdout is (a terminal, a pipe, a redirection)."""
-    try:
-        return path is not None and os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
-    except (OSError, ValueError):
-        return False
 
 
 def _info() -> int:

@@ -81,5 +81,6 @@ void bind_instance(nb::module_& m);
 void bind_solve(nb::module_& m);
 void bind_tour(nb::module_& m);
 void bind_pictures(nb::module_& m);
+void bind_outputs(nb::module_& m);
 
 }  // namespace formica::python

@@ -54,4 +54,5 @@ NB_MODULE(_core, m) {
   formica::python::bind_bound(m);
   formica::python::bind_tour(m);
   formica::python::bind_pictures(m);
+  formica::python::bind_outputs(m);
 }

@@ -267,3 +267,69 @@ def test_python_m_formica_puts_the_summary_on_stderr_when_the_tour_is_on_stdout(
     assert done.returncode == 0, done.stderr
     assert formica.read_tour(out).size == 20
     assert ": best " in done.stderr
+
+
+def python_m_formica(*args: Any, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """python -m formica with `args`, its stdout and stderr as text."""
+    return subprocess.run([sys.executable, "-m", "formica", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_python_m_formica_refuses_a_proc_output_before_the_search() -> None:
+    """A /proc target is refused by formica's rules before the search: at once, though the limit is long."""
+    started = time.monotonic()
+    done = python_m_formica("solve", "--cities", 200, "--time-limit", 60, "--tour-out", "/proc/self/comm")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("formica: error: --tour-out /proc/self/comm: "), done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert time.monotonic() - started < 20  # the interpreter's start, not the 60-s search
+
+
+def test_python_m_formica_refuses_a_fifo_without_reader_before_the_search(tmp_path: Path) -> None:
+    fifo = tmp_path / "tour.fifo"
+    os.mkfifo(fifo)
+    done = python_m_formica("solve", "--cities", 200, "--time-limit", 60, "--tour-out", fifo)
+    assert done.returncode == 2, done.stderr
+    assert "tour.fifo: a FIFO that no process reads (start its reader first)" in done.stderr, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tour.fifo"]
+
+
+def test_python_m_formica_holds_a_fifo_open_until_the_tour_is_written(tmp_path: Path) -> None:
+    """A reader that is there gets the whole tour at the end, no EOF when the output is checked."""
+    fifo = tmp_path / "tour.fifo"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    done = python_m_formica("solve", "--cities", 30, "--iterations", 3, "--tour-out", fifo)
+    text = reader.communicate(timeout=60)[0]
+    assert done.returncode == 0, done.stderr
+    (tmp_path / "copy.tour").write_bytes(text)
+    assert formica.read_tour(tmp_path / "copy.tour").size == 30
+
+
+def test_python_m_formica_refuses_an_output_that_a_link_makes_its_input(tmp_path: Path) -> None:
+    """--tour-out a link to the instance: one file once links are followed, refused before the search."""
+    instance = tmp_path / "u200.tsp"
+    cities = "".join(f"{i + 1} {(i * 37) % 101} {(i * 53) % 97}\n" for i in range(200))
+    instance.write_text(f"NAME: u200\nTYPE: TSP\nDIMENSION: 200\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n{cities}EOF\n")
+    (tmp_path / "link.tour").symlink_to(instance)
+    done = python_m_formica("solve", instance, "--time-limit", 60, "--tour-out", tmp_path / "link.tour")
+    assert done.returncode == 2, done.stderr
+    assert "link.tour" in done.stderr and "the instance" in done.stderr, done.stderr
+
+
+def test_two_outputs_one_file_through_a_link_are_refused(tmp_path: Path) -> None:
+    """The checker python -m formica uses: two outputs that a link makes one file, refused."""
+    (tmp_path / "a.tour").write_text("")
+    (tmp_path / "b.tour").symlink_to(tmp_path / "a.tour")
+    outputs = [("--tour-out", os.fsencode(tmp_path / "a.tour")), ("--json", os.fsencode(tmp_path / "b.tour"))]
+    with pytest.raises(ValueError, match="--tour-out and --json name the same file"):
+        formica._core.CheckedOutputs(outputs, [])
+
+
+def test_python_m_formica_writes_a_normal_tour_file(tmp_path: Path) -> None:
+    out = tmp_path / "out.tour"
+    done = python_m_formica("solve", "--cities", 30, "--iterations", 3, "--tour-out", out)
+    assert done.returncode == 0, done.stderr
+    assert formica.read_tour(out).size == 30
+    assert ": best " in done.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.tour"]
