@@ -3,7 +3,7 @@
 # Two solves at once on a host with two GPUs and 32 cores: lane L has GPU L and cores 16L..16L+15
 # (--threads 16, --lk-threads 14: what auto gives on a 16-core host with one GPU). Each run's gap to
 # the optimum at 1/3/10/30/60/100/120 s (program start counted) is read from its history, and every
-# final tour is verified. The five-seed tables of docs/default-solver.md came from this script.
+# final tour is verified. The five-seed figures of docs/against-lkh3.md came from this script.
 #   OUT=DIR FORMICA=build/formica FORMICA_TSPLIB_DIR=DIR bench/scripts/lane_solves.sh "LANE0 JOBS" "LANE1 JOBS"
 # Each job is "instance:limit:seed", jobs separated by spaces; OUT receives host.txt, lane0.txt,
 # lane1.txt and raw.tgz (the runs' JSON and logs; keep them out of git).

@@ -28,9 +28,8 @@
 // entropy 100: 0.003 % in 47 s. Block E-sets, fnl4461, entropy 100, seeds 1 / 2 / 3: single
 // AB-cycles alone converge at 0.0044 / 0.0038 / 0.0044 % in about 20 s, with block E-sets after
 // them at 0.0027 % / the optimum / 0.0016 % in about 21 s. On one H100 machine's 16 threads
-// (docs/against-lkh3.md): pcb3038's optimum in 1.6-4.2 s on 5 of 5 seeds, fnl4461's in 23-25 s on
-// 2 of 5, usa13509 0.005 %
-// at 60 s.
+// (bench/results/2026-11-27-eax-against-lkh3/NOTES.md): pcb3038's optimum in 1.6-4.2 s on 5 of 5
+// seeds, fnl4461's in 23-25 s on 2 of 5, usa13509 0.005 % at 60 s.
 #pragma once
 
 #include <cstdint>

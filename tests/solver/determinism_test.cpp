@@ -26,8 +26,8 @@ TEST_P(CpuDeterminism, SameSeedSameTourAnyThreadCountOtherSeedOtherTour) {
 }
 
 // Every algorithm of --algorithm (auto is MMAS with focused ants, local search and polish; on the CPU
-// it starts no Lin-Kernighan threads, whose runs depend on timing: docs/default-solver.md, "Iterated
-// Lin-Kernighan threads").
+// it starts no Lin-Kernighan threads, whose runs depend on timing: docs/default-solver.md, "How the
+// ants search").
 INSTANTIATE_TEST_SUITE_P(Algorithms, CpuDeterminism, ::testing::Values("auto", "as", "mmas", "acs", "gaco", "two-opt", "eax"),
                          test::algorithm_name);
 
