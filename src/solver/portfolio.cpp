@@ -42,6 +42,11 @@ constexpr int kCpuAlphaThreadsFrom = 10000, kCpuAlphaThreadsBelow = 100000;
 // backend (docs/tuning.md#ga-eax-on-the-cpu); the GPU's colonies follow the same rule, so that the
 // GPU default runs GA-EAX wherever the host alone would (docs/gpu-engine.md#never-behind).
 constexpr double kEaxCpuSeconds = 0.9e-5;
+// ... but its population, the first tours climbed as far as the time limit allows, overtakes the
+// colonies long before it converges: auto runs it from kEaxCrossingSeconds per n^1.5 on the same
+// threads (eax_crossing), measured on 2 threads of the 2-core VM from 1,002 to 33,810 cities:
+// docs/tuning.md#ga-eax-from-short-budgets
+constexpr double kEaxCrossingSeconds = 5e-7;
 constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 90'000;
 // Alone on the CPU from kEaxCpuMinCities, on an asymmetric instance's symmetric form from
 // kEaxAsymmetricMinCities (its cities, twice the instance's):
@@ -120,11 +125,11 @@ bool general_parameter(std::string_view name) {
   return false;
 }
 
-/// Whether `config`'s time limit (a run not bounded by iterations) reaches eax_budget on `threads`,
+/// Whether `config`'s time limit (a run not bounded by iterations) reaches eax_crossing on `threads`,
 /// on n cities from `min_cities`.
 bool eax_pays(const SolverConfig& config, int n, int threads, Backend backend, int min_cities = kEaxMinCities) {
   return !config.iterations && config.time_limit && n >= min_cities && n <= kEaxMaxCities &&
-         *config.time_limit >= eax_budget(n, threads, backend);
+         *config.time_limit >= eax_crossing(n, threads, backend);
 }
 
 /// Whether the run ends at a target length on up to kEaxTargetMaxCities cities: what counts
@@ -173,8 +178,8 @@ std::string short_scientific(double value) {
 std::string_view portfolio_description() {
   static const std::string text = concat(
       "the default, set up by n, time limit and backend, and printed when it runs: GA-EAX (edge assembly "
-      "crossover) when the time limit lets its population converge, on ", kEaxCpuMinCities, " to ",
-      with_thousands(kEaxMaxCities), " cities from ", short_scientific(kEaxCpuSeconds), " n^1.5 s x sqrt(",
+      "crossover) when the time limit lets its population overtake the colonies, on ", kEaxCpuMinCities, " to ",
+      with_thousands(kEaxMaxCities), " cities from ", short_scientific(kEaxCrossingSeconds), " n^1.5 s x sqrt(",
       kEaxReferenceThreads, " / threads): alone on every core on the CPU, on the host's cores beside the GPU's "
       "colonies on a GPU (from ", with_thousands(kEaxNearestFrom), " cities there from ",
       short_scientific(kEaxNearestSeconds), " n^1.5 s, from nearest-neighbour tours). Otherwise MAX-MIN Ant "
@@ -202,6 +207,12 @@ AutoEax auto_eax(const SolverConfig& config, int n, Backend backend) {
 }
 
 bool eax_nearest_starts(int n, Backend backend) { return backend == Backend::Cuda && n >= kEaxNearestFrom; }
+
+double eax_crossing(int n, int threads, Backend backend) {
+  if (eax_nearest_starts(n, backend)) return eax_budget(n, threads, backend);
+  return kEaxCrossingSeconds * std::pow(static_cast<double>(n), 1.5) *
+         std::sqrt(static_cast<double>(kEaxReferenceThreads) / std::max(1, threads));
+}
 
 double eax_budget(int n, int threads, Backend backend) {
   return (eax_nearest_starts(n, backend) ? kEaxNearestSeconds : kEaxCpuSeconds) *
@@ -335,8 +346,8 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
                   " (", resolved.eax.population, " tours",
                   resolved.eax.climb == population::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan" : "",
                   ", ", resolved.eax.children, " children per pair), the time limit being past the ",
-                  std::round(eax_budget(n, threads, Backend::Cpu) * 10) / 10,
-                  " s in which its population overtakes the colonies");
+                  std::round(eax_crossing(n, threads, Backend::Cpu) * 100) / 100,
+                  " s from which its population overtakes the colonies");
   }
   const aco::ColonyConfig& c = resolved.colony;
   const bool gpu = backend == Backend::Cuda;
@@ -359,8 +370,8 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
                        ? std::string()
                        : concat(" from ", localsearch::to_string(resolved.eax.start), " tours"),
                    " crossed by edge assembly; the time limit is past the ",
-                   std::round(eax_budget(n, c.lk_threads, backend) * 10) / 10,
-                   " s in which it overtakes the colonies)")
+                   std::round(eax_crossing(n, c.lk_threads, backend) * 100) / 100,
+                   " s from which it overtakes the colonies)")
       : c.lk_threads > 0
           ? concat(" with ", c.lk_threads, " iterated Lin-Kernighan host thread", c.lk_threads > 1 ? "s" : "",
                    " (", localsearch::to_string(c.lk_step), " steps",

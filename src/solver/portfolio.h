@@ -27,7 +27,7 @@ double default_time_limit(int n);
 enum class AutoEax { None, Alone, BesideColonies };
 
 /// When GA-EAX runs under auto: where `config` (auto, its time limit set: resolve_config) on n
-/// cities on `backend` reaches eax_budget, from 1,000 to 90,000 cities. On the CPU, where nobody
+/// cities on `backend` reaches eax_crossing, from 1,000 to 90,000 cities. On the CPU, where nobody
 /// set a colony, ant or 2-opt parameter, iterations or islands, GA-EAX is the whole run (Alone),
 /// there from 500 cities (from 300 on an asymmetric instance's form, SolverConfig::asymmetric_form);
 /// else the host threads beside the colonies run it instead of Lin-Kernighan (BesideColonies),
@@ -37,9 +37,15 @@ enum class AutoEax { None, Alone, BesideColonies };
 /// never behind the host alone. None for an algorithm other than auto.
 AutoEax auto_eax(const SolverConfig& config, int n, Backend backend);
 
-/// Seconds from which GA-EAX pays on n cities with `threads` host threads: about when its
-/// population converges and overtakes the colonies (docs/tuning.md#ga-eax-on-the-cpu), the same on
-/// both backends; shorter where eax_nearest_starts.
+/// Seconds from which auto runs GA-EAX on n cities with `threads` host threads: where its first
+/// population, climbed as far as the time limit allows, overtakes the colonies and Lin-Kernighan
+/// threads (docs/tuning.md#ga-eax-from-short-budgets), the same on both backends; eax_budget where
+/// eax_nearest_starts.
+double eax_crossing(int n, int threads, Backend backend);
+
+/// Seconds in which GA-EAX's population of 100 tours converges on n cities with `threads` host
+/// threads (docs/tuning.md#ga-eax-on-the-cpu), the scale of eax_population; shorter where
+/// eax_nearest_starts, where it is also auto's crossing.
 double eax_budget(int n, int threads, Backend backend);
 
 /// Whether auto's GA-EAX on n cities climbs its population from nearest-neighbour tours instead of

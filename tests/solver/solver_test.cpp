@@ -364,15 +364,21 @@ TEST(Solver, StretchThreadsSolveAndNeedThreads) {
   EXPECT_THROW(alone.validate(), InputError);
 }
 
-TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
-  // The budget grows as n^1.5 and with fewer threads, the same on both backends below the
-  // nearest-neighbour starts' band.
+TEST(Solver, AutoRunsGaEaxOnceItsPopulationOvertakesTheColonies) {
+  // The crossing grows as n^1.5 and with fewer threads, the same on both backends below the
+  // nearest-neighbour starts' band, and far below the budget in which a population converges.
+  EXPECT_NEAR(eax_crossing(3038, 16, Backend::Cpu), 5e-7 * std::pow(3038.0, 1.5), 1e-9);
+  EXPECT_NEAR(eax_crossing(3038, 16, Backend::Cuda), eax_crossing(3038, 16, Backend::Cpu), 1e-9);
+  EXPECT_GT(eax_crossing(13509, 16, Backend::Cpu), eax_crossing(3038, 16, Backend::Cpu));
+  EXPECT_NEAR(eax_crossing(3038, 4, Backend::Cpu), 2 * eax_crossing(3038, 16, Backend::Cpu), 1e-9);
   EXPECT_NEAR(eax_budget(3038, 16, Backend::Cpu), 0.9e-5 * std::pow(3038.0, 1.5), 1e-9);
-  EXPECT_NEAR(eax_budget(3038, 16, Backend::Cuda), eax_budget(3038, 16, Backend::Cpu), 1e-9);
-  EXPECT_GT(eax_budget(13509, 16, Backend::Cpu), eax_budget(3038, 16, Backend::Cpu));
-  EXPECT_NEAR(eax_budget(3038, 4, Backend::Cpu), 2 * eax_budget(3038, 16, Backend::Cpu), 1e-9);
+  EXPECT_LT(eax_crossing(13509, 2, Backend::Cpu), eax_budget(13509, 2, Backend::Cpu) / 10);
+  // Where measured (2 threads): usa13509 from 2.2 s, pla33810 from 8.8 s, fnl4461 from 0.42 s.
+  EXPECT_NEAR(eax_crossing(13509, 2, Backend::Cpu), 2.22, 0.01);
+  EXPECT_NEAR(eax_crossing(33810, 2, Backend::Cpu), 8.79, 0.01);
+  EXPECT_NEAR(eax_crossing(4461, 2, Backend::Cpu), 0.42, 0.01);
   const int threads = hardware_threads();
-  const double budget = eax_budget(3038, threads, Backend::Cpu);
+  const double budget = eax_crossing(3038, threads, Backend::Cpu);
   SolverConfig config;
   config.time_limit = budget * 1.01;
   // The CPU: the run is GA-EAX, all of its settings its own defaults.
@@ -402,7 +408,7 @@ TEST(Solver, AutoRunsGaEaxOnceTheTimeLimitLetsItsPopulationConverge) {
   }
   EXPECT_EQ(resolve_config(config, 499, Backend::Cuda).colony.host_search, aco::HostSearch::LinKernighan);
   SolverConfig ample = config;
-  ample.time_limit = eax_budget(3038, 1, Backend::Cuda) * 1.01;  // enough for one thread
+  ample.time_limit = eax_crossing(3038, 1, Backend::Cuda) * 1.01;  // enough for one thread
   EXPECT_EQ(resolve_config(ample, 3038, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
   // Less time, or outside the band measured (on the CPU 500 to 90,000 cities): the colonies.
   SolverConfig brief = config;
