@@ -30,6 +30,8 @@ class LowerBound:
         method: how the complete graph's minimum 1-tree was found ("dense Prim", ...).
         stop_reason: "schedule", "tour", "iterations", "time limit" or "interrupted".
         penalties: the cities' penalties (float64, distance units).
+        fixed_edges: "kept" (a bound of the tours through the instance's fixed edges), "ignored"
+            (a bound of every tour: too many cities to weigh the fixed edges) or "none".
     """
 
     bound: Union[int, float]
@@ -40,6 +42,7 @@ class LowerBound:
     method: str
     stop_reason: str
     penalties: np.ndarray
+    fixed_edges: str = "none"
 
     def gap(self, length: float) -> float:
         """How far a tour of `length` is above the bound, in percent: a proven bound on its gap.

@@ -48,6 +48,9 @@ nb::dict lower_bound(const Instance& instance, std::optional<int64_t> iterations
   out["method"] = bound.method;
   out["stop_reason"] = bound.stop_reason;
   out["penalties"] = to_numpy(std::move(penalties));
+  out["fixed_edges"] = bound.fixed_edges == bounds::FixedEdgesInBound::Kept      ? "kept"
+                       : bound.fixed_edges == bounds::FixedEdgesInBound::Ignored ? "ignored"
+                                                                                 : "none";
   raise_with_result(signal, out);
   return out;
 }

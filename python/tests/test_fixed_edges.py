@@ -71,3 +71,15 @@ def test_a_bad_fixed_edge_is_a_value_error_with_file_and_line(tmp_path: Path) ->
                     "NODE_COORD_SECTION\n1 0 0\n2 1 0\n3 1 1\n4 0 1\nEOF\n")
     with pytest.raises(ValueError, match=r"bad\.tsp:5: fixed edge: city 5 is not in 1\.\.4"):
         formica.solve(path)
+
+
+def test_the_bound_is_one_of_the_tours_through_the_fixed_edges(tmp_path: Path) -> None:
+    instance = formica.read_tsplib(_grid_with_fixed_edges(tmp_path))
+    bound = formica.lower_bound(instance)
+    free = formica.lower_bound(instance.coordinates)
+    assert bound.fixed_edges == "kept" and free.fixed_edges == "none"
+    # Proven for them: below the tour found through them, and above the free instance's bound,
+    # since the far corners' edges must be paid for.
+    found = formica.solve(instance, iterations=50, seed=1, backend="cpu")
+    assert free.bound < bound.bound <= found.length
+    assert bound.gap(found.length) >= 0

@@ -6,12 +6,15 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <set>
 #include <utility>
 #include <thread>
 
 #include "bounds/complete_graph.h"
 #include "bounds/sparse_graph.h"
 #include "core/candidates.h"
+#include "core/error.h"
+#include "core/fixed_edges.h"
 #include "core/kd_tree.h"
 #include "core/search.h"
 #include "core/timer.h"
@@ -129,6 +132,19 @@ LowerBound nearest_pairs_bound(const Instance& instance, int threads, LowerBound
   return out;
 }
 
+/// Whether the 1-tree holds every fixed edge of `instance`.
+bool holds_fixed_edges(const OneTree& tree, const Instance& instance) {
+  std::set<std::pair<int32_t, int32_t>> edges;
+  const auto add = [&](const Edge& e) { edges.emplace(std::min(e.a, e.b), std::max(e.a, e.b)); };
+  for (const Edge& e : tree.tree) add(e);
+  add(tree.extra);
+  return std::ranges::all_of(instance.fixed_edges(), [&](const FixedEdge& f) {
+    return edges.count({std::min(f[0], f[1]), std::max(f[0], f[1])}) > 0;
+  });
+}
+
+LowerBound lower_bound_of(const Instance& instance, const BoundOptions& options);
+
 }  // namespace
 
 double default_bound_time(int n) { return std::clamp(n / 2000.0, 10.0, 120.0); }
@@ -136,6 +152,39 @@ double default_bound_time(int n) { return std::clamp(n / 2000.0, 10.0, 120.0); }
 int default_initial_period(int n) { return n <= 20000 ? std::clamp(n / 2, 100, 300) : 100; }
 
 LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
+  if (instance.fixed_edges().empty()) return lower_bound_of(instance, options);
+  // Tours through the fixed edges: the bound of the instance whose free edges weigh B more
+  // (FixedEdgeTransform), less the (n - k) B every such tour carries there. Every tour through the
+  // fixed edges measures its length plus that offset on the transformed instance, so the difference
+  // is a bound of theirs, and stronger than the plain instance's, whose tours need not hold them.
+  // Where the transformed matrix does not fit (or no B does), the plain instance's bound: proven
+  // too, since a tour through the fixed edges is a tour.
+  std::optional<FixedEdgeTransform> transform;
+  try {
+    transform.emplace(instance);
+  } catch (const OutOfMemoryError&) {
+  } catch (const InputError&) {
+  }
+  if (!transform) {
+    LowerBound out = lower_bound_of(instance, options);
+    out.fixed_edges = FixedEdgesInBound::Ignored;
+    // Its 1-tree being a tour proves nothing for tours that must hold the fixed edges.
+    out.tour = out.tour && holds_fixed_edges(out.one_tree, instance);
+    return out;
+  }
+  LowerBound out = lower_bound_of(transform->instance(), options);
+  const int64_t offset = transform->offset();
+  out.bound = std::max<int64_t>(0, out.bound - offset);
+  out.value -= static_cast<double>(offset);
+  // A tour of the transformed instance is the optimum there; through every fixed edge, here too.
+  out.tour = out.tour && holds_fixed_edges(out.one_tree, instance);
+  out.fixed_edges = FixedEdgesInBound::Kept;
+  return out;
+}
+
+namespace {
+
+LowerBound lower_bound_of(const Instance& instance, const BoundOptions& options) {
   const Stopwatch clock;
   const auto started = std::chrono::steady_clock::now();
   // What was spent before the call (reading the instance) counts against the limit too.
@@ -298,5 +347,6 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
   return finished(instance, std::move(out), std::move(first), std::make_pair(std::move(*last), std::move(best_pi)),
                   clock);
 }
+}  // namespace
 
 }  // namespace formica::bounds

@@ -74,6 +74,13 @@ struct AscentPoint {
   int64_t step;  ///< the step size t, scaled (kPenaltyScale = one distance unit)
 };
 
+/// How a bound treats an instance's fixed edges (TSPLIB's FIXED_EDGES_SECTION).
+enum class FixedEdgesInBound {
+  None,     ///< the instance has none
+  Kept,     ///< a bound of the tours through them (lower_bound)
+  Ignored,  ///< a bound of every tour, where the tours through them could not be bounded apart
+};
+
 struct LowerBound {
   int64_t bound = 0;   ///< proven: every tour is at least this long
   double value = 0.0;  ///< w(pi) over the complete graph in distance units; bound = ceil(value)
@@ -91,6 +98,7 @@ struct LowerBound {
   /// the time limit cut the sum short (still proven: every city adds at least its share), 0 when
   /// it came before the k-d tree was built (bound 0).
   int64_t summed_cities = 0;
+  FixedEdgesInBound fixed_edges = FixedEdgesInBound::None;
 };
 
 /// The time the command line gives the bound by default: n / 2000 s, from 10 to 120 s.
@@ -106,7 +114,8 @@ int thread_count(int requested);
 int default_initial_period(int n);
 
 /// The Held-Karp bound of `instance`. Deterministic: the same instance and options (iterations,
-/// not a time limit) give the same bound and penalties whatever the thread count.
+/// not a time limit) give the same bound and penalties whatever the thread count. An instance with
+/// fixed edges gets a bound of the tours through them (LowerBound::fixed_edges says how).
 LowerBound lower_bound(const Instance& instance, const BoundOptions& options = {});
 
 }  // namespace formica::bounds

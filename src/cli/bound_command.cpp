@@ -58,6 +58,9 @@ std::string bound_line(const bounds::LowerBound& bound, std::optional<int64_t> l
                 static_cast<long long>(bound.bound), static_cast<long long>(bound.iterations), bound.method.c_str(),
                 bound.seconds);
   std::string line = text;
+  if (bound.fixed_edges == bounds::FixedEdgesInBound::Kept) line += ", of the tours through the fixed edges";
+  if (bound.fixed_edges == bounds::FixedEdgesInBound::Ignored)
+    line += ", the fixed edges ignored (too many cities to weigh them: a bound of every tour, weaker)";
   if (bound.tour) line += ", the 1-tree is a tour: the bound is the optimum";
   if (bound.stop_reason == "interrupted") line += ", ascent stopped by a signal";
   if (optimum) {
@@ -92,6 +95,9 @@ void add_bound_json(nlohmann::json& doc, const bounds::LowerBound& bound, std::o
   doc["lower_bound"] = bound.bound;
   doc["lower_bound_value"] = bound.value;
   doc["lower_bound_is_optimum"] = bound.tour;
+  doc["lower_bound_fixed_edges"] = bound.fixed_edges == bounds::FixedEdgesInBound::Kept      ? "kept"
+                                   : bound.fixed_edges == bounds::FixedEdgesInBound::Ignored ? "ignored"
+                                                                                             : "none";
   doc["gap_to_bound_percent"] = length ? nlohmann::json(gap_to_bound_percent(*length, bound.bound)) : nlohmann::json(nullptr);
   doc["bound"] = {{"method", bound.method},           {"iterations", bound.iterations},
                   {"seconds", bound.seconds},         {"certify_seconds", bound.certify_seconds},

@@ -288,8 +288,6 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   const std::optional<int64_t> optimum =
       symmetric && !ends.any() && !fixed_edges ? known_optimum(instance.name(), instance.n()) : std::nullopt;
   if (o.bound) problem.expect_closed_symmetric("--bound");
-  FORMICA_EXPECTS(!o.bound || !fixed_edges, "--bound: ", problem.name(),
-                  " has fixed edges (FIXED_EDGES_SECTION), which the Held-Karp bound does not take");
   std::vector<int32_t> initial_tour;
   if (!o.initial_tour.empty()) {
     problem.expect_closed_symmetric("--initial-tour");
@@ -354,7 +352,9 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   if (o.bound && result.stop_reason != "interrupted") {
     if (!quiet) std::cerr << "formica: Held-Karp lower bound (up to " << bounds::default_bound_time(instance.n()) << " s)\n";
     const InterruptGuard bound_guard;
-    bound = compute_bound(instance, BoundRequest{0, 0.0, config.threads, bound_guard.flag()});
+    // Fixed edges: the bound of the tours through them (bounds::lower_bound), on the instance as
+    // given; the solved instance is their transformation's.
+    bound = compute_bound(fixed_edges ? *symmetric : instance, BoundRequest{0, 0.0, config.threads, bound_guard.flag()});
     bound_interrupted = bound->stop_reason == "interrupted";
     check_bound_below(*bound, result.tour.length());  // before anything is written
   }

@@ -8,6 +8,7 @@
 
 #include "bounds/complete_graph.h"
 #include "bounds/held_karp.h"
+#include "core/fixed_edges.h"
 #include "core/tour.h"
 #include "io/known_optima.h"
 #include "test_support.h"
@@ -15,12 +16,13 @@
 namespace formica::bounds {
 namespace {
 
-/// The optimum by enumerating every tour that starts at city 0.
+/// The optimum by enumerating every tour that starts at city 0 (and holds the fixed edges).
 int64_t brute_force_optimum(const Instance& instance) {
   std::vector<int32_t> order(static_cast<size_t>(instance.n()));
   std::iota(order.begin(), order.end(), 0);
   int64_t best = std::numeric_limits<int64_t>::max();
-  do best = std::min(best, tour_length(instance, order));
+  do
+    if (!missing_fixed_edge(order, instance.fixed_edges())) best = std::min(best, tour_length(instance, order));
   while (std::next_permutation(order.begin() + 1, order.end()));
   return best;
 }
@@ -40,6 +42,25 @@ TEST(HeldKarp, AtMostTheOptimumByEnumerationUpToNineCities) {
           EXPECT_EQ(bound.bound, optimum);
         }
       }
+}
+
+TEST(HeldKarp, WithFixedEdgesBoundsTheToursThroughThemByEnumeration) {
+  int stronger = 0;
+  for (int n = 5; n <= 9; ++n)
+    for (const uint64_t seed : {1, 2, 3}) {
+      Instance instance = test::random_instance(EdgeWeightType::Euc2D, n, 300 + 10 * n + seed, 1000.0);
+      const int64_t free_bound = lower_bound(instance).bound;
+      // A path of two fixed edges between cities far apart in index (no order of the search's).
+      instance.set_fixed_edges({{0, n - 1}, {n - 1, n / 2}});
+      const LowerBound bound = lower_bound(instance);
+      const int64_t optimum = brute_force_optimum(instance);
+      EXPECT_EQ(bound.fixed_edges, FixedEdgesInBound::Kept);
+      EXPECT_LE(bound.bound, optimum) << "n = " << n << " seed " << seed;
+      EXPECT_GE(bound.bound, free_bound) << "n = " << n << " seed " << seed;  // never weaker here
+      if (bound.tour) EXPECT_EQ(bound.bound, optimum) << "n = " << n << " seed " << seed;
+      stronger += bound.bound > free_bound;
+    }
+  EXPECT_GT(stronger, 5);  // the fixed edges count: most bounds rise above the free instance's
 }
 
 TEST(HeldKarp, ExplicitMatrices) {
