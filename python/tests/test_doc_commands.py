@@ -34,7 +34,7 @@ _GPU = "needs a CUDA device (--backend cuda)"
 # Commands that are not run: the command as the document writes it (without its comment), and why.
 NOT_RUN = {
     "scripts/setup && cmake -S . -B build && cmake --build build -j 8 && build/formica solve": _CI,
-    "scripts/setup && cmake -S . -B build && cmake --build build -j 8 && ctest --test-dir build --output-on-failure": _CI,
+    "scripts/setup && cmake -S . -B build && cmake --build build -j 8 && ctest --test-dir build -j 2 --output-on-failure": _CI,
     "pip install .": _WHEEL,
     "pip install --no-build-isolation .": _WHEEL,
     "scripts/build_wheel": _WHEEL,
