@@ -57,7 +57,9 @@ TEST(HeldKarp, WithFixedEdgesBoundsTheToursThroughThemByEnumeration) {
       EXPECT_EQ(bound.fixed_edges, FixedEdgesInBound::Kept);
       EXPECT_LE(bound.bound, optimum) << "n = " << n << " seed " << seed;
       EXPECT_GE(bound.bound, free_bound) << "n = " << n << " seed " << seed;  // never weaker here
-      if (bound.tour) EXPECT_EQ(bound.bound, optimum) << "n = " << n << " seed " << seed;
+      if (bound.tour) {
+        EXPECT_EQ(bound.bound, optimum) << "n = " << n << " seed " << seed;
+      }
       stronger += bound.bound > free_bound;
     }
   EXPECT_GT(stronger, 5);  // the fixed edges count: most bounds rise above the free instance's
