@@ -122,7 +122,9 @@ TEST(Deadlines, BoundOnAMillionCitiesCutsItsFallbackShort) {
     const int64_t summed = report["bound"]["summed_cities"].get<int64_t>();
     EXPECT_LT(summed, 1000000);
     EXPECT_GE(report["lower_bound"].get<int64_t>(), 0);
-    if (summed == 0) EXPECT_EQ(report["lower_bound"].get<int64_t>(), 0);
+    if (summed == 0) {
+      EXPECT_EQ(report["lower_bound"].get<int64_t>(), 0);
+    }
   }
 }
 
@@ -241,8 +243,9 @@ TEST(Deadlines, ThreadsBeyondTheMachineAreCapped) {
     EXPECT_LE(solved.seconds, kBound) << shown << "\n" << solved.err;
     EXPECT_LE(solved.bytes, 512.0 * 1024 * 1024) << shown << "\n" << solved.err;
     const std::string option = named[named.size() - 2] + " 512: more than this machine's ";
-    if (std::thread::hardware_concurrency() < 512)
+    if (std::thread::hardware_concurrency() < 512) {
       EXPECT_NE(solved.err.find("formica: " + option), std::string::npos) << shown << "\n" << solved.err;
+    }
   }
 }
 

@@ -98,10 +98,10 @@ INSTANTIATE_TEST_SUITE_P(
                     "time-limit must be in (0, 10000000] seconds, got 1e+30"},
         MessageCase{"solve-batch " + data("") + " --seed ''", "--seed: no value (an empty text)"},
         MessageCase{"solve-batch " + data("") + " --kicks inf", "--kicks: 'inf' is not a whole number"}),
-    [](const ::testing::TestParamInfo<MessageCase>& info) {
+    [](const ::testing::TestParamInfo<MessageCase>& case_info) {
       // The command and its last option, in letters and digits ("bound_time_limit_nan"), after the index.
-      std::string name = std::to_string(info.index) + "_";
-      const std::string& args = info.param.args;
+      std::string name = std::to_string(case_info.index) + "_";
+      const std::string& args = case_info.param.args;
       const size_t option = args.rfind(" --");
       const std::string words = args.substr(0, args.find(' ')) + (option == std::string::npos ? "" : args.substr(option));
       for (const char c : words) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
