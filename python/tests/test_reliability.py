@@ -298,7 +298,11 @@ def test_python_m_formica_holds_a_fifo_open_until_the_tour_is_written(tmp_path: 
     """A reader that is there gets the whole tour at the end, no EOF when the output is checked."""
     fifo = tmp_path / "tour.fifo"
     os.mkfifo(fifo)
-    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    # The reader is Python itself: the wheel's tests run with the venv alone on the PATH (no `cat`).
+    reader = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdout.buffer.write(open(sys.argv[1], 'rb').read())", str(fifo)],
+        stdout=subprocess.PIPE,
+    )
     done = python_m_formica("solve", "--cities", 30, "--iterations", 3, "--tour-out", fifo)
     text = reader.communicate(timeout=60)[0]
     assert done.returncode == 0, done.stderr
