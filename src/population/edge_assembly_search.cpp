@@ -25,6 +25,7 @@
 #include "localsearch/cpu/two_level_tour.h"
 #include "localsearch/double_bridge.h"
 #include "localsearch/start_tour.h"
+#include "population/eax_pair_host.h"
 #include "population/partition_merge.h"
 
 #include "cuda/device.h"
@@ -449,17 +450,15 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
   // children shorter than A score above 0. Frequencies as at the generation's start.
   EdgeAssembly::ChildScore score;
   if (frequency_) {
-    const double p = population;
-    const auto h = [p](int count) { return count > 0 ? -(count / p) * std::log(count / p) : 0.0; };
-    score = [this, h](const AssembledChild& child) {
+    score = [this, h = eax::entropy_terms(population)](const AssembledChild& child) {
       double entropy = 0;
       for (const Edge& e : child.removed) {
         const int c = frequency_->count(e.a, e.b);
-        entropy += h(c - 1) - h(c);
+        entropy += h[c - 1] - h[c];
       }
       for (const Edge& e : child.added) {
         const int c = frequency_->count(e.a, e.b);
-        entropy += h(c + 1) - h(c);
+        entropy += h[c + 1] - h[c];
       }
       const double gain = static_cast<double>(child.gain);
       constexpr double kEpsilon = 1e-9;

@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: MIT
+// One pair's edge assembly crossover over flat arrays, for the host and the GPU alike: GA-EAX's
+// single-AB-cycle children of parents A and B (the first stage of the population search), their
+// best by the search's score. It is EdgeAssembly::best_child (edge_assembly.h, which explains the
+// crossover) without block E-sets, written over raw arrays of fixed capacity so that the same
+// code runs in a GPU thread (population/cuda/eax_children.cu) and on the host, where its tests
+// check it child for child against EdgeAssembly: the same random draws in the same order, the same
+// lists in the same order, hence the same children and the same score sums.
+//
+// What a pair needs of its parents: A's tour, positions and links (successor, predecessor), B's
+// tour. What it needs of the instance: exact distances and the nearest-neighbour lists. Every
+// per-city array of the workspace is sized for n cities (PairArrays gives the sizes); the stamp and
+// mark arrays must be zero before the first pair and are kept valid from pair to pair.
+#pragma once
+
+#include <cstdint>
+
+#include "core/distance.h"  // FORMICA_HD
+#include "core/rng.h"
+
+namespace formica::population::eax {
+
+/// Where a pair's crossover failed its own invariants: a bug, reported by the caller (the host
+/// throws; the GPU copies it back), never bad input.
+enum class PairFault : int32_t {
+  None = 0,
+  AbPathStuck,       ///< an AB path with no edge left at its end
+  CityTooOften,      ///< a city more than four times on an AB path
+  NoExchange,        ///< an AB-cycle whose exchange is inconsistent
+  EdgeInNeither,     ///< a removed edge in neither parent
+  EdgeNotInChild,    ///< an edge taken out of a child that holds no such edge
+  CityDegree,        ///< a city without two edges in a child
+};
+
+/// Parent A as the crossover reads it.
+struct ParentView {
+  int n = 0;
+  const int32_t* tour = nullptr;   ///< n cities
+  const int32_t* pos = nullptr;    ///< n: city -> position
+  const int32_t* links = nullptr;  ///< 2n: successor, predecessor
+  FORMICA_HD int32_t succ(int32_t c) const { return links[2 * c]; }
+  FORMICA_HD int32_t pred(int32_t c) const { return links[2 * c + 1]; }
+  FORMICA_HD bool adjacent(int32_t u, int32_t v) const { return links[2 * u] == v || links[2 * u + 1] == v; }
+};
+
+/// The sizes of a pair's work arrays, in int32_t units per city (n of them), and the array layout
+/// of PairWork::bind.
+struct PairArrays {
+  static constexpr int kPerCity = 50;  ///< int32 words per city the workspace takes
+};
+
+/// A pair's workspace: pointers into one block of PairArrays::kPerCity * n words (bind), and the
+/// state that runs from pair to pair (stamps). Edges are (a, b) pairs with a < b, flattened.
+struct PairWork {
+  int n = 0;
+  // The parents' difference and G_AB.
+  int32_t* diff_removed = nullptr;  // 2n: A's edges that B lacks
+  int32_t* diff_added = nullptr;    // 2n: B's edges that A lacks
+  int removed_count = 0, added_count = 0;
+  int32_t* ab = nullptr;        // 4n: per city two A slots then two B slots
+  int32_t* ab_count = nullptr;  // 2n
+  int32_t* seen_at = nullptr;   // 5n
+  int32_t* path = nullptr;      // 5n (at most 4n + 1 used)
+  int32_t* starts = nullptr;    // n
+  // The AB-cycles, traced: cycle c is cycle_cities[cycle_start[c] .. cycle_start[c + 1]).
+  int32_t* cycle_cities = nullptr;  // 2n
+  int32_t* cycle_start = nullptr;   // 2n (n + 1 used)
+  int32_t* order = nullptr;         // n: the cycles in the order children are made of them
+  int cycles = 0;
+  // A child: per city up to two removed and two added neighbours, valid while stamp == stamp_now.
+  uint32_t* stamp = nullptr;  // n
+  uint32_t stamp_now = 0;
+  int32_t* gone = nullptr;   // 2n
+  int32_t* extra = nullptr;  // 2n
+  int32_t* removed = nullptr;  // 2n
+  int32_t* added = nullptr;    // 2n
+  int removed_edges = 0, added_edges = 0;
+  // Pieces of the child's exchange (MergeBase::exchange_pieces).
+  int32_t* cut = nullptr;          // n
+  int32_t* link = nullptr;         // 2n
+  int32_t* ends = nullptr;         // 4n: (city, slot) pairs, sorted
+  int32_t* piece_cycle = nullptr;  // n
+  int32_t* size = nullptr;         // n
+  int32_t* root = nullptr;         // n
+  uint32_t* mark = nullptr;        // n
+  uint32_t mark_now = 0;
+  // The best child so far.
+  int32_t* best_removed = nullptr;  // 2n
+  int32_t* best_added = nullptr;    // 2n
+  int best_removed_edges = 0, best_added_edges = 0;
+  int64_t best_gain = 0;
+  PairFault fault = PairFault::None;
+
+  /// Points the arrays into `words` (PairArrays::kPerCity * n of them, 8-byte aligned); stamp and
+  /// mark must be zero there before the first pair.
+  FORMICA_HD void bind(int32_t* words, int cities) {
+    n = cities;
+    const size_t m = static_cast<size_t>(cities);
+    int32_t* w = words;
+    const auto take = [&w, m](size_t per_city) {
+      int32_t* p = w;
+      w += per_city * m;
+      return p;
+    };
+    ends = take(4);  // first: its int64 pairs stay 8-byte aligned
+    diff_removed = take(2);
+    diff_added = take(2);
+    ab = take(4);
+    ab_count = take(2);
+    seen_at = take(5);
+    path = take(5);
+    starts = take(1);
+    cycle_cities = take(2);
+    cycle_start = take(2);
+    order = take(1);
+    stamp = reinterpret_cast<uint32_t*>(take(1));
+    gone = take(2);
+    extra = take(2);
+    removed = take(2);
+    added = take(2);
+    cut = take(1);
+    link = take(2);
+    piece_cycle = take(1);
+    size = take(1);
+    root = take(1);
+    mark = reinterpret_cast<uint32_t*>(take(1));
+    best_removed = take(2);
+    best_added = take(2);
+  }
+};
+
+namespace detail {
+
+/// Slots of G_AB per city: two A edges, then two B edges.
+inline constexpr int kSlots = 4;
+/// Occurrences of a city on the tracing path (EdgeAssembly's kOccurrences), and the start.
+inline constexpr int kOccurrences = 4;
+
+FORMICA_HD inline void push_edge(int32_t* edges, int& count, int32_t u, int32_t v) {
+  edges[2 * count] = u < v ? u : v;
+  edges[2 * count + 1] = u < v ? v : u;
+  ++count;
+}
+
+/// Removes edge (u, v) from a list by moving the last one into its place, as erase_edge does;
+/// false when the list holds no such edge.
+FORMICA_HD inline bool erase_edge(int32_t* edges, int& count, int32_t u, int32_t v) {
+  const int32_t a = u < v ? u : v, b = u < v ? v : u;
+  for (int i = 0; i < count; ++i)
+    if (edges[2 * i] == a && edges[2 * i + 1] == b) {
+      --count;
+      edges[2 * i] = edges[2 * count];
+      edges[2 * i + 1] = edges[2 * count + 1];
+      return true;
+    }
+  return false;
+}
+
+/// Heap sort of `count` values (distinct ones give std::sort's order).
+template <class T>
+FORMICA_HD void heap_sort(T* values, int count) {
+  const auto sift = [values](int root, int end) {
+    while (2 * root + 1 < end) {
+      int child = 2 * root + 1;
+      if (child + 1 < end && values[child] < values[child + 1]) ++child;
+      if (!(values[root] < values[child])) return;
+      const T t = values[root];
+      values[root] = values[child];
+      values[child] = t;
+      root = child;
+    }
+  };
+  for (int i = count / 2 - 1; i >= 0; --i) sift(i, count);
+  for (int end = count - 1; end > 0; --end) {
+    const T t = values[0];
+    values[0] = values[end];
+    values[end] = t;
+    sift(0, end);
+  }
+}
+
+}  // namespace detail
+
+/// The edges in which B (its tour `b`) differs from A, as MergeBase::difference lists them.
+FORMICA_HD inline void difference(const ParentView& a, const int32_t* b, PairWork& w) {
+  const int n = a.n;
+  w.removed_count = w.added_count = 0;
+  for (int p = 0; p < n; ++p) {
+    const int32_t v = b[p], next = b[p + 1 < n ? p + 1 : 0], prev = b[p > 0 ? p - 1 : n - 1];
+    if (!a.adjacent(v, next)) detail::push_edge(w.diff_added, w.added_count, v, next);
+    const int32_t around[2] = {a.succ(v), a.pred(v)};
+    for (const int32_t x : around)
+      if (x != prev && x != next && v < x) detail::push_edge(w.diff_removed, w.removed_count, v, x);
+  }
+}
+
+/// The AB-cycles of the difference (after difference()), traced as EdgeAssembly::ab_cycles traces
+/// them; false on a fault (w.fault says which).
+FORMICA_HD inline bool ab_cycles(PairWork& w, RandomStream& rng) {
+  using detail::kOccurrences;
+  using detail::kSlots;
+  w.cycles = 0;
+  w.cycle_start[0] = 0;
+  if (w.removed_count == 0) return true;
+  int starts = 0;
+  for (int kind = 0; kind < 2; ++kind) {
+    const int32_t* edges = kind == 0 ? w.diff_removed : w.diff_added;
+    const int count = kind == 0 ? w.removed_count : w.added_count;
+    for (int e = 0; e < 2 * count; ++e) {
+      const int32_t c = edges[e];
+      w.ab_count[2 * c] = w.ab_count[2 * c + 1] = w.seen_at[(kOccurrences + 1) * c] = 0;
+    }
+  }
+  const auto link = [&w](int32_t u, int32_t v, int kind) {
+    w.ab[kSlots * u + 2 * kind + w.ab_count[2 * u + kind]++] = v;
+    w.ab[kSlots * v + 2 * kind + w.ab_count[2 * v + kind]++] = u;
+  };
+  for (int e = 0; e < w.removed_count; ++e) {
+    link(w.diff_removed[2 * e], w.diff_removed[2 * e + 1], 0);
+    w.starts[starts++] = w.diff_removed[2 * e];
+  }
+  for (int e = 0; e < w.added_count; ++e) link(w.diff_added[2 * e], w.diff_added[2 * e + 1], 1);
+  const auto unlink = [&w](int32_t u, int32_t v, int kind) {
+    for (int side = 0; side < 2; ++side) {
+      const int32_t x = side == 0 ? u : v, y = side == 0 ? v : u;
+      int32_t* slots = &w.ab[kSlots * x + 2 * kind];
+      int32_t& count = w.ab_count[2 * x + kind];
+      const int i = slots[0] == y ? 0 : 1;
+      slots[i] = slots[--count];
+    }
+  };
+  int written = 0;
+  while (starts > 0) {
+    const uint32_t r = rng.below(static_cast<uint32_t>(starts));
+    const int32_t s = w.starts[r];
+    if (w.ab_count[2 * s] == 0) {
+      w.starts[r] = w.starts[--starts];
+      continue;
+    }
+    int length = 1;  // the path: w.path[0 .. length)
+    w.path[0] = s;
+    int32_t* seen_s = &w.seen_at[(kOccurrences + 1) * s];
+    seen_s[1 + seen_s[0]++] = 0;
+    while (length > 0) {
+      const int last = length - 1;
+      const int32_t v = w.path[last];
+      const int kind = last % 2;  // A edges leave even positions
+      const int count = w.ab_count[2 * v + kind];
+      if (count == 0) {  // only the start, all its edges traced
+        if (last != 0) {
+          w.fault = PairFault::AbPathStuck;
+          return false;
+        }
+        --w.seen_at[(kOccurrences + 1) * v];
+        length = 0;
+        break;
+      }
+      const int32_t x = w.ab[kSlots * v + 2 * kind + (count == 2 ? static_cast<int>(rng.below(2)) : 0)];
+      unlink(v, x, kind);
+      const int at = last + 1;
+      int j = -1;
+      int32_t* seen = &w.seen_at[(kOccurrences + 1) * x];
+      for (int o = seen[0]; o >= 1 && j < 0; --o)
+        if ((seen[o] - at) % 2 == 0) j = seen[o];
+      if (j < 0) {
+        if (seen[0] >= kOccurrences) {
+          w.fault = PairFault::CityTooOften;
+          return false;
+        }
+        w.path[length++] = x;
+        seen[1 + seen[0]++] = at;
+        continue;
+      }
+      // path[j .. at - 1] closed by the edge to x = path[j]; the cycle starts with an A edge.
+      int32_t* out = w.cycle_cities + written;
+      int m = 0;
+      if (j % 2 == 0) {
+        for (int i = j; i < length; ++i) out[m++] = w.path[i];
+      } else {
+        for (int i = j + 1; i < length; ++i) out[m++] = w.path[i];
+        out[m++] = w.path[j];
+      }
+      written += m;
+      w.cycle_start[++w.cycles] = written;
+      for (int i = last; i > j; --i) --w.seen_at[(kOccurrences + 1) * w.path[i]];
+      length = j + 1;
+    }
+  }
+  return true;
+}
+
+/// A's edges of the child in the making, given the stamps: what EdgeAssembly's touch,
+/// remove_edge, add_edge and neighbours do.
+namespace detail {
+
+FORMICA_HD inline void touch(PairWork& w, int32_t city) {
+  if (w.stamp[city] == w.stamp_now) return;
+  w.stamp[city] = w.stamp_now;
+  w.gone[2 * city] = w.gone[2 * city + 1] = w.extra[2 * city] = w.extra[2 * city + 1] = -1;
+}
+
+FORMICA_HD inline bool drop(int32_t* slots, int32_t x) {
+  if (slots[0] == x) {
+    slots[0] = -1;
+  } else if (slots[1] == x) {
+    slots[1] = -1;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+FORMICA_HD inline bool remove_edge(const ParentView& a, PairWork& w, int32_t u, int32_t v) {
+  touch(w, u);
+  touch(w, v);
+  if (drop(&w.extra[2 * u], v)) {  // an edge the child added goes again
+    drop(&w.extra[2 * v], u);
+    if (!erase_edge(w.added, w.added_edges, u, v)) return w.fault = PairFault::EdgeNotInChild, false;
+    return true;
+  }
+  if (!a.adjacent(u, v)) return w.fault = PairFault::EdgeInNeither, false;
+  (w.gone[2 * u] < 0 ? w.gone[2 * u] : w.gone[2 * u + 1]) = v;
+  (w.gone[2 * v] < 0 ? w.gone[2 * v] : w.gone[2 * v + 1]) = u;
+  push_edge(w.removed, w.removed_edges, u, v);
+  return true;
+}
+
+FORMICA_HD inline bool add_edge(PairWork& w, int32_t u, int32_t v) {
+  touch(w, u);
+  touch(w, v);
+  if (w.gone[2 * u] == v || w.gone[2 * u + 1] == v) {  // a base edge the child removed comes back
+    (w.gone[2 * u] == v ? w.gone[2 * u] : w.gone[2 * u + 1]) = -1;
+    (w.gone[2 * v] == u ? w.gone[2 * v] : w.gone[2 * v + 1]) = -1;
+    if (!erase_edge(w.removed, w.removed_edges, u, v)) return w.fault = PairFault::EdgeNotInChild, false;
+    return true;
+  }
+  (w.extra[2 * u] < 0 ? w.extra[2 * u] : w.extra[2 * u + 1]) = v;
+  (w.extra[2 * v] < 0 ? w.extra[2 * v] : w.extra[2 * v + 1]) = u;
+  push_edge(w.added, w.added_edges, u, v);
+  return true;
+}
+
+FORMICA_HD inline bool child_neighbours(const ParentView& a, PairWork& w, int32_t city, int32_t out[2]) {
+  int found = 0;
+  const bool touched = w.stamp[city] == w.stamp_now;
+  const int32_t around[2] = {a.succ(city), a.pred(city)};
+  for (const int32_t x : around)
+    if (!touched || (w.gone[2 * city] != x && w.gone[2 * city + 1] != x)) {
+      if (found == 2) return w.fault = PairFault::CityDegree, false;
+      out[found++] = x;
+    }
+  if (touched)
+    for (int s = 0; s < 2; ++s)
+      if (const int32_t x = w.extra[2 * city + s]; x >= 0) {
+        if (found == 2) return w.fault = PairFault::CityDegree, false;
+        out[found++] = x;
+      }
+  if (found != 2) return w.fault = PairFault::CityDegree, false;
+  return true;
+}
+
+/// The pieces of the child's exchange (MergeBase::exchange_pieces): returns the number of cycles
+/// the base falls into, 0 when the edges are inconsistent.
+FORMICA_HD inline int exchange_pieces(const ParentView& a, PairWork& w) {
+  const int n = a.n, k = w.removed_edges;
+  if (k < 2 || w.added_edges != k) return 0;
+  for (int e = 0; e < k; ++e) {
+    const int32_t u = w.removed[2 * e], v = w.removed[2 * e + 1];
+    if (a.succ(u) == v) {
+      w.cut[e] = a.pos[u];
+    } else if (a.succ(v) == u) {
+      w.cut[e] = a.pos[v];
+    } else {
+      return 0;
+    }
+  }
+  heap_sort(w.cut, k);
+  for (int i = 1; i < k; ++i)
+    if (w.cut[i] == w.cut[i - 1]) return 0;
+  // Path ends as slots: 2 i is path i's first city, 2 i + 1 its last; sorted as (city, slot).
+  int64_t* ends = reinterpret_cast<int64_t*>(w.ends);
+  for (int i = 0; i < k; ++i) {
+    const int32_t first = a.tour[w.cut[i] + 1 < n ? w.cut[i] + 1 : 0], last = a.tour[w.cut[(i + 1) % k]];
+    ends[2 * i] = static_cast<int64_t>(first) << 32 | (2 * i);
+    ends[2 * i + 1] = static_cast<int64_t>(last) << 32 | (2 * i + 1);
+  }
+  heap_sort(ends, 2 * k);
+  for (int s = 0; s < 2 * k; ++s) w.link[s] = -1;
+  const auto free_slot = [&](int32_t city) {
+    int lo = 0, hi = 2 * k;  // the first end of `city`
+    while (lo < hi) {
+      const int mid = (lo + hi) / 2;
+      if ((ends[mid] >> 32) < city) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    for (; lo < 2 * k && (ends[lo] >> 32) == city; ++lo) {
+      const int slot = static_cast<int>(ends[lo] & 0xffffffff);
+      if (w.link[slot] < 0) return slot;
+    }
+    return -1;
+  };
+  for (int e = 0; e < k; ++e) {
+    const int u = free_slot(w.added[2 * e]);
+    if (u < 0) return 0;
+    w.link[u] = -2;  // taken, so that a path of one city gives its other slot to the edge's other end
+    const int v = free_slot(w.added[2 * e + 1]);
+    if (v < 0) return 0;
+    w.link[u] = v;
+    w.link[v] = u;
+  }
+  for (int i = 0; i < k; ++i) w.piece_cycle[i] = -1;
+  int cycles = 0;
+  for (int start = 0; start < k; ++start) {
+    if (w.piece_cycle[start] >= 0) continue;
+    const int c = cycles++;
+    w.size[c] = 0;
+    int enter = 2 * start;
+    do {
+      const int i = enter >> 1;
+      w.piece_cycle[i] = c;
+      w.size[c] += (w.cut[(i + 1) % k] - w.cut[i] + n) % n;
+      enter = w.link[enter ^ 1];
+    } while (w.piece_cycle[enter >> 1] < 0);
+  }
+  return cycles;
+}
+
+/// The piece holding position p (MergeBase::Pieces::piece_at).
+FORMICA_HD inline int piece_at(const PairWork& w, int k, int p) {
+  int lo = 0, hi = k;  // the first cut >= p
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (w.cut[mid] < p) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo - 1 >= 0 ? lo - 1 : k - 1;
+}
+
+}  // namespace detail
+
+/// The child of A with AB-cycle `cycle` applied and its subtours joined (EdgeAssembly::child):
+/// its gain, with its edges in w.removed and w.added; false when no child (a subtour without a
+/// listed neighbour outside it) or on a fault (w.fault set).
+template <class Distance>
+FORMICA_HD bool make_child(const ParentView& a, const Distance& distance, const int32_t* lists, int k,
+                           int merge_neighbours, PairWork& w, int cycle, int64_t& gain_out) {
+  using namespace detail;
+  if (++w.stamp_now == 0) {
+    for (int c = 0; c < w.n; ++c) w.stamp[c] = 0;
+    w.stamp_now = 1;
+  }
+  w.removed_edges = w.added_edges = 0;
+  const int32_t* cities = w.cycle_cities + w.cycle_start[cycle];
+  const int m = w.cycle_start[cycle + 1] - w.cycle_start[cycle];
+  int64_t gain = 0;
+  for (int i = 0; i < m; ++i) {
+    const int32_t u = cities[i], v = cities[(i + 1) % m];
+    if (i % 2 == 0) {
+      if (!remove_edge(a, w, u, v)) return false;
+      gain += distance(u, v);
+    } else {
+      if (!add_edge(w, u, v)) return false;
+      gain -= distance(u, v);
+    }
+  }
+  const int n = a.n;
+  const int cycles = exchange_pieces(a, w);
+  if (cycles <= 0) return w.fault = PairFault::NoExchange, false;
+  const int pieces = w.removed_edges;  // the cuts: the removed edges when the pieces were found
+  for (int c = 0; c < cycles; ++c) w.root[c] = c;
+  const auto find = [&w](int c) {
+    while (w.root[c] != c) c = w.root[c] = w.root[w.root[c]];
+    return c;
+  };
+  for (int left = cycles; left > 1; --left) {
+    int smallest = -1;
+    for (int c = 0; c < cycles; ++c)
+      if (w.root[c] == c && (smallest < 0 || w.size[c] < w.size[smallest])) smallest = c;
+    if (++w.mark_now == 0) {
+      for (int c = 0; c < n; ++c) w.mark[c] = 0;
+      w.mark_now = 1;
+    }
+    for (int i = 0; i < pieces; ++i) {
+      if (find(w.piece_cycle[i]) != smallest) continue;
+      const int first = w.cut[i] + 1, length = (w.cut[(i + 1) % pieces] - w.cut[i] + n) % n;
+      for (int s = 0; s < length; ++s) w.mark[a.tour[(first + s) % n]] = w.mark_now;
+    }
+    int64_t best = INT64_MAX;
+    int32_t bu = -1, bu2 = -1, bv = -1, bv2 = -1;
+    for (int i = 0; i < pieces; ++i) {
+      if (find(w.piece_cycle[i]) != smallest) continue;
+      const int first = w.cut[i] + 1, length = (w.cut[(i + 1) % pieces] - w.cut[i] + n) % n;
+      for (int s = 0; s < length; ++s) {
+        const int32_t u = a.tour[(first + s) % n];
+        int32_t nu[2], nv[2];
+        if (!child_neighbours(a, w, u, nu)) return false;
+        const int64_t u_edge[2] = {distance(u, nu[0]), distance(u, nu[1])};
+        const int32_t* near = lists + static_cast<size_t>(u) * k;
+        for (int l = 0; l < merge_neighbours; ++l) {
+          const int32_t v = near[l];
+          if (w.mark[v] == w.mark_now) continue;
+          if (!child_neighbours(a, w, v, nv)) return false;
+          const int64_t uv = distance(u, v);
+          const int64_t v_edge[2] = {distance(v, nv[0]), distance(v, nv[1])};
+          for (int x = 0; x < 2; ++x)
+            for (int y = 0; y < 2; ++y) {
+              const int64_t delta = uv + distance(nu[x], nv[y]) - u_edge[x] - v_edge[y];
+              if (delta < best) best = delta, bu = u, bu2 = nu[x], bv = v, bv2 = nv[y];
+            }
+        }
+      }
+    }
+    if (bu < 0) return false;
+    const int other = find(w.piece_cycle[piece_at(w, pieces, a.pos[bv])]);
+    w.root[smallest] = other;
+    w.size[other] += w.size[smallest];
+    if (!remove_edge(a, w, bu, bu2) || !remove_edge(a, w, bv, bv2) || !add_edge(w, bu, bv) ||
+        !add_edge(w, bu2, bv2))
+      return false;
+    gain -= best;
+  }
+  gain_out = gain;
+  return true;
+}
+
+/// What a pair's crossover gives: the children made (0: the parents are the same tour) and the
+/// best one's gain, its edges in w.best_removed and w.best_added (when made > 0).
+struct PairResult {
+  int made = 0;
+  int64_t gain = 0;
+};
+
+/// Up to `children` single-AB-cycle children of A and B (B's tour `b`), the best by `score`
+/// (score(w, gain) of the child in w.removed / w.added: larger is better; the first of equal
+/// scores), as EdgeAssembly::best_child makes them without block E-sets. On a fault, w.fault says
+/// which and the result is empty.
+template <class Distance, class Score>
+FORMICA_HD PairResult best_child(const ParentView& a, const int32_t* b, const Distance& distance,
+                                 const int32_t* lists, int k, int merge_neighbours, int children,
+                                 RandomStream& rng, const Score& score, PairWork& w) {
+  PairResult result;
+  w.fault = PairFault::None;
+  difference(a, b, w);
+  if (!ab_cycles(w, rng)) return {};
+  const int count = w.cycles;
+  for (int c = 0; c < count; ++c) w.order[c] = c;
+  double best_score = 0;
+  for (int i = 0; i < count && result.made < children; ++i) {
+    const int j = i + static_cast<int>(rng.below(static_cast<uint32_t>(count - i)));
+    const int32_t t = w.order[i];
+    w.order[i] = w.order[j];
+    w.order[j] = t;
+    int64_t gain = 0;
+    if (!make_child(a, distance, lists, k, merge_neighbours, w, w.order[i], gain)) {
+      if (w.fault != PairFault::None) return {};
+      continue;
+    }
+    const double s = score(w, gain);
+    if (result.made++ == 0 || s > best_score) {
+      best_score = s;
+      result.gain = gain;
+      for (int e = 0; e < 2 * w.removed_edges; ++e) w.best_removed[e] = w.removed[e];
+      for (int e = 0; e < 2 * w.added_edges; ++e) w.best_added[e] = w.added[e];
+      w.best_removed_edges = w.removed_edges;
+      w.best_added_edges = w.added_edges;
+    }
+  }
+  return result;
+}
+
+/// GA-EAX's entropy-preserving score of a child (EdgeAssemblySearch::generation's, Nagata and
+/// Kobayashi's Eval_ent) with the edge counts read from the population's links (`population`
+/// tours of n cities, 2n words each): an edge's count is the number of tours that hold it. `h`
+/// holds the entropy term of every count 0 .. population + 1, computed once on the host, so that
+/// host and GPU add the same doubles in the same order. With `h` null, the score is the gain.
+struct PopulationScore {
+  const int32_t* links = nullptr;
+  int population = 0, n = 0;
+  const double* h = nullptr;
+
+  FORMICA_HD int count(int32_t u, int32_t v) const {
+    int c = 0;
+    for (int t = 0; t < population; ++t) {
+      const int32_t* l = links + (static_cast<size_t>(t) * n + u) * 2;
+      c += l[0] == v || l[1] == v;
+    }
+    return c;
+  }
+  FORMICA_HD double operator()(const PairWork& w, int64_t gain) const {
+    if (h == nullptr) return static_cast<double>(gain);
+    double entropy = 0;
+    for (int e = 0; e < w.removed_edges; ++e) {
+      const int c = count(w.removed[2 * e], w.removed[2 * e + 1]);
+      entropy += h[c - 1] - h[c];
+    }
+    for (int e = 0; e < w.added_edges; ++e) {
+      const int c = count(w.added[2 * e], w.added[2 * e + 1]);
+      entropy += h[c + 1] - h[c];
+    }
+    const double g = static_cast<double>(gain);
+    constexpr double kEpsilon = 1e-9;
+    return entropy < -kEpsilon ? g / -entropy : g / kEpsilon;
+  }
+};
+
+}  // namespace formica::population::eax
