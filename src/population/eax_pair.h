@@ -181,17 +181,37 @@ FORMICA_HD void heap_sort(T* values, int count) {
 
 }  // namespace detail
 
-/// The edges in which B (its tour `b`) differs from A, as MergeBase::difference lists them.
-FORMICA_HD inline void difference(const ParentView& a, const int32_t* b, PairWork& w) {
+/// The edges in which B (its tour `b`) differs from A at positions [from, to) of B, appended to
+/// the lists at `added` and `removed` (edge counts, advanced), in the order MergeBase::difference
+/// lists them. With null lists, only counts.
+FORMICA_HD inline void difference_between(const ParentView& a, const int32_t* b, int from, int to,
+                                          int32_t* added_list, int& added, int32_t* removed_list, int& removed) {
   const int n = a.n;
-  w.removed_count = w.added_count = 0;
-  for (int p = 0; p < n; ++p) {
+  for (int p = from; p < to; ++p) {
     const int32_t v = b[p], next = b[p + 1 < n ? p + 1 : 0], prev = b[p > 0 ? p - 1 : n - 1];
-    if (!a.adjacent(v, next)) detail::push_edge(w.diff_added, w.added_count, v, next);
+    if (!a.adjacent(v, next)) {
+      if (added_list != nullptr) {
+        detail::push_edge(added_list, added, v, next);
+      } else {
+        ++added;
+      }
+    }
     const int32_t around[2] = {a.succ(v), a.pred(v)};
     for (const int32_t x : around)
-      if (x != prev && x != next && v < x) detail::push_edge(w.diff_removed, w.removed_count, v, x);
+      if (x != prev && x != next && v < x) {
+        if (removed_list != nullptr) {
+          detail::push_edge(removed_list, removed, v, x);
+        } else {
+          ++removed;
+        }
+      }
   }
+}
+
+/// The edges in which B (its tour `b`) differs from A, as MergeBase::difference lists them.
+FORMICA_HD inline void difference(const ParentView& a, const int32_t* b, PairWork& w) {
+  w.removed_count = w.added_count = 0;
+  difference_between(a, b, 0, a.n, w.diff_added, w.added_count, w.diff_removed, w.removed_count);
 }
 
 /// The AB-cycles of the difference (after difference()), traced as EdgeAssembly::ab_cycles traces
@@ -536,17 +556,17 @@ struct PairResult {
   int64_t gain = 0;
 };
 
-/// Up to `children` single-AB-cycle children of A and B (B's tour `b`), the best by `score`
+/// Up to `children` single-AB-cycle children of A and B (their difference in w, from
+/// difference()), the best by `score`
 /// (score(w, gain) of the child in w.removed / w.added: larger is better; the first of equal
 /// scores), as EdgeAssembly::best_child makes them without block E-sets. On a fault, w.fault says
 /// which and the result is empty.
 template <class Distance, class Score>
-FORMICA_HD PairResult best_child(const ParentView& a, const int32_t* b, const Distance& distance,
-                                 const int32_t* lists, int k, int merge_neighbours, int children,
-                                 RandomStream& rng, const Score& score, PairWork& w) {
+FORMICA_HD PairResult best_child_of_difference(const ParentView& a, const Distance& distance, const int32_t* lists,
+                                               int k, int merge_neighbours, int children, RandomStream& rng,
+                                               const Score& score, PairWork& w) {
   PairResult result;
   w.fault = PairFault::None;
-  difference(a, b, w);
   if (!ab_cycles(w, rng)) return {};
   const int count = w.cycles;
   for (int c = 0; c < count; ++c) w.order[c] = c;
@@ -572,6 +592,15 @@ FORMICA_HD PairResult best_child(const ParentView& a, const int32_t* b, const Di
     }
   }
   return result;
+}
+
+/// best_child_of_difference after difference(): the whole crossover of A and B.
+template <class Distance, class Score>
+FORMICA_HD PairResult best_child(const ParentView& a, const int32_t* b, const Distance& distance,
+                                 const int32_t* lists, int k, int merge_neighbours, int children,
+                                 RandomStream& rng, const Score& score, PairWork& w) {
+  difference(a, b, w);
+  return best_child_of_difference(a, distance, lists, k, merge_neighbours, children, rng, score, w);
 }
 
 /// GA-EAX's entropy-preserving score of a child (EdgeAssemblySearch::generation's, Nagata and

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+// GA-EAX's children on the GPU (see eax_children_cuda.h).
+#include "population/cuda/eax_children_cuda.h"
+
+#include <cub/block/block_scan.cuh>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "cuda/buffer.cuh"
+#include "cuda/check.cuh"
+#include "cuda/device.h"
+#include "cuda/device_distance.cuh"
+#include "population/eax_pair.h"
+#include "population/eax_pair_host.h"
+
+namespace formica::population::cuda {
+namespace {
+
+using formica::cuda::DeviceBuffer;
+
+/// A pair's result as the kernel writes it.
+struct PairOutcome {
+  int32_t made = 0;
+  int32_t fault = 0;
+  int32_t removed = 0, added = 0;
+  long long gain = 0;
+};
+
+/// Positions and links of every tour (one thread per city of a tour).
+__global__ void parent_arrays_kernel(const int32_t* tours, int32_t* pos, int32_t* links, int n, int count) {
+  const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= static_cast<size_t>(n) * count) return;
+  const size_t t = i / n;
+  const int p = static_cast<int>(i % n);
+  const int32_t* tour = tours + t * n;
+  const int32_t city = tour[p];
+  pos[t * n + city] = p;
+  links[2 * (t * n + city)] = tour[p + 1 < n ? p + 1 : 0];
+  links[2 * (t * n + city) + 1] = tour[p > 0 ? p - 1 : n - 1];
+}
+
+struct PairKernelArgs {
+  formica::cuda::DistanceView distance;
+  int n = 0, k = 0, merge_neighbours = 0, children = 0, population = 0;
+  const int32_t* lists = nullptr;
+  const int32_t* tours = nullptr;
+  const int32_t* pos = nullptr;
+  const int32_t* links = nullptr;
+  const double* h = nullptr;  // null: score by gain
+  const PairJob* jobs = nullptr;
+  uint64_t seed = 0;
+  int32_t* work = nullptr;      // per launch slot: PairArrays::kPerCity * n words
+  uint32_t* counters = nullptr;  // per launch slot: stamp_now, mark_now
+  PairOutcome* outcomes = nullptr;
+};
+
+/// Threads of a pair's block: they find the parents' difference together; the first one then
+/// traces the AB-cycles and makes the children.
+constexpr int kPairThreads = 256;
+
+/// One pair per block: the difference found by every thread over its stretch of B's positions,
+/// listed in position order (a block scan of the counts), then eax::best_child_of_difference on
+/// the first thread. The best child's edges stay in the slot's workspace for the host to copy.
+__global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelArgs args, int first_job) {
+  using Scan = cub::BlockScan<int, kPairThreads>;
+  __shared__ typename Scan::TempStorage scan_storage;
+  __shared__ int totals[2];
+  const int slot = static_cast<int>(blockIdx.x);
+  const PairJob job = args.jobs[first_job + slot];
+  const size_t n = static_cast<size_t>(args.n);
+  eax::PairWork w;
+  w.bind(args.work + static_cast<size_t>(slot) * eax::PairArrays::kPerCity * n, args.n);
+  const eax::ParentView a{args.n, args.tours + job.a * n, args.pos + job.a * n, args.links + 2 * job.a * n};
+  const int32_t* b = args.tours + job.b * n;
+  const int chunk = (args.n + kPairThreads - 1) / kPairThreads;
+  const int from = min(args.n, static_cast<int>(threadIdx.x) * chunk), to = min(args.n, from + chunk);
+  int added = 0, removed = 0;
+  eax::difference_between(a, b, from, to, nullptr, added, nullptr, removed);
+  int added_at = 0, removed_at = 0;
+  Scan(scan_storage).ExclusiveSum(added, added_at);
+  __syncthreads();
+  Scan(scan_storage).ExclusiveSum(removed, removed_at);
+  eax::difference_between(a, b, from, to, w.diff_added, added_at, w.diff_removed, removed_at);
+  if (threadIdx.x == kPairThreads - 1) totals[0] = added_at, totals[1] = removed_at;
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  w.added_count = totals[0];
+  w.removed_count = totals[1];
+  w.stamp_now = args.counters[2 * slot];
+  w.mark_now = args.counters[2 * slot + 1];
+  const eax::PopulationScore score{args.links, args.population, args.n, args.h};
+  RandomStream rng(args.seed, job.stream);
+  const eax::PairResult result = eax::best_child_of_difference(a, args.distance, args.lists, args.k,
+                                                               args.merge_neighbours, args.children, rng, score, w);
+  args.counters[2 * slot] = w.stamp_now;
+  args.counters[2 * slot + 1] = w.mark_now;
+  PairOutcome& out = args.outcomes[first_job + slot];
+  out.made = result.made;
+  out.fault = static_cast<int32_t>(w.fault);
+  out.gain = result.gain;
+  out.removed = result.made > 0 ? w.best_removed_edges : 0;
+  out.added = result.made > 0 ? w.best_added_edges : 0;
+}
+
+/// The workspace of one pair, in bytes.
+size_t pair_bytes(int n) { return static_cast<size_t>(eax::PairArrays::kPerCity) * static_cast<size_t>(n) * 4; }
+
+}  // namespace
+
+struct EaxChildrenCuda::State {
+  int n = 0, k = 0, merge_neighbours = 0, population = 0, slots = 0;
+  formica::cuda::DeviceDistances distances;
+  DeviceBuffer<int32_t> lists, tours, pos, links, work;
+  DeviceBuffer<uint32_t> counters;
+  DeviceBuffer<double> h;
+  int h_population = -1;
+  State(const Instance& instance, const CandidateLists& candidates, int merge)
+      : n(instance.n()), k(candidates.k()), merge_neighbours(std::min(merge, candidates.k())),
+        distances(instance), lists(candidates.data()) {}
+};
+
+EaxChildrenCuda::EaxChildrenCuda(const Instance& instance, const CandidateLists& lists, int merge_neighbours)
+    : state_(std::make_unique<State>(instance, lists, merge_neighbours)) {
+  FORMICA_EXPECTS(lists.n() == instance.n() && merge_neighbours >= 1, "eax on the GPU: lists of every city needed");
+  size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const size_t fits = free_bytes / 4 / pair_bytes(instance.n());
+  FORMICA_EXPECTS(fits >= 1, "eax on the GPU: no room for one pair's workspace of ", pair_bytes(instance.n()),
+                  " bytes");
+  state_->slots = static_cast<int>(std::min<size_t>(fits, 1024));
+}
+
+EaxChildrenCuda::~EaxChildrenCuda() = default;
+
+int EaxChildrenCuda::pairs_per_launch() const { return state_->slots; }
+
+void EaxChildrenCuda::set_population(std::span<const std::vector<int32_t>> tours) {
+  State& s = *state_;
+  const size_t n = static_cast<size_t>(s.n);
+  FORMICA_EXPECTS(!tours.empty(), "eax on the GPU: an empty population");
+  std::vector<int32_t> flat;
+  flat.reserve(n * tours.size());
+  for (const auto& tour : tours) {
+    FORMICA_EXPECTS(tour.size() == n, "eax on the GPU: a tour of ", tour.size(), " cities, not ", n);
+    flat.insert(flat.end(), tour.begin(), tour.end());
+  }
+  s.population = static_cast<int>(tours.size());
+  if (s.tours.size() != flat.size()) {
+    s.tours = DeviceBuffer<int32_t>(flat.size());
+    s.pos = DeviceBuffer<int32_t>(flat.size());
+    s.links = DeviceBuffer<int32_t>(2 * flat.size());
+  }
+  s.tours.upload(flat);
+  constexpr int kThreads = 256;
+  const size_t cities = flat.size();
+  parent_arrays_kernel<<<static_cast<unsigned>((cities + kThreads - 1) / kThreads), kThreads>>>(
+      s.tours.data(), s.pos.data(), s.links.data(), s.n, s.population);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void EaxChildrenCuda::set_tour(int slot, std::span<const int32_t> tour) {
+  State& s = *state_;
+  const size_t n = static_cast<size_t>(s.n);
+  FORMICA_EXPECTS(slot >= 0 && slot < s.population && tour.size() == n, "eax on the GPU: tour ", slot,
+                  " of a population of ", s.population);
+  CUDA_CHECK(cudaMemcpy(s.tours.data() + slot * n, tour.data(), n * sizeof(int32_t), cudaMemcpyHostToDevice));
+  constexpr int kThreads = 256;
+  parent_arrays_kernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads>>>(
+      s.tours.data() + slot * n, s.pos.data() + slot * n, s.links.data() + 2 * slot * n, s.n, 1);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed, int children, bool entropy,
+                                    std::vector<PairChild>& out) {
+  State& s = *state_;
+  FORMICA_EXPECTS(s.population >= 2, "eax on the GPU: no population set");
+  FORMICA_EXPECTS(children >= 1, "eax on the GPU: children must be positive");
+  for (const PairJob& job : jobs)
+    FORMICA_EXPECTS(job.a >= 0 && job.a < s.population && job.b >= 0 && job.b < s.population,
+                    "eax on the GPU: a pair outside the population");
+  out.assign(jobs.size(), PairChild{});
+  if (jobs.empty()) return;
+  const size_t n = static_cast<size_t>(s.n);
+  if (entropy && s.h_population != s.population) {
+    const std::vector<double> h = eax::entropy_terms(s.population);
+    s.h = DeviceBuffer<double>(std::span<const double>(h));
+    s.h_population = s.population;
+  }
+  const int slots = static_cast<int>(std::min<size_t>(static_cast<size_t>(s.slots), jobs.size()));
+  if (s.work.size() < static_cast<size_t>(slots) * eax::PairArrays::kPerCity * n) {
+    s.work = DeviceBuffer<int32_t>(static_cast<size_t>(slots) * eax::PairArrays::kPerCity * n);
+    CUDA_CHECK(cudaMemset(s.work.data(), 0, s.work.size() * sizeof(int32_t)));
+    s.counters = DeviceBuffer<uint32_t>(2 * static_cast<size_t>(slots));
+    CUDA_CHECK(cudaMemset(s.counters.data(), 0, s.counters.size() * sizeof(uint32_t)));
+  }
+  DeviceBuffer<PairJob> d_jobs(jobs);
+  DeviceBuffer<PairOutcome> d_outcomes(jobs.size());
+  PairKernelArgs args;
+  args.distance = s.distances.view();
+  args.n = s.n;
+  args.k = s.k;
+  args.merge_neighbours = s.merge_neighbours;
+  args.children = children;
+  args.population = s.population;
+  args.lists = s.lists.data();
+  args.tours = s.tours.data();
+  args.pos = s.pos.data();
+  args.links = s.links.data();
+  args.h = entropy ? s.h.data() : nullptr;
+  args.jobs = d_jobs.data();
+  args.seed = seed;
+  args.work = s.work.data();
+  args.counters = s.counters.data();
+  args.outcomes = d_outcomes.data();
+  std::vector<int32_t> edges;
+  for (size_t first = 0; first < jobs.size(); first += static_cast<size_t>(slots)) {
+    const int count = static_cast<int>(std::min(jobs.size() - first, static_cast<size_t>(slots)));
+    pair_children_kernel<<<static_cast<unsigned>(count), kPairThreads>>>(args, static_cast<int>(first));
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<PairOutcome> outcomes(static_cast<size_t>(count));
+    CUDA_CHECK(cudaMemcpy(outcomes.data(), d_outcomes.data() + first, outcomes.size() * sizeof(PairOutcome),
+                          cudaMemcpyDeviceToHost));
+    for (int slot = 0; slot < count; ++slot) {
+      const PairOutcome& o = outcomes[static_cast<size_t>(slot)];
+      if (o.fault != 0)
+        throw std::logic_error("edge assembly on the GPU: fault " + std::to_string(o.fault) + " in pair " +
+                               std::to_string(first + static_cast<size_t>(slot)));
+      PairChild& child = out[first + static_cast<size_t>(slot)];
+      child.made = o.made;
+      child.gain = o.gain;
+      if (o.made == 0) continue;
+      // The best child's edges, where bind() put them in the slot's workspace.
+      eax::PairWork view;
+      view.bind(s.work.data() + static_cast<size_t>(slot) * eax::PairArrays::kPerCity * n, s.n);
+      for (const auto& [from, count_edges, into] :
+           {std::tuple{view.best_removed, o.removed, &child.removed}, std::tuple{view.best_added, o.added, &child.added}}) {
+        edges.resize(2 * static_cast<size_t>(count_edges));
+        if (count_edges > 0)
+          CUDA_CHECK(cudaMemcpy(edges.data(), from, edges.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
+        into->resize(static_cast<size_t>(count_edges));
+        for (int e = 0; e < count_edges; ++e) (*into)[e] = Edge{edges[2 * e], edges[2 * e + 1]};
+      }
+    }
+  }
+}
+
+bool eax_children_possible() { return formica::cuda::built_with_cuda() && formica::cuda::find_device().has_value(); }
+
+}  // namespace formica::population::cuda

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// GA-EAX's children on the GPU: the population's tours and their links in device memory, and a
+// generation's pair crossovers (population/eax_pair.h: difference, AB-cycles, single-cycle
+// children, subtours joined, the best by the entropy score) run there all at once, a GPU thread
+// per pair. The host keeps the selection's bookkeeping: it takes the children back as edge
+// exchanges of A and builds the tours it keeps. The kernel runs the very code the host's tests
+// check against EdgeAssembly, so a pair's child on the GPU is the host's, edge for edge
+// (`EaxChildrenCuda.*` checks it on the device). Host header: no CUDA types.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/candidates.h"
+#include "core/instance.h"
+#include "population/partition_merge.h"  // Edge
+
+namespace formica::population::cuda {
+
+/// What one pair's crossover on the GPU gave: the children made (0: the parents are the same
+/// tour) and the best one, an exchange of A's edges with its gain.
+struct PairChild {
+  int made = 0;
+  int64_t gain = 0;
+  std::vector<Edge> removed, added;
+};
+
+/// One pair of a generation: the population's slots of A and B, and the random stream of the
+/// pair's draws (RandomStream(seed, stream)).
+struct PairJob {
+  int a = 0, b = 0;
+  uint64_t stream = 0;
+};
+
+class EaxChildrenCuda {
+ public:
+  /// The subtours are joined over the first `merge_neighbours` cities of each list, as
+  /// EdgeAssembly joins them. The instance must not hold an implicit path city.
+  EaxChildrenCuda(const Instance& instance, const CandidateLists& lists, int merge_neighbours);
+  ~EaxChildrenCuda();
+  EaxChildrenCuda(const EaxChildrenCuda&) = delete;
+  EaxChildrenCuda& operator=(const EaxChildrenCuda&) = delete;
+
+  /// The population: every tour a permutation of the n cities, uploaded with its links.
+  void set_population(std::span<const std::vector<int32_t>> tours);
+  /// Tour `slot` of the population replaced.
+  void set_tour(int slot, std::span<const int32_t> tour);
+
+  /// Every pair's best of up to `children` single-AB-cycle children, scored by GA-EAX's
+  /// entropy-preserving score over the population as uploaded (by the gain without `entropy`),
+  /// written to `out` (one per job). Throws std::logic_error when a crossover breaks its own
+  /// invariants.
+  void best_children(std::span<const PairJob> jobs, uint64_t seed, int children, bool entropy,
+                     std::vector<PairChild>& out);
+
+  /// Pair crossovers one launch holds: their workspaces (eax::PairArrays::kPerCity words a city
+  /// each) take at most a quarter of the device memory free when the object was made.
+  int pairs_per_launch() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// Whether this process can run GA-EAX's children on the GPU (a CUDA build and a device).
+bool eax_children_possible();
+
+}  // namespace formica::population::cuda

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// GA-EAX's children on the GPU (population/cuda/eax_children_cuda.h): every pair's best child is
+// the one the host's flat crossover makes of the same parents with the same stream, edge for edge,
+// by gain and by the entropy score, on every metric; a replaced tour is the one the next
+// crossovers read; each child is one tour of the length its gain says.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/candidates.h"
+#include "core/error.h"
+#include "core/rng.h"
+#include "core/tour.h"
+#include "cuda_support.h"
+#include "io/generator.h"
+#include "localsearch/cpu/neighbour_list_climb.h"
+#include "localsearch/start_tour.h"
+#include "localsearch/two_opt_check.h"
+#include "population/eax_pair_host.h"
+#include "population/partition_merge.h"
+#include "test_support.h"
+#if FORMICA_HAVE_CUDA
+#include "population/cuda/eax_children_cuda.h"
+#endif
+
+namespace formica::population {
+namespace {
+
+#if FORMICA_HAVE_CUDA
+std::vector<std::vector<int32_t>> climbed_population(const Instance& instance, const CandidateLists& lists, int size,
+                                                     int seed) {
+  std::vector<std::vector<int32_t>> tours;
+  for (int t = 0; t < size; ++t) {
+    tours.push_back(localsearch::random_start(instance.n(), static_cast<uint64_t>(seed), t));
+    localsearch::cpu::NeighbourClimber(instance, lists, localsearch::cpu::ClimbOptions{.or_opt = true}).climb(tours.back());
+  }
+  return tours;
+}
+
+/// The GPU's children of `jobs` against the host's flat crossover over the same population.
+void expect_the_hosts_children(const Instance& instance, const CandidateLists& lists,
+                               const std::vector<std::vector<int32_t>>& population, cuda::EaxChildrenCuda& gpu,
+                               const std::vector<cuda::PairJob>& jobs, bool entropy, const std::string& what,
+                               int& made) {
+  const int n = instance.n(), size = static_cast<int>(population.size());
+  std::vector<int32_t> links(2 * static_cast<size_t>(n) * population.size()), pos(static_cast<size_t>(n));
+  for (int t = 0; t < size; ++t) eax::parent_arrays(population[t], pos.data(), links.data() + 2 * static_cast<size_t>(n) * t);
+  const std::vector<double> h = eax::entropy_terms(size);
+  const eax::PopulationScore score{links.data(), size, n, entropy ? h.data() : nullptr};
+  const auto distance = [&instance](int32_t u, int32_t v) { return instance.distance(u, v); };
+  constexpr uint64_t kSeed = 77;
+  std::vector<cuda::PairChild> children;
+  gpu.best_children(jobs, kSeed, 30, entropy, children);
+  ASSERT_EQ(children.size(), jobs.size());
+  eax::HostPairWork work(n);
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const eax::HostParent a(population[jobs[j].a]);
+    RandomStream rng(kSeed, jobs[j].stream);
+    const eax::PairResult host = eax::best_child(a.view(), population[jobs[j].b].data(), distance, lists.data().data(),
+                                                 lists.k(), std::min(10, lists.k()), 30, rng, score, work.work());
+    ASSERT_EQ(work.work().fault, eax::PairFault::None) << what;
+    ASSERT_EQ(children[j].made, host.made) << what << ", pair " << j;
+    if (host.made == 0) continue;
+    ++made;
+    EXPECT_EQ(children[j].gain, host.gain) << what << ", pair " << j;
+    std::vector<Edge> removed, added;
+    for (int e = 0; e < work.work().best_removed_edges; ++e)
+      removed.push_back(Edge{work.work().best_removed[2 * e], work.work().best_removed[2 * e + 1]});
+    for (int e = 0; e < work.work().best_added_edges; ++e)
+      added.push_back(Edge{work.work().best_added[2 * e], work.work().best_added[2 * e + 1]});
+    EXPECT_EQ(children[j].removed, removed) << what << ", pair " << j;
+    EXPECT_EQ(children[j].added, added) << what << ", pair " << j;
+    if (removed.empty()) continue;  // a join undid the cycle
+    const int64_t length = tour_length(instance, population[jobs[j].a]);
+    const MergeBase base(instance, population[jobs[j].a], length);
+    std::vector<int32_t> tour;
+    ASSERT_TRUE(base.exchange_is_a_tour(children[j].removed, children[j].added, &tour)) << what;
+    EXPECT_EQ(tour_length(instance, tour), length - children[j].gain) << what;
+  }
+}
+
+std::vector<cuda::PairJob> ring_of_pairs(int size, uint64_t first_stream) {
+  std::vector<cuda::PairJob> jobs;
+  for (int i = 0; i < size; ++i) jobs.push_back({i, (i + 1) % size, first_stream + static_cast<uint64_t>(i)});
+  jobs.push_back({2, 2, first_stream + 99});  // the same tour twice: no child
+  return jobs;
+}
+#endif
+
+TEST(EaxChildrenCuda, EveryPairsChildIsTheHostsEdgeForEdge) {
+  FORMICA_REQUIRE_CUDA();
+#if FORMICA_HAVE_CUDA
+  int made = 0;
+  for (const int n : {60, 1'000, 6'000}) {
+    const Instance instance = io::generate_instance(n, io::InstanceKind::Clustered, 5 + n);
+    const CandidateLists lists = build_candidate_lists(instance, 10);
+    std::vector<std::vector<int32_t>> population = climbed_population(instance, lists, 8, n);
+    cuda::EaxChildrenCuda gpu(instance, lists, 10);
+    gpu.set_population(population);
+    for (const bool entropy : {false, true})
+      expect_the_hosts_children(instance, lists, population, gpu, ring_of_pairs(8, 10 * n), entropy,
+                                concat(n, " cities, entropy ", entropy), made);
+    // A replaced tour: the next crossovers read it (and the workspaces' stamps carry on).
+    population[3] = population[5];
+    std::reverse(population[3].begin(), population[3].end());
+    gpu.set_tour(3, population[3]);
+    expect_the_hosts_children(instance, lists, population, gpu, ring_of_pairs(8, 20 * n), true,
+                              concat(n, " cities, tour 3 replaced"), made);
+  }
+  for (const EdgeWeightType type : test::all_metrics()) {
+    const Instance instance = test::metric_instance(type, 300, 31, 1000);
+    const CandidateLists lists = build_candidate_lists(instance, 10);
+    const std::vector<std::vector<int32_t>> population = climbed_population(instance, lists, 6, 3);
+    cuda::EaxChildrenCuda gpu(instance, lists, 10);
+    gpu.set_population(population);
+    expect_the_hosts_children(instance, lists, population, gpu, ring_of_pairs(6, 1), true,
+                              std::string(to_string(type)), made);
+  }
+  EXPECT_GT(made, 40);
+#endif
+}
+
+}  // namespace
+}  // namespace formica::population
