@@ -65,7 +65,7 @@ std::string EdgeAssemblyConfig::describe() const {
                 : restart_kicks > 0 && growth > 0
                     ? concat(", the next from the best tour kicked ", restart_kicks, " times")
                     : std::string(),
-                gpu_climbs ? ", start climbs on the GPU" : "",
+                gpu_climbs ? ", start climbs on the GPU" : "", gpu_children ? ", children on the GPU" : "",
                 bridge_threads > 0 ? concat(", ", bridge_threads, " threads of Lin-Kernighan until it catches up")
                                    : std::string(),
                 ", ", children, " children per pair", stages == 2 ? " (then block E-sets)" : "", ", ",

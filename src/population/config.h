@@ -81,6 +81,11 @@ struct EdgeAssemblyConfig {
   /// with the same result move for move. Needs the CUDA backend and a device; auto sets it beside
   /// the GPU's colonies (solver/portfolio.cpp).
   bool gpu_climbs = false;
+  /// The first stage's generations on the GPU: every pair's crossover at once, a block per pair
+  /// (population/cuda/eax_children_cuda.h), the same children as on the host threads, which keep
+  /// the block E-sets and build the tours of the children taken. Needs the CUDA backend and a
+  /// device (docs/gpu-engine.md#children-on-the-gpu).
+  bool gpu_children = false;
   /// Beside the colonies (--host-search eax): K > 0 of the `threads` run iterated Lin-Kernighan on
   /// the colonies' tours until the population's own shortest tour has caught up with theirs, then
   /// rejoin the generations (population/eax_companion.h): the run's tour keeps falling while the

@@ -31,6 +31,7 @@
 #include "cuda/device.h"
 #if FORMICA_HAVE_CUDA
 #include "localsearch/cuda/ant_local_search.h"
+#include "population/cuda/eax_children_cuda.h"
 #endif
 
 namespace formica::population {
@@ -173,7 +174,7 @@ std::optional<CandidateLists> chain_lists(const Instance& instance, const EdgeAs
 constexpr size_t kGpuClimbCities = size_t{1} << 25;
 
 /// Whether this process can climb start tours on the GPU (EdgeAssemblyConfig::gpu_climbs).
-bool gpu_climbs_possible() { return cuda::built_with_cuda() && cuda::find_device().has_value(); }
+bool gpu_climbs_possible() { return formica::cuda::built_with_cuda() && formica::cuda::find_device().has_value(); }
 
 /// The start tours `slots` of `tours` (each empty: filled here from `start` and `seed`, as the host
 /// threads fill theirs) climbed on the GPU by NeighbourClimber's queue phase (2-opt, with Or-opt
@@ -221,7 +222,15 @@ EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssem
       chain_lists_(chain_lists(instance, config, setup_stop)) {
   const int n = instance.n();
   FORMICA_EXPECTS(!config.gpu_climbs || gpu_climbs_possible(), "--eax-gpu-climbs true needs a CUDA device (",
-                  cuda::built_with_cuda() ? "none found" : "this build of formica has no CUDA backend", ")");
+                  formica::cuda::built_with_cuda() ? "none found" : "this build of formica has no CUDA backend", ")");
+  FORMICA_EXPECTS(!config.gpu_children || gpu_climbs_possible(), "--eax-gpu-children true needs a CUDA device (",
+                  formica::cuda::built_with_cuda() ? "none found" : "this build of formica has no CUDA backend", ")");
+  FORMICA_EXPECTS(!config.gpu_children || !instance.has_path_city(),
+                  "--eax-gpu-children: a path's implicit city has no distances on the GPU");
+#if FORMICA_HAVE_CUDA
+  if (config.gpu_children && n >= kMinCities)
+    gpu_ = std::make_shared<cuda::EaxChildrenCuda>(instance_, lists_, config_.neighbours);
+#endif
   if (n < kMinCities) {
     // Too few cities to cut: every order with city 0 first, the shortest kept (at most 720).
     std::vector<int32_t> order(static_cast<size_t>(n));
@@ -373,6 +382,7 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
     for (const auto& tour : tours_) frequency_->add_tour(tour, 1);
   }
   taken_.resize(tours_.size());
+  gpu_current_ = false;
   guest_ = -1;
   stage_ = 1;
   stall_ = 0;
@@ -389,6 +399,7 @@ void EdgeAssemblySearch::replace(int slot, std::span<const int32_t> tour, int64_
   }
   tours_[slot].assign(tour.begin(), tour.end());
   lengths_[slot] = length;
+  if (gpu_current_) gpu_stale_[static_cast<size_t>(slot)] = 1;
 }
 
 void EdgeAssemblySearch::join_best() {
@@ -465,29 +476,7 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
       return entropy < -kEpsilon ? gain / -entropy : gain / kEpsilon;
     };
   }
-  std::atomic<bool> cut{false};
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) if (threads_ > 1)
-  for (int i = 0; i < population; ++i) {
-    const int a = order_[i], b = order_[(i + 1) % population];
-    next_lengths_[a] = -1;
-    made_[a] = 0;
-    if (cut.load(std::memory_order_relaxed) || stop.requested()) {
-      cut = true;
-      continue;
-    }
-    RandomStream rng(seed_, static_cast<uint64_t>(generations_) * static_cast<uint64_t>(population) + a + 1);
-    MergeBase& base = *bases_[thread_index()];
-    base.reset(tours_[a], lengths_[a]);
-    AssembledChild& child = taken_[a];
-    made_[a] = assembly_[thread_index()]->best_child(base, tours_[b], config_.children, rng, child, score,
-                                                     stage_ == 2);
-    if (made_[a] > 0 && child.gain > 0) {
-      if (!base.exchange_is_a_tour(child.removed, child.added, &next_[a]))
-        throw std::logic_error("edge assembly: a child that is not one tour");
-      next_lengths_[a] = lengths_[a] - child.gain;
-    }
-  }
-  if (cut) return false;
+  if (!(gpu_ && stage_ == 1 ? crossovers_on_gpu(stop) : crossovers_on_host(stop, score))) return false;
   int changed = 0;
   for (int a = 0; a < population; ++a) {
     children_ += made_[a];
@@ -498,6 +487,7 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
     }
     std::swap(tours_[a], next_[a]);
     lengths_[a] = next_lengths_[a];
+    if (gpu_current_) gpu_stale_[static_cast<size_t>(a)] = 1;
     ++changed;
   }
   ++generations_;
@@ -522,6 +512,81 @@ bool EdgeAssemblySearch::generation(const StopFlag& stop) {
     }
   }
   return true;
+}
+
+bool EdgeAssemblySearch::crossovers_on_host(const StopFlag& stop, const EdgeAssembly::ChildScore& score) {
+  const int population = population_;
+  std::atomic<bool> cut{false};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) if (threads_ > 1)
+  for (int i = 0; i < population; ++i) {
+    const int a = order_[i], b = order_[(i + 1) % population];
+    next_lengths_[a] = -1;
+    made_[a] = 0;
+    if (cut.load(std::memory_order_relaxed) || stop.requested()) {
+      cut = true;
+      continue;
+    }
+    RandomStream rng(seed_, static_cast<uint64_t>(generations_) * static_cast<uint64_t>(population) + a + 1);
+    MergeBase& base = *bases_[thread_index()];
+    base.reset(tours_[a], lengths_[a]);
+    AssembledChild& child = taken_[a];
+    made_[a] = assembly_[thread_index()]->best_child(base, tours_[b], config_.children, rng, child, score,
+                                                     stage_ == 2);
+    if (made_[a] > 0 && child.gain > 0) {
+      if (!base.exchange_is_a_tour(child.removed, child.added, &next_[a]))
+        throw std::logic_error("edge assembly: a child that is not one tour");
+      next_lengths_[a] = lengths_[a] - child.gain;
+    }
+  }
+  return !cut;
+}
+
+bool EdgeAssemblySearch::crossovers_on_gpu(const StopFlag& stop) {
+#if FORMICA_HAVE_CUDA
+  const int population = population_;
+  if (!gpu_current_) {
+    gpu_->set_population(tours_);
+    gpu_stale_.assign(tours_.size(), 0);
+    gpu_current_ = true;
+  }
+  for (size_t slot = 0; slot < tours_.size(); ++slot)
+    if (gpu_stale_[slot]) {
+      gpu_->set_tour(static_cast<int>(slot), tours_[slot]);
+      gpu_stale_[slot] = 0;
+    }
+  std::vector<cuda::PairJob> jobs(static_cast<size_t>(population));
+  for (int i = 0; i < population; ++i) {
+    const int a = order_[i];
+    jobs[i] = {a, order_[(i + 1) % population], static_cast<uint64_t>(generations_) * static_cast<uint64_t>(population) +
+                                                    static_cast<uint64_t>(a) + 1};
+  }
+  if (stop.requested()) return false;
+  std::vector<cuda::PairChild> children;
+  gpu_->best_children(jobs, seed_, config_.children, frequency_ != nullptr, children);
+  if (stop.requested()) return false;
+  gpu_pairs_ += population;
+  // The children taken become tours on the host threads, as the host's generation builds them.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) if (threads_ > 1)
+  for (int i = 0; i < population; ++i) {
+    const int a = jobs[i].a;
+    cuda::PairChild& child = children[i];
+    made_[a] = child.made;
+    next_lengths_[a] = -1;
+    if (child.made == 0 || child.gain <= 0) continue;
+    MergeBase& base = *bases_[thread_index()];
+    base.reset(tours_[a], lengths_[a]);
+    if (!base.exchange_is_a_tour(child.removed, child.added, &next_[a]))
+      throw std::logic_error("edge assembly on the GPU: a child that is not one tour");
+    next_lengths_[a] = lengths_[a] - child.gain;
+    taken_[a].gain = child.gain;
+    taken_[a].removed = std::move(child.removed);
+    taken_[a].added = std::move(child.added);
+  }
+  return true;
+#else
+  (void)stop;
+  throw std::logic_error("GA-EAX's GPU children in a build without CUDA");
+#endif
 }
 
 int EdgeAssemblySearch::next_population_size() const {

@@ -47,6 +47,9 @@
 #include "population/edge_assembly.h"
 
 namespace formica::population {
+namespace cuda {
+class EaxChildrenCuda;
+}
 
 /// The first step builds the population, each further step is one generation; a generation that
 /// changes no tour ends the population: the next step builds another (growth), or the search has
@@ -101,6 +104,8 @@ class EdgeAssemblySearch final : public Search {
   int64_t children() const { return children_; }
   /// Start tours whose first climb ran on the GPU (EdgeAssemblyConfig::gpu_climbs).
   int64_t gpu_climbed() const { return gpu_climbed_; }
+  /// Pair crossovers that ran on the GPU (EdgeAssemblyConfig::gpu_children).
+  int64_t gpu_pairs() const { return gpu_pairs_; }
   /// The population's tours (after the first step), each a permutation, and their lengths.
   const std::vector<std::vector<int32_t>>& population() const { return tours_; }
   const std::vector<int64_t>& lengths() const { return lengths_; }
@@ -117,6 +122,11 @@ class EdgeAssemblySearch final : public Search {
   void join_best();
   /// The size of the population after this one: `growth` times as large, as far as memory allows.
   int next_population_size() const;
+  /// The generation's pair crossovers, each pair's best child in taken_ and its tour in next_
+  /// (next_lengths_ -1: none), on the host threads or (gpu_children, the first stage) on the GPU;
+  /// false when `stop` came first.
+  bool crossovers_on_host(const StopFlag& stop, const EdgeAssembly::ChildScore& score);
+  bool crossovers_on_gpu(const StopFlag& stop);
 
   const Instance& instance_;
   const EdgeAssemblyConfig config_;
@@ -133,7 +143,12 @@ class EdgeAssemblySearch final : public Search {
   std::vector<int64_t> lengths_, next_lengths_, made_;
   std::vector<int> order_;
   std::vector<int32_t> best_tour_;
-  int64_t best_length_ = 0, iteration_best_ = 0, children_ = 0, gpu_climbed_ = 0;
+  int64_t best_length_ = 0, iteration_best_ = 0, children_ = 0, gpu_climbed_ = 0, gpu_pairs_ = 0;
+  /// gpu_children: the population's copy on the GPU (a shared_ptr: its type is complete only in
+  /// CUDA builds), which of its slots are behind the host's, and whether it holds this population.
+  std::shared_ptr<cuda::EaxChildrenCuda> gpu_;
+  std::vector<char> gpu_stale_;
+  bool gpu_current_ = false;
   int generations_ = 0, population_ = 0, restarts_ = 0;
   int threads_ = 1;  // the steps' threads (use_threads)
   int stage_ = 1, stall_ = 0;  // the stage, and generations since own_shortest_ fell

@@ -281,6 +281,11 @@ void add_eax_parameters(std::vector<Parameter>& p) {
                "true beside the GPU's colonies); false: on the host threads",
                [](SolverConfig& c, std::string_view v) { c.eax.gpu_climbs = parse_bool("eax-gpu-climbs", v); },
                [](const SolverConfig& c) { return nlohmann::json(c.eax.gpu_climbs); }});
+  p.push_back({"eax-gpu-children",
+               "eax: true, the first stage's crossovers run on the GPU, every pair of a generation at once (the "
+               "same children as on the host threads; needs a CUDA device); false: on the host threads",
+               [](SolverConfig& c, std::string_view v) { c.eax.gpu_children = parse_bool("eax-gpu-children", v); },
+               [](const SolverConfig& c) { return nlohmann::json(c.eax.gpu_children); }});
   p.push_back({"eax-bridge-threads",
                "eax: beside the colonies (--host-search eax), K of GA-EAX's threads run iterated Lin-Kernighan on the "
                "colonies' tours until the population's own shortest tour catches up with theirs, then rejoin it "

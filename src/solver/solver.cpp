@@ -611,6 +611,12 @@ ResolvedRequest resolve_request(const Instance& instance, const SolverConfig& as
   resolved.backend = resolve_backend(request.algorithm, request.backend);
   resolved.config = resolve_config(request, instance.n(), resolved.backend);
   resolved.config.validate();
+  // GA-EAX's GPU steps are built with the search, after the set-up: refused here, before any work.
+  for (const auto& [asked_for, option] : {std::pair{resolved.config.eax.gpu_climbs, "--eax-gpu-climbs"},
+                                          std::pair{resolved.config.eax.gpu_children, "--eax-gpu-children"}})
+    FORMICA_EXPECTS(!asked_for || resolved.backend == Backend::Cuda, option,
+                    " true needs the CUDA backend, but this run is on the CPU (",
+                    cuda::find_device() ? "--backend cpu" : "no CUDA device found", ")");
   if (!initial_tour.empty()) check_initial_tour(instance, resolved.config, initial_tour, tour_source);
   resolved.initial_tour = std::move(initial_tour);
   return resolved;

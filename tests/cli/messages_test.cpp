@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cli/shell_outcome.h"
+#include "cuda/device.h"
 #include "test_support.h"
 
 namespace formica {
@@ -107,6 +108,16 @@ INSTANTIATE_TEST_SUITE_P(
       for (const char c : words) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
       return name;
     });
+
+TEST(Messages, GaEaxsGpuStepsOnTheCpuAreRefusedBeforeAnyWork) {
+  const std::string where = cuda::find_device() ? "--backend cpu" : "no CUDA device found";
+  for (const std::string option : {"--eax-gpu-climbs", "--eax-gpu-children"}) {
+    const test::Outcome run = formica("solve " + kSquare + " --backend cpu --time-limit 5 " + option + " true");
+    EXPECT_EQ(run.code, 2) << run.err;
+    EXPECT_EQ(run.err, "formica: error: " + option + " true needs the CUDA backend, but this run is on the CPU (" +
+                           where + ")\n");
+  }
+}
 
 }  // namespace
 }  // namespace formica

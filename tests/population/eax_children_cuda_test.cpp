@@ -12,12 +12,14 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "core/tour.h"
+#include "cuda/device.h"
 #include "cuda_support.h"
 #include "io/generator.h"
 #include "localsearch/cpu/neighbour_list_climb.h"
 #include "localsearch/start_tour.h"
 #include "localsearch/two_opt_check.h"
 #include "population/eax_pair_host.h"
+#include "population/edge_assembly_search.h"
 #include "population/partition_merge.h"
 #include "test_support.h"
 #if FORMICA_HAVE_CUDA
@@ -119,6 +121,42 @@ TEST(EaxChildrenCuda, EveryPairsChildIsTheHostsEdgeForEdge) {
   }
   EXPECT_GT(made, 40);
 #endif
+}
+
+TEST(EaxChildrenCuda, TheSearchWithItsChildrenOnTheGpuIsTheHostsGenerationForGeneration) {
+  FORMICA_REQUIRE_CUDA();
+  // Both stages (the block E-sets on the host), entropy and greedy selection, a tour adopted
+  // between generations (its slot replaced on the GPU too), a population that grows.
+  for (const EaxSelection selection : {EaxSelection::Entropy, EaxSelection::Greedy}) {
+    const Instance instance = io::generate_instance(2'000, io::InstanceKind::Clustered, 8);
+    EdgeAssemblyConfig config{.population = 12, .growth = 2, .threads = 2, .seed = 6};
+    config.selection = selection;
+    EdgeAssemblySearch host(instance, config);
+    config.gpu_children = true;
+    EdgeAssemblySearch gpu(instance, config);
+    for (int step = 0; step < 60; ++step) {
+      ASSERT_TRUE(host.step(StopFlag{}));
+      ASSERT_TRUE(gpu.step(StopFlag{}));
+      ASSERT_EQ(gpu.population(), host.population()) << "step " << step;
+      ASSERT_EQ(gpu.lengths(), host.lengths()) << "step " << step;
+      if (step == 20) {  // a tour from elsewhere: the population's shortest, reversed
+        std::vector<int32_t> tour = host.best_tour();
+        std::reverse(tour.begin(), tour.end());
+        const int64_t length = tour_length(instance, tour);
+        EXPECT_EQ(host.adopt(tour, length), gpu.adopt(tour, length));
+      }
+    }
+    EXPECT_EQ(gpu.best_length(), host.best_length());
+    EXPECT_EQ(gpu.children(), host.children());
+    EXPECT_GT(gpu.gpu_pairs(), 0);
+    EXPECT_EQ(host.gpu_pairs(), 0);
+  }
+}
+
+TEST(EaxChildrenCuda, ItsSettingIsRefusedWithoutADevice) {
+  if (formica::cuda::built_with_cuda() && formica::cuda::find_device()) GTEST_SKIP() << "skipped: a CUDA device is present";
+  const Instance instance = io::generate_instance(100, io::InstanceKind::Uniform, 1);
+  EXPECT_THROW(EdgeAssemblySearch(instance, {.gpu_children = true}), InputError);
 }
 
 }  // namespace

@@ -85,7 +85,7 @@ TEST(EdgeAssemblySearchCuda, AStopDuringTheGpusClimbsChangesNothing) {
 TEST(EdgeAssemblySearch, GpuClimbsNeedACudaDevice) {
   const Instance instance = io::generate_instance(200, io::InstanceKind::Uniform, 1);
   const EdgeAssemblyConfig config{.population = 4, .gpu_climbs = true};
-  if (cuda::find_device()) {
+  if (formica::cuda::find_device()) {
     EXPECT_NO_THROW(static_cast<void>(EdgeAssemblySearch(instance, config)));
   } else {
     EXPECT_THROW(static_cast<void>(EdgeAssemblySearch(instance, config)), InputError);
