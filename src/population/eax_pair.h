@@ -43,15 +43,62 @@ struct ParentView {
   FORMICA_HD bool adjacent(int32_t u, int32_t v) const { return links[2 * u] == v || links[2 * u + 1] == v; }
 };
 
-/// The sizes of a pair's work arrays, in int32_t units per city (n of them), and the array layout
-/// of PairWork::bind.
-struct PairArrays {
-  static constexpr int kPerCity = 50;  ///< int32 words per city the workspace takes
+/// Carves per-city arrays out of one block of words: take(k) gives the next k * n of them.
+struct WordCarver {
+  int32_t* next;
+  size_t n;
+  FORMICA_HD int32_t* take(size_t per_city) {
+    int32_t* p = next;
+    next += per_city * n;
+    return p;
+  }
 };
 
-/// A pair's workspace: pointers into one block of PairArrays::kPerCity * n words (bind), and the
-/// state that runs from pair to pair (stamps). Edges are (a, b) pairs with a < b, flattened.
+/// The workspace of one child: per city up to two removed and two added neighbours of A, valid
+/// while stamp == stamp_now, its exchange's edges, and the pieces of that exchange
+/// (MergeBase::exchange_pieces). Edges are (a, b) pairs with a < b, flattened.
+struct ChildWork {
+  static constexpr int kPerCity = 20;  ///< int32 words per city
+  uint32_t* stamp = nullptr;  // n
+  uint32_t stamp_now = 0;
+  int32_t* gone = nullptr;     // 2n
+  int32_t* extra = nullptr;    // 2n
+  int32_t* removed = nullptr;  // 2n
+  int32_t* added = nullptr;    // 2n
+  int removed_edges = 0, added_edges = 0;
+  int32_t* cut = nullptr;          // n
+  int32_t* link = nullptr;         // 2n
+  int32_t* ends = nullptr;         // 4n: (city, slot) pairs as int64, sorted
+  int32_t* piece_cycle = nullptr;  // n
+  int32_t* size = nullptr;         // n
+  int32_t* root = nullptr;         // n
+  uint32_t* mark = nullptr;        // n
+  uint32_t mark_now = 0;
+  PairFault fault = PairFault::None;
+
+  /// Points the arrays into the carver's next kPerCity * n words (8-byte aligned); stamp and mark
+  /// must be zero there before the first child.
+  FORMICA_HD void bind(WordCarver& words) {
+    ends = words.take(4);  // first: its int64 pairs stay 8-byte aligned
+    stamp = reinterpret_cast<uint32_t*>(words.take(1));
+    gone = words.take(2);
+    extra = words.take(2);
+    removed = words.take(2);
+    added = words.take(2);
+    cut = words.take(1);
+    link = words.take(2);
+    piece_cycle = words.take(1);
+    size = words.take(1);
+    root = words.take(1);
+    mark = reinterpret_cast<uint32_t*>(words.take(1));
+  }
+};
+
+/// A pair's workspace: its parents' difference, G_AB, the AB-cycles, one child's workspace and the
+/// best child so far, in PairArrays::kPerCity * n words (bind), and the state that runs from pair
+/// to pair (the child's stamps). Edges are (a, b) pairs with a < b, flattened.
 struct PairWork {
+  static constexpr int kOwnPerCity = 30;  ///< int32 words per city besides the child's
   int n = 0;
   // The parents' difference and G_AB.
   int32_t* diff_removed = nullptr;  // 2n: A's edges that B lacks
@@ -67,66 +114,40 @@ struct PairWork {
   int32_t* cycle_start = nullptr;   // 2n (n + 1 used)
   int32_t* order = nullptr;         // n: the cycles in the order children are made of them
   int cycles = 0;
-  // A child: per city up to two removed and two added neighbours, valid while stamp == stamp_now.
-  uint32_t* stamp = nullptr;  // n
-  uint32_t stamp_now = 0;
-  int32_t* gone = nullptr;   // 2n
-  int32_t* extra = nullptr;  // 2n
-  int32_t* removed = nullptr;  // 2n
-  int32_t* added = nullptr;    // 2n
-  int removed_edges = 0, added_edges = 0;
-  // Pieces of the child's exchange (MergeBase::exchange_pieces).
-  int32_t* cut = nullptr;          // n
-  int32_t* link = nullptr;         // 2n
-  int32_t* ends = nullptr;         // 4n: (city, slot) pairs, sorted
-  int32_t* piece_cycle = nullptr;  // n
-  int32_t* size = nullptr;         // n
-  int32_t* root = nullptr;         // n
-  uint32_t* mark = nullptr;        // n
-  uint32_t mark_now = 0;
+  ChildWork child;
   // The best child so far.
   int32_t* best_removed = nullptr;  // 2n
   int32_t* best_added = nullptr;    // 2n
   int best_removed_edges = 0, best_added_edges = 0;
-  int64_t best_gain = 0;
   PairFault fault = PairFault::None;
 
-  /// Points the arrays into `words` (PairArrays::kPerCity * n of them, 8-byte aligned); stamp and
-  /// mark must be zero there before the first pair.
-  FORMICA_HD void bind(int32_t* words, int cities) {
+  /// Points the arrays into the carver's next PairArrays::kPerCity * n words (8-byte aligned):
+  /// the child's first, then the pair's own.
+  FORMICA_HD void bind(WordCarver& words, int cities) {
     n = cities;
-    const size_t m = static_cast<size_t>(cities);
-    int32_t* w = words;
-    const auto take = [&w, m](size_t per_city) {
-      int32_t* p = w;
-      w += per_city * m;
-      return p;
-    };
-    ends = take(4);  // first: its int64 pairs stay 8-byte aligned
-    diff_removed = take(2);
-    diff_added = take(2);
-    ab = take(4);
-    ab_count = take(2);
-    seen_at = take(5);
-    path = take(5);
-    starts = take(1);
-    cycle_cities = take(2);
-    cycle_start = take(2);
-    order = take(1);
-    stamp = reinterpret_cast<uint32_t*>(take(1));
-    gone = take(2);
-    extra = take(2);
-    removed = take(2);
-    added = take(2);
-    cut = take(1);
-    link = take(2);
-    piece_cycle = take(1);
-    size = take(1);
-    root = take(1);
-    mark = reinterpret_cast<uint32_t*>(take(1));
-    best_removed = take(2);
-    best_added = take(2);
+    child.bind(words);
+    diff_removed = words.take(2);
+    diff_added = words.take(2);
+    ab = words.take(4);
+    ab_count = words.take(2);
+    seen_at = words.take(5);
+    path = words.take(5);
+    starts = words.take(1);
+    cycle_cities = words.take(2);
+    cycle_start = words.take(2);
+    order = words.take(1);
+    best_removed = words.take(2);
+    best_added = words.take(2);
   }
+  FORMICA_HD void bind(int32_t* words, int cities) {
+    WordCarver carver{words, static_cast<size_t>(cities)};
+    bind(carver, cities);
+  }
+};
+
+/// The words per city of a pair's workspace (PairWork::bind).
+struct PairArrays {
+  static constexpr int kPerCity = PairWork::kOwnPerCity + ChildWork::kPerCity;
 };
 
 namespace detail {
@@ -313,7 +334,7 @@ FORMICA_HD inline bool ab_cycles(PairWork& w, RandomStream& rng) {
 /// remove_edge, add_edge and neighbours do.
 namespace detail {
 
-FORMICA_HD inline void touch(PairWork& w, int32_t city) {
+FORMICA_HD inline void touch(ChildWork& w, int32_t city) {
   if (w.stamp[city] == w.stamp_now) return;
   w.stamp[city] = w.stamp_now;
   w.gone[2 * city] = w.gone[2 * city + 1] = w.extra[2 * city] = w.extra[2 * city + 1] = -1;
@@ -330,7 +351,7 @@ FORMICA_HD inline bool drop(int32_t* slots, int32_t x) {
   return true;
 }
 
-FORMICA_HD inline bool remove_edge(const ParentView& a, PairWork& w, int32_t u, int32_t v) {
+FORMICA_HD inline bool remove_edge(const ParentView& a, ChildWork& w, int32_t u, int32_t v) {
   touch(w, u);
   touch(w, v);
   if (drop(&w.extra[2 * u], v)) {  // an edge the child added goes again
@@ -345,7 +366,7 @@ FORMICA_HD inline bool remove_edge(const ParentView& a, PairWork& w, int32_t u, 
   return true;
 }
 
-FORMICA_HD inline bool add_edge(PairWork& w, int32_t u, int32_t v) {
+FORMICA_HD inline bool add_edge(ChildWork& w, int32_t u, int32_t v) {
   touch(w, u);
   touch(w, v);
   if (w.gone[2 * u] == v || w.gone[2 * u + 1] == v) {  // a base edge the child removed comes back
@@ -360,7 +381,7 @@ FORMICA_HD inline bool add_edge(PairWork& w, int32_t u, int32_t v) {
   return true;
 }
 
-FORMICA_HD inline bool child_neighbours(const ParentView& a, PairWork& w, int32_t city, int32_t out[2]) {
+FORMICA_HD inline bool child_neighbours(const ParentView& a, ChildWork& w, int32_t city, int32_t out[2]) {
   int found = 0;
   const bool touched = w.stamp[city] == w.stamp_now;
   const int32_t around[2] = {a.succ(city), a.pred(city)};
@@ -381,7 +402,7 @@ FORMICA_HD inline bool child_neighbours(const ParentView& a, PairWork& w, int32_
 
 /// The pieces of the child's exchange (MergeBase::exchange_pieces): returns the number of cycles
 /// the base falls into, 0 when the edges are inconsistent.
-FORMICA_HD inline int exchange_pieces(const ParentView& a, PairWork& w) {
+FORMICA_HD inline int exchange_pieces(const ParentView& a, ChildWork& w) {
   const int n = a.n, k = w.removed_edges;
   if (k < 2 || w.added_edges != k) return 0;
   for (int e = 0; e < k; ++e) {
@@ -449,7 +470,7 @@ FORMICA_HD inline int exchange_pieces(const ParentView& a, PairWork& w) {
 }
 
 /// The piece holding position p (MergeBase::Pieces::piece_at).
-FORMICA_HD inline int piece_at(const PairWork& w, int k, int p) {
+FORMICA_HD inline int piece_at(const ChildWork& w, int k, int p) {
   int lo = 0, hi = k;  // the first cut >= p
   while (lo < hi) {
     const int mid = (lo + hi) / 2;
@@ -464,20 +485,20 @@ FORMICA_HD inline int piece_at(const PairWork& w, int k, int p) {
 
 }  // namespace detail
 
-/// The child of A with AB-cycle `cycle` applied and its subtours joined (EdgeAssembly::child):
-/// its gain, with its edges in w.removed and w.added; false when no child (a subtour without a
-/// listed neighbour outside it) or on a fault (w.fault set).
+/// The child of A with the AB-cycle `cities` (m of them, the first edge one of A's) applied and
+/// its subtours joined (EdgeAssembly::child): its gain, with its edges in w.removed and w.added;
+/// false when no child (a subtour without a listed neighbour outside it) or on a fault (w.fault
+/// set). `n` is the number of cities.
 template <class Distance>
 FORMICA_HD bool make_child(const ParentView& a, const Distance& distance, const int32_t* lists, int k,
-                           int merge_neighbours, PairWork& w, int cycle, int64_t& gain_out) {
+                           int merge_neighbours, const int32_t* cities, int m, ChildWork& w, int64_t& gain_out) {
   using namespace detail;
+  w.fault = PairFault::None;
   if (++w.stamp_now == 0) {
-    for (int c = 0; c < w.n; ++c) w.stamp[c] = 0;
+    for (int c = 0; c < a.n; ++c) w.stamp[c] = 0;
     w.stamp_now = 1;
   }
   w.removed_edges = w.added_edges = 0;
-  const int32_t* cities = w.cycle_cities + w.cycle_start[cycle];
-  const int m = w.cycle_start[cycle + 1] - w.cycle_start[cycle];
   int64_t gain = 0;
   for (int i = 0; i < m; ++i) {
     const int32_t u = cities[i], v = cities[(i + 1) % m];
@@ -556,9 +577,22 @@ struct PairResult {
   int64_t gain = 0;
 };
 
+/// Counts a child made (with its `gain` and `child_score`) and keeps it in w's best arrays when
+/// it is the first or scores higher than the best so far (the first of equal scores stays).
+FORMICA_HD inline void keep_if_best(PairWork& w, const ChildWork& child, int64_t gain, double child_score,
+                                    PairResult& result, double& best_score) {
+  if (result.made++ != 0 && !(child_score > best_score)) return;
+  best_score = child_score;
+  result.gain = gain;
+  for (int e = 0; e < 2 * child.removed_edges; ++e) w.best_removed[e] = child.removed[e];
+  for (int e = 0; e < 2 * child.added_edges; ++e) w.best_added[e] = child.added[e];
+  w.best_removed_edges = child.removed_edges;
+  w.best_added_edges = child.added_edges;
+}
+
 /// Up to `children` single-AB-cycle children of A and B (their difference in w, from
 /// difference()), the best by `score`
-/// (score(w, gain) of the child in w.removed / w.added: larger is better; the first of equal
+/// (score(child, gain) of the child in its removed / added edges: larger is better; the first of equal
 /// scores), as EdgeAssembly::best_child makes them without block E-sets. On a fault, w.fault says
 /// which and the result is empty.
 template <class Distance, class Score>
@@ -576,20 +610,14 @@ FORMICA_HD PairResult best_child_of_difference(const ParentView& a, const Distan
     const int32_t t = w.order[i];
     w.order[i] = w.order[j];
     w.order[j] = t;
+    const int32_t* cycle = w.cycle_cities + w.cycle_start[w.order[i]];
+    const int m = w.cycle_start[w.order[i] + 1] - w.cycle_start[w.order[i]];
     int64_t gain = 0;
-    if (!make_child(a, distance, lists, k, merge_neighbours, w, w.order[i], gain)) {
-      if (w.fault != PairFault::None) return {};
+    if (!make_child(a, distance, lists, k, merge_neighbours, cycle, m, w.child, gain)) {
+      if (w.child.fault != PairFault::None) return w.fault = w.child.fault, PairResult{};
       continue;
     }
-    const double s = score(w, gain);
-    if (result.made++ == 0 || s > best_score) {
-      best_score = s;
-      result.gain = gain;
-      for (int e = 0; e < 2 * w.removed_edges; ++e) w.best_removed[e] = w.removed[e];
-      for (int e = 0; e < 2 * w.added_edges; ++e) w.best_added[e] = w.added[e];
-      w.best_removed_edges = w.removed_edges;
-      w.best_added_edges = w.added_edges;
-    }
+    keep_if_best(w, w.child, gain, score(w.child, gain), result, best_score);
   }
   return result;
 }
@@ -621,7 +649,7 @@ struct PopulationScore {
     }
     return c;
   }
-  FORMICA_HD double operator()(const PairWork& w, int64_t gain) const {
+  FORMICA_HD double operator()(const ChildWork& w, int64_t gain) const {
     if (h == nullptr) return static_cast<double>(gain);
     double entropy = 0;
     for (int e = 0; e < w.removed_edges; ++e) {

@@ -91,14 +91,14 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
   if (threadIdx.x != 0) return;
   w.added_count = totals[0];
   w.removed_count = totals[1];
-  w.stamp_now = args.counters[2 * slot];
-  w.mark_now = args.counters[2 * slot + 1];
+  w.child.stamp_now = args.counters[2 * slot];
+  w.child.mark_now = args.counters[2 * slot + 1];
   const eax::PopulationScore score{args.links, args.population, args.n, args.h};
   RandomStream rng(args.seed, job.stream);
   const eax::PairResult result = eax::best_child_of_difference(a, args.distance, args.lists, args.k,
                                                                args.merge_neighbours, args.children, rng, score, w);
-  args.counters[2 * slot] = w.stamp_now;
-  args.counters[2 * slot + 1] = w.mark_now;
+  args.counters[2 * slot] = w.child.stamp_now;
+  args.counters[2 * slot + 1] = w.child.mark_now;
   PairOutcome& out = args.outcomes[first_job + slot];
   out.made = result.made;
   out.fault = static_cast<int32_t>(w.fault);
