@@ -47,6 +47,7 @@ __global__ void parent_arrays_kernel(const int32_t* tours, int32_t* pos, int32_t
 struct PairKernelArgs {
   formica::cuda::DistanceView distance;
   int n = 0, k = 0, merge_neighbours = 0, children = 0, population = 0;
+  int makers = 1;  // warps of a block that make children at once
   const int32_t* lists = nullptr;
   const int32_t* tours = nullptr;
   const int32_t* pos = nullptr;
@@ -54,27 +55,53 @@ struct PairKernelArgs {
   const double* h = nullptr;  // null: score by gain
   const PairJob* jobs = nullptr;
   uint64_t seed = 0;
-  int32_t* work = nullptr;      // per launch slot: PairArrays::kPerCity * n words
-  uint32_t* counters = nullptr;  // per launch slot: stamp_now, mark_now
+  int32_t* work = nullptr;       // per launch slot: pair_words(n, makers)
+  uint32_t* counters = nullptr;  // per launch slot and maker: stamp_now, mark_now
   PairOutcome* outcomes = nullptr;
 };
 
 /// Threads of a pair's block: they find the parents' difference together; the first one then
-/// traces the AB-cycles and makes the children.
+/// traces the AB-cycles, and the first lane of each of up to kMaxMakers warps makes children.
 constexpr int kPairThreads = 256;
+constexpr int kMaxMakers = EaxChildrenCuda::kMaxMakers;
+static_assert(kMaxMakers * 32 <= kPairThreads);
+
+/// The words of one slot's workspace: the pair's (with its first maker's child) and one child's
+/// more for each other maker.
+__host__ __device__ size_t pair_words(size_t n, int makers) {
+  return (static_cast<size_t>(eax::PairArrays::kPerCity) + static_cast<size_t>(makers - 1) * eax::ChildWork::kPerCity) * n;
+}
+
+/// Maker m's child workspace in the slot's words (the pair's own for m = 0, bound first).
+__device__ eax::ChildWork maker_child(int32_t* slot_words, size_t n, int m) {
+  eax::ChildWork c;
+  eax::WordCarver carver{
+      m == 0 ? slot_words
+             : slot_words + (eax::PairArrays::kPerCity + static_cast<size_t>(m - 1) * eax::ChildWork::kPerCity) * n,
+      n};
+  c.bind(carver);
+  return c;
+}
 
 /// One pair per block: the difference found by every thread over its stretch of B's positions,
-/// listed in position order (a block scan of the counts), then eax::best_child_of_difference on
-/// the first thread. The best child's edges stay in the slot's workspace for the host to copy.
+/// listed in position order (a block scan of the counts); the AB-cycles traced by the first thread,
+/// with the order of the children drawn as the host draws it (eax::best_child_of_difference); then
+/// the children made `makers` at a time, one per warp, and counted in that order, the best kept as
+/// the host keeps it. The best child's edges stay in the slot's workspace for the host to copy.
 __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelArgs args, int first_job) {
   using Scan = cub::BlockScan<int, kPairThreads>;
   __shared__ typename Scan::TempStorage scan_storage;
-  __shared__ int totals[2];
-  const int slot = static_cast<int>(blockIdx.x);
+  __shared__ int totals[2], cycles, made, fault;
+  __shared__ int made_one[kMaxMakers], removed_edges[kMaxMakers], added_edges[kMaxMakers], faults[kMaxMakers];
+  __shared__ long long gains[kMaxMakers];
+  __shared__ double scores[kMaxMakers];
+  const int slot = static_cast<int>(blockIdx.x), warp = static_cast<int>(threadIdx.x) / 32,
+            lane = static_cast<int>(threadIdx.x) % 32;
   const PairJob job = args.jobs[first_job + slot];
   const size_t n = static_cast<size_t>(args.n);
+  int32_t* slot_words = args.work + static_cast<size_t>(slot) * pair_words(n, args.makers);
   eax::PairWork w;
-  w.bind(args.work + static_cast<size_t>(slot) * eax::PairArrays::kPerCity * n, args.n);
+  w.bind(slot_words, args.n);
   const eax::ParentView a{args.n, args.tours + job.a * n, args.pos + job.a * n, args.links + 2 * job.a * n};
   const int32_t* b = args.tours + job.b * n;
   const int chunk = (args.n + kPairThreads - 1) / kPairThreads;
@@ -88,32 +115,92 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
   eax::difference_between(a, b, from, to, w.diff_added, added_at, w.diff_removed, removed_at);
   if (threadIdx.x == kPairThreads - 1) totals[0] = added_at, totals[1] = removed_at;
   __syncthreads();
-  if (threadIdx.x != 0) return;
-  w.added_count = totals[0];
-  w.removed_count = totals[1];
-  w.child.stamp_now = args.counters[2 * slot];
-  w.child.mark_now = args.counters[2 * slot + 1];
-  const eax::PopulationScore score{args.links, args.population, args.n, args.h};
   RandomStream rng(args.seed, job.stream);
-  const eax::PairResult result = eax::best_child_of_difference(a, args.distance, args.lists, args.k,
-                                                               args.merge_neighbours, args.children, rng, score, w);
-  args.counters[2 * slot] = w.child.stamp_now;
-  args.counters[2 * slot + 1] = w.child.mark_now;
+  if (threadIdx.x == 0) {
+    w.added_count = totals[0];
+    w.removed_count = totals[1];
+    fault = eax::ab_cycles(w, rng) ? 0 : static_cast<int>(w.fault);
+    // Every draw of the children's order at once: the host draws the same ones, in this order, for
+    // as many children as it tries.
+    for (int i = 0; i < w.cycles; ++i) w.order[i] = i;
+    for (int i = 0; i < w.cycles; ++i) {
+      const int j = i + static_cast<int>(rng.below(static_cast<uint32_t>(w.cycles - i)));
+      const int32_t t = w.order[i];
+      w.order[i] = w.order[j];
+      w.order[j] = t;
+    }
+    cycles = fault == 0 ? w.cycles : 0;
+    made = 0;
+  }
+  __syncthreads();
+  const bool maker = lane == 0 && warp < args.makers;
+  eax::ChildWork child;
+  uint32_t* counter = args.counters + 2 * (static_cast<size_t>(slot) * args.makers + warp);
+  if (maker) {
+    child = maker_child(slot_words, n, warp);
+    child.stamp_now = counter[0];
+    child.mark_now = counter[1];
+  }
+  const eax::PopulationScore score{args.links, args.population, args.n, args.h};
+  eax::PairResult result;
+  double best_score = 0;
+  for (int first = 0; first < cycles && made < args.children && fault == 0; first += args.makers) {
+    if (maker) {
+      const int i = first + warp;
+      made_one[warp] = 0;
+      faults[warp] = 0;
+      if (i < cycles) {
+        const int32_t* cities = w.cycle_cities + w.cycle_start[w.order[i]];
+        const int m = w.cycle_start[w.order[i] + 1] - w.cycle_start[w.order[i]];
+        int64_t gain = 0;
+        made_one[warp] = eax::make_child(a, args.distance, args.lists, args.k, args.merge_neighbours, cities, m, child,
+                                         gain);
+        faults[warp] = static_cast<int>(child.fault);
+        if (made_one[warp]) {
+          gains[warp] = gain;
+          scores[warp] = score(child, gain);
+          removed_edges[warp] = child.removed_edges;
+          added_edges[warp] = child.added_edges;
+        }
+      }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      for (int m = 0; m < args.makers && first + m < cycles && made < args.children; ++m) {
+        if (faults[m] != 0) {
+          fault = faults[m];
+          break;
+        }
+        if (!made_one[m]) continue;
+        eax::ChildWork other = maker_child(slot_words, n, m);
+        other.removed_edges = removed_edges[m];
+        other.added_edges = added_edges[m];
+        eax::keep_if_best(w, other, gains[m], scores[m], result, best_score);
+        made = result.made;
+      }
+    }
+    __syncthreads();
+  }
+  if (maker) {
+    counter[0] = child.stamp_now;
+    counter[1] = child.mark_now;
+  }
+  if (threadIdx.x != 0) return;
   PairOutcome& out = args.outcomes[first_job + slot];
-  out.made = result.made;
-  out.fault = static_cast<int32_t>(w.fault);
+  out.made = fault == 0 ? result.made : 0;
+  out.fault = fault;
   out.gain = result.gain;
-  out.removed = result.made > 0 ? w.best_removed_edges : 0;
-  out.added = result.made > 0 ? w.best_added_edges : 0;
+  out.removed = out.made > 0 ? w.best_removed_edges : 0;
+  out.added = out.made > 0 ? w.best_added_edges : 0;
 }
 
 /// The workspace of one pair, in bytes.
-size_t pair_bytes(int n) { return static_cast<size_t>(eax::PairArrays::kPerCity) * static_cast<size_t>(n) * 4; }
+size_t pair_bytes(int n, int makers) { return pair_words(static_cast<size_t>(n), makers) * sizeof(int32_t); }
 
 }  // namespace
 
 struct EaxChildrenCuda::State {
-  int n = 0, k = 0, merge_neighbours = 0, population = 0, slots = 0;
+  int n = 0, k = 0, merge_neighbours = 0, population = 0, slots = 0, makers = 1;
   formica::cuda::DeviceDistances distances;
   DeviceBuffer<int32_t> lists, tours, pos, links, work;
   DeviceBuffer<uint32_t> counters;
@@ -124,13 +211,17 @@ struct EaxChildrenCuda::State {
         distances(instance), lists(candidates.data()) {}
 };
 
-EaxChildrenCuda::EaxChildrenCuda(const Instance& instance, const CandidateLists& lists, int merge_neighbours)
+EaxChildrenCuda::EaxChildrenCuda(const Instance& instance, const CandidateLists& lists, int merge_neighbours,
+                                 int makers)
     : state_(std::make_unique<State>(instance, lists, merge_neighbours)) {
+  FORMICA_EXPECTS(makers >= 1 && makers <= kMaxMakers, "eax on the GPU: children made at once must be in [1, ",
+                  kMaxMakers, "], got ", makers);
+  state_->makers = makers;
   FORMICA_EXPECTS(lists.n() == instance.n() && merge_neighbours >= 1, "eax on the GPU: lists of every city needed");
   size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const size_t fits = free_bytes / 4 / pair_bytes(instance.n());
-  FORMICA_EXPECTS(fits >= 1, "eax on the GPU: no room for one pair's workspace of ", pair_bytes(instance.n()),
+  const size_t fits = free_bytes / 4 / pair_bytes(instance.n(), makers);
+  FORMICA_EXPECTS(fits >= 1, "eax on the GPU: no room for one pair's workspace of ", pair_bytes(instance.n(), makers),
                   " bytes");
   state_->slots = static_cast<int>(std::min<size_t>(fits, 1024));
 }
@@ -193,10 +284,10 @@ void EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
     s.h_population = s.population;
   }
   const int slots = static_cast<int>(std::min<size_t>(static_cast<size_t>(s.slots), jobs.size()));
-  if (s.work.size() < static_cast<size_t>(slots) * eax::PairArrays::kPerCity * n) {
-    s.work = DeviceBuffer<int32_t>(static_cast<size_t>(slots) * eax::PairArrays::kPerCity * n);
+  if (s.work.size() < static_cast<size_t>(slots) * pair_words(n, s.makers)) {
+    s.work = DeviceBuffer<int32_t>(static_cast<size_t>(slots) * pair_words(n, s.makers));
     CUDA_CHECK(cudaMemset(s.work.data(), 0, s.work.size() * sizeof(int32_t)));
-    s.counters = DeviceBuffer<uint32_t>(2 * static_cast<size_t>(slots));
+    s.counters = DeviceBuffer<uint32_t>(2 * static_cast<size_t>(slots) * s.makers);
     CUDA_CHECK(cudaMemset(s.counters.data(), 0, s.counters.size() * sizeof(uint32_t)));
   }
   DeviceBuffer<PairJob> d_jobs(jobs);
@@ -208,6 +299,7 @@ void EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
   args.merge_neighbours = s.merge_neighbours;
   args.children = children;
   args.population = s.population;
+  args.makers = s.makers;
   args.lists = s.lists.data();
   args.tours = s.tours.data();
   args.pos = s.pos.data();
@@ -238,7 +330,7 @@ void EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
       if (o.made == 0) continue;
       // The best child's edges, where bind() put them in the slot's workspace.
       eax::PairWork view;
-      view.bind(s.work.data() + static_cast<size_t>(slot) * eax::PairArrays::kPerCity * n, s.n);
+      view.bind(s.work.data() + static_cast<size_t>(slot) * pair_words(n, s.makers), s.n);
       for (const auto& [from, count_edges, into] :
            {std::tuple{view.best_removed, o.removed, &child.removed}, std::tuple{view.best_added, o.added, &child.added}}) {
         edges.resize(2 * static_cast<size_t>(count_edges));

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // GA-EAX's children on the GPU: the population's tours and their links in device memory, and a
 // generation's pair crossovers (population/eax_pair.h: difference, AB-cycles, single-cycle
-// children, subtours joined, the best by the entropy score) run there all at once, a GPU thread
-// per pair. The host keeps the selection's bookkeeping: it takes the children back as edge
+// children, subtours joined, the best by the entropy score) run there all at once, a block per
+// pair: its threads find the difference, one traces the AB-cycles, and several warps make the
+// children at once. The host keeps the selection's bookkeeping: it takes the children back as edge
 // exchanges of A and builds the tours it keeps. The kernel runs the very code the host's tests
 // check against EdgeAssembly, so a pair's child on the GPU is the host's, edge for edge
 // (`EaxChildrenCuda.*` checks it on the device). Host header: no CUDA types.
@@ -36,9 +37,14 @@ struct PairJob {
 
 class EaxChildrenCuda {
  public:
+  /// Warps of a pair's block that make children at once, at most.
+  static constexpr int kMaxMakers = 8;
   /// The subtours are joined over the first `merge_neighbours` cities of each list, as
-  /// EdgeAssembly joins them. The instance must not hold an implicit path city.
-  EaxChildrenCuda(const Instance& instance, const CandidateLists& lists, int merge_neighbours);
+  /// EdgeAssembly joins them; a pair's children are made `makers` at a time (1 to kMaxMakers: the
+  /// same children, sooner), each with a workspace of its own. The instance must not hold an
+  /// implicit path city.
+  EaxChildrenCuda(const Instance& instance, const CandidateLists& lists, int merge_neighbours,
+                  int makers = kMaxMakers);
   ~EaxChildrenCuda();
   EaxChildrenCuda(const EaxChildrenCuda&) = delete;
   EaxChildrenCuda& operator=(const EaxChildrenCuda&) = delete;
@@ -55,8 +61,9 @@ class EaxChildrenCuda {
   void best_children(std::span<const PairJob> jobs, uint64_t seed, int children, bool entropy,
                      std::vector<PairChild>& out);
 
-  /// Pair crossovers one launch holds: their workspaces (eax::PairArrays::kPerCity words a city
-  /// each) take at most a quarter of the device memory free when the object was made.
+  /// Pair crossovers one launch holds: their workspaces (eax::PairArrays::kPerCity words a city,
+  /// and eax::ChildWork::kPerCity more for each maker after the first) take at most a quarter of
+  /// the device memory free when the object was made.
   int pairs_per_launch() const;
 
  private:
