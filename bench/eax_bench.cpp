@@ -2,7 +2,7 @@
 // GA-EAX alone on host threads (population/edge_assembly_search.h): the population's shortest
 // tour against wall time on a TSPLIB instance, its gap to the optimum where one is known.
 //   eax_bench --instance pcb3038 --seconds 30 [--population 100] [--children 30] [--threads 0] [--seed 1]
-//             [--gpu-climbs] [--gpu-children] [--generations G] ...
+//             [--gpu-climbs] [--gpu-children] [--gpu-makers M] [--generations G] ...
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -60,6 +60,8 @@ int main(int argc, char** argv) {
   app.add_flag("--gpu-climbs", config.gpu_climbs, "the start tours' first climbs on the GPU");
   app.add_flag("--gpu-children", config.gpu_children,
                "the first stage's crossovers on the GPU (the same generations as on the host threads)");
+  app.add_option("--gpu-makers", config.gpu_makers, "--gpu-children: warps of a pair's block making children at once")
+      ->check(CLI::Range(1, 8));
   std::string climb = "or-opt";
   app.add_option("--climb", climb, "how the start tours are climbed")
       ->check(CLI::IsMember({"or-opt", "lin-kernighan"}));
@@ -117,12 +119,12 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "final %lld (%.4f %%) after %d generations (%s), %lld children, population built at %.2f s, %.2f s in "
-      "all, %.2f s of generations (%lld pair crossovers on the GPU)\n",
+      "all, %.2f s of generations (%lld pair crossovers on the GPU, their kernels %.2f s)\n",
       static_cast<long long>(search.best_length()), gap(search.best_length()), search.generations(),
       search.finished()                                        ? "converged"
       : generations > 0 && search.generations() >= generations ? "generations"
                                                                : "time limit",
       static_cast<long long>(search.children()), built, elapsed(), elapsed() - built,
-      static_cast<long long>(search.gpu_pairs()));
+      static_cast<long long>(search.gpu_pairs()), search.gpu_seconds());
   return 0;
 }

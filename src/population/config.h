@@ -86,6 +86,9 @@ struct EdgeAssemblyConfig {
   /// the block E-sets and build the tours of the children taken. Needs the CUDA backend and a
   /// device (docs/gpu-engine.md#children-on-the-gpu).
   bool gpu_children = false;
+  /// gpu_children: warps of a pair's block that make its children at once (1 to 8; the same
+  /// children, sooner with more). A tuning knob of bench/eax_bench.cpp, not a command-line option.
+  int gpu_makers = 8;
   /// Beside the colonies (--host-search eax): K > 0 of the `threads` run iterated Lin-Kernighan on
   /// the colonies' tours until the population's own shortest tour has caught up with theirs, then
   /// rejoin the generations (population/eax_companion.h): the run's tour keeps falling while the

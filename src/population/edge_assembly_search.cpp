@@ -229,7 +229,7 @@ EdgeAssemblySearch::EdgeAssemblySearch(const Instance& instance, const EdgeAssem
                   "--eax-gpu-children: a path's implicit city has no distances on the GPU");
 #if FORMICA_HAVE_CUDA
   if (config.gpu_children && n >= kMinCities)
-    gpu_ = std::make_shared<cuda::EaxChildrenCuda>(instance_, lists_, config_.neighbours);
+    gpu_ = std::make_shared<cuda::EaxChildrenCuda>(instance_, lists_, config_.neighbours, config_.gpu_makers);
 #endif
   if (n < kMinCities) {
     // Too few cities to cut: every order with city 0 first, the shortest kept (at most 720).
@@ -539,6 +539,13 @@ bool EdgeAssemblySearch::crossovers_on_host(const StopFlag& stop, const EdgeAsse
     }
   }
   return !cut;
+}
+
+double EdgeAssemblySearch::gpu_seconds() const {
+#if FORMICA_HAVE_CUDA
+  if (gpu_) return gpu_->kernel_seconds();
+#endif
+  return 0;
 }
 
 bool EdgeAssemblySearch::crossovers_on_gpu(const StopFlag& stop) {

@@ -106,6 +106,8 @@ class EdgeAssemblySearch final : public Search {
   int64_t gpu_climbed() const { return gpu_climbed_; }
   /// Pair crossovers that ran on the GPU (EdgeAssemblyConfig::gpu_children).
   int64_t gpu_pairs() const { return gpu_pairs_; }
+  /// The seconds their kernels ran (CUDA events).
+  double gpu_seconds() const;
   /// The population's tours (after the first step), each a permutation, and their lengths.
   const std::vector<std::vector<int32_t>>& population() const { return tours_; }
   const std::vector<int64_t>& lengths() const { return lengths_; }

@@ -15,6 +15,7 @@
 #include "cuda/check.cuh"
 #include "cuda/device.h"
 #include "cuda/device_distance.cuh"
+#include "cuda/event.cuh"
 #include "population/eax_pair.h"
 #include "population/eax_pair_host.h"
 
@@ -206,6 +207,8 @@ struct EaxChildrenCuda::State {
   DeviceBuffer<uint32_t> counters;
   DeviceBuffer<double> h;
   int h_population = -1;
+  double kernel_ms = 0;
+  formica::cuda::Event before, after;
   State(const Instance& instance, const CandidateLists& candidates, int merge)
       : n(instance.n()), k(candidates.k()), merge_neighbours(std::min(merge, candidates.k())),
         distances(instance), lists(candidates.data()) {}
@@ -229,6 +232,8 @@ EaxChildrenCuda::EaxChildrenCuda(const Instance& instance, const CandidateLists&
 EaxChildrenCuda::~EaxChildrenCuda() = default;
 
 int EaxChildrenCuda::pairs_per_launch() const { return state_->slots; }
+
+double EaxChildrenCuda::kernel_seconds() const { return state_->kernel_ms / 1000; }
 
 void EaxChildrenCuda::set_population(std::span<const std::vector<int32_t>> tours) {
   State& s = *state_;
@@ -313,9 +318,12 @@ void EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
   std::vector<int32_t> edges;
   for (size_t first = 0; first < jobs.size(); first += static_cast<size_t>(slots)) {
     const int count = static_cast<int>(std::min(jobs.size() - first, static_cast<size_t>(slots)));
+    CUDA_CHECK(cudaEventRecord(s.before.event));
     pair_children_kernel<<<static_cast<unsigned>(count), kPairThreads>>>(args, static_cast<int>(first));
     CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaEventRecord(s.after.event));
     CUDA_CHECK(cudaDeviceSynchronize());
+    s.kernel_ms += formica::cuda::elapsed_ms(s.before, s.after);
     std::vector<PairOutcome> outcomes(static_cast<size_t>(count));
     CUDA_CHECK(cudaMemcpy(outcomes.data(), d_outcomes.data() + first, outcomes.size() * sizeof(PairOutcome),
                           cudaMemcpyDeviceToHost));

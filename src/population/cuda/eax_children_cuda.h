@@ -65,6 +65,8 @@ class EaxChildrenCuda {
   /// and eax::ChildWork::kPerCity more for each maker after the first) take at most a quarter of
   /// the device memory free when the object was made.
   int pairs_per_launch() const;
+  /// The seconds the crossover kernels have run so far (CUDA events).
+  double kernel_seconds() const;
 
  private:
   struct State;
