@@ -569,8 +569,7 @@ bool EdgeAssemblySearch::crossovers_on_gpu(const StopFlag& stop) {
   }
   if (stop.requested()) return false;
   std::vector<cuda::PairChild> children;
-  gpu_->best_children(jobs, seed_, config_.children, frequency_ != nullptr, children);
-  if (stop.requested()) return false;
+  if (!gpu_->best_children(jobs, seed_, config_.children, frequency_ != nullptr, children, &stop)) return false;
   gpu_pairs_ += population;
   // The children taken become tours on the host threads, as the host's generation builds them.
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) if (threads_ > 1)

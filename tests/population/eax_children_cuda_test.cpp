@@ -5,6 +5,7 @@
 // crossovers read; each child is one tour of the length its gain says.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,37 @@ TEST(EaxChildrenCuda, EveryPairsChildIsTheHostsEdgeForEdge) {
                               std::string(to_string(type)), made);
   }
   EXPECT_GT(made, 120);
+#endif
+}
+
+TEST(EaxChildrenCuda, AStopCutsTheCrossoversOffAndTheNextOnesAreStillTheHosts) {
+  FORMICA_REQUIRE_CUDA();
+#if FORMICA_HAVE_CUDA
+  // Random permutations of 20,000 cities differ in nearly every edge: their crossovers take far
+  // longer than the stop that is already due.
+  const Instance instance = io::generate_instance(20'000, io::InstanceKind::Uniform, 4);
+  const CandidateLists lists = build_candidate_lists(instance, 10);
+  std::vector<std::vector<int32_t>> population;
+  for (int t = 0; t < 8; ++t) population.push_back(localsearch::random_start(instance.n(), 5, t));
+  cuda::EaxChildrenCuda gpu(instance, lists, 10);
+  gpu.set_population(population);
+  StopFlag due;
+  due.deadline = std::chrono::steady_clock::now();
+  std::vector<cuda::PairChild> children;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(gpu.best_children(ring_of_pairs(8, 1), 3, 30, true, children, &due));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+  const Instance small = io::generate_instance(1'500, io::InstanceKind::Clustered, 4);
+  const CandidateLists small_lists = build_candidate_lists(small, 10);
+  const std::vector<std::vector<int32_t>> climbed = climbed_population(small, small_lists, 8, 4);
+  cuda::EaxChildrenCuda again(small, small_lists, 10);
+  again.set_population(climbed);
+  // A call that the stop may cut off anywhere (or not at all, if it is done first) ...
+  static_cast<void>(again.best_children(ring_of_pairs(8, 1), 3, 30, true, children, &due));
+  // ... leaves the workspaces whole: the next crossovers are the host's.
+  int made = 0;
+  expect_the_hosts_children(small, small_lists, climbed, again, ring_of_pairs(8, 7), true, "after a stop", made);
+  EXPECT_GT(made, 4);
 #endif
 }
 

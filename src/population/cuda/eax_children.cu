@@ -5,12 +5,15 @@
 #include <cub/block/block_scan.cuh>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "core/search.h"
 #include "cuda/buffer.cuh"
 #include "cuda/check.cuh"
 #include "cuda/device.h"
@@ -58,7 +61,8 @@ struct PairKernelArgs {
   uint64_t seed = 0;
   int32_t* work = nullptr;       // per launch slot: pair_words(n, makers)
   uint32_t* counters = nullptr;  // per launch slot and maker: stamp_now, mark_now
-  PairOutcome* outcomes = nullptr;
+  PairOutcome* outcomes = nullptr;  // per launch slot
+  const volatile int* stop = nullptr;  // mapped host memory: non-zero, stop between rounds of children
 };
 
 /// Threads of a pair's block: they find the parents' difference together; the first one then
@@ -92,7 +96,7 @@ __device__ eax::ChildWork maker_child(int32_t* slot_words, size_t n, int m) {
 __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelArgs args, int first_job) {
   using Scan = cub::BlockScan<int, kPairThreads>;
   __shared__ typename Scan::TempStorage scan_storage;
-  __shared__ int totals[2], cycles, made, fault;
+  __shared__ int totals[2], cycles, made, fault, stopped;
   __shared__ int made_one[kMaxMakers], removed_edges[kMaxMakers], added_edges[kMaxMakers], faults[kMaxMakers];
   __shared__ long long gains[kMaxMakers];
   __shared__ double scores[kMaxMakers];
@@ -132,6 +136,7 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
     }
     cycles = fault == 0 ? w.cycles : 0;
     made = 0;
+    stopped = *args.stop != 0;
   }
   __syncthreads();
   const bool maker = lane == 0 && warp < args.makers;
@@ -145,7 +150,7 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
   const eax::PopulationScore score{args.links, args.population, args.n, args.h};
   eax::PairResult result;
   double best_score = 0;
-  for (int first = 0; first < cycles && made < args.children && fault == 0; first += args.makers) {
+  for (int first = 0; first < cycles && made < args.children && fault == 0 && !stopped; first += args.makers) {
     if (maker) {
       const int i = first + warp;
       made_one[warp] = 0;
@@ -179,6 +184,7 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
         eax::keep_if_best(w, other, gains[m], scores[m], result, best_score);
         made = result.made;
       }
+      stopped = *args.stop != 0;
     }
     __syncthreads();
   }
@@ -187,7 +193,7 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
     counter[1] = child.mark_now;
   }
   if (threadIdx.x != 0) return;
-  PairOutcome& out = args.outcomes[first_job + slot];
+  PairOutcome& out = args.outcomes[slot];
   out.made = fault == 0 ? result.made : 0;
   out.fault = fault;
   out.gain = result.gain;
@@ -200,19 +206,68 @@ size_t pair_bytes(int n, int makers) { return pair_words(static_cast<size_t>(n),
 
 }  // namespace
 
+/// Grows `buffer` to hold `count` values (its contents lost when it grows).
+template <class T>
+void reserve(DeviceBuffer<T>& buffer, size_t count) {
+  if (buffer.size() < count) buffer = DeviceBuffer<T>(count);
+}
+
 struct EaxChildrenCuda::State {
   int n = 0, k = 0, merge_neighbours = 0, population = 0, slots = 0, makers = 1;
   formica::cuda::DeviceDistances distances;
-  DeviceBuffer<int32_t> lists, tours, pos, links, work;
+  DeviceBuffer<int32_t> lists, tours, pos, links, work, edges;
   DeviceBuffer<uint32_t> counters;
   DeviceBuffer<double> h;
+  DeviceBuffer<PairJob> jobs;
+  DeviceBuffer<PairOutcome> outcomes;
+  DeviceBuffer<long long> offsets;
   int h_population = -1;
   double kernel_ms = 0;
   formica::cuda::Event before, after;
+  // A stream of its own, which waits for no other work on the device (the colonies' beside GA-EAX),
+  // and the stop flag in mapped host memory, which the kernel reads between rounds of children.
+  cudaStream_t stream = nullptr;
+  int* flag = nullptr;
+  int* device_flag = nullptr;
   State(const Instance& instance, const CandidateLists& candidates, int merge)
       : n(instance.n()), k(candidates.k()), merge_neighbours(std::min(merge, candidates.k())),
-        distances(instance), lists(candidates.data()) {}
+        distances(instance), lists(candidates.data()) {
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped));
+    *flag = 0;
+    CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flag), flag, 0));
+  }
+  ~State() {
+    cudaStreamDestroy(stream);
+    cudaFreeHost(flag);
+  }
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
+  /// Waits for the stream, raising the stop flag once `stop` asks; false when it was raised.
+  bool wait(const StopFlag* stop) {
+    for (;;) {
+      const cudaError_t state = cudaStreamQuery(stream);
+      if (state == cudaSuccess) break;
+      if (state != cudaErrorNotReady) CUDA_CHECK(state);
+      if (stop != nullptr && *flag == 0 && stop->requested()) *reinterpret_cast<volatile int*>(flag) = 1;
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+    return *reinterpret_cast<volatile int*>(flag) == 0;
+  }
 };
+
+/// Every pair's best child's edges, removed then added, gathered at offsets[pair] (2 words an edge).
+__global__ void gather_edges_kernel(const int32_t* work, size_t slot_words, int n, const PairOutcome* outcomes,
+                                    const long long* offsets, int32_t* edges) {
+  const int slot = static_cast<int>(blockIdx.x);
+  const PairOutcome o = outcomes[slot];
+  if (o.made == 0) return;
+  eax::PairWork view;
+  view.bind(const_cast<int32_t*>(work) + static_cast<size_t>(slot) * slot_words, n);
+  int32_t* out = edges + offsets[slot];
+  for (int e = static_cast<int>(threadIdx.x); e < 2 * o.removed; e += blockDim.x) out[e] = view.best_removed[e];
+  for (int e = static_cast<int>(threadIdx.x); e < 2 * o.added; e += blockDim.x) out[2 * o.removed + e] = view.best_added[e];
+}
 
 EaxChildrenCuda::EaxChildrenCuda(const Instance& instance, const CandidateLists& lists, int merge_neighbours,
                                  int makers)
@@ -251,13 +306,13 @@ void EaxChildrenCuda::set_population(std::span<const std::vector<int32_t>> tours
     s.pos = DeviceBuffer<int32_t>(flat.size());
     s.links = DeviceBuffer<int32_t>(2 * flat.size());
   }
-  s.tours.upload(flat);
+  s.tours.upload(flat, s.stream);
   constexpr int kThreads = 256;
   const size_t cities = flat.size();
-  parent_arrays_kernel<<<static_cast<unsigned>((cities + kThreads - 1) / kThreads), kThreads>>>(
+  parent_arrays_kernel<<<static_cast<unsigned>((cities + kThreads - 1) / kThreads), kThreads, 0, s.stream>>>(
       s.tours.data(), s.pos.data(), s.links.data(), s.n, s.population);
   CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaStreamSynchronize(s.stream));
 }
 
 void EaxChildrenCuda::set_tour(int slot, std::span<const int32_t> tour) {
@@ -265,15 +320,17 @@ void EaxChildrenCuda::set_tour(int slot, std::span<const int32_t> tour) {
   const size_t n = static_cast<size_t>(s.n);
   FORMICA_EXPECTS(slot >= 0 && slot < s.population && tour.size() == n, "eax on the GPU: tour ", slot,
                   " of a population of ", s.population);
-  CUDA_CHECK(cudaMemcpy(s.tours.data() + slot * n, tour.data(), n * sizeof(int32_t), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpyAsync(s.tours.data() + slot * n, tour.data(), n * sizeof(int32_t), cudaMemcpyHostToDevice,
+                             s.stream));
   constexpr int kThreads = 256;
-  parent_arrays_kernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads>>>(
+  parent_arrays_kernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0, s.stream>>>(
       s.tours.data() + slot * n, s.pos.data() + slot * n, s.links.data() + 2 * slot * n, s.n, 1);
   CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaStreamSynchronize(s.stream));  // `tour` may go once this returns
 }
 
-void EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed, int children, bool entropy,
-                                    std::vector<PairChild>& out) {
+bool EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed, int children, bool entropy,
+                                    std::vector<PairChild>& out, const StopFlag* stop) {
   State& s = *state_;
   FORMICA_EXPECTS(s.population >= 2, "eax on the GPU: no population set");
   FORMICA_EXPECTS(children >= 1, "eax on the GPU: children must be positive");
@@ -281,22 +338,26 @@ void EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
     FORMICA_EXPECTS(job.a >= 0 && job.a < s.population && job.b >= 0 && job.b < s.population,
                     "eax on the GPU: a pair outside the population");
   out.assign(jobs.size(), PairChild{});
-  if (jobs.empty()) return;
-  const size_t n = static_cast<size_t>(s.n);
+  if (jobs.empty()) return true;
+  const size_t n = static_cast<size_t>(s.n), slot_words = pair_words(n, s.makers);
   if (entropy && s.h_population != s.population) {
     const std::vector<double> h = eax::entropy_terms(s.population);
-    s.h = DeviceBuffer<double>(std::span<const double>(h));
+    s.h = DeviceBuffer<double>(h.size());
+    s.h.upload(h, s.stream);
     s.h_population = s.population;
   }
   const int slots = static_cast<int>(std::min<size_t>(static_cast<size_t>(s.slots), jobs.size()));
-  if (s.work.size() < static_cast<size_t>(slots) * pair_words(n, s.makers)) {
-    s.work = DeviceBuffer<int32_t>(static_cast<size_t>(slots) * pair_words(n, s.makers));
-    CUDA_CHECK(cudaMemset(s.work.data(), 0, s.work.size() * sizeof(int32_t)));
+  if (s.work.size() < static_cast<size_t>(slots) * slot_words) {
+    s.work = DeviceBuffer<int32_t>(static_cast<size_t>(slots) * slot_words);
+    CUDA_CHECK(cudaMemsetAsync(s.work.data(), 0, s.work.size() * sizeof(int32_t), s.stream));
     s.counters = DeviceBuffer<uint32_t>(2 * static_cast<size_t>(slots) * s.makers);
-    CUDA_CHECK(cudaMemset(s.counters.data(), 0, s.counters.size() * sizeof(uint32_t)));
+    CUDA_CHECK(cudaMemsetAsync(s.counters.data(), 0, s.counters.size() * sizeof(uint32_t), s.stream));
   }
-  DeviceBuffer<PairJob> d_jobs(jobs);
-  DeviceBuffer<PairOutcome> d_outcomes(jobs.size());
+  reserve(s.jobs, jobs.size());
+  reserve(s.outcomes, static_cast<size_t>(slots));
+  reserve(s.offsets, static_cast<size_t>(slots));
+  s.jobs.upload(jobs, s.stream);
+  *s.flag = 0;
   PairKernelArgs args;
   args.distance = s.distances.view();
   args.n = s.n;
@@ -310,45 +371,65 @@ void EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
   args.pos = s.pos.data();
   args.links = s.links.data();
   args.h = entropy ? s.h.data() : nullptr;
-  args.jobs = d_jobs.data();
+  args.jobs = s.jobs.data();
   args.seed = seed;
   args.work = s.work.data();
   args.counters = s.counters.data();
-  args.outcomes = d_outcomes.data();
+  args.outcomes = s.outcomes.data();
+  args.stop = s.device_flag;
+  std::vector<PairOutcome> outcomes;
+  std::vector<long long> offsets;
   std::vector<int32_t> edges;
   for (size_t first = 0; first < jobs.size(); first += static_cast<size_t>(slots)) {
     const int count = static_cast<int>(std::min(jobs.size() - first, static_cast<size_t>(slots)));
-    CUDA_CHECK(cudaEventRecord(s.before.event));
-    pair_children_kernel<<<static_cast<unsigned>(count), kPairThreads>>>(args, static_cast<int>(first));
+    CUDA_CHECK(cudaEventRecord(s.before.event, s.stream));
+    pair_children_kernel<<<static_cast<unsigned>(count), kPairThreads, 0, s.stream>>>(args, static_cast<int>(first));
     CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaEventRecord(s.after.event));
-    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaEventRecord(s.after.event, s.stream));
+    outcomes.resize(static_cast<size_t>(count));
+    CUDA_CHECK(cudaMemcpyAsync(outcomes.data(), s.outcomes.data(), outcomes.size() * sizeof(PairOutcome),
+                               cudaMemcpyDeviceToHost, s.stream));
+    const bool completed = s.wait(stop);
     s.kernel_ms += formica::cuda::elapsed_ms(s.before, s.after);
-    std::vector<PairOutcome> outcomes(static_cast<size_t>(count));
-    CUDA_CHECK(cudaMemcpy(outcomes.data(), d_outcomes.data() + first, outcomes.size() * sizeof(PairOutcome),
-                          cudaMemcpyDeviceToHost));
+    if (!completed) return false;
+    // Every pair's best child's edges in one array, one copy.
+    offsets.assign(static_cast<size_t>(count), 0);
+    long long words = 0;
     for (int slot = 0; slot < count; ++slot) {
       const PairOutcome& o = outcomes[static_cast<size_t>(slot)];
       if (o.fault != 0)
         throw std::logic_error("edge assembly on the GPU: fault " + std::to_string(o.fault) + " in pair " +
                                std::to_string(first + static_cast<size_t>(slot)));
+      offsets[static_cast<size_t>(slot)] = words;
+      if (o.made > 0) words += 2LL * (o.removed + o.added);
+    }
+    if (words > 0) {
+      reserve(s.edges, static_cast<size_t>(words));
+      s.offsets.upload(offsets, s.stream);
+      gather_edges_kernel<<<static_cast<unsigned>(count), 128, 0, s.stream>>>(s.work.data(), slot_words, s.n,
+                                                                                s.outcomes.data(), s.offsets.data(),
+                                                                                s.edges.data());
+      CUDA_CHECK(cudaGetLastError());
+      edges.resize(static_cast<size_t>(words));
+      CUDA_CHECK(cudaMemcpyAsync(edges.data(), s.edges.data(), edges.size() * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                 s.stream));
+      CUDA_CHECK(cudaStreamSynchronize(s.stream));
+    }
+    for (int slot = 0; slot < count; ++slot) {
+      const PairOutcome& o = outcomes[static_cast<size_t>(slot)];
       PairChild& child = out[first + static_cast<size_t>(slot)];
       child.made = o.made;
       child.gain = o.gain;
       if (o.made == 0) continue;
-      // The best child's edges, where bind() put them in the slot's workspace.
-      eax::PairWork view;
-      view.bind(s.work.data() + static_cast<size_t>(slot) * pair_words(n, s.makers), s.n);
-      for (const auto& [from, count_edges, into] :
-           {std::tuple{view.best_removed, o.removed, &child.removed}, std::tuple{view.best_added, o.added, &child.added}}) {
-        edges.resize(2 * static_cast<size_t>(count_edges));
-        if (count_edges > 0)
-          CUDA_CHECK(cudaMemcpy(edges.data(), from, edges.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
-        into->resize(static_cast<size_t>(count_edges));
-        for (int e = 0; e < count_edges; ++e) (*into)[e] = Edge{edges[2 * e], edges[2 * e + 1]};
-      }
+      const int32_t* at = edges.data() + offsets[static_cast<size_t>(slot)];
+      child.removed.resize(static_cast<size_t>(o.removed));
+      for (int e = 0; e < o.removed; ++e) child.removed[e] = Edge{at[2 * e], at[2 * e + 1]};
+      at += 2 * o.removed;
+      child.added.resize(static_cast<size_t>(o.added));
+      for (int e = 0; e < o.added; ++e) child.added[e] = Edge{at[2 * e], at[2 * e + 1]};
     }
   }
+  return true;
 }
 
 bool eax_children_possible() { return formica::cuda::built_with_cuda() && formica::cuda::find_device().has_value(); }

@@ -16,6 +16,7 @@
 
 #include "core/candidates.h"
 #include "core/instance.h"
+#include "core/search.h"
 #include "population/partition_merge.h"  // Edge
 
 namespace formica::population::cuda {
@@ -56,10 +57,11 @@ class EaxChildrenCuda {
 
   /// Every pair's best of up to `children` single-AB-cycle children, scored by GA-EAX's
   /// entropy-preserving score over the population as uploaded (by the gain without `entropy`),
-  /// written to `out` (one per job). Throws std::logic_error when a crossover breaks its own
-  /// invariants.
-  void best_children(std::span<const PairJob> jobs, uint64_t seed, int children, bool entropy,
-                     std::vector<PairChild>& out);
+  /// written to `out` (one per job). `stop` (when given) is watched while the kernel runs and cuts
+  /// it off between two rounds of children: then false, and `out` holds nothing to take. Throws
+  /// std::logic_error when a crossover breaks its own invariants.
+  bool best_children(std::span<const PairJob> jobs, uint64_t seed, int children, bool entropy,
+                     std::vector<PairChild>& out, const StopFlag* stop = nullptr);
 
   /// Pair crossovers one launch holds: their workspaces (eax::PairArrays::kPerCity words a city,
   /// and eax::ChildWork::kPerCity more for each maker after the first) take at most a quarter of
