@@ -85,15 +85,21 @@ def instance_info(formica: str, instance: str) -> tuple[int, int | None]:
     return n, int(optimum.group(1)) if optimum else None
 
 
+def verified_length(formica: str, instance: str, tour_file: Path, who: str) -> int:
+    """The exact length `formica verify` prints for the .tour file; exits, the message starting with
+    `who`, if it is not a tour of the instance."""
+    result = subprocess.run([formica, "verify", instance, str(tour_file)], capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"{who}: formica verify failed: {result.stderr.strip() or result.stdout.strip()}")
+    return int(re.search(r"length\D*(\d+)", result.stdout).group(1))
+
+
 def verify(formica: str, instance: str, tour: list[int], workdir: Path, tag: str) -> int:
     """Writes `tour` (0-based) as a .tour file; returns the exact length `formica verify` prints."""
     path = workdir / f"{tag}.tour"
     path.write_text(f"NAME : {tag}\nTYPE : TOUR\nDIMENSION : {len(tour)}\nTOUR_SECTION\n"
                     + "\n".join(str(c + 1) for c in tour) + "\n-1\nEOF\n")
-    result = subprocess.run([formica, "verify", instance, str(path)], capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"lkh_compare: {tag}: formica verify failed: {result.stderr.strip() or result.stdout.strip()}")
-    return int(re.search(r"length\D*(\d+)", result.stdout).group(1))
+    return verified_length(formica, instance, path, f"lkh_compare: {tag}")
 
 
 def run_formica(formica: str, instance: str, budget: float, seed: int, extra: list[str], workdir: Path) -> tuple[float, dict]:

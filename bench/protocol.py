@@ -94,11 +94,9 @@ def euc_matrix(path: Path) -> list[list[int]]:
 def checked_length(formica: str, path: Path, tour_file: Path, report: dict) -> int:
     """The exact length `formica verify` gives formica's tour file, which must be the one its report
     states."""
-    result = subprocess.run([formica, "verify", str(path), str(tour_file)], capture_output=True, text=True)
-    length = int(result.stdout.split("length")[1].split()[0].strip(":,")) if result.returncode == 0 else None
+    length = lk.verified_length(formica, str(path), tour_file, f"protocol: {tour_file}")
     if length != report["best_length"]:
-        sys.exit(f"protocol: {tour_file}: verify says {result.stdout.strip() or result.stderr.strip()}, "
-                 f"the report {report['best_length']}")
+        sys.exit(f"protocol: {tour_file}: verify says length {length}, the report {report['best_length']}")
     return length
 
 

@@ -184,100 +184,64 @@ LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {
 
 namespace {
 
-LowerBound lower_bound_of(const Instance& instance, const BoundOptions& options) {
-  const Stopwatch clock;
-  const auto started = std::chrono::steady_clock::now();
+/// When a bound's complete-graph 1-trees stop (BoundOptions).
+struct TreeStops {
+  std::chrono::steady_clock::time_point started;
+  double time_limit = 0;  ///< seconds from `started`
+  bool deadline = false;  ///< whether the trees keep the time limit
+  StopFlag tree;          ///< every tree's
+  StopFlag first;         ///< the first tree's: early enough to leave the fallback its time
+
+  /// The moment `seconds` after `started`.
+  std::chrono::steady_clock::time_point at(double seconds) const {
+    return started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(seconds));
+  }
+};
+
+TreeStops tree_stops(const Instance& instance, const BoundOptions& options) {
+  TreeStops stops;
+  stops.started = std::chrono::steady_clock::now();
   // What was spent before the call (reading the instance) counts against the limit too.
-  const double time_limit =
+  stops.time_limit =
       options.start == std::chrono::steady_clock::time_point{}
           ? options.time_limit
-          : options.time_limit - std::chrono::duration<double>(started - options.start).count();
-  const int n = instance.n();
-  const int threads = thread_count(options.threads);
-  LowerBound out;
-
-  // The plain 1-tree bound (pi = 0): proven already, and its tree keeps the sparse graph connected.
-  std::vector<int64_t> pi(static_cast<size_t>(n), 0);
+          : options.time_limit - std::chrono::duration<double>(stops.started - options.start).count();
   // A bound that is dropped when interrupted leaves its complete-graph trees at once too, and one
   // that holds its time limit leaves them at the limit (the first only where a bound is left).
-  StopFlag tree_stop;
-  if (!options.certify_when_interrupted) tree_stop.interrupt = options.interrupt;
-  const bool deadline = options.hold_time_limit && time_limit < 1e9;
-  const auto at = [&](double seconds) {
-    return started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
-  };
-  if (deadline) tree_stop.deadline = at(time_limit);
-  StopFlag first_stop = tree_stop;
-  first_stop.deadline = deadline && instance.has_coordinates() && !instance.has_path_city()
-                            ? at(std::max(0.0, std::min(time_limit / 2, time_limit - n * kNearestPairsSecondsPerCity)))
-                            : std::chrono::steady_clock::time_point::max();
-  const StopFlag* abandon_first =
-      first_stop.interrupt != nullptr || first_stop.deadline != std::chrono::steady_clock::time_point::max()
-          ? &first_stop
-          : nullptr;
-  const auto dropped = [&] {
-    out.stop_reason = "interrupted";
-    out.seconds = clock.seconds();
-    return out;
-  };
-  const auto interrupted = [&] { return options.interrupt != nullptr && options.interrupt->load(); };
-  // The fallback keeps the limit too, and stops at a signal: what it summed by then is proven.
-  const auto pairs_bound = [&] {
-    StopFlag pairs_stop = tree_stop;
-    pairs_stop.interrupt = options.interrupt;
-    LowerBound pairs = nearest_pairs_bound(instance, threads, std::move(out), clock, pairs_stop);
-    if (interrupted()) pairs.stop_reason = "interrupted";
-    return pairs;
-  };
-  // No time for a first tree: no k-d tree for one either.
-  if (first_stop.deadline <= std::chrono::steady_clock::now()) return pairs_bound();
-  CompleteGraph complete(instance);
-  out.method = std::string(complete.method());
-  const double before_first = clock.seconds();
-  std::optional<OneTree> first_tree;
-  try {
-    first_tree = complete.one_tree(pi, threads, abandon_first);
-  } catch (const TreeAbandoned&) {
-    if (!options.certify_when_interrupted && interrupted()) return dropped();
-    return pairs_bound();
-  }
-  OneTree first = std::move(*first_tree);
-  const double first_seconds = clock.seconds() - before_first;
-  out.certify_seconds = first_seconds;
-  const auto abandoned = [&] {
-    return !options.certify_when_interrupted && options.interrupt != nullptr && options.interrupt->load();
-  };
-  if (abandoned()) {
-    out.stop_reason = "interrupted";
-    return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
-  }
-  // The ascent stops early enough for one more complete-graph 1-tree (and some slack); a bound that
-  // holds its limit builds no sparse graph for an ascent that would not start.
-  const double ascent_end = time_limit - 1.5 * first_seconds - 0.01;
-  if (options.hold_time_limit && clock.seconds() >= ascent_end) {
-    out.stop_reason = "time limit";
-    return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
-  }
-  // One that holds its limit stops building the graph where the ascent would have ended.
-  StopFlag graph_stop;
-  if (options.hold_time_limit) graph_stop.deadline = at(std::max(0.0, ascent_end));
-  std::optional<SparseGraph> sparse;
-  try {
-    sparse.emplace(ascent_graph(instance, std::min(options.neighbours, n - 1), threads, first, graph_stop));
-  } catch (const SetupStopped&) {
-    out.stop_reason = "time limit";
-    return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
-  }
-  const SparseGraph& graph = *sparse;
-  out.sparse_edges = graph.edges();
+  if (!options.certify_when_interrupted) stops.tree.interrupt = options.interrupt;
+  stops.deadline = options.hold_time_limit && stops.time_limit < 1e9;
+  if (stops.deadline) stops.tree.deadline = stops.at(stops.time_limit);
+  stops.first = stops.tree;
+  const int n = instance.n();
+  stops.first.deadline =
+      stops.deadline && instance.has_coordinates() && !instance.has_path_city()
+          ? stops.at(std::max(
+                0.0, std::min(stops.time_limit / 2, stops.time_limit - n * kNearestPairsSecondsPerCity)))
+          : std::chrono::steady_clock::time_point::max();
+  return stops;
+}
 
+/// `stop` where it can ask at all, else null: a tree given none never looks.
+const StopFlag* if_it_can_stop(const StopFlag& stop) {
+  const bool can = stop.interrupt != nullptr || stop.deadline != std::chrono::steady_clock::time_point::max();
+  return can ? &stop : nullptr;
+}
+
+/// The subgradient ascent on `graph` from pi = 0: periods from options.initial_period, halved with
+/// the step; while the bound rises in the first period the step doubles. Fills out.history,
+/// out.iterations and out.stop_reason; stops at a signal or once `clock` reaches `ascent_end`.
+/// Returns the best penalties found (all 0 if no step improved).
+std::vector<int64_t> subgradient_ascent(const SparseGraph& graph, const BoundOptions& options, double ascent_end,
+                                        const Stopwatch& clock, LowerBound& out) {
+  const int n = graph.n();
   const auto stop = [&] {
     return (options.interrupt != nullptr && options.interrupt->load(std::memory_order_relaxed)) ||
            clock.seconds() >= ascent_end;
   };
-  const int initial_period =
-      options.initial_period > 0 ? options.initial_period : default_initial_period(n);
+  const int initial_period = options.initial_period > 0 ? options.initial_period : default_initial_period(n);
 
+  std::vector<int64_t> pi(static_cast<size_t>(n), 0);
   Evaluation now = evaluate(graph, pi);
   WeightSum best = now.value;
   std::vector<int64_t> best_pi = pi;
@@ -327,6 +291,73 @@ LowerBound lower_bound_of(const Instance& instance, const BoundOptions& options)
       }
     }
   }
+  return best_pi;
+}
+
+LowerBound lower_bound_of(const Instance& instance, const BoundOptions& options) {
+  const Stopwatch clock;
+  const TreeStops stops = tree_stops(instance, options);
+  const int n = instance.n();
+  const int threads = thread_count(options.threads);
+  LowerBound out;
+
+  const auto dropped = [&] {
+    out.stop_reason = "interrupted";
+    out.seconds = clock.seconds();
+    return out;
+  };
+  const auto interrupted = [&] { return options.interrupt != nullptr && options.interrupt->load(); };
+  // The fallback keeps the limit too, and stops at a signal: what it summed by then is proven.
+  const auto pairs_bound = [&] {
+    StopFlag pairs_stop = stops.tree;
+    pairs_stop.interrupt = options.interrupt;
+    LowerBound pairs = nearest_pairs_bound(instance, threads, std::move(out), clock, pairs_stop);
+    if (interrupted()) pairs.stop_reason = "interrupted";
+    return pairs;
+  };
+  // No time for a first tree: no k-d tree for one either.
+  if (stops.first.deadline <= std::chrono::steady_clock::now()) return pairs_bound();
+  CompleteGraph complete(instance);
+  out.method = std::string(complete.method());
+  // The plain 1-tree bound (pi = 0): proven already, and its tree keeps the sparse graph connected.
+  const double before_first = clock.seconds();
+  std::optional<OneTree> first_tree;
+  try {
+    first_tree = complete.one_tree(std::vector<int64_t>(static_cast<size_t>(n), 0), threads,
+                                   if_it_can_stop(stops.first));
+  } catch (const TreeAbandoned&) {
+    if (!options.certify_when_interrupted && interrupted()) return dropped();
+    return pairs_bound();
+  }
+  OneTree first = std::move(*first_tree);
+  const double first_seconds = clock.seconds() - before_first;
+  out.certify_seconds = first_seconds;
+  const auto abandoned = [&] {
+    return !options.certify_when_interrupted && options.interrupt != nullptr && options.interrupt->load();
+  };
+  if (abandoned()) {
+    out.stop_reason = "interrupted";
+    return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
+  }
+  // The ascent stops early enough for one more complete-graph 1-tree (and some slack); a bound that
+  // holds its limit builds no sparse graph for an ascent that would not start.
+  const double ascent_end = stops.time_limit - 1.5 * first_seconds - 0.01;
+  if (options.hold_time_limit && clock.seconds() >= ascent_end) {
+    out.stop_reason = "time limit";
+    return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
+  }
+  // One that holds its limit stops building the graph where the ascent would have ended.
+  StopFlag graph_stop;
+  if (options.hold_time_limit) graph_stop.deadline = stops.at(std::max(0.0, ascent_end));
+  std::optional<SparseGraph> sparse;
+  try {
+    sparse.emplace(ascent_graph(instance, std::min(options.neighbours, n - 1), threads, first, graph_stop));
+  } catch (const SetupStopped&) {
+    out.stop_reason = "time limit";
+    return finished(instance, std::move(out), std::move(first), std::nullopt, clock);
+  }
+  out.sparse_edges = sparse->edges();
+  std::vector<int64_t> best_pi = subgradient_ascent(*sparse, options, ascent_end, clock, out);
 
   // Penalties still all 0 (no ascent step improved) give the first tree again: it is not redone.
   if (abandoned() || std::all_of(best_pi.begin(), best_pi.end(), [](int64_t p) { return p == 0; }))
@@ -336,8 +367,7 @@ LowerBound lower_bound_of(const Instance& instance, const BoundOptions& options)
   const double before_last = clock.seconds();
   std::optional<OneTree> last;
   try {
-    last = complete.one_tree(best_pi, threads,
-                             tree_stop.interrupt != nullptr || deadline ? &tree_stop : nullptr);
+    last = complete.one_tree(best_pi, threads, if_it_can_stop(stops.tree));
   } catch (const TreeAbandoned&) {
     if (!options.certify_when_interrupted && interrupted()) return dropped();
     out.stop_reason = "time limit";

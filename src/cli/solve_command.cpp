@@ -247,6 +247,47 @@ std::string checked_gpu_plan(const SolverConfig& config, Backend backend, int n)
   return {};
 }
 
+/// What runs, on stderr: the problem, auto's pick, the algorithm and backend, the GPU and memory
+/// plans, the threads' note, the start tour, the islands and the stops.
+void print_resolved(const SolveOptionsCli& o, const RouteProblem& problem, const Instance* symmetric,
+                    const PathEnds& ends, std::optional<int64_t> optimum, const ResolvedRequest& resolved,
+                    const std::string& gpu_plan, int ranks, const std::string& transport) {
+  const SolverConfig& config = resolved.config;
+  const Backend backend = resolved.backend;
+  const Instance& instance = problem.solved_instance();
+  std::cerr << "formica: " << describe_problem(problem, symmetric, ends, o.instance.empty(), optimum) << "\n";
+  if (resolved.request.algorithm == Algorithm::Auto)
+    std::cerr << "formica: " << portfolio_summary(config, instance.n(), instance.type(), backend) << "\n";
+  std::cerr << "formica: algorithm " << to_string(config.algorithm) << " on "
+            << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
+            << config.describe_algorithm() << ", seed " << config.seed << "\n";
+  if (!gpu_plan.empty()) std::cerr << "formica: GPU " << gpu_plan << "\n";
+  if (!resolved.threads_note.empty()) std::cerr << "formica: " << resolved.threads_note << "\n";
+  if (!resolved.initial_tour.empty()) {
+    const int64_t length = problem.length(resolved.initial_tour);
+    std::cerr << "formica: starting from " << o.initial_tour << " (length " << length << format_gap(length, optimum)
+              << ")\n";
+  }
+  const std::string memory = memory_plan(instance, config, backend);
+  if (!memory.empty()) std::cerr << "formica: memory " << memory << "\n";
+  if (const std::string islands = describe_islands(resolved, ranks, transport); !islands.empty())
+    std::cerr << "formica: " << islands << "\n";
+  std::cerr << "formica: " << describe_stops(resolved, ranks) << "\n";
+}
+
+/// The Held-Karp bound of `bounded` after the search, when --bound asks: on its own time
+/// (bounds::default_bound_time), not after a run that a signal stopped; a signal during it ends the
+/// ascent (the bound stays proven). Checked against the tour before anything is written.
+std::optional<bounds::LowerBound> bound_after_search(const SolveOptionsCli& o, bool quiet, const Instance& solved,
+                                                     const Instance& bounded, int threads, const Result& result) {
+  if (!o.bound || result.stop_reason == "interrupted") return std::nullopt;
+  if (!quiet) std::cerr << "formica: Held-Karp lower bound (up to " << bounds::default_bound_time(solved.n()) << " s)\n";
+  const InterruptGuard bound_guard;
+  bounds::LowerBound bound = compute_bound(bounded, BoundRequest{0, 0.0, threads, bound_guard.flag()});
+  check_bound_below(bound, result.tour.length());  // before anything is written
+  return bound;
+}
+
 int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point start,
               std::unique_ptr<distributed::Communicator>& ranks, RankErrors& errors) {
   // Every rank does the same until the setup barrier (rank_errors.h); only rank 0 speaks and writes.
@@ -304,26 +345,7 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   std::string transport;
   ranks = distributed::choose_transport(std::move(ranks), backend == Backend::Cuda, transport);
 
-  if (!quiet) {
-    std::cerr << "formica: " << describe_problem(problem, symmetric, ends, o.instance.empty(), optimum) << "\n";
-    if (request.algorithm == Algorithm::Auto)
-      std::cerr << "formica: " << portfolio_summary(config, instance.n(), instance.type(), backend) << "\n";
-    std::cerr << "formica: algorithm " << to_string(config.algorithm) << " on "
-              << (backend == Backend::Cuda ? "the GPU (cuda)" : "the CPU") << ", "
-              << config.describe_algorithm() << ", seed " << config.seed << "\n";
-    if (!gpu_plan.empty()) std::cerr << "formica: GPU " << gpu_plan << "\n";
-    if (!resolved.threads_note.empty()) std::cerr << "formica: " << resolved.threads_note << "\n";
-    if (!resolved.initial_tour.empty()) {
-      const int64_t length = problem.length(resolved.initial_tour);
-      std::cerr << "formica: starting from " << o.initial_tour << " (length " << length << format_gap(length, optimum)
-                << ")\n";
-    }
-    const std::string memory = memory_plan(instance, config, backend);
-    if (!memory.empty()) std::cerr << "formica: memory " << memory << "\n";
-    if (const std::string islands = describe_islands(resolved, ranks->size(), transport); !islands.empty())
-      std::cerr << "formica: " << islands << "\n";
-    std::cerr << "formica: " << describe_stops(resolved, ranks->size()) << "\n";
-  }
+  if (!quiet) print_resolved(o, problem, symmetric, ends, optimum, resolved, gpu_plan, ranks->size(), transport);
 
   if (interrupt_guard->flag()->load()) {
     if (!quiet) std::cerr << "formica: interrupted while reading and preparing the instance: no tour yet, nothing written\n";
@@ -345,19 +367,11 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
   interrupt_guard.reset();
 
   if (ranks->rank() != 0) return errors.agree(result.failure);  // rank 0 writes, then the ranks meet
-  // The bound runs after the search, on its own time (bounds::default_bound_time), only when asked.
-  // Not after a run that a signal stopped; a signal during it ends the ascent (the bound stays proven).
-  std::optional<bounds::LowerBound> bound;
-  bool bound_interrupted = false;
-  if (o.bound && result.stop_reason != "interrupted") {
-    if (!quiet) std::cerr << "formica: Held-Karp lower bound (up to " << bounds::default_bound_time(instance.n()) << " s)\n";
-    const InterruptGuard bound_guard;
-    // Fixed edges: the bound of the tours through them (bounds::lower_bound), on the instance as
-    // given; the solved instance is their transformation's.
-    bound = compute_bound(fixed_edges ? *symmetric : instance, BoundRequest{0, 0.0, config.threads, bound_guard.flag()});
-    bound_interrupted = bound->stop_reason == "interrupted";
-    check_bound_below(*bound, result.tour.length());  // before anything is written
-  }
+  // Fixed edges: the bound of the tours through them (bounds::lower_bound), on the instance as
+  // given; the solved instance is their transformation's.
+  const std::optional<bounds::LowerBound> bound =
+      bound_after_search(o, quiet, instance, fixed_edges ? *symmetric : instance, config.threads, result);
+  const bool bound_interrupted = bound && bound->stop_reason == "interrupted";
   write_outputs(outputs, problem, symmetric, result, optimum, bound);
   std::FILE* summary = summary_on_stderr({&outputs.tour, &outputs.json, &outputs.svg, &outputs.history}) ? stderr : stdout;
   print_summary(summary, problem.name(), result, optimum, ranks->size() > 1);

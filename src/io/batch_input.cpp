@@ -54,12 +54,8 @@ bool plain_file_name(const std::string& key) {
 }
 
 /// The instance name of a batch folder's file: NAME of NAME.tsp or NAME.tsp.gz (TSPLIB files as
-/// shipped, compressed or not); empty for any other file.
-std::string tsp_stem(const std::string& file) {
-  for (const std::string_view suffix : {".tsp", ".tsp.gz"})
-    if (file.size() > suffix.size() && file.ends_with(suffix)) return file.substr(0, file.size() - suffix.size());
-  return {};
-}
+/// shipped, compressed or not); empty for any other file, and for a file named ".tsp" or ".tsp.gz".
+std::string tsp_stem(const std::string& file) { return tsp_file_stem(file).value_or(""); }
 
 BatchInput tsp_folder(const std::filesystem::path& folder) {
   // Errors of the file system (a folder that cannot be listed, a symbolic link in a loop) are

@@ -36,11 +36,14 @@ std::optional<fs::path> program_folder() {
   return exe.parent_path();
 }
 
+/// The suffixes of a TSPLIB instance file, the uncompressed one first.
+constexpr std::array<std::string_view, 2> kTspSuffixes = {".tsp", ".tsp.gz"};
+
 /// The file NAME.tsp or NAME.tsp.gz in `dir`, if there.
 std::optional<fs::path> instance_in(const fs::path& dir, const std::string& name) {
   std::error_code ec;
-  for (const char* suffix : {".tsp", ".tsp.gz"})
-    if (const fs::path file = dir / (name + suffix); fs::is_regular_file(file, ec)) return file;
+  for (const std::string_view suffix : kTspSuffixes)
+    if (const fs::path file = dir / (name + std::string(suffix)); fs::is_regular_file(file, ec)) return file;
   return std::nullopt;
 }
 
@@ -49,15 +52,19 @@ std::vector<std::string> instance_names(const fs::path& dir) {
   std::vector<std::string> names;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    std::string file = entry.path().filename().string();
-    if (file.ends_with(".gz")) file.resize(file.size() - 3);
-    if (file.ends_with(".tsp")) names.push_back(file.substr(0, file.size() - 4));
+    if (auto name = tsp_file_stem(entry.path().filename().string())) names.push_back(std::move(*name));
   }
   std::sort(names.begin(), names.end());
   return names;
 }
 
 }  // namespace
+
+std::optional<std::string> tsp_file_stem(std::string_view file) {
+  for (const std::string_view suffix : kTspSuffixes)
+    if (file.ends_with(suffix)) return std::string(file.substr(0, file.size() - suffix.size()));
+  return std::nullopt;
+}
 
 std::optional<fs::path> tsplib_dir() {
   const char* env = std::getenv("FORMICA_TSPLIB_DIR");
@@ -85,9 +92,7 @@ fs::path resolve_instance_path(const std::string& spec) {
   std::error_code ec;
   if (fs::exists(spec, ec)) return spec;
   if (spec.find('/') != std::string::npos) throw InputError(concat(printable(spec), ": no such file"));
-  std::string name = spec;
-  for (const char* suffix : {".gz", ".tsp"})
-    if (name.ends_with(suffix)) name.resize(name.size() - std::char_traits<char>::length(suffix));
+  const std::string name = tsp_file_stem(spec).value_or(spec);
   const auto full = tsplib_dir();
   if (full)
     if (const auto file = instance_in(*full / "tsp", name)) return *file;

@@ -8,11 +8,16 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/instance.h"
 #include "io/tsplib.h"
 
 namespace formica::io {
+
+/// NAME of a TSPLIB instance file named NAME.tsp or NAME.tsp.gz (as formica ships them), NAME
+/// possibly empty; nullopt for any other file name. The one place that knows these suffixes.
+std::optional<std::string> tsp_file_stem(std::string_view file);
 
 /// The TSPLIB folder: $FORMICA_TSPLIB_DIR if set, else ../shared/tsplib; nullopt if absent.
 std::optional<std::filesystem::path> tsplib_dir();

@@ -46,6 +46,7 @@ void EaxCompanion::stop() {
     const std::lock_guard lock(mutex_);
     error = std::exchange(error_, nullptr);
     bridge = std::move(bridge_);
+    bridging_.store(false);
   }
   if (bridge) bridge->stop();
   if (error) std::rethrow_exception(error);
@@ -87,6 +88,12 @@ int64_t EaxCompanion::best(std::vector<int32_t>& out) const {
 }
 
 int64_t EaxCompanion::best_length() const {
+  // The population's length is atomic (publish_locked stores it with the tour), so without the
+  // bridge (bridge_threads 0, the default, or once it has ended) this takes no lock. With it, the
+  // lock stays: end_bridge takes bridge_ out under the lock and then destroys it, so asking bridge_
+  // unlocked could read a companion being destroyed. bridging_ changes with bridge_ under the lock:
+  // a read that finds it false answers what a locked read would have answered then.
+  if (!bridging_.load()) return best_length_.load();
   const std::lock_guard lock(mutex_);
   const int64_t own = best_length_.load(), bridged = bridge_ ? bridge_->best_length() : -1;
   return bridged >= 0 && (own < 0 || bridged < own) ? bridged : own;
@@ -99,10 +106,7 @@ bool EaxCompanion::best_by_lin_kernighan() const {
   return bridged >= 0 && bridged < best_length_.load();
 }
 
-bool EaxCompanion::bridging() const {
-  const std::lock_guard lock(mutex_);
-  return bridge_ != nullptr;
-}
+bool EaxCompanion::bridging() const { return bridging_.load(); }
 
 void EaxCompanion::start_bridge(int threads, EdgeAssemblySearch& search) {
   const int n = instance_.n();
@@ -115,6 +119,7 @@ void EaxCompanion::start_bridge(int threads, EdgeAssemblySearch& search) {
   const std::lock_guard lock(mutex_);
   if (pending_length_ >= 0) bridge->offer(pending_, pending_length_);
   bridge_ = std::move(bridge);
+  bridging_.store(true);
 }
 
 void EaxCompanion::end_bridge(EdgeAssemblySearch& search, bool now) {
@@ -127,6 +132,7 @@ void EaxCompanion::end_bridge(EdgeAssemblySearch& search, bool now) {
     // tour and so the bridge's gains) as short as the bridge's.
     if (!now && (search.generations() == 0 || search.own_best_length() > bridged)) return;
     bridge = std::move(bridge_);
+    bridging_.store(false);
   }
   bridge->stop();
   std::vector<int32_t> tour;

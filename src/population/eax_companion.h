@@ -70,7 +70,10 @@ class EaxCompanion final : public localsearch::cpu::TourCompanion {
   std::exception_ptr error_;      // guarded by mutex_
   std::unique_ptr<localsearch::cpu::TourCompanion> bridge_;  // guarded by mutex_: while it runs
   bool bridge_published_ = false;  // guarded by mutex_: the published tour is the bridge's last
+  /// The population's published length (best_'s), stored under mutex_, read without it.
   std::atomic<int64_t> best_length_{-1};
+  /// bridge_ != nullptr, stored under mutex_ with bridge_, read without it (best_length).
+  std::atomic<bool> bridging_{false};
   std::atomic<int64_t> generations_{0};
   std::atomic<bool> stop_{false};
   std::thread worker_;

@@ -645,26 +645,38 @@ SolveOptions options_after_context(const ResolvedRequest& resolved, Backend back
   return budget;
 }
 
-Result solve_resolved(const Instance& instance, const ResolvedRequest& resolved,
-                      const SolveOptions& options) {
-  if (resolved.n != instance.n())
-    throw std::logic_error(concat("solve: a request resolved for ", resolved.n, " cities, run on ", instance.n()));
+/// The final tour of the search into `tour` and `length` (take_final_tour); with `islands`, the
+/// shortest of every rank's. A failed search may not answer any more: its rank sends no tour and
+/// takes rank 0's word.
+void final_tour(const Instance& instance, Search& search, uint64_t seed, const Stopwatch& clock, Islands* islands,
+                Result& result, std::vector<int32_t>& tour, int64_t& length) {
+  if (!result.failure) {
+    try {
+      take_final_tour(instance, search, seed, clock, result, tour, length);
+    } catch (...) {
+      if (!islands) throw;
+      result.failure = std::current_exception();
+    }
+  }
+  if (islands) {
+    const int64_t own = length;
+    islands->gather_best(result.failure != nullptr, tour, length);
+    if (length < own && !result.history.empty())
+      result.history.push_back({result.iterations, clock.seconds(), length});
+    result.credits.credit(Finder::Ranks, length);
+    if (tour.empty()) {  // a failed rank other than 0: the identity, never written (only rank 0 writes)
+      tour.resize(static_cast<size_t>(instance.n()));
+      std::iota(tour.begin(), tour.end(), 0);
+      length = tour_length(instance, tour);
+    }
+  }
+}
+
+/// One search, alone or as this rank's island among several: set up in time, stepped under the
+/// stopping rules, its final tour polished and validated.
+Result run_search(const Instance& instance, const ResolvedRequest& resolved, const SolveOptions& options) {
   const SolverConfig& config = resolved.config;
   const Backend backend = resolved.backend;
-  const bool several_ranks = options.ranks != nullptr && options.ranks->size() > 1;
-  // Islands exchange tours on their own schedule: a run of several goes through their search.
-  if (instance.n() <= kExactTourCities && resolved.initial_tour.empty() && config.islands == 1 && !several_ranks) {
-    // The one check the searches make when built rather than in validate(): refused as they would be.
-    if (backend == Backend::Cpu && config.algorithm == Algorithm::AntSystem) aco::require_cpu_defaults(config.ant_system);
-    return solve_exactly(instance, config, backend, options);
-  }
-  if (config.islands > 1 && !several_ranks) {
-    expect_islands_fit(instance, config, backend);  // each island checks its own share only
-    return solve_as_team(instance, resolved, options);
-  }
-  FORMICA_EXPECTS(config.islands == 1 || dynamic_cast<const distributed::TeamMember*>(options.ranks) != nullptr,
-                  "--islands ", config.islands, " in a run of ", options.ranks->size(),
-                  " MPI ranks: start one rank per GPU (or per group of cores) instead");
   const SolveOptions budget = options_after_context(resolved, backend, options);
   if (backend == Backend::Cuda)
     cuda::set_wait_mode(gpu_waits_blocking(config) ? cuda::WaitMode::Block : cuda::WaitMode::Spin);
@@ -737,35 +749,38 @@ Result solve_resolved(const Instance& instance, const ResolvedRequest& resolved,
   if (bounding) bounding->stop();
   const double searched_until = clock.seconds();
   result.phase_seconds.search = searched_until - set_up_at;
-  // A failed search may not answer any more: its rank sends no tour and takes rank 0's word.
   std::vector<int32_t> tour;
   int64_t length = 0;
-  if (!result.failure) {
-    try {
-      take_final_tour(instance, *search, searched.seed, clock, result, tour, length);
-    } catch (...) {
-      if (!islands) throw;
-      result.failure = std::current_exception();
-    }
-  }
-  if (islands) {
-    const int64_t own = length;
-    islands->gather_best(result.failure != nullptr, tour, length);
-    if (length < own && !result.history.empty())
-      result.history.push_back({result.iterations, clock.seconds(), length});
-    result.credits.credit(Finder::Ranks, length);
-    if (tour.empty()) {  // a failed rank other than 0: the identity, never written (only rank 0 writes)
-      tour.resize(static_cast<size_t>(instance.n()));
-      std::iota(tour.begin(), tour.end(), 0);
-      length = tour_length(instance, tour);
-    }
-  }
+  final_tour(instance, *search, searched.seed, clock, islands ? &*islands : nullptr, result, tour, length);
   const double finished_at = clock.seconds();
   result.phase_seconds.finish = finished_at - searched_until;
   polish_and_validate(instance, config, threads, stops.polish, clock, result, std::move(tour), length);
   result.phase_seconds.polish = result.seconds - finished_at;
   result.mean_step_times = mean_step_times(sum, result.iterations);
   return result;
+}
+
+Result solve_resolved(const Instance& instance, const ResolvedRequest& resolved,
+                      const SolveOptions& options) {
+  if (resolved.n != instance.n())
+    throw std::logic_error(concat("solve: a request resolved for ", resolved.n, " cities, run on ", instance.n()));
+  const SolverConfig& config = resolved.config;
+  const Backend backend = resolved.backend;
+  const bool several_ranks = options.ranks != nullptr && options.ranks->size() > 1;
+  // Islands exchange tours on their own schedule: a run of several goes through their search.
+  if (instance.n() <= kExactTourCities && resolved.initial_tour.empty() && config.islands == 1 && !several_ranks) {
+    // The one check the searches make when built rather than in validate(): refused as they would be.
+    if (backend == Backend::Cpu && config.algorithm == Algorithm::AntSystem) aco::require_cpu_defaults(config.ant_system);
+    return solve_exactly(instance, config, backend, options);
+  }
+  if (config.islands > 1 && !several_ranks) {
+    expect_islands_fit(instance, config, backend);  // each island checks its own share only
+    return solve_as_team(instance, resolved, options);
+  }
+  FORMICA_EXPECTS(config.islands == 1 || dynamic_cast<const distributed::TeamMember*>(options.ranks) != nullptr,
+                  "--islands ", config.islands, " in a run of ", options.ranks->size(),
+                  " MPI ranks: start one rank per GPU (or per group of cores) instead");
+  return run_search(instance, resolved, options);
 }
 
 }  // namespace

@@ -27,10 +27,20 @@ using test::Peak, test::run_command, test::run_solve;
 
 constexpr double kLimit = 1.0;
 
-/// The rule's bound on the wall time of a run given kLimit.
-constexpr double kBound = 1.2 * kLimit + 0.5;
+/// The rule's bound on the wall time of a run given `limit` seconds.
+constexpr double bound_for(double limit) { return 1.2 * limit + 0.5; }
+
+/// The bound of a run given kLimit.
+constexpr double kBound = bound_for(kLimit);
 
 std::string limit_text() { return std::to_string(kLimit); }
+
+/// A seeded uniform instance of `cities` cities written to `folder` as uCITIES.tsp: its path.
+std::string uniform_file(const std::filesystem::path& folder, int cities) {
+  const std::string path = (folder / ("u" + std::to_string(cities) + ".tsp")).string();
+  io::write_tsplib(path, io::generate_instance(cities, io::InstanceKind::Uniform, 1));
+  return path;
+}
 
 /// `cities` cities at one point, as a TSPLIB file.
 void write_one_point(const std::string& path, int cities) {
@@ -54,8 +64,7 @@ class MemoryLimit {
 // with the time limit (a quick search takes over) and a size that cannot fit is refused.
 TEST(Deadlines, AntSystemOnTwentyThousandCitiesKeepsItsLimitAndItsPlan) {
   const test::ScratchDir dir("deadlines_as");
-  const std::string cities = (dir / "u20000.tsp").string();
-  io::write_tsplib(cities, io::generate_instance(20000, io::InstanceKind::Uniform, 1));
+  const std::string cities = uniform_file(dir.path(), 20000);
   const std::vector<std::string> args = {cities, "--backend", "cpu", "--algorithm", "as", "--time-limit", limit_text()};
   const Peak peak = run_solve(args, dir / "stderr.txt");
   ASSERT_EQ(peak.code, 0) << peak.err;
@@ -93,8 +102,7 @@ TEST(Deadlines, FiftyThousandCitiesAtOnePointKeepTheLimit) {
 // then is printed (here the two-nearest-neighbour bound, a tree not being done in time).
 TEST(Deadlines, BoundOnHalfAMillionCitiesKeepsTheLimit) {
   const test::ScratchDir dir("deadlines_bound");
-  const std::string cities = (dir / "u500000.tsp").string();
-  io::write_tsplib(cities, io::generate_instance(500000, io::InstanceKind::Uniform, 1));
+  const std::string cities = uniform_file(dir.path(), 500000);
   const Peak bound = run_command("bound", {cities, "--time-limit", limit_text()}, dir / "stderr.txt");
   ASSERT_EQ(bound.code, 0) << bound.err;
   EXPECT_LE(bound.seconds, kBound) << bound.err;
@@ -107,15 +115,14 @@ TEST(Deadlines, BoundOnHalfAMillionCitiesKeepsTheLimit) {
 // then (still proven: each city adds at least its share of a tour); before the tree, the bound is 0.
 TEST(Deadlines, BoundOnAMillionCitiesCutsItsFallbackShort) {
   const test::ScratchDir dir("deadlines_bound_million");
-  const std::string cities = (dir / "u1000000.tsp").string();
-  io::write_tsplib(cities, io::generate_instance(1000000, io::InstanceKind::Uniform, 1));
+  const std::string cities = uniform_file(dir.path(), 1000000);
   constexpr double kShortLimit = 0.25;
   for (const char* threads : {"0", "1"}) {
     const Peak bound = run_command("bound", {cities, "--time-limit", std::to_string(kShortLimit), "--threads", threads,
                                              "--json", (dir / "bound.json").string()},
                                    dir / "stderr.txt");
     ASSERT_EQ(bound.code, 0) << bound.err;
-    EXPECT_LE(bound.seconds, 1.2 * kShortLimit + 0.5) << "--threads " << threads << "\n" << bound.err;
+    EXPECT_LE(bound.seconds, bound_for(kShortLimit)) << "--threads " << threads << "\n" << bound.err;
     const nlohmann::json report = nlohmann::json::parse(test::file_bytes(dir / "bound.json"));
     EXPECT_EQ(report["bound"]["method"], "two nearest neighbours");
     EXPECT_EQ(report["bound"]["stop_reason"], "time limit");
@@ -135,13 +142,13 @@ TEST(Deadlines, BoundOnAMillionCitiesCutsItsFallbackShort) {
 TEST(Deadlines, AMillionCitiesInABatchKeepTheLimit) {
   const test::ScratchDir dir("deadlines_batch");
   std::filesystem::create_directory(dir / "batch");
-  io::write_tsplib((dir / "batch" / "u1000000.tsp").string(), io::generate_instance(1000000, io::InstanceKind::Uniform, 1));
+  uniform_file(dir / "batch", 1000000);
   constexpr double kBatchLimit = 2.0;
   const Peak batch = run_command("solve-batch", {(dir / "batch").string(), "--backend", "cpu", "--time-limit",
                                                  std::to_string(kBatchLimit), "--summary", (dir / "summary.csv").string()},
                                  dir / "stderr.txt");
   ASSERT_EQ(batch.code, 0) << batch.err;
-  EXPECT_LE(batch.seconds, 1.2 * kBatchLimit + 0.5) << batch.err;
+  EXPECT_LE(batch.seconds, bound_for(kBatchLimit)) << batch.err;
   EXPECT_NE(test::file_bytes(dir / "summary.csv").find("u1000000,1000000,"), std::string::npos);
 }
 
@@ -175,15 +182,14 @@ TEST(Deadlines, TwoThousandInstancesWithTheirToursAndSummaryKeepTheLimit) {
 // every 16 rows.
 TEST(Deadlines, TwoOptPassesOnTwentyThousandCitiesKeepTheLimit) {
   const test::ScratchDir dir("deadlines_two_opt");
-  const std::string cities = (dir / "u20000.tsp").string();
-  io::write_tsplib(cities, io::generate_instance(20000, io::InstanceKind::Uniform, 1));
+  const std::string cities = uniform_file(dir.path(), 20000);
   constexpr double kShortLimit = 0.5;
   for (const char* threads : {"2", "64"}) {
     const Peak solved = run_solve({cities, "--backend", "cpu", "--algorithm", "two-opt", "--threads", threads,
                                    "--time-limit", std::to_string(kShortLimit)},
                                   dir / "stderr.txt");
     ASSERT_EQ(solved.code, 0) << solved.err;
-    EXPECT_LE(solved.seconds, 1.2 * kShortLimit + 0.5) << "--threads " << threads << "\n" << solved.err;
+    EXPECT_LE(solved.seconds, bound_for(kShortLimit)) << "--threads " << threads << "\n" << solved.err;
   }
 }
 
@@ -215,7 +221,7 @@ TEST(Deadlines, ColoniesOnStackedCitiesWithManyThreadsKeepTheLimit) {
                                     "--time-limit", "0.5"},
                                    dir / "stderr.txt");
   ASSERT_EQ(short_run.code, 0) << short_run.err;
-  EXPECT_LE(short_run.seconds, 1.2 * 0.5 + 0.5) << short_run.err;
+  EXPECT_LE(short_run.seconds, bound_for(0.5)) << short_run.err;
   EXPECT_LE(short_run.bytes, 512.0 * 1024 * 1024) << short_run.err;
 }
 
@@ -224,8 +230,7 @@ TEST(Deadlines, ColoniesOnStackedCitiesWithManyThreadsKeepTheLimit) {
 // cores; now --threads and --lk-threads are capped at the hardware threads, said in one line.
 TEST(Deadlines, ThreadsBeyondTheMachineAreCapped) {
   const test::ScratchDir dir("deadlines_threads");
-  const std::string cities = (dir / "u2392.tsp").string();
-  io::write_tsplib(cities, io::generate_instance(2392, io::InstanceKind::Uniform, 1));
+  const std::string cities = uniform_file(dir.path(), 2392);
   const std::vector<std::vector<std::string>> cases = {
       {"--algorithm", "auto", "--threads", "512"},    {"--algorithm", "as", "--threads", "512"},
       {"--algorithm", "mmas", "--threads", "512"},    {"--algorithm", "acs", "--threads", "512"},
@@ -254,8 +259,7 @@ TEST(Deadlines, ThreadsBeyondTheMachineAreCapped) {
 // whole plan is refused with one line, exit code 3, before any island starts.
 TEST(Deadlines, IslandsThatCannotFitTogetherAreRefused) {
   const test::ScratchDir dir("deadlines_islands");
-  const std::string cities = (dir / "u20000.tsp").string();
-  io::write_tsplib(cities, io::generate_instance(20000, io::InstanceKind::Uniform, 1));
+  const std::string cities = uniform_file(dir.path(), 20000);
   const MemoryLimit limit("3000");
   const Peak refused = run_solve({cities, "--backend", "cpu", "--algorithm", "mmas", "--islands", "8", "--threads",
                                   "64", "--time-limit", limit_text()},

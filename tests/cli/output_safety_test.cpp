@@ -78,6 +78,13 @@ bool is_a_fifo(const fs::path& path) {
   return ::lstat(path.c_str(), &info) == 0 && S_ISFIFO(info.st_mode);
 }
 
+/// Makes the FIFO `fifo` and opens a reader of the test's own on it, without waiting for a writer
+/// and not inherited by formica: the reader's descriptor, or -1 if either step failed.
+int fifo_with_reader(const fs::path& fifo) {
+  if (::mkfifo(fifo.c_str(), 0644) != 0) return -1;
+  return ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+}
+
 bool one_line(const std::string& text) { return !text.empty() && text.find('\n') == text.size() - 1; }
 
 TEST_F(OutputSafety, FifoIsWrittenInPlaceNotReplaced) {
@@ -125,8 +132,7 @@ TEST_F(OutputSafety, FifoReaderThereAtTheStartGetsTheOutputAtTheEnd) {
   // A reader there before the run (this test's, opened without waiting for a writer) gets the tour
   // after a search of half a second; formica holds the FIFO open from its check to its write.
   const fs::path fifo = at("tour.fifo");
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
-  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // not formica's too
+  const int reader = fifo_with_reader(fifo);
   ASSERT_GE(reader, 0);
   const Ran run = formica("solve --time-limit 0.5 --quiet --tour-out " + fifo.string());
   EXPECT_EQ(run.code, 0) << run.err;
@@ -143,8 +149,7 @@ TEST_F(OutputSafety, FifoWhoseReaderLeftIsOneLineNotASignal) {
   // The reader is there when the outputs are checked and gone when the tour is written: the write
   // fails with EPIPE and one line, not with the SIGPIPE that ends a process without a word.
   const fs::path fifo = at("tour.fifo");
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
-  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // not formica's too
+  const int reader = fifo_with_reader(fifo);
   ASSERT_GE(reader, 0);
   std::thread leaves([reader] {
     std::this_thread::sleep_for(std::chrono::milliseconds(600));
