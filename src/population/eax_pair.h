@@ -58,7 +58,7 @@ struct WordCarver {
 /// while stamp == stamp_now, its exchange's edges, and the pieces of that exchange
 /// (MergeBase::exchange_pieces). Edges are (a, b) pairs with a < b, flattened.
 struct ChildWork {
-  static constexpr int kPerCity = 20;  ///< int32 words per city
+  static constexpr int kPerCity = 21;  ///< int32 words per city
   uint32_t* stamp = nullptr;  // n
   uint32_t stamp_now = 0;
   int32_t* gone = nullptr;     // 2n
@@ -74,6 +74,8 @@ struct ChildWork {
   int32_t* root = nullptr;         // n
   uint32_t* mark = nullptr;        // n
   uint32_t mark_now = 0;
+  int32_t* members = nullptr;  // n: the smallest subtour's cities, in the joins' scan order
+  int pieces = 0, cycles = 0, smallest = -1;
   PairFault fault = PairFault::None;
 
   /// Points the arrays into the carver's next kPerCity * n words (8-byte aligned); stamp and mark
@@ -91,6 +93,7 @@ struct ChildWork {
     size = words.take(1);
     root = words.take(1);
     mark = reinterpret_cast<uint32_t*>(words.take(1));
+    members = words.take(1);
   }
 };
 
@@ -485,13 +488,25 @@ FORMICA_HD inline int piece_at(const ChildWork& w, int k, int p) {
 
 }  // namespace detail
 
-/// The child of A with the AB-cycle `cities` (m of them, the first edge one of A's) applied and
-/// its subtours joined (EdgeAssembly::child): its gain, with its edges in w.removed and w.added;
-/// false when no child (a subtour without a listed neighbour outside it) or on a fault (w.fault
-/// set). `n` is the number of cities.
+/// The cheapest join found so far of the smallest subtour to another: edges (u, u2) and (v, v2)
+/// replaced by (u, v) and (u2, v2), `delta` the length it adds; `order` its place in the scan's
+/// order (the host's loops), which breaks ties as the host's first strict minimum does.
+struct JoinCandidate {
+  int64_t delta = INT64_MAX;
+  int64_t order = INT64_MAX;
+  int32_t u = -1, u2 = -1, v = -1, v2 = -1;
+  FORMICA_HD bool better_than(const JoinCandidate& other) const {
+    return delta < other.delta || (delta == other.delta && order < other.order);
+  }
+};
+
+/// A child's phases (make_child runs them in turn; the GPU runs the scan on every lane of a warp
+/// and the rest on its first). start_child: the AB-cycle `cities` (m of them, the first edge one
+/// of A's) applied, the pieces found; returns the number of subtours (0: no exchange, w.fault
+/// set, or a fault on the way), its gain in `gain`.
 template <class Distance>
-FORMICA_HD bool make_child(const ParentView& a, const Distance& distance, const int32_t* lists, int k,
-                           int merge_neighbours, const int32_t* cities, int m, ChildWork& w, int64_t& gain_out) {
+FORMICA_HD int start_child(const ParentView& a, const Distance& distance, const int32_t* cities, int m, ChildWork& w,
+                           int64_t& gain) {
   using namespace detail;
   w.fault = PairFault::None;
   if (++w.stamp_now == 0) {
@@ -499,72 +514,119 @@ FORMICA_HD bool make_child(const ParentView& a, const Distance& distance, const 
     w.stamp_now = 1;
   }
   w.removed_edges = w.added_edges = 0;
-  int64_t gain = 0;
+  gain = 0;
   for (int i = 0; i < m; ++i) {
     const int32_t u = cities[i], v = cities[(i + 1) % m];
     if (i % 2 == 0) {
-      if (!remove_edge(a, w, u, v)) return false;
+      if (!remove_edge(a, w, u, v)) return 0;
       gain += distance(u, v);
     } else {
-      if (!add_edge(w, u, v)) return false;
+      if (!add_edge(w, u, v)) return 0;
       gain -= distance(u, v);
     }
   }
-  const int n = a.n;
   const int cycles = exchange_pieces(a, w);
-  if (cycles <= 0) return w.fault = PairFault::NoExchange, false;
-  const int pieces = w.removed_edges;  // the cuts: the removed edges when the pieces were found
+  if (cycles <= 0) return w.fault = PairFault::NoExchange, 0;
+  w.pieces = w.removed_edges;  // the cuts: the removed edges when the pieces were found
+  w.cycles = cycles;
   for (int c = 0; c < cycles; ++c) w.root[c] = c;
-  const auto find = [&w](int c) {
-    while (w.root[c] != c) c = w.root[c] = w.root[w.root[c]];
-    return c;
-  };
-  for (int left = cycles; left > 1; --left) {
-    int smallest = -1;
-    for (int c = 0; c < cycles; ++c)
-      if (w.root[c] == c && (smallest < 0 || w.size[c] < w.size[smallest])) smallest = c;
-    if (++w.mark_now == 0) {
-      for (int c = 0; c < n; ++c) w.mark[c] = 0;
-      w.mark_now = 1;
+  return cycles;
+}
+
+namespace detail {
+/// The subtour that piece cycle c was joined into (union-find with path halving).
+FORMICA_HD inline int joined(ChildWork& w, int c) {
+  while (w.root[c] != c) c = w.root[c] = w.root[w.root[c]];
+  return c;
+}
+}  // namespace detail
+
+/// Before a join: the smallest subtour (the first of equal size), its cities marked and listed in
+/// w.members in the scan's order; returns how many.
+FORMICA_HD inline int list_smallest(const ParentView& a, ChildWork& w) {
+  const int n = a.n, pieces = w.pieces;
+  int smallest = -1;
+  for (int c = 0; c < w.cycles; ++c)
+    if (w.root[c] == c && (smallest < 0 || w.size[c] < w.size[smallest])) smallest = c;
+  w.smallest = smallest;
+  if (++w.mark_now == 0) {
+    for (int c = 0; c < n; ++c) w.mark[c] = 0;
+    w.mark_now = 1;
+  }
+  int members = 0;
+  for (int i = 0; i < pieces; ++i) {
+    if (detail::joined(w, w.piece_cycle[i]) != smallest) continue;
+    const int first = w.cut[i] + 1, length = (w.cut[(i + 1) % pieces] - w.cut[i] + n) % n;
+    for (int s = 0; s < length; ++s) {
+      const int32_t city = a.tour[(first + s) % n];
+      w.mark[city] = w.mark_now;
+      w.members[members++] = city;
     }
-    for (int i = 0; i < pieces; ++i) {
-      if (find(w.piece_cycle[i]) != smallest) continue;
-      const int first = w.cut[i] + 1, length = (w.cut[(i + 1) % pieces] - w.cut[i] + n) % n;
-      for (int s = 0; s < length; ++s) w.mark[a.tour[(first + s) % n]] = w.mark_now;
-    }
-    int64_t best = INT64_MAX;
-    int32_t bu = -1, bu2 = -1, bv = -1, bv2 = -1;
-    for (int i = 0; i < pieces; ++i) {
-      if (find(w.piece_cycle[i]) != smallest) continue;
-      const int first = w.cut[i] + 1, length = (w.cut[(i + 1) % pieces] - w.cut[i] + n) % n;
-      for (int s = 0; s < length; ++s) {
-        const int32_t u = a.tour[(first + s) % n];
-        int32_t nu[2], nv[2];
-        if (!child_neighbours(a, w, u, nu)) return false;
-        const int64_t u_edge[2] = {distance(u, nu[0]), distance(u, nu[1])};
-        const int32_t* near = lists + static_cast<size_t>(u) * k;
-        for (int l = 0; l < merge_neighbours; ++l) {
-          const int32_t v = near[l];
-          if (w.mark[v] == w.mark_now) continue;
-          if (!child_neighbours(a, w, v, nv)) return false;
-          const int64_t uv = distance(u, v);
-          const int64_t v_edge[2] = {distance(v, nv[0]), distance(v, nv[1])};
-          for (int x = 0; x < 2; ++x)
-            for (int y = 0; y < 2; ++y) {
-              const int64_t delta = uv + distance(nu[x], nv[y]) - u_edge[x] - v_edge[y];
-              if (delta < best) best = delta, bu = u, bu2 = nu[x], bv = v, bv2 = nv[y];
-            }
+  }
+  return members;
+}
+
+/// The cheapest join over members first, first + stride, ... (of `members`): each city u of the
+/// smallest subtour, its first `merge_neighbours` listed neighbours v outside it, each of u's and
+/// v's two edges in the child; into `best` where better. False on a fault (w.fault set).
+template <class Distance>
+FORMICA_HD bool scan_joins(const ParentView& a, const Distance& distance, const int32_t* lists, int k,
+                           int merge_neighbours, ChildWork& w, int members, int first, int stride,
+                           JoinCandidate& best) {
+  for (int o = first; o < members; o += stride) {
+    const int32_t u = w.members[o];
+    int32_t nu[2], nv[2];
+    if (!detail::child_neighbours(a, w, u, nu)) return false;
+    const int64_t u_edge[2] = {distance(u, nu[0]), distance(u, nu[1])};
+    const int32_t* near = lists + static_cast<size_t>(u) * k;
+    for (int l = 0; l < merge_neighbours; ++l) {
+      const int32_t v = near[l];
+      if (w.mark[v] == w.mark_now) continue;
+      if (!detail::child_neighbours(a, w, v, nv)) return false;
+      const int64_t uv = distance(u, v);
+      const int64_t v_edge[2] = {distance(v, nv[0]), distance(v, nv[1])};
+      for (int x = 0; x < 2; ++x)
+        for (int y = 0; y < 2; ++y) {
+          const int64_t delta = uv + distance(nu[x], nv[y]) - u_edge[x] - v_edge[y];
+          if (delta < best.delta) {  // within one scan the order only grows: the first minimum stays
+            best.delta = delta;
+            best.order = (static_cast<int64_t>(o) * merge_neighbours + l) * 4 + 2 * x + y;
+            best.u = u, best.u2 = nu[x], best.v = v, best.v2 = nv[y];
+          }
         }
-      }
     }
-    if (bu < 0) return false;
-    const int other = find(w.piece_cycle[piece_at(w, pieces, a.pos[bv])]);
-    w.root[smallest] = other;
-    w.size[other] += w.size[smallest];
-    if (!remove_edge(a, w, bu, bu2) || !remove_edge(a, w, bv, bv2) || !add_edge(w, bu, bv) ||
-        !add_edge(w, bu2, bv2))
-      return false;
-    gain -= best;
+  }
+  return true;
+}
+
+/// Joins the smallest subtour by `join` (found: join.u >= 0), its delta taken off `gain`.
+FORMICA_HD inline bool apply_join(const ParentView& a, ChildWork& w, const JoinCandidate& join, int64_t& gain) {
+  using namespace detail;
+  const int other = joined(w, w.piece_cycle[piece_at(w, w.pieces, a.pos[join.v])]);
+  w.root[w.smallest] = other;
+  w.size[other] += w.size[w.smallest];
+  if (!remove_edge(a, w, join.u, join.u2) || !remove_edge(a, w, join.v, join.v2) || !add_edge(w, join.u, join.v) ||
+      !add_edge(w, join.u2, join.v2))
+    return false;
+  gain -= join.delta;
+  return true;
+}
+
+/// The child of A with the AB-cycle `cities` (m of them, the first edge one of A's) applied and
+/// its subtours joined, the smallest first, each by the cheapest exchange (EdgeAssembly::child):
+/// its gain, with its edges in w.removed and w.added; false when no child (a subtour without a
+/// listed neighbour outside it) or on a fault (w.fault set).
+template <class Distance>
+FORMICA_HD bool make_child(const ParentView& a, const Distance& distance, const int32_t* lists, int k,
+                           int merge_neighbours, const int32_t* cities, int m, ChildWork& w, int64_t& gain_out) {
+  int64_t gain = 0;
+  const int cycles = start_child(a, distance, cities, m, w, gain);
+  if (cycles <= 0) return false;
+  for (int left = cycles; left > 1; --left) {
+    const int members = list_smallest(a, w);
+    JoinCandidate best;
+    if (!scan_joins(a, distance, lists, k, merge_neighbours, w, members, 0, 1, best)) return false;
+    if (best.u < 0 || !apply_join(a, w, best, gain)) return false;
   }
   gain_out = gain;
   return true;
@@ -649,20 +711,29 @@ struct PopulationScore {
     }
     return c;
   }
-  FORMICA_HD double operator()(const ChildWork& w, int64_t gain) const {
+  /// The count of the child's edge e: its removed edges first, then its added ones.
+  FORMICA_HD int edge_count(const ChildWork& w, int e) const {
+    return e < w.removed_edges ? count(w.removed[2 * e], w.removed[2 * e + 1])
+                               : count(w.added[2 * (e - w.removed_edges)], w.added[2 * (e - w.removed_edges) + 1]);
+  }
+  /// The score from the counts of the child's edges (edge_count's order), summed in that order.
+  FORMICA_HD double from_counts(const ChildWork& w, const int32_t* counts, int64_t gain) const {
     if (h == nullptr) return static_cast<double>(gain);
     double entropy = 0;
-    for (int e = 0; e < w.removed_edges; ++e) {
-      const int c = count(w.removed[2 * e], w.removed[2 * e + 1]);
-      entropy += h[c - 1] - h[c];
-    }
+    for (int e = 0; e < w.removed_edges; ++e) entropy += h[counts[e] - 1] - h[counts[e]];
     for (int e = 0; e < w.added_edges; ++e) {
-      const int c = count(w.added[2 * e], w.added[2 * e + 1]);
+      const int c = counts[w.removed_edges + e];
       entropy += h[c + 1] - h[c];
     }
     const double g = static_cast<double>(gain);
     constexpr double kEpsilon = 1e-9;
     return entropy < -kEpsilon ? g / -entropy : g / kEpsilon;
+  }
+  /// The score of the child in w (its counts kept in w.ends, free once its pieces are joined).
+  FORMICA_HD double operator()(ChildWork& w, int64_t gain) const {
+    if (h == nullptr) return static_cast<double>(gain);
+    for (int e = 0; e < w.removed_edges + w.added_edges; ++e) w.ends[e] = edge_count(w, e);
+    return from_counts(w, w.ends, gain);
   }
 };
 

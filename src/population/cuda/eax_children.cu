@@ -68,6 +68,7 @@ struct PairKernelArgs {
 /// Threads of a pair's block: they find the parents' difference together; the first one then
 /// traces the AB-cycles, and the first lane of each of up to kMaxMakers warps makes children.
 constexpr int kPairThreads = 256;
+constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int kMaxMakers = EaxChildrenCuda::kMaxMakers;
 static_assert(kMaxMakers * 32 <= kPairThreads);
 
@@ -86,6 +87,59 @@ __device__ eax::ChildWork maker_child(int32_t* slot_words, size_t n, int m) {
       n};
   c.bind(carver);
   return c;
+}
+
+/// The best of the warp's join candidates (the least delta, then the earliest in the scan's
+/// order), on every lane.
+__device__ eax::JoinCandidate warp_best_join(eax::JoinCandidate mine) {
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    eax::JoinCandidate other;
+    other.delta = __shfl_xor_sync(kFullMask, mine.delta, offset);
+    other.order = __shfl_xor_sync(kFullMask, mine.order, offset);
+    other.u = __shfl_xor_sync(kFullMask, mine.u, offset);
+    other.u2 = __shfl_xor_sync(kFullMask, mine.u2, offset);
+    other.v = __shfl_xor_sync(kFullMask, mine.v, offset);
+    other.v2 = __shfl_xor_sync(kFullMask, mine.v2, offset);
+    if (other.better_than(mine)) mine = other;
+  }
+  return mine;
+}
+
+/// eax::make_child on a whole warp: the first lane starts the child and joins the subtours, every
+/// lane scans its share of the smallest subtour's cities for the cheapest join. The child is the
+/// one make_child makes; its state is the first lane's (the others get the stamps they read, and
+/// the edge counts).
+template <class Args>
+__device__ bool make_child_on_warp(const eax::ParentView& a, const Args& args, const int32_t* cities, int m,
+                                   eax::ChildWork& child, int lane, int64_t& gain) {
+  int subtours = 0;
+  if (lane == 0) subtours = eax::start_child(a, args.distance, cities, m, child, gain);
+  subtours = __shfl_sync(kFullMask, subtours, 0);
+  bool ok = subtours > 0;
+  for (int left = subtours; ok && left > 1; --left) {
+    int members = 0;
+    if (lane == 0) members = eax::list_smallest(a, child);
+    members = __shfl_sync(kFullMask, members, 0);
+    child.stamp_now = __shfl_sync(kFullMask, child.stamp_now, 0);
+    child.mark_now = __shfl_sync(kFullMask, child.mark_now, 0);
+    __syncwarp();  // the first lane's marks, members and child edges, seen by every lane
+    eax::JoinCandidate best;
+    const bool scanned =
+        eax::scan_joins(a, args.distance, args.lists, args.k, args.merge_neighbours, child, members, lane, 32, best);
+    if (__ballot_sync(kFullMask, !scanned) != 0) {
+      if (lane == 0) child.fault = eax::PairFault::CityDegree;
+      ok = false;
+      break;
+    }
+    best = warp_best_join(best);
+    if (lane == 0) ok = best.u >= 0 && eax::apply_join(a, child, best, gain);
+    ok = __shfl_sync(kFullMask, static_cast<int>(ok), 0) != 0;
+    __syncwarp();
+  }
+  child.removed_edges = __shfl_sync(kFullMask, child.removed_edges, 0);
+  child.added_edges = __shfl_sync(kFullMask, child.added_edges, 0);
+  __syncwarp();
+  return ok;
 }
 
 /// One pair per block: the difference found by every thread over its stretch of B's positions,
@@ -139,7 +193,7 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
     stopped = *args.stop != 0;
   }
   __syncthreads();
-  const bool maker = lane == 0 && warp < args.makers;
+  const bool maker = warp < args.makers;  // the whole warp: the joins' scans run on every lane
   eax::ChildWork child;
   uint32_t* counter = args.counters + 2 * (static_cast<size_t>(slot) * args.makers + warp);
   if (maker) {
@@ -151,24 +205,30 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
   eax::PairResult result;
   double best_score = 0;
   for (int first = 0; first < cycles && made < args.children && fault == 0 && !stopped; first += args.makers) {
-    if (maker) {
-      const int i = first + warp;
-      made_one[warp] = 0;
-      faults[warp] = 0;
-      if (i < cycles) {
-        const int32_t* cities = w.cycle_cities + w.cycle_start[w.order[i]];
-        const int m = w.cycle_start[w.order[i] + 1] - w.cycle_start[w.order[i]];
-        int64_t gain = 0;
-        made_one[warp] = eax::make_child(a, args.distance, args.lists, args.k, args.merge_neighbours, cities, m, child,
-                                         gain);
+    const int i = first + warp;
+    if (maker && i < cycles) {
+      const int32_t* cities = w.cycle_cities + w.cycle_start[w.order[i]];
+      const int m = w.cycle_start[w.order[i] + 1] - w.cycle_start[w.order[i]];
+      int64_t gain = 0;
+      const bool made_it = make_child_on_warp(a, args, cities, m, child, lane, gain);
+      if (made_it && args.h != nullptr) {  // the counts of the child's edges, over the lanes
+        const int edges = child.removed_edges + child.added_edges;
+        for (int e = lane; e < edges; e += 32) child.ends[e] = score.edge_count(child, e);
+        __syncwarp();
+      }
+      if (lane == 0) {
+        made_one[warp] = made_it;
         faults[warp] = static_cast<int>(child.fault);
-        if (made_one[warp]) {
+        if (made_it) {
           gains[warp] = gain;
-          scores[warp] = score(child, gain);
+          scores[warp] = score.from_counts(child, child.ends, gain);
           removed_edges[warp] = child.removed_edges;
           added_edges[warp] = child.added_edges;
         }
       }
+    } else if (maker && lane == 0) {
+      made_one[warp] = 0;
+      faults[warp] = 0;
     }
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -188,7 +248,7 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
     }
     __syncthreads();
   }
-  if (maker) {
+  if (maker && lane == 0) {
     counter[0] = child.stamp_now;
     counter[1] = child.mark_now;
   }
