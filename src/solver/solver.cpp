@@ -203,7 +203,8 @@ std::string SolverConfig::describe_algorithm() const {
 namespace {
 
 bool has_cuda_implementation(Algorithm algorithm) {
-  // GA-EAX runs on host threads only: its crossover is pointer work on a few hundred edges.
+  // GA-EAX runs on host threads, with steps on the GPU where asked (--eax-gpu-climbs,
+  // --eax-gpu-children): auto keeps it on the CPU backend, --backend cuda lends it the GPU.
   return algorithm != Algorithm::Eax && cuda::built_with_cuda();
 }
 
@@ -268,10 +269,8 @@ std::unique_ptr<Search> make_search(const Instance& instance, const SolverConfig
       population::EdgeAssemblyConfig eax = config.eax;
       eax.seed = config.seed;
       eax.threads = threads;
-      if (backend == Backend::Cpu)
-        return std::make_unique<population::EdgeAssemblySearch>(instance, eax, std::move(start_tour),
-                                                                setup_stop);
-      break;
+      // The same search on either backend: on cuda, its GPU steps may run (EdgeAssemblyConfig).
+      return std::make_unique<population::EdgeAssemblySearch>(instance, eax, std::move(start_tour), setup_stop);
     }
   }
   throw InputError(concat("--algorithm ", to_string(algorithm), " has no ",
@@ -288,8 +287,8 @@ Backend resolve_backend(Algorithm requested_algorithm, Backend requested) {
                     "--backend cuda: this build of formica has no CUDA backend (nvcc was not found "
                     "when it was configured)");
     FORMICA_EXPECTS(device, "--backend cuda: no CUDA device is available");
-    FORMICA_EXPECTS(has_cuda_implementation(algorithm), "--algorithm ", to_string(algorithm),
-                    " has no CUDA implementation yet; use --backend cpu");
+    FORMICA_EXPECTS(has_cuda_implementation(algorithm) || algorithm == Algorithm::Eax, "--algorithm ",
+                    to_string(algorithm), " has no CUDA implementation yet; use --backend cpu");
     return Backend::Cuda;
   }
   return device && has_cuda_implementation(algorithm) ? Backend::Cuda : Backend::Cpu;

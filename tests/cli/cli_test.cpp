@@ -1009,7 +1009,7 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   EXPECT_EQ(continued["parameters"]["eax_restart_kicks"], 30);  // the default
   EXPECT_EQ(continued["parameters"]["eax_first_kicks"], 0);     // the default
   EXPECT_EQ(continued["parameters"]["eax_chain_neighbours"], 10);  // the default
-  // Bad settings and the GPU are refused in one line.
+  // Bad settings are refused in one line.
   const Outcome small = formica("solve " + instance.string() + " --algorithm eax --population 1");
   EXPECT_EQ(small.code, 2);
   EXPECT_EQ(small.err, "formica: error: --population must be in [2, 10000], got 1\n");
@@ -1035,9 +1035,14 @@ TEST(Cli, EaxRunsItsPopulationOnTheCpuAndStartsFromATour) {
   EXPECT_EQ(apart.code, 2);
   EXPECT_EQ(apart.err, "formica: error: --eax-restart-apart: 'maybe' is not true or false\n");
   if (cuda::built_with_cuda() && cuda::find_device()) {
-    const Outcome gpu = formica("solve " + instance.string() + " --algorithm eax --backend cuda");
-    EXPECT_EQ(gpu.code, 2);
-    EXPECT_EQ(gpu.err, "formica: error: --algorithm eax has no CUDA implementation yet; use --backend cpu\n");
+    // Lent the GPU, GA-EAX climbs its start tours and makes its first stage's children there.
+    const Outcome gpu = formica("solve " + instance.string() + " --algorithm eax --backend cuda --population 10 " +
+                                "--iterations 20 --eax-gpu-climbs true --eax-gpu-children true --json " + json.string());
+    ASSERT_EQ(gpu.code, 0) << gpu.err;
+    EXPECT_NE(gpu.err.find("start climbs on the GPU, children on the GPU"), std::string::npos) << gpu.err;
+    const auto on_gpu = nlohmann::json::parse(slurp(json));
+    EXPECT_EQ(on_gpu["backend"], "cuda");
+    EXPECT_EQ(on_gpu["parameters"]["eax_gpu_children"], true);
   }
 }
 
