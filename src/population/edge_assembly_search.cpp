@@ -556,11 +556,13 @@ bool EdgeAssemblySearch::crossovers_on_gpu(const StopFlag& stop) {
     gpu_stale_.assign(tours_.size(), 0);
     gpu_current_ = true;
   }
+  std::vector<int> stale;
   for (size_t slot = 0; slot < tours_.size(); ++slot)
     if (gpu_stale_[slot]) {
-      gpu_->set_tour(static_cast<int>(slot), tours_[slot]);
+      stale.push_back(static_cast<int>(slot));
       gpu_stale_[slot] = 0;
     }
+  gpu_->set_tours(stale, tours_);
   std::vector<cuda::PairJob> jobs(static_cast<size_t>(population));
   for (int i = 0; i < population; ++i) {
     const int a = order_[i];

@@ -5,6 +5,7 @@
 // crossovers read; each child is one tour of the length its gain says.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -109,7 +110,13 @@ TEST(EaxChildrenCuda, EveryPairsChildIsTheHostsEdgeForEdge) {
       // A replaced tour: the next crossovers read it (and the workspaces' stamps carry on).
       population[3] = population[5];
       std::reverse(population[3].begin(), population[3].end());
-      gpu.set_tour(3, population[3]);
+      if (makers == 1) {
+        gpu.set_tour(3, population[3]);
+      } else {  // several at once
+        population[6] = population[0];
+        std::rotate(population[6].begin(), population[6].begin() + n / 3, population[6].end());
+        gpu.set_tours(std::vector<int>{3, 6}, population);
+      }
       expect_the_hosts_children(instance, lists, population, gpu, ring_of_pairs(8, 20 * n), true,
                                 concat(n, " cities, ", makers, " makers, tour 3 replaced"), made);
     }

@@ -48,6 +48,22 @@ __global__ void parent_arrays_kernel(const int32_t* tours, int32_t* pos, int32_t
   links[2 * (t * n + city) + 1] = tour[p > 0 ? p - 1 : n - 1];
 }
 
+/// Tours `slots[i]` of the population replaced by staged[i] (n cities each), their positions and
+/// links with them (one thread per city of a staged tour).
+__global__ void replace_tours_kernel(const int32_t* staged, const int* slots, int count, int32_t* tours, int32_t* pos,
+                                     int32_t* links, int n) {
+  const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= static_cast<size_t>(n) * count) return;
+  const size_t s = i / n, t = static_cast<size_t>(slots[s]);
+  const int p = static_cast<int>(i % n);
+  const int32_t* tour = staged + s * n;
+  const int32_t city = tour[p];
+  tours[t * n + p] = city;
+  pos[t * n + city] = p;
+  links[2 * (t * n + city)] = tour[p + 1 < n ? p + 1 : 0];
+  links[2 * (t * n + city) + 1] = tour[p > 0 ? p - 1 : n - 1];
+}
+
 struct PairKernelArgs {
   formica::cuda::DistanceView distance;
   int n = 0, k = 0, merge_neighbours = 0, children = 0, population = 0;
@@ -281,6 +297,8 @@ struct EaxChildrenCuda::State {
   DeviceBuffer<PairJob> jobs;
   DeviceBuffer<PairOutcome> outcomes;
   DeviceBuffer<long long> offsets;
+  DeviceBuffer<int32_t> staged;
+  DeviceBuffer<int> staged_slots;
   int h_population = -1;
   double kernel_ms = 0;
   formica::cuda::Event before, after;
@@ -373,6 +391,32 @@ void EaxChildrenCuda::set_population(std::span<const std::vector<int32_t>> tours
       s.tours.data(), s.pos.data(), s.links.data(), s.n, s.population);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaStreamSynchronize(s.stream));
+}
+
+void EaxChildrenCuda::set_tours(std::span<const int> slots, std::span<const std::vector<int32_t>> tours) {
+  State& s = *state_;
+  const size_t n = static_cast<size_t>(s.n);
+  if (slots.empty()) return;
+  std::vector<int32_t> flat;
+  flat.reserve(n * slots.size());
+  for (const int slot : slots) {
+    FORMICA_EXPECTS(slot >= 0 && slot < s.population && static_cast<size_t>(slot) < tours.size() &&
+                        tours[static_cast<size_t>(slot)].size() == n,
+                    "eax on the GPU: tour ", slot, " of a population of ", s.population);
+    flat.insert(flat.end(), tours[static_cast<size_t>(slot)].begin(), tours[static_cast<size_t>(slot)].end());
+  }
+  reserve(s.staged, flat.size());
+  reserve(s.staged_slots, slots.size());
+  CUDA_CHECK(cudaMemcpyAsync(s.staged.data(), flat.data(), flat.size() * sizeof(int32_t), cudaMemcpyHostToDevice,
+                             s.stream));
+  CUDA_CHECK(cudaMemcpyAsync(s.staged_slots.data(), slots.data(), slots.size() * sizeof(int), cudaMemcpyHostToDevice,
+                             s.stream));
+  constexpr int kThreads = 256;
+  replace_tours_kernel<<<static_cast<unsigned>((flat.size() + kThreads - 1) / kThreads), kThreads, 0, s.stream>>>(
+      s.staged.data(), s.staged_slots.data(), static_cast<int>(slots.size()), s.tours.data(), s.pos.data(),
+      s.links.data(), s.n);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaStreamSynchronize(s.stream));  // `flat` goes when this returns
 }
 
 void EaxChildrenCuda::set_tour(int slot, std::span<const int32_t> tour) {

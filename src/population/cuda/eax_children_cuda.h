@@ -54,6 +54,8 @@ class EaxChildrenCuda {
   void set_population(std::span<const std::vector<int32_t>> tours);
   /// Tour `slot` of the population replaced.
   void set_tour(int slot, std::span<const int32_t> tour);
+  /// Every tour of `slots` replaced by the population's `tours[slot]`, in one copy.
+  void set_tours(std::span<const int> slots, std::span<const std::vector<int32_t>> tours);
 
   /// Every pair's best of up to `children` single-AB-cycle children, scored by GA-EAX's
   /// entropy-preserving score over the population as uploaded (by the gain without `entropy`),
