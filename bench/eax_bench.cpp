@@ -126,5 +126,10 @@ int main(int argc, char** argv) {
                                                                : "time limit",
       static_cast<long long>(search.children()), built, elapsed(), elapsed() - built,
       static_cast<long long>(search.gpu_pairs()), search.gpu_seconds());
+  if (search.gpu_pairs() > 0) {
+    const auto shares = search.gpu_phase_shares();
+    std::printf("the GPU's pair blocks: %.0f %% difference, %.0f %% AB-cycles, %.0f %% children\n", 100 * shares[0],
+                100 * shares[1], 100 * shares[2]);
+  }
   return 0;
 }

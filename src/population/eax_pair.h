@@ -58,7 +58,9 @@ struct WordCarver {
 /// while stamp == stamp_now, its exchange's edges, and the pieces of that exchange
 /// (MergeBase::exchange_pieces). Edges are (a, b) pairs with a < b, flattened.
 struct ChildWork {
-  static constexpr int kPerCity = 21;  ///< int32 words per city
+  /// int32 words per city: 21 used, one more so that every workspace after this one starts
+  /// 8-byte aligned for any n (the ends are int64 pairs).
+  static constexpr int kPerCity = 22;
   uint32_t* stamp = nullptr;  // n
   uint32_t stamp_now = 0;
   int32_t* gone = nullptr;     // 2n
@@ -152,6 +154,8 @@ struct PairWork {
 struct PairArrays {
   static constexpr int kPerCity = PairWork::kOwnPerCity + ChildWork::kPerCity;
 };
+// Workspaces laid one after another stay 8-byte aligned, whatever n: an even number of words per city.
+static_assert(PairArrays::kPerCity % 2 == 0 && ChildWork::kPerCity % 2 == 0);
 
 namespace detail {
 

@@ -548,6 +548,13 @@ double EdgeAssemblySearch::gpu_seconds() const {
   return 0;
 }
 
+std::array<double, 3> EdgeAssemblySearch::gpu_phase_shares() const {
+#if FORMICA_HAVE_CUDA
+  if (gpu_) return gpu_->phase_shares();
+#endif
+  return {0, 0, 0};
+}
+
 bool EdgeAssemblySearch::crossovers_on_gpu(const StopFlag& stop) {
 #if FORMICA_HAVE_CUDA
   const int population = population_;

@@ -32,6 +32,7 @@
 // seeds, fnl4461's in 23-25 s on 2 of 5, usa13509 0.005 % at 60 s.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -106,8 +107,10 @@ class EdgeAssemblySearch final : public Search {
   int64_t gpu_climbed() const { return gpu_climbed_; }
   /// Pair crossovers that ran on the GPU (EdgeAssemblyConfig::gpu_children).
   int64_t gpu_pairs() const { return gpu_pairs_; }
-  /// The seconds their kernels ran (CUDA events).
+  /// The seconds their kernels ran (CUDA events), and the shares of that time their blocks spent
+  /// on the parents' difference, the AB-cycles and the children.
   double gpu_seconds() const;
+  std::array<double, 3> gpu_phase_shares() const;
   /// The population's tours (after the first step), each a permutation, and their lengths.
   const std::vector<std::vector<int32_t>>& population() const { return tours_; }
   const std::vector<int64_t>& lengths() const { return lengths_; }

@@ -96,7 +96,7 @@ TEST(EaxChildrenCuda, EveryPairsChildIsTheHostsEdgeForEdge) {
   FORMICA_REQUIRE_CUDA();
 #if FORMICA_HAVE_CUDA
   int made = 0;
-  for (const int n : {60, 1'000, 6'000}) {
+  for (const int n : {60, 1'001, 6'003}) {  // odd sizes too: the workspaces' alignment
     const Instance instance = io::generate_instance(n, io::InstanceKind::Clustered, 5 + n);
     const CandidateLists lists = build_candidate_lists(instance, 10);
     // Children made one at a time, three and eight at once: the same children.

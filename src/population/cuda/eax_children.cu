@@ -79,6 +79,7 @@ struct PairKernelArgs {
   uint32_t* counters = nullptr;  // per launch slot and maker: stamp_now, mark_now
   PairOutcome* outcomes = nullptr;  // per launch slot
   const volatile int* stop = nullptr;  // mapped host memory: non-zero, stop between rounds of children
+  unsigned long long* phase_cycles = nullptr;  // the blocks' clock cycles in difference, AB-cycles, children
 };
 
 /// Threads of a pair's block: they find the parents' difference together; the first one then
@@ -174,6 +175,7 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
             lane = static_cast<int>(threadIdx.x) % 32;
   const PairJob job = args.jobs[first_job + slot];
   const size_t n = static_cast<size_t>(args.n);
+  const long long started = clock64();
   int32_t* slot_words = args.work + static_cast<size_t>(slot) * pair_words(n, args.makers);
   eax::PairWork w;
   w.bind(slot_words, args.n);
@@ -191,6 +193,7 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
   if (threadIdx.x == kPairThreads - 1) totals[0] = added_at, totals[1] = removed_at;
   __syncthreads();
   RandomStream rng(args.seed, job.stream);
+  const long long differed = clock64();
   if (threadIdx.x == 0) {
     w.added_count = totals[0];
     w.removed_count = totals[1];
@@ -209,6 +212,7 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
     stopped = *args.stop != 0;
   }
   __syncthreads();
+  const long long traced = clock64();
   const bool maker = warp < args.makers;  // the whole warp: the joins' scans run on every lane
   eax::ChildWork child;
   uint32_t* counter = args.counters + 2 * (static_cast<size_t>(slot) * args.makers + warp);
@@ -269,6 +273,9 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
     counter[1] = child.mark_now;
   }
   if (threadIdx.x != 0) return;
+  atomicAdd(&args.phase_cycles[0], static_cast<unsigned long long>(differed - started));
+  atomicAdd(&args.phase_cycles[1], static_cast<unsigned long long>(traced - differed));
+  atomicAdd(&args.phase_cycles[2], static_cast<unsigned long long>(clock64() - traced));
   PairOutcome& out = args.outcomes[slot];
   out.made = fault == 0 ? result.made : 0;
   out.fault = fault;
@@ -299,6 +306,7 @@ struct EaxChildrenCuda::State {
   DeviceBuffer<long long> offsets;
   DeviceBuffer<int32_t> staged;
   DeviceBuffer<int> staged_slots;
+  DeviceBuffer<unsigned long long> phase_cycles{3};
   int h_population = -1;
   double kernel_ms = 0;
   formica::cuda::Event before, after;
@@ -314,6 +322,7 @@ struct EaxChildrenCuda::State {
     CUDA_CHECK(cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped));
     *flag = 0;
     CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flag), flag, 0));
+    CUDA_CHECK(cudaMemset(phase_cycles.data(), 0, phase_cycles.size() * sizeof(unsigned long long)));
   }
   ~State() {
     cudaStreamDestroy(stream);
@@ -367,6 +376,13 @@ EaxChildrenCuda::~EaxChildrenCuda() = default;
 int EaxChildrenCuda::pairs_per_launch() const { return state_->slots; }
 
 double EaxChildrenCuda::kernel_seconds() const { return state_->kernel_ms / 1000; }
+
+std::array<double, 3> EaxChildrenCuda::phase_shares() const {
+  const std::vector<unsigned long long> cycles = state_->phase_cycles.download(state_->stream);
+  const double total = static_cast<double>(cycles[0] + cycles[1] + cycles[2]);
+  if (total == 0) return {0, 0, 0};
+  return {cycles[0] / total, cycles[1] / total, cycles[2] / total};
+}
 
 void EaxChildrenCuda::set_population(std::span<const std::vector<int32_t>> tours) {
   State& s = *state_;
@@ -481,6 +497,7 @@ bool EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
   args.counters = s.counters.data();
   args.outcomes = s.outcomes.data();
   args.stop = s.device_flag;
+  args.phase_cycles = s.phase_cycles.data();
   std::vector<PairOutcome> outcomes;
   std::vector<long long> offsets;
   std::vector<int32_t> edges;
@@ -490,12 +507,15 @@ bool EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
     pair_children_kernel<<<static_cast<unsigned>(count), kPairThreads, 0, s.stream>>>(args, static_cast<int>(first));
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaEventRecord(s.after.event, s.stream));
-    outcomes.resize(static_cast<size_t>(count));
-    CUDA_CHECK(cudaMemcpyAsync(outcomes.data(), s.outcomes.data(), outcomes.size() * sizeof(PairOutcome),
-                               cudaMemcpyDeviceToHost, s.stream));
+    // Waits before the copy: a copy into pageable memory would block until the kernel is done,
+    // and the stop would never be raised.
     const bool completed = s.wait(stop);
     s.kernel_ms += formica::cuda::elapsed_ms(s.before, s.after);
     if (!completed) return false;
+    outcomes.resize(static_cast<size_t>(count));
+    CUDA_CHECK(cudaMemcpyAsync(outcomes.data(), s.outcomes.data(), outcomes.size() * sizeof(PairOutcome),
+                               cudaMemcpyDeviceToHost, s.stream));
+    CUDA_CHECK(cudaStreamSynchronize(s.stream));
     // Every pair's best child's edges in one array, one copy.
     offsets.assign(static_cast<size_t>(count), 0);
     long long words = 0;

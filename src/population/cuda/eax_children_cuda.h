@@ -9,6 +9,7 @@
 // (`EaxChildrenCuda.*` checks it on the device). Host header: no CUDA types.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -71,6 +72,9 @@ class EaxChildrenCuda {
   int pairs_per_launch() const;
   /// The seconds the crossover kernels have run so far (CUDA events).
   double kernel_seconds() const;
+  /// The shares of the pair blocks' time spent finding the difference, tracing the AB-cycles and
+  /// making the children (clock cycles summed over the blocks).
+  std::array<double, 3> phase_shares() const;
 
  private:
   struct State;
