@@ -92,10 +92,19 @@ PathTransform::Built PathTransform::build(const Instance& instance, const PathEn
   expect_memory(m * m * sizeof(int32_t), available_host_memory(),
                 concat("the open path's ", m, " x ", m, " distance matrix (", instance.name(), " and one dummy city)"));
   std::vector<int32_t> weights(m * m, 0);
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = i + 1; j < m; ++j)
-      weights[i * m + j] = weights[j * m + i] =
-          static_cast<int32_t>(implicit.distance(static_cast<int>(i), static_cast<int>(j)));
+  // Row by row on every core, each row written in order (both halves: twice the distances, but
+  // no strided writes): 20,000 cities took seconds one strided half at a time on one core.
+  // The cities' own distances from the instance itself (the path city's test costs as much as a
+  // distance), the dummy city's row and column from the transformation.
+#pragma omp parallel for schedule(dynamic, 64)
+  for (size_t i = 0; i < m - 1; ++i) {
+    int32_t* row = weights.data() + i * m;
+    for (size_t j = 0; j < m - 1; ++j)
+      if (j != i) row[j] = static_cast<int32_t>(instance.distance(static_cast<int>(i), static_cast<int>(j)));
+  }
+  for (size_t j = 0; j < m - 1; ++j)
+    weights[(m - 1) * m + j] = weights[j * m + m - 1] =
+        static_cast<int32_t>(implicit.distance(n, static_cast<int>(j)));
   return {Instance::from_matrix(instance.name(), n + 1, std::move(weights)), penalty};
 }
 
