@@ -3,9 +3,10 @@
 // single-AB-cycle children of parents A and B (the first stage of the population search), their
 // best by the search's score. It is EdgeAssembly::best_child (edge_assembly.h, which explains the
 // crossover) without block E-sets, written over raw arrays of fixed capacity so that the same
-// code runs in a GPU thread (population/cuda/eax_children.cu) and on the host, where its tests
-// check it child for child against EdgeAssembly: the same random draws in the same order, the same
-// lists in the same order, hence the same children and the same score sums.
+// code runs on the GPU (population/cuda/eax_children.cu: a block per pair, a warp per child, the
+// joins' scans on its lanes; hence a child's phases, start_child to apply_join) and on the host,
+// where its tests check it child for child against EdgeAssembly: the same random draws in the same
+// order, the same lists in the same order, hence the same children and the same score sums.
 //
 // What a pair needs of its parents: A's tour, positions and links (successor, predecessor), B's
 // tour. What it needs of the instance: exact distances and the nearest-neighbour lists. Every
@@ -242,9 +243,13 @@ FORMICA_HD inline void difference(const ParentView& a, const int32_t* b, PairWor
   difference_between(a, b, 0, a.n, w.diff_added, w.added_count, w.diff_removed, w.removed_count);
 }
 
+/// How many cycles' starts the tracing takes between two looks at its stop flag.
+inline constexpr int kStopPollStarts = 256;
+
 /// The AB-cycles of the difference (after difference()), traced as EdgeAssembly::ab_cycles traces
-/// them; false on a fault (w.fault says which).
-FORMICA_HD inline bool ab_cycles(PairWork& w, RandomStream& rng) {
+/// them; false on a fault (w.fault says which) or when `*stop` (when given: the GPU's flag) turned
+/// non-zero, looked at every kStopPollStarts starts (w.fault None, the cycles unfinished).
+FORMICA_HD inline bool ab_cycles(PairWork& w, RandomStream& rng, const volatile int* stop = nullptr) {
   using detail::kOccurrences;
   using detail::kSlots;
   w.cycles = 0;
@@ -278,7 +283,9 @@ FORMICA_HD inline bool ab_cycles(PairWork& w, RandomStream& rng) {
     }
   };
   int written = 0;
+  int taken = 0;
   while (starts > 0) {
+    if (stop != nullptr && ++taken % kStopPollStarts == 0 && *stop != 0) return false;
     const uint32_t r = rng.below(static_cast<uint32_t>(starts));
     const int32_t s = w.starts[r];
     if (w.ab_count[2 * s] == 0) {

@@ -6,10 +6,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 #include <stdexcept>
 #include <string>
-#include <tuple>
+#include <thread>
 
 #include "core/error.h"
 #include "core/rng.h"
@@ -35,17 +34,20 @@ struct PairOutcome {
   long long gain = 0;
 };
 
+/// Position p of `tour` (n cities): its city's position and links.
+__device__ void write_position(const int32_t* tour, int n, int p, int32_t* pos, int32_t* links) {
+  const int32_t city = tour[p];
+  pos[city] = p;
+  links[2 * city] = tour[p + 1 < n ? p + 1 : 0];
+  links[2 * city + 1] = tour[p > 0 ? p - 1 : n - 1];
+}
+
 /// Positions and links of every tour (one thread per city of a tour).
 __global__ void parent_arrays_kernel(const int32_t* tours, int32_t* pos, int32_t* links, int n, int count) {
   const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= static_cast<size_t>(n) * count) return;
   const size_t t = i / n;
-  const int p = static_cast<int>(i % n);
-  const int32_t* tour = tours + t * n;
-  const int32_t city = tour[p];
-  pos[t * n + city] = p;
-  links[2 * (t * n + city)] = tour[p + 1 < n ? p + 1 : 0];
-  links[2 * (t * n + city) + 1] = tour[p > 0 ? p - 1 : n - 1];
+  write_position(tours + t * n, n, static_cast<int>(i % n), pos + t * n, links + 2 * t * n);
 }
 
 /// Tours `slots[i]` of the population replaced by staged[i] (n cities each), their positions and
@@ -56,12 +58,8 @@ __global__ void replace_tours_kernel(const int32_t* staged, const int* slots, in
   if (i >= static_cast<size_t>(n) * count) return;
   const size_t s = i / n, t = static_cast<size_t>(slots[s]);
   const int p = static_cast<int>(i % n);
-  const int32_t* tour = staged + s * n;
-  const int32_t city = tour[p];
-  tours[t * n + p] = city;
-  pos[t * n + city] = p;
-  links[2 * (t * n + city)] = tour[p + 1 < n ? p + 1 : 0];
-  links[2 * (t * n + city) + 1] = tour[p > 0 ? p - 1 : n - 1];
+  tours[t * n + p] = staged[s * n + p];
+  write_position(staged + s * n, n, p, pos + t * n, links + 2 * t * n);
 }
 
 struct PairKernelArgs {
@@ -197,7 +195,9 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
   if (threadIdx.x == 0) {
     w.added_count = totals[0];
     w.removed_count = totals[1];
-    fault = eax::ab_cycles(w, rng) ? 0 : static_cast<int>(w.fault);
+    const bool traced_all = eax::ab_cycles(w, rng, args.stop);
+    fault = traced_all ? 0 : static_cast<int>(w.fault);
+    if (!traced_all) w.cycles = 0;  // cut off by the stop (fault 0), or a fault: no children
     // Every draw of the children's order at once: the host draws the same ones, in this order, for
     // as many children as it tries.
     for (int i = 0; i < w.cycles; ++i) w.order[i] = i;
