@@ -243,12 +243,12 @@ FORMICA_HD inline void difference(const ParentView& a, const int32_t* b, PairWor
   difference_between(a, b, 0, a.n, w.diff_added, w.added_count, w.diff_removed, w.removed_count);
 }
 
-/// How many cycles' starts the tracing takes between two looks at its stop flag.
-inline constexpr int kStopPollStarts = 256;
+/// How many steps of its walk the tracing takes between two looks at its stop flag.
+inline constexpr int kStopPollSteps = 4096;
 
 /// The AB-cycles of the difference (after difference()), traced as EdgeAssembly::ab_cycles traces
 /// them; false on a fault (w.fault says which) or when `*stop` (when given: the GPU's flag) turned
-/// non-zero, looked at every kStopPollStarts starts (w.fault None, the cycles unfinished).
+/// non-zero, looked at every kStopPollSteps steps (w.fault None, the cycles unfinished).
 FORMICA_HD inline bool ab_cycles(PairWork& w, RandomStream& rng, const volatile int* stop = nullptr) {
   using detail::kOccurrences;
   using detail::kSlots;
@@ -283,9 +283,10 @@ FORMICA_HD inline bool ab_cycles(PairWork& w, RandomStream& rng, const volatile 
     }
   };
   int written = 0;
-  int taken = 0;
+  int steps = 0;
+  const auto stopped = [&] { return stop != nullptr && ++steps % kStopPollSteps == 0 && *stop != 0; };
   while (starts > 0) {
-    if (stop != nullptr && ++taken % kStopPollStarts == 0 && *stop != 0) return false;
+    if (stopped()) return false;
     const uint32_t r = rng.below(static_cast<uint32_t>(starts));
     const int32_t s = w.starts[r];
     if (w.ab_count[2 * s] == 0) {
@@ -297,6 +298,7 @@ FORMICA_HD inline bool ab_cycles(PairWork& w, RandomStream& rng, const volatile 
     int32_t* seen_s = &w.seen_at[(kOccurrences + 1) * s];
     seen_s[1 + seen_s[0]++] = 0;
     while (length > 0) {
+      if (stopped()) return false;
       const int last = length - 1;
       const int32_t v = w.path[last];
       const int kind = last % 2;  // A edges leave even positions
