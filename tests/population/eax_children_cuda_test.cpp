@@ -12,6 +12,7 @@
 
 #include "core/candidates.h"
 #include "core/error.h"
+#include "core/path_transform.h"
 #include "core/rng.h"
 #include "core/tour.h"
 #include "cuda/device.h"
@@ -111,7 +112,7 @@ TEST(EaxChildrenCuda, EveryPairsChildIsTheHostsEdgeForEdge) {
       population[3] = population[5];
       std::reverse(population[3].begin(), population[3].end());
       if (makers == 1) {
-        gpu.set_tour(3, population[3]);
+        gpu.set_tours(std::vector<int>{3}, population);
       } else {  // several at once
         population[6] = population[0];
         std::rotate(population[6].begin(), population[6].begin() + n / 3, population[6].end());
@@ -195,10 +196,17 @@ TEST(EaxChildrenCuda, TheSearchWithItsChildrenOnTheGpuIsTheHostsGenerationForGen
   }
 }
 
-TEST(EaxChildrenCuda, ItsSettingIsRefusedWithoutADevice) {
-  if (formica::cuda::built_with_cuda() && formica::cuda::find_device()) GTEST_SKIP() << "skipped: a CUDA device is present";
+TEST(EaxChildrenCuda, ItsSettingIsRefusedWhereItCannotRun) {
   const Instance instance = io::generate_instance(100, io::InstanceKind::Uniform, 1);
-  EXPECT_THROW(EdgeAssemblySearch(instance, {.gpu_children = true}), InputError);
+  // A path's implicit city has no distances on the GPU: refused with a device or without one.
+  PathEnds ends;
+  ends.open = true;
+  const PathTransform open_path(instance, ends);
+  EXPECT_THROW(EdgeAssemblySearch(open_path.instance(), {.gpu_children = true}), InputError);
+  // Without a device (or a CUDA build), any instance.
+  if (!formica::cuda::built_with_cuda() || !formica::cuda::find_device()) {
+    EXPECT_THROW(EdgeAssemblySearch(instance, {.gpu_children = true}), InputError);
+  }
 }
 
 }  // namespace

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
-#include <thread>
 #include <vector>
 
 #include "cuda/buffer.cuh"
 #include "cuda/check.cuh"
+#include "cuda/mapped_stop.cuh"
 #include "localsearch/cuda/ant_local_search.cuh"
 #include "localsearch/cuda/ant_local_search.h"
 #include "localsearch/cuda/warp_climb.cuh"
@@ -85,12 +85,7 @@ ClimbedOnGpu climb_tours_on_gpu(const Instance& instance, const CandidateLists& 
   DeviceBuffer<long long> d_gains(static_cast<size_t>(count));
   // The stop flag in mapped host memory, which the climbs read while they run; a stream of its own
   // that does not wait for other work on the device (the colonies' beside GA-EAX).
-  int* flag = nullptr;
-  CUDA_CHECK(cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped));
-  const std::unique_ptr<int, decltype(&cudaFreeHost)> flag_owner(flag, &cudaFreeHost);
-  *flag = 0;
-  int* device_flag = nullptr;
-  CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flag), flag, 0));
+  formica::cuda::MappedStop flag;
   cudaStream_t stream = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   const std::unique_ptr<CUstream_st, decltype(&cudaStreamDestroy)> stream_owner(stream, &cudaStreamDestroy);
@@ -107,18 +102,11 @@ ClimbedOnGpu climb_tours_on_gpu(const Instance& instance, const CandidateLists& 
   args.queued = d_bits.data();
   args.queue_count = d_count.data();
   args.gains = d_gains.data();
-  args.stop = stop != nullptr ? device_flag : nullptr;
+  args.stop = stop != nullptr ? flag.device() : nullptr;
   launch_ant_local_search(args, distances.view(), stream);
   // Waits in steps of a millisecond, raising the flag once `stop` asks.
-  for (;;) {
-    const cudaError_t state = cudaStreamQuery(stream);
-    if (state == cudaSuccess) break;
-    if (state != cudaErrorNotReady) CUDA_CHECK(state);
-    if (stop != nullptr && *flag == 0 && stop->requested()) *reinterpret_cast<volatile int*>(flag) = 1;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
   ClimbedOnGpu result;
-  result.completed = *flag == 0;
+  result.completed = flag.wait(stream, stop, std::chrono::milliseconds(1));
   tours = d_tours.download(stream);
   const std::vector<int32_t> climbed_pos = d_pos.download(stream);
   for (int a = 0; a < count; ++a)

@@ -8,16 +8,15 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "core/error.h"
 #include "core/rng.h"
 #include "core/search.h"
 #include "cuda/buffer.cuh"
 #include "cuda/check.cuh"
-#include "cuda/device.h"
 #include "cuda/device_distance.cuh"
 #include "cuda/event.cuh"
+#include "cuda/mapped_stop.cuh"
 #include "population/eax_pair.h"
 #include "population/eax_pair_host.h"
 
@@ -311,36 +310,19 @@ struct EaxChildrenCuda::State {
   double kernel_ms = 0;
   formica::cuda::Event before, after;
   // A stream of its own, which waits for no other work on the device (the colonies' beside GA-EAX),
-  // and the stop flag in mapped host memory, which the kernel reads between rounds of children.
+  // and the stop flag in mapped host memory, which the kernel reads as it traces and between rounds
+  // of children.
   cudaStream_t stream = nullptr;
-  int* flag = nullptr;
-  int* device_flag = nullptr;
+  formica::cuda::MappedStop flag;
   State(const Instance& instance, const CandidateLists& candidates, int merge)
       : n(instance.n()), k(candidates.k()), merge_neighbours(std::min(merge, candidates.k())),
         distances(instance), lists(candidates.data()) {
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    CUDA_CHECK(cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped));
-    *flag = 0;
-    CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flag), flag, 0));
     CUDA_CHECK(cudaMemset(phase_cycles.data(), 0, phase_cycles.size() * sizeof(unsigned long long)));
   }
-  ~State() {
-    cudaStreamDestroy(stream);
-    cudaFreeHost(flag);
-  }
+  ~State() { cudaStreamDestroy(stream); }
   State(const State&) = delete;
   State& operator=(const State&) = delete;
-  /// Waits for the stream, raising the stop flag once `stop` asks; false when it was raised.
-  bool wait(const StopFlag* stop) {
-    for (;;) {
-      const cudaError_t state = cudaStreamQuery(stream);
-      if (state == cudaSuccess) break;
-      if (state != cudaErrorNotReady) CUDA_CHECK(state);
-      if (stop != nullptr && *flag == 0 && stop->requested()) *reinterpret_cast<volatile int*>(flag) = 1;
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
-    }
-    return *reinterpret_cast<volatile int*>(flag) == 0;
-  }
 };
 
 /// Every pair's best child's edges, removed then added, gathered at offsets[pair] (2 words an edge).
@@ -372,8 +354,6 @@ EaxChildrenCuda::EaxChildrenCuda(const Instance& instance, const CandidateLists&
 }
 
 EaxChildrenCuda::~EaxChildrenCuda() = default;
-
-int EaxChildrenCuda::pairs_per_launch() const { return state_->slots; }
 
 double EaxChildrenCuda::kernel_seconds() const { return state_->kernel_ms / 1000; }
 
@@ -435,20 +415,6 @@ void EaxChildrenCuda::set_tours(std::span<const int> slots, std::span<const std:
   CUDA_CHECK(cudaStreamSynchronize(s.stream));  // `flat` goes when this returns
 }
 
-void EaxChildrenCuda::set_tour(int slot, std::span<const int32_t> tour) {
-  State& s = *state_;
-  const size_t n = static_cast<size_t>(s.n);
-  FORMICA_EXPECTS(slot >= 0 && slot < s.population && tour.size() == n, "eax on the GPU: tour ", slot,
-                  " of a population of ", s.population);
-  CUDA_CHECK(cudaMemcpyAsync(s.tours.data() + slot * n, tour.data(), n * sizeof(int32_t), cudaMemcpyHostToDevice,
-                             s.stream));
-  constexpr int kThreads = 256;
-  parent_arrays_kernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0, s.stream>>>(
-      s.tours.data() + slot * n, s.pos.data() + slot * n, s.links.data() + 2 * slot * n, s.n, 1);
-  CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaStreamSynchronize(s.stream));  // `tour` may go once this returns
-}
-
 bool EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed, int children, bool entropy,
                                     std::vector<PairChild>& out, const StopFlag* stop) {
   State& s = *state_;
@@ -477,7 +443,7 @@ bool EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
   reserve(s.outcomes, static_cast<size_t>(slots));
   reserve(s.offsets, static_cast<size_t>(slots));
   s.jobs.upload(jobs, s.stream);
-  *s.flag = 0;
+  s.flag.reset();
   PairKernelArgs args;
   args.distance = s.distances.view();
   args.n = s.n;
@@ -496,7 +462,7 @@ bool EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
   args.work = s.work.data();
   args.counters = s.counters.data();
   args.outcomes = s.outcomes.data();
-  args.stop = s.device_flag;
+  args.stop = s.flag.device();
   args.phase_cycles = s.phase_cycles.data();
   std::vector<PairOutcome> outcomes;
   std::vector<long long> offsets;
@@ -509,7 +475,7 @@ bool EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
     CUDA_CHECK(cudaEventRecord(s.after.event, s.stream));
     // Waits before the copy: a copy into pageable memory would block until the kernel is done,
     // and the stop would never be raised.
-    const bool completed = s.wait(stop);
+    const bool completed = s.flag.wait(s.stream, stop, std::chrono::microseconds(50));
     s.kernel_ms += formica::cuda::elapsed_ms(s.before, s.after);
     if (!completed) return false;
     outcomes.resize(static_cast<size_t>(count));
@@ -555,7 +521,5 @@ bool EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
   }
   return true;
 }
-
-bool eax_children_possible() { return formica::cuda::built_with_cuda() && formica::cuda::find_device().has_value(); }
 
 }  // namespace formica::population::cuda

@@ -43,8 +43,9 @@ class EaxChildrenCuda {
   static constexpr int kMaxMakers = 8;
   /// The subtours are joined over the first `merge_neighbours` cities of each list, as
   /// EdgeAssembly joins them; a pair's children are made `makers` at a time (1 to kMaxMakers: the
-  /// same children, sooner), each with a workspace of its own. The instance must not hold an
-  /// implicit path city.
+  /// same children, sooner), each with a workspace of its own; the pairs of one launch take at most
+  /// a quarter of the device memory free when the object is made (more pairs: more launches). The
+  /// instance must not hold an implicit path city.
   EaxChildrenCuda(const Instance& instance, const CandidateLists& lists, int merge_neighbours,
                   int makers = kMaxMakers);
   ~EaxChildrenCuda();
@@ -53,8 +54,6 @@ class EaxChildrenCuda {
 
   /// The population: every tour a permutation of the n cities, uploaded with its links.
   void set_population(std::span<const std::vector<int32_t>> tours);
-  /// Tour `slot` of the population replaced.
-  void set_tour(int slot, std::span<const int32_t> tour);
   /// Every tour of `slots` replaced by the population's `tours[slot]`, in one copy.
   void set_tours(std::span<const int> slots, std::span<const std::vector<int32_t>> tours);
 
@@ -66,10 +65,6 @@ class EaxChildrenCuda {
   bool best_children(std::span<const PairJob> jobs, uint64_t seed, int children, bool entropy,
                      std::vector<PairChild>& out, const StopFlag* stop = nullptr);
 
-  /// Pair crossovers one launch holds: their workspaces (eax::PairArrays::kPerCity words a city,
-  /// and eax::ChildWork::kPerCity more for each maker after the first) take at most a quarter of
-  /// the device memory free when the object was made.
-  int pairs_per_launch() const;
   /// The seconds the crossover kernels have run so far (CUDA events).
   double kernel_seconds() const;
   /// The shares of the pair blocks' time spent finding the difference, tracing the AB-cycles and
@@ -80,8 +75,5 @@ class EaxChildrenCuda {
   struct State;
   std::unique_ptr<State> state_;
 };
-
-/// Whether this process can run GA-EAX's children on the GPU (a CUDA build and a device).
-bool eax_children_possible();
 
 }  // namespace formica::population::cuda
