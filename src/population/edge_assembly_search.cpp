@@ -526,7 +526,7 @@ bool EdgeAssemblySearch::crossovers_on_host(const StopFlag& stop, const EdgeAsse
       cut = true;
       continue;
     }
-    RandomStream rng(seed_, static_cast<uint64_t>(generations_) * static_cast<uint64_t>(population) + a + 1);
+    RandomStream rng(seed_, pair_stream(a));
     MergeBase& base = *bases_[thread_index()];
     base.reset(tours_[a], lengths_[a]);
     AssembledChild& child = taken_[a];
@@ -573,8 +573,7 @@ bool EdgeAssemblySearch::crossovers_on_gpu(const StopFlag& stop) {
   std::vector<cuda::PairJob> jobs(static_cast<size_t>(population));
   for (int i = 0; i < population; ++i) {
     const int a = order_[i];
-    jobs[i] = {a, order_[(i + 1) % population], static_cast<uint64_t>(generations_) * static_cast<uint64_t>(population) +
-                                                    static_cast<uint64_t>(a) + 1};
+    jobs[i] = {a, order_[(i + 1) % population], pair_stream(a)};
   }
   if (stop.requested()) return false;
   std::vector<cuda::PairChild> children;

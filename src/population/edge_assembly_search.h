@@ -131,6 +131,11 @@ class EdgeAssemblySearch final : public Search {
   /// (next_lengths_ -1: none), on the host threads or (gpu_children, the first stage) on the GPU;
   /// false when `stop` came first.
   bool crossovers_on_host(const StopFlag& stop, const EdgeAssembly::ChildScore& score);
+  /// The random stream of this generation's pair whose first parent is slot `a`, the same on the
+  /// host threads and on the GPU.
+  uint64_t pair_stream(int a) const {
+    return static_cast<uint64_t>(generations_) * static_cast<uint64_t>(population_) + static_cast<uint64_t>(a) + 1;
+  }
   bool crossovers_on_gpu(const StopFlag& stop);
 
   const Instance& instance_;

@@ -200,16 +200,6 @@ std::string SolverConfig::describe_algorithm() const {
   return {};
 }
 
-namespace {
-
-bool has_cuda_implementation(Algorithm algorithm) {
-  // GA-EAX runs on host threads, with steps on the GPU where asked (--eax-gpu-climbs,
-  // --eax-gpu-children): auto keeps it on the CPU backend, --backend cuda lends it the GPU.
-  return algorithm != Algorithm::Eax && cuda::built_with_cuda();
-}
-
-}  // namespace
-
 void check_initial_tour(const Instance& instance, const SolverConfig& config, std::span<const int32_t> tour,
                         std::string_view source) {
   const Algorithm a = config.algorithm == Algorithm::Auto ? Algorithm::Mmas : config.algorithm;  // as validate()
@@ -287,11 +277,12 @@ Backend resolve_backend(Algorithm requested_algorithm, Backend requested) {
                     "--backend cuda: this build of formica has no CUDA backend (nvcc was not found "
                     "when it was configured)");
     FORMICA_EXPECTS(device, "--backend cuda: no CUDA device is available");
-    FORMICA_EXPECTS(has_cuda_implementation(algorithm) || algorithm == Algorithm::Eax, "--algorithm ",
-                    to_string(algorithm), " has no CUDA implementation yet; use --backend cpu");
     return Backend::Cuda;
   }
-  return device && has_cuda_implementation(algorithm) ? Backend::Cuda : Backend::Cpu;
+  // GA-EAX runs on host threads, with steps on the GPU where asked (--eax-gpu-climbs,
+  // --eax-gpu-children): auto keeps it on the CPU backend, where it was measured; --backend cuda
+  // lends it the GPU.
+  return device && algorithm != Algorithm::Eax ? Backend::Cuda : Backend::Cpu;
 }
 
 
