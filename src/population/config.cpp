@@ -71,7 +71,7 @@ std::string EdgeAssemblyConfig::describe() const {
                 bridge_threads > 0 ? concat(", ", bridge_threads, " threads of Lin-Kernighan until it catches up")
                                    : std::string(),
                 ", ", children, " children per pair", stages == 2 ? " (then block E-sets)" : "", ", ",
-                to_string(selection), " selection, ", neighbours, " nearest neighbours");
+                to_string(selection), " selection, ", neighbours, " ", to_string(lists), " neighbours");
 }
 
 }  // namespace formica::population

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/candidates.h"
 #include "core/named_table.h"
 #include "localsearch/config.h"
 
@@ -70,7 +71,11 @@ struct EdgeAssemblyConfig {
   /// cities takes minutes. No gain measured beside the GPU's colonies, so off by default
   /// (docs/tuning.md#eax-first-kicks).
   int first_kicks = 0;
-  int neighbours = 10;  ///< nearest neighbours per city: the start climbs' lists and the joins'
+  int neighbours = 10;  ///< neighbours per city: the start climbs' lists and the joins'
+  /// Which neighbours those lists hold: the nearest, or quadrant neighbours (core/candidates.h),
+  /// whose links out of a cluster let the joins cross to the next one on clustered instances; auto
+  /// takes quadrant on small instances (docs/tuning.md#eax-lists).
+  NeighbourShape lists = NeighbourShape::Nearest;
   /// EaxClimb::LinKernighan's chains from random starts, where the instance has quadrants: K > 0,
   /// lists of their own, K quadrant neighbours per city (for 10: the two nearest cities of each
   /// quadrant, then the nearest up to 10); 0, the `neighbours` nearest (docs/tuning.md#eax-chain-lists).

@@ -149,7 +149,7 @@ const EdgeAssemblyConfig& checked(const EdgeAssemblyConfig& config, int n) {
 /// The neighbour lists, stopped (SetupStopped) with the preparation of `setup_stop`.
 CandidateLists eax_lists(const Instance& instance, const EdgeAssemblyConfig& config, const StopFlag* setup_stop) {
   const StopFlag stop = preparation_stop(setup_stop);
-  return build_candidate_lists(instance, config.neighbours, config.threads, NeighbourShape::Nearest, &stop);
+  return build_candidate_lists(instance, config.neighbours, config.threads, config.lists, &stop);
 }
 
 /// The chains' own lists, config.chain_neighbours quadrant neighbours, where `config` climbs

@@ -275,6 +275,11 @@ void add_eax_parameters(std::vector<Parameter>& p) {
       "auto takes lin-kernighan with the nearest-neighbour starts beside the GPU's colonies from 50,000 "
       "cities (pla85900, 120 s, H200 host, 5 seeds: median 0.087 % above the optimum, where or-opt climbs "
       "stood at 0.21 %)"));
+  p.push_back(named_parameter<NeighbourShape>(
+      "eax-lists", "eax: which neighbours the start climbs' lists and the subtours' joins search:",
+      neighbour_shape_names, parse_neighbour_shape, to_string, [](auto& c) -> auto& { return c.eax.lists; },
+      "auto takes quadrant below 1,000 cities, where the joins of a clustered instance need the links out of "
+      "its clusters (docs/tuning.md#eax-lists)"));
   p.push_back({"eax-gpu-climbs",
                "eax: true, the start tours' 2-opt (and Or-opt) climbs run on the GPU, all of a population at once, "
                "before the host threads' Lin-Kernighan chains (the same tours, sooner; needs a CUDA device; auto: "

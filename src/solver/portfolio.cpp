@@ -50,8 +50,10 @@ constexpr double kEaxCrossingSeconds = 5e-7;
 constexpr int kEaxReferenceThreads = 16, kEaxMinCities = 1000, kEaxMaxCities = 90'000;
 // Alone on the CPU from kEaxCpuMinCities, on an asymmetric instance's symmetric form from
 // kEaxAsymmetricMinCities (its cities, twice the instance's):
-// docs/tuning.md#ga-eax-on-the-cpu-from-500-cities
-constexpr int kEaxCpuMinCities = 500, kEaxAsymmetricMinCities = 300;
+// docs/tuning.md#ga-eax-on-the-cpu-from-400-cities
+constexpr int kEaxCpuMinCities = 400, kEaxAsymmetricMinCities = 300;
+// Quadrant lists for its climbs and joins below kEaxQuadrantListsBelow cities: docs/tuning.md#eax-lists
+constexpr int kEaxQuadrantListsBelow = 1000;
 // A run given a target, up to kEaxTargetMaxCities: kEaxTargetPopulation tours, twice as many
 // whenever they converge; on an asymmetric instance's form the next populations climbed apart:
 // docs/tuning.md#ga-eax-to-a-target
@@ -251,6 +253,8 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
         unset("eax-restart-apart", config.eax.restart_apart, defaults.eax.restart_apart))
       config.eax.restart_apart = true;
     config.eax.climb = population::EaxClimb::LinKernighan;  // docs/tuning.md#ga-eax-lin-kernighan-climbs
+    if (n < kEaxQuadrantListsBelow && unset("eax-lists", config.eax.lists, defaults.eax.lists))
+      config.eax.lists = NeighbourShape::Quadrant;
     return config;
   }
   config.algorithm = Algorithm::Mmas;
@@ -292,6 +296,8 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   }
   if (host_eax && unset("eax-climb", config.eax.climb, defaults.eax.climb))
     config.eax.climb = population::EaxClimb::LinKernighan;
+  if (host_eax && n < kEaxQuadrantListsBelow && unset("eax-lists", config.eax.lists, defaults.eax.lists))
+    config.eax.lists = NeighbourShape::Quadrant;
   // Beside the GPU's colonies, the start tours' first climbs on the GPU. docs/gpu-engine.md#start-climbs
   if (c.host_search == aco::HostSearch::Eax && backend == Backend::Cuda &&
       unset("eax-gpu-climbs", config.eax.gpu_climbs, defaults.eax.gpu_climbs))
@@ -345,7 +351,8 @@ std::string portfolio_summary(const SolverConfig& resolved, int n, EdgeWeightTyp
     return concat("auto: n = ", n, " on the CPU: GA-EAX on ", threads, threads == 1 ? " thread" : " threads",
                   " (", resolved.eax.population, " tours",
                   resolved.eax.climb == population::EaxClimb::LinKernighan ? " climbed by Lin-Kernighan" : "",
-                  ", ", resolved.eax.children, " children per pair), the time limit being past the ",
+                  resolved.eax.lists == NeighbourShape::Quadrant ? " over quadrant lists" : "", ", ",
+                  resolved.eax.children, " children per pair), the time limit being past the ",
                   std::round(eax_crossing(n, threads, Backend::Cpu) * 100) / 100,
                   " s from which its population overtakes the colonies");
   }

@@ -145,10 +145,10 @@ TEST(RouteSolver, TargetAndProgressAreInPathUnits) {
 }
 
 TEST(RouteSolver, AutoKnowsAnAsymmetricInstancesForm) {
-  // resolve() marks the form, so that the resolution says what runs: GA-EAX on a 200-city
-  // matrix's 400-city form, where a symmetric instance of 400 cities gets the colonies
-  // (docs/tuning.md#ga-eax-on-the-cpu-from-500-cities); the target stays in the route's units.
-  const AsymmetricMatrix m = test::random_asymmetric(200, 5);
+  // resolve() marks the form, so that the resolution says what runs: GA-EAX on a 150-city
+  // matrix's 300-city form, where a symmetric instance of 300 cities gets the colonies
+  // (docs/tuning.md#ga-eax-on-the-cpu-from-400-cities); the target stays in the route's units.
+  const AsymmetricMatrix m = test::random_asymmetric(150, 5);
   const RouteProblem problem(m, PathEnds{});
   SolverConfig request;
   request.backend = Backend::Cpu;

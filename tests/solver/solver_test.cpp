@@ -402,20 +402,20 @@ TEST(Solver, AutoRunsGaEaxOnceItsPopulationOvertakesTheColonies) {
   EXPECT_NO_THROW(gpu.validate());
   const std::string on_gpu = portfolio_summary(gpu, 3038, EdgeWeightType::Euc2D, Backend::Cuda);
   EXPECT_NE(on_gpu.find("of GA-EAX"), std::string::npos) << on_gpu;
-  for (const int n : {500, 759, 999}) {  // below the band beside the colonies: still where the CPU runs it
+  for (const int n : {400, 759, 999}) {  // below the band beside the colonies: still where the CPU runs it
     EXPECT_EQ(resolve_config(config, n, Backend::Cpu).algorithm, Algorithm::Eax) << n;
     EXPECT_EQ(resolve_config(config, n, Backend::Cuda).colony.host_search, aco::HostSearch::Eax) << n;
   }
-  EXPECT_EQ(resolve_config(config, 499, Backend::Cuda).colony.host_search, aco::HostSearch::LinKernighan);
+  EXPECT_EQ(resolve_config(config, 399, Backend::Cuda).colony.host_search, aco::HostSearch::LinKernighan);
   SolverConfig ample = config;
   ample.time_limit = eax_crossing(3038, 1, Backend::Cuda) * 1.01;  // enough for one thread
   EXPECT_EQ(resolve_config(ample, 3038, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
-  // Less time, or outside the band measured (on the CPU 500 to 90,000 cities): the colonies.
+  // Less time, or outside the band measured (on the CPU 400 to 90,000 cities): the colonies.
   SolverConfig brief = config;
   brief.time_limit = budget * 0.99;
   EXPECT_EQ(resolve_config(brief, 3038, Backend::Cpu).algorithm, Algorithm::Mmas);
   EXPECT_EQ(resolve_config(config, 999, Backend::Cpu).algorithm, Algorithm::Eax);
-  EXPECT_EQ(resolve_config(config, 499, Backend::Cpu).algorithm, Algorithm::Mmas);
+  EXPECT_EQ(resolve_config(config, 399, Backend::Cpu).algorithm, Algorithm::Mmas);
   SolverConfig huge;
   huge.time_limit = 3600;
   EXPECT_EQ(resolve_config(huge, 90'001, Backend::Cpu).algorithm, Algorithm::Mmas);
@@ -461,13 +461,12 @@ TEST(Solver, ResolveAlgorithmSaysWhatAutoRuns) {
   EXPECT_EQ(auto_eax(request, 5000, Backend::Cuda), AutoEax::BesideColonies);
   EXPECT_EQ(resolve_algorithm(request, 5000, Backend::Cuda), Algorithm::Mmas);
   EXPECT_EQ(resolve_config(request, 5000, Backend::Cuda).colony.host_search, aco::HostSearch::Eax);
-  // Below 500 cities, or a run of counted
-  // iterations: the colonies, and no GA-EAX.
-  EXPECT_EQ(auto_eax(request, 499, Backend::Cpu), AutoEax::None);
-  EXPECT_EQ(resolve_algorithm(request, 499, Backend::Cpu), Algorithm::Mmas);
-  EXPECT_EQ(auto_eax(request, 500, Backend::Cpu), AutoEax::Alone);
+  // Below 400 cities, or a run of counted iterations: the colonies, and no GA-EAX.
+  EXPECT_EQ(auto_eax(request, 399, Backend::Cpu), AutoEax::None);
+  EXPECT_EQ(resolve_algorithm(request, 399, Backend::Cpu), Algorithm::Mmas);
+  EXPECT_EQ(auto_eax(request, 400, Backend::Cpu), AutoEax::Alone);
   EXPECT_EQ(auto_eax(request, 999, Backend::Cuda), AutoEax::BesideColonies);  // where the CPU runs it alone
-  EXPECT_EQ(auto_eax(request, 499, Backend::Cuda), AutoEax::None);
+  EXPECT_EQ(auto_eax(request, 399, Backend::Cuda), AutoEax::None);
   SolverConfig counted;
   counted.iterations = 10;
   EXPECT_EQ(auto_eax(counted, 5000, Backend::Cpu), AutoEax::None);
@@ -506,7 +505,7 @@ TEST(Solver, AutoStartsGaEaxFromFewToursWhenTheRunEndsAtATarget) {
   ASSERT_EQ(form.algorithm, Algorithm::Eax);
   EXPECT_EQ(form.eax.population, 50);
   EXPECT_TRUE(form.eax.restart_apart);
-  EXPECT_EQ(resolve_config(targeted, 400, Backend::Cpu).algorithm, Algorithm::Mmas);
+  EXPECT_EQ(resolve_config(targeted, 399, Backend::Cpu).algorithm, Algorithm::Mmas);
   // On the GPU the host threads beside the colonies start GA-EAX as the CPU alone does.
   const SolverConfig gpu_target = resolve_config(targeted, 1002, Backend::Cuda);
   EXPECT_EQ(gpu_target.colony.host_search, aco::HostSearch::Eax);
@@ -515,6 +514,28 @@ TEST(Solver, AutoStartsGaEaxFromFewToursWhenTheRunEndsAtATarget) {
   const SolverConfig gpu_form = resolve_config(asymmetric, 400, Backend::Cuda);
   EXPECT_EQ(gpu_form.colony.host_search, aco::HostSearch::Eax);
   EXPECT_TRUE(gpu_form.eax.restart_apart);
+}
+
+TEST(Solver, AutoJoinsGaEaxsSubtoursOverQuadrantListsOnSmallInstances) {
+  // Below 1,000 cities GA-EAX's climbs and joins search quadrant neighbours (a clustered
+  // instance's joins need the links out of its clusters), on the CPU alone and beside the GPU's
+  // colonies; from 1,000 the nearest; a named --eax-lists is kept. docs/tuning.md#eax-lists
+  SolverConfig config;
+  config.time_limit = 100;
+  const SolverConfig small = resolve_config(config, 999, Backend::Cpu);
+  ASSERT_EQ(small.algorithm, Algorithm::Eax);
+  EXPECT_EQ(small.eax.lists, NeighbourShape::Quadrant);
+  EXPECT_NE(portfolio_summary(small, 999, EdgeWeightType::Euc2D, Backend::Cpu).find("over quadrant lists"),
+            std::string::npos);
+  EXPECT_NE(small.eax.describe().find("10 quadrant neighbours"), std::string::npos) << small.eax.describe();
+  EXPECT_EQ(resolve_config(config, 1000, Backend::Cpu).eax.lists, NeighbourShape::Nearest);
+  const SolverConfig beside = resolve_config(config, 999, Backend::Cuda);
+  ASSERT_EQ(beside.colony.host_search, aco::HostSearch::Eax);
+  EXPECT_EQ(beside.eax.lists, NeighbourShape::Quadrant);
+  SolverConfig named = config;
+  set_parameter(named, "eax-lists", "nearest");
+  EXPECT_EQ(resolve_config(named, 999, Backend::Cpu).eax.lists, NeighbourShape::Nearest);
+  EXPECT_THROW(set_parameter(named, "eax-lists", "alpha"), InputError);
 }
 
 TEST(Solver, TheGpusDrivingThreadSleepsWhereHostThreadsTakeTheCores) {
