@@ -44,8 +44,8 @@ void EdgeAssemblyConfig::validate() const {
   FORMICA_EXPECTS(threads >= 1, "eax: at least 1 thread, got ", threads);
   FORMICA_EXPECTS(bridge_threads >= 0 && bridge_threads <= 1024, "--eax-bridge-threads must be in [0, 1024], got ",
                   bridge_threads);
-  FORMICA_EXPECTS(gpu_makers >= 1 && gpu_makers <= 8, "eax: the GPU's children made at once must be in [1, 8], got ",
-                  gpu_makers);
+  FORMICA_EXPECTS(gpu_makers >= 1 && gpu_makers <= kMaxGpuMakers, "eax: the GPU's children made at once must be in [1, ",
+                  kMaxGpuMakers, "], got ", gpu_makers);
   FORMICA_EXPECTS(stages == 1 || stages == 2, "--eax-stages must be 1 or 2, got ", stages);
   FORMICA_EXPECTS(growth == 0 || (growth >= 1 && growth <= 16), "--eax-growth must be 0 or in [1, 16], got ",
                   growth);

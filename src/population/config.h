@@ -36,6 +36,10 @@ std::vector<NamedValue> eax_climb_names();
 /// The largest population: 10,000 tours of 10,000 cities are 800 MB with the next generation's.
 inline constexpr int kMaxPopulation = 10000;
 
+/// Warps of a pair's block that make its children at once on the GPU, at most (a block of 1,024
+/// threads).
+inline constexpr int kMaxGpuMakers = 32;
+
 /// GA-EAX's settings (population/edge_assembly_search.h): --algorithm eax, and the colonies' host threads
 /// with --host-search eax.
 struct EdgeAssemblyConfig {
@@ -91,8 +95,9 @@ struct EdgeAssemblyConfig {
   /// the block E-sets and build the tours of the children taken. Needs the CUDA backend and a
   /// device (docs/gpu-engine.md#children-on-the-gpu).
   bool gpu_children = false;
-  /// gpu_children: warps of a pair's block that make its children at once (1 to 8; the same
-  /// children, sooner with more). A tuning knob of bench/eax_bench.cpp, not a command-line option.
+  /// gpu_children: warps of a pair's block that make its children at once (1 to kMaxGpuMakers; the
+  /// same children, sooner with more, each maker a child workspace of 22 words a city more). A
+  /// tuning knob of bench/eax_bench.cpp, not a command-line option.
   int gpu_makers = 8;
   /// Beside the colonies (--host-search eax): K > 0 of the `threads` run iterated Lin-Kernighan on
   /// the colonies' tours until the population's own shortest tour has caught up with theirs, then

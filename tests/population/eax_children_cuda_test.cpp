@@ -100,8 +100,8 @@ TEST(EaxChildrenCuda, EveryPairsChildIsTheHostsEdgeForEdge) {
   for (const int n : {60, 1'001, 6'003}) {  // odd sizes too: the workspaces' alignment
     const Instance instance = io::generate_instance(n, io::InstanceKind::Clustered, 5 + n);
     const CandidateLists lists = build_candidate_lists(instance, 10);
-    // Children made one at a time, three and eight at once: the same children.
-    for (const int makers : {1, 3, cuda::EaxChildrenCuda::kMaxMakers}) {
+    // Children made one at a time and several at once (blocks of 256 and 1,024 threads): the same children.
+    for (const int makers : {1, 3, 8, 9, cuda::EaxChildrenCuda::kMaxMakers}) {
       std::vector<std::vector<int32_t>> population = climbed_population(instance, lists, 8, n);
       cuda::EaxChildrenCuda gpu(instance, lists, 10, makers);
       gpu.set_population(population);

@@ -80,11 +80,16 @@ struct PairKernelArgs {
 };
 
 /// Threads of a pair's block: they find the parents' difference together; the first one then
-/// traces the AB-cycles, and the first lane of each of up to kMaxMakers warps makes children.
-constexpr int kPairThreads = 256;
+/// traces the AB-cycles, and up to Threads / 32 warps make children. Blocks of 256 threads for up
+/// to 8 makers (more blocks on an SM at once), of 1,024 for more.
+constexpr int kSmallPairThreads = 256;
+constexpr int kLargePairThreads = 1024;
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int kMaxMakers = EaxChildrenCuda::kMaxMakers;
-static_assert(kMaxMakers * 32 <= kPairThreads);
+static_assert(kMaxMakers * 32 <= kLargePairThreads);
+
+/// The threads of a pair's block for `makers` warps making children.
+int pair_threads(int makers) { return makers * 32 <= kSmallPairThreads ? kSmallPairThreads : kLargePairThreads; }
 
 /// The words of one slot's workspace: the pair's (with its first maker's child) and one child's
 /// more for each other maker.
@@ -161,13 +166,15 @@ __device__ bool make_child_on_warp(const eax::ParentView& a, const Args& args, c
 /// with the order of the children drawn as the host draws it (eax::best_child_of_difference); then
 /// the children made `makers` at a time, one per warp, and counted in that order, the best kept as
 /// the host keeps it. The best child's edges stay in the slot's workspace for the host to copy.
-__global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelArgs args, int first_job) {
-  using Scan = cub::BlockScan<int, kPairThreads>;
+template <int Threads>
+__global__ void __launch_bounds__(Threads) pair_children_kernel(PairKernelArgs args, int first_job) {
+  constexpr int kMakersHere = Threads / 32;
+  using Scan = cub::BlockScan<int, Threads>;
   __shared__ typename Scan::TempStorage scan_storage;
   __shared__ int totals[2], cycles, made, fault, stopped;
-  __shared__ int made_one[kMaxMakers], removed_edges[kMaxMakers], added_edges[kMaxMakers], faults[kMaxMakers];
-  __shared__ long long gains[kMaxMakers];
-  __shared__ double scores[kMaxMakers];
+  __shared__ int made_one[kMakersHere], removed_edges[kMakersHere], added_edges[kMakersHere], faults[kMakersHere];
+  __shared__ long long gains[kMakersHere];
+  __shared__ double scores[kMakersHere];
   const int slot = static_cast<int>(blockIdx.x), warp = static_cast<int>(threadIdx.x) / 32,
             lane = static_cast<int>(threadIdx.x) % 32;
   const PairJob job = args.jobs[first_job + slot];
@@ -178,7 +185,7 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
   w.bind(slot_words, args.n);
   const eax::ParentView a{args.n, args.tours + job.a * n, args.pos + job.a * n, args.links + 2 * job.a * n};
   const int32_t* b = args.tours + job.b * n;
-  const int chunk = (args.n + kPairThreads - 1) / kPairThreads;
+  const int chunk = (args.n + Threads - 1) / Threads;
   const int from = min(args.n, static_cast<int>(threadIdx.x) * chunk), to = min(args.n, from + chunk);
   int added = 0, removed = 0;
   eax::difference_between(a, b, from, to, nullptr, added, nullptr, removed);
@@ -187,7 +194,7 @@ __global__ void __launch_bounds__(kPairThreads) pair_children_kernel(PairKernelA
   __syncthreads();
   Scan(scan_storage).ExclusiveSum(removed, removed_at);
   eax::difference_between(a, b, from, to, w.diff_added, added_at, w.diff_removed, removed_at);
-  if (threadIdx.x == kPairThreads - 1) totals[0] = added_at, totals[1] = removed_at;
+  if (threadIdx.x == Threads - 1) totals[0] = added_at, totals[1] = removed_at;
   __syncthreads();
   RandomStream rng(args.seed, job.stream);
   const long long differed = clock64();
@@ -470,7 +477,13 @@ bool EaxChildrenCuda::best_children(std::span<const PairJob> jobs, uint64_t seed
   for (size_t first = 0; first < jobs.size(); first += static_cast<size_t>(slots)) {
     const int count = static_cast<int>(std::min(jobs.size() - first, static_cast<size_t>(slots)));
     CUDA_CHECK(cudaEventRecord(s.before.event, s.stream));
-    pair_children_kernel<<<static_cast<unsigned>(count), kPairThreads, 0, s.stream>>>(args, static_cast<int>(first));
+    if (pair_threads(s.makers) == kSmallPairThreads) {
+      pair_children_kernel<kSmallPairThreads>
+          <<<static_cast<unsigned>(count), kSmallPairThreads, 0, s.stream>>>(args, static_cast<int>(first));
+    } else {
+      pair_children_kernel<kLargePairThreads>
+          <<<static_cast<unsigned>(count), kLargePairThreads, 0, s.stream>>>(args, static_cast<int>(first));
+    }
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaEventRecord(s.after.event, s.stream));
     // Waits before the copy: a copy into pageable memory would block until the kernel is done,

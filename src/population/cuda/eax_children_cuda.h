@@ -18,6 +18,7 @@
 #include "core/candidates.h"
 #include "core/instance.h"
 #include "core/search.h"
+#include "population/config.h"          // kMaxGpuMakers
 #include "population/partition_merge.h"  // Edge
 
 namespace formica::population::cuda {
@@ -40,14 +41,14 @@ struct PairJob {
 class EaxChildrenCuda {
  public:
   /// Warps of a pair's block that make children at once, at most.
-  static constexpr int kMaxMakers = 8;
+  static constexpr int kMaxMakers = kMaxGpuMakers;
   /// The subtours are joined over the first `merge_neighbours` cities of each list, as
   /// EdgeAssembly joins them; a pair's children are made `makers` at a time (1 to kMaxMakers: the
   /// same children, sooner), each with a workspace of its own; the pairs of one launch take at most
   /// a quarter of the device memory free when the object is made (more pairs: more launches). The
   /// instance must not hold an implicit path city.
   EaxChildrenCuda(const Instance& instance, const CandidateLists& lists, int merge_neighbours,
-                  int makers = kMaxMakers);
+                  int makers = EdgeAssemblyConfig{}.gpu_makers);
   ~EaxChildrenCuda();
   EaxChildrenCuda(const EaxChildrenCuda&) = delete;
   EaxChildrenCuda& operator=(const EaxChildrenCuda&) = delete;
