@@ -8,8 +8,9 @@ instances it was never tuned on, on the machine it runs on (docs/benchmarks.md#t
         [--sets small,medium,large] [--threads T] [--table TABLE.md]
 
 The instances are TSPLIB's (found as lkh_compare.py finds them: $FORMICA_TSPLIB_DIR/tsp), three
-sets held apart from every instance the default's rules were tuned on (none of them appears in
-docs/tuning.md or in a tuning experiment): SETS below. Each instance gets one budget, set by its
+sets held apart from every instance the default's rules were tuned on (none of them appears in a
+tuning experiment of the rules in force; rd400 and u574 appear in docs/tuning.md's measurement of
+an earlier rule, since replaced by one measured without them): SETS below. Each instance gets one budget, set by its
 size: n / 500 seconds, rounded to half seconds, from 1 s to 30 s. For every instance and seed
 (1 to --seeds), interleaved so that a busier minute hits every solver alike:
   * formica default: `formica solve FILE --time-limit B --seed S` (the GPU where there is one),
