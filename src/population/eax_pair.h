@@ -555,26 +555,39 @@ FORMICA_HD inline int joined(ChildWork& w, int c) {
 }  // namespace detail
 
 /// Before a join: the smallest subtour (the first of equal size), its cities marked and listed in
-/// w.members in the scan's order; returns how many.
-FORMICA_HD inline int list_smallest(const ParentView& a, ChildWork& w) {
+/// w.members in the scan's order; returns how many. On the GPU the lanes of a warp list it
+/// together (lane `first` of `stride`: the cities at offsets first, first + stride, ... of each
+/// piece, every lane with its own copy of w's counters, equal on every lane); every lane returns
+/// the same count, and the warp syncs before it reads the lists.
+FORMICA_HD inline int list_smallest(const ParentView& a, ChildWork& w, int first = 0, int stride = 1) {
   const int n = a.n, pieces = w.pieces;
+  // The subtour of a piece cycle, without path halving: the lanes only read the forest.
+  const auto subtour = [&w](int c) {
+    while (w.root[c] != c) c = w.root[c];
+    return c;
+  };
   int smallest = -1;
   for (int c = 0; c < w.cycles; ++c)
     if (w.root[c] == c && (smallest < 0 || w.size[c] < w.size[smallest])) smallest = c;
   w.smallest = smallest;
-  if (++w.mark_now == 0) {
-    for (int c = 0; c < n; ++c) w.mark[c] = 0;
+  if (++w.mark_now == 0) {  // every lane at once: their counters are equal
+    if (first == 0)
+      for (int c = 0; c < n; ++c) w.mark[c] = 0;
     w.mark_now = 1;
+#ifdef __CUDA_ARCH__
+    __syncwarp();
+#endif
   }
   int members = 0;
   for (int i = 0; i < pieces; ++i) {
-    if (detail::joined(w, w.piece_cycle[i]) != smallest) continue;
-    const int first = w.cut[i] + 1, length = (w.cut[(i + 1) % pieces] - w.cut[i] + n) % n;
-    for (int s = 0; s < length; ++s) {
-      const int32_t city = a.tour[(first + s) % n];
+    if (subtour(w.piece_cycle[i]) != smallest) continue;
+    const int start = w.cut[i] + 1, length = (w.cut[(i + 1) % pieces] - w.cut[i] + n) % n;
+    for (int s = first; s < length; s += stride) {
+      const int32_t city = a.tour[(start + s) % n];
       w.mark[city] = w.mark_now;
-      w.members[members++] = city;
+      w.members[members + s] = city;
     }
+    members += length;
   }
   return members;
 }

@@ -125,23 +125,23 @@ __device__ eax::JoinCandidate warp_best_join(eax::JoinCandidate mine) {
 }
 
 /// eax::make_child on a whole warp: the first lane starts the child and joins the subtours, every
-/// lane scans its share of the smallest subtour's cities for the cheapest join. The child is the
-/// one make_child makes; its state is the first lane's (the others get the stamps they read, and
-/// the edge counts).
+/// lane lists and scans its share of the smallest subtour's cities for the cheapest join. The child
+/// is the one make_child makes; its state is the first lane's (the others get the counters and
+/// pieces they read, and the edge counts).
 template <class Args>
 __device__ bool make_child_on_warp(const eax::ParentView& a, const Args& args, const int32_t* cities, int m,
                                    eax::ChildWork& child, int lane, int64_t& gain) {
   int subtours = 0;
   if (lane == 0) subtours = eax::start_child(a, args.distance, cities, m, child, gain);
   subtours = __shfl_sync(kFullMask, subtours, 0);
+  child.pieces = __shfl_sync(kFullMask, child.pieces, 0);  // what every lane's list_smallest reads
+  child.cycles = __shfl_sync(kFullMask, child.cycles, 0);
   bool ok = subtours > 0;
   for (int left = subtours; ok && left > 1; --left) {
-    int members = 0;
-    if (lane == 0) members = eax::list_smallest(a, child);
-    members = __shfl_sync(kFullMask, members, 0);
     child.stamp_now = __shfl_sync(kFullMask, child.stamp_now, 0);
-    child.mark_now = __shfl_sync(kFullMask, child.mark_now, 0);
-    __syncwarp();  // the first lane's marks, members and child edges, seen by every lane
+    __syncwarp();  // the first lane's child edges and subtours, seen by every lane
+    const int members = eax::list_smallest(a, child, lane, 32);
+    __syncwarp();  // every lane's marks and members, seen by every lane
     eax::JoinCandidate best;
     const bool scanned =
         eax::scan_joins(a, args.distance, args.lists, args.k, args.merge_neighbours, child, members, lane, 32, best);
