@@ -110,9 +110,10 @@ struct PairWork {
   int32_t* diff_removed = nullptr;  // 2n: A's edges that B lacks
   int32_t* diff_added = nullptr;    // 2n: B's edges that A lacks
   int removed_count = 0, added_count = 0;
-  int32_t* ab = nullptr;        // 4n: per city two A slots then two B slots
-  int32_t* ab_count = nullptr;  // 2n
-  int32_t* seen_at = nullptr;   // 5n
+  // 11n: per city one record of G_AB (detail::kNodeWords): two A slots, two B slots, their two
+  // counts, the city's occurrences on the tracing path and their positions. One record is what a
+  // step of the tracing reads, so that on the GPU it is one trip to memory, not one per array.
+  int32_t* node = nullptr;
   int32_t* path = nullptr;      // 5n (at most 4n + 1 used)
   int32_t* starts = nullptr;    // n
   // The AB-cycles, traced: cycle c is cycle_cities[cycle_start[c] .. cycle_start[c + 1]).
@@ -134,9 +135,7 @@ struct PairWork {
     child.bind(words);
     diff_removed = words.take(2);
     diff_added = words.take(2);
-    ab = words.take(4);
-    ab_count = words.take(2);
-    seen_at = words.take(5);
+    node = words.take(11);
     path = words.take(5);
     starts = words.take(1);
     cycle_cities = words.take(2);
@@ -160,10 +159,14 @@ static_assert(PairArrays::kPerCity % 2 == 0 && ChildWork::kPerCity % 2 == 0);
 
 namespace detail {
 
-/// Slots of G_AB per city: two A edges, then two B edges.
-inline constexpr int kSlots = 4;
 /// Occurrences of a city on the tracing path (EdgeAssembly's kOccurrences), and the start.
 inline constexpr int kOccurrences = 4;
+/// A city's record of G_AB (PairWork::node): its slots (two A edges, then two B edges) from
+/// kSlotsAt, the counts of A's and B's from kCountAt, the path occurrences' count at kSeenAt and
+/// their positions after it.
+inline constexpr int kSlotsAt = 0, kCountAt = 4, kSeenAt = 6;
+inline constexpr int kNodeWords = kSeenAt + 1 + kOccurrences;
+static_assert(kNodeWords == 11, "PairWork::bind takes 11 words a city for the records");
 
 FORMICA_HD inline void push_edge(int32_t* edges, int& count, int32_t u, int32_t v) {
   edges[2 * count] = u < v ? u : v;
@@ -250,37 +253,40 @@ inline constexpr int kStopPollSteps = 4096;
 /// them; false on a fault (w.fault says which) or when `*stop` (when given: the GPU's flag) turned
 /// non-zero, looked at every kStopPollSteps steps (w.fault None, the cycles unfinished).
 FORMICA_HD inline bool ab_cycles(PairWork& w, RandomStream& rng, const volatile int* stop = nullptr) {
+  using detail::kCountAt;
+  using detail::kNodeWords;
   using detail::kOccurrences;
-  using detail::kSlots;
+  using detail::kSeenAt;
+  using detail::kSlotsAt;
   w.cycles = 0;
   w.cycle_start[0] = 0;
   if (w.removed_count == 0) return true;
+  const auto node = [&w](int32_t c) { return w.node + static_cast<size_t>(kNodeWords) * c; };
   int starts = 0;
   for (int kind = 0; kind < 2; ++kind) {
     const int32_t* edges = kind == 0 ? w.diff_removed : w.diff_added;
     const int count = kind == 0 ? w.removed_count : w.added_count;
     for (int e = 0; e < 2 * count; ++e) {
-      const int32_t c = edges[e];
-      w.ab_count[2 * c] = w.ab_count[2 * c + 1] = w.seen_at[(kOccurrences + 1) * c] = 0;
+      int32_t* r = node(edges[e]);
+      r[kCountAt] = r[kCountAt + 1] = r[kSeenAt] = 0;
     }
   }
-  const auto link = [&w](int32_t u, int32_t v, int kind) {
-    w.ab[kSlots * u + 2 * kind + w.ab_count[2 * u + kind]++] = v;
-    w.ab[kSlots * v + 2 * kind + w.ab_count[2 * v + kind]++] = u;
+  const auto link = [&node](int32_t u, int32_t v, int kind) {
+    int32_t* ru = node(u);
+    int32_t* rv = node(v);
+    ru[kSlotsAt + 2 * kind + ru[kCountAt + kind]++] = v;
+    rv[kSlotsAt + 2 * kind + rv[kCountAt + kind]++] = u;
   };
   for (int e = 0; e < w.removed_count; ++e) {
     link(w.diff_removed[2 * e], w.diff_removed[2 * e + 1], 0);
     w.starts[starts++] = w.diff_removed[2 * e];
   }
   for (int e = 0; e < w.added_count; ++e) link(w.diff_added[2 * e], w.diff_added[2 * e + 1], 1);
-  const auto unlink = [&w](int32_t u, int32_t v, int kind) {
-    for (int side = 0; side < 2; ++side) {
-      const int32_t x = side == 0 ? u : v, y = side == 0 ? v : u;
-      int32_t* slots = &w.ab[kSlots * x + 2 * kind];
-      int32_t& count = w.ab_count[2 * x + kind];
-      const int i = slots[0] == y ? 0 : 1;
-      slots[i] = slots[--count];
-    }
+  const auto unlink = [](int32_t* rx, int32_t y, int kind) {
+    int32_t* slots = rx + kSlotsAt + 2 * kind;
+    int32_t& count = rx[kCountAt + kind];
+    const int i = slots[0] == y ? 0 : 1;
+    slots[i] = slots[--count];
   };
   int written = 0;
   int steps = 0;
@@ -289,34 +295,37 @@ FORMICA_HD inline bool ab_cycles(PairWork& w, RandomStream& rng, const volatile 
     if (stopped()) return false;
     const uint32_t r = rng.below(static_cast<uint32_t>(starts));
     const int32_t s = w.starts[r];
-    if (w.ab_count[2 * s] == 0) {
+    int32_t* rs = node(s);
+    if (rs[kCountAt] == 0) {
       w.starts[r] = w.starts[--starts];
       continue;
     }
-    int length = 1;  // the path: w.path[0 .. length)
+    int length = 1;  // the path: w.path[0 .. length), its last city `v`
     w.path[0] = s;
-    int32_t* seen_s = &w.seen_at[(kOccurrences + 1) * s];
-    seen_s[1 + seen_s[0]++] = 0;
+    rs[kSeenAt + 1 + rs[kSeenAt]++] = 0;
+    int32_t v = s;
     while (length > 0) {
       if (stopped()) return false;
       const int last = length - 1;
-      const int32_t v = w.path[last];
       const int kind = last % 2;  // A edges leave even positions
-      const int count = w.ab_count[2 * v + kind];
+      int32_t* rv = node(v);
+      const int count = rv[kCountAt + kind];
       if (count == 0) {  // only the start, all its edges traced
         if (last != 0) {
           w.fault = PairFault::AbPathStuck;
           return false;
         }
-        --w.seen_at[(kOccurrences + 1) * v];
+        --rv[kSeenAt];
         length = 0;
         break;
       }
-      const int32_t x = w.ab[kSlots * v + 2 * kind + (count == 2 ? static_cast<int>(rng.below(2)) : 0)];
-      unlink(v, x, kind);
+      const int32_t x = rv[kSlotsAt + 2 * kind + (count == 2 ? static_cast<int>(rng.below(2)) : 0)];
+      int32_t* rx = node(x);
+      unlink(rv, x, kind);
+      unlink(rx, v, kind);
       const int at = last + 1;
       int j = -1;
-      int32_t* seen = &w.seen_at[(kOccurrences + 1) * x];
+      int32_t* seen = rx + kSeenAt;
       for (int o = seen[0]; o >= 1 && j < 0; --o)
         if ((seen[o] - at) % 2 == 0) j = seen[o];
       if (j < 0) {
@@ -326,6 +335,7 @@ FORMICA_HD inline bool ab_cycles(PairWork& w, RandomStream& rng, const volatile 
         }
         w.path[length++] = x;
         seen[1 + seen[0]++] = at;
+        v = x;
         continue;
       }
       // path[j .. at - 1] closed by the edge to x = path[j]; the cycle starts with an A edge.
@@ -339,8 +349,9 @@ FORMICA_HD inline bool ab_cycles(PairWork& w, RandomStream& rng, const volatile 
       }
       written += m;
       w.cycle_start[++w.cycles] = written;
-      for (int i = last; i > j; --i) --w.seen_at[(kOccurrences + 1) * w.path[i]];
+      for (int i = last; i > j; --i) --node(w.path[i])[kSeenAt];
       length = j + 1;
+      v = w.path[j];
     }
   }
   return true;
