@@ -24,6 +24,13 @@ distances):
   that fell short. Symmetric matrices only.
 - OR-Tools: routing with guided local search for `limit` seconds, once (deterministic): reached
   or not, with its gap.
+With --budgets (the anytime table), every case of ANYTIME_CASES gets each budget B: formica.solve
+with time_limit=B and fast-tsp with duration_seconds=B, both on --threads threads, a fresh run per
+budget and seed; a cell is the median gap in % above the optimum (TSPLIB; for the float points the
+shortest tour any run found) and the wall time's median:
+
+    python bench/python_peers.py --seeds 5 --threads 2 --budgets 0.25,0.5,1,2
+
 A run that does not reach the reference within the limit counts as not reached; the median is
 then reported as "> limit" when half the runs or more did not reach it. The seeds run interleaved
 (formica, elkai, fast-tsp for seed 1, then seed 2, ...), and each row ends with the machine's
@@ -88,6 +95,59 @@ def cases(tsplib: str) -> list[Case]:
     scaled = np.rint(exact * FLOAT_SCALE).astype(np.int64)
     out.append(Case("uniform1000 float (seeded)", points, scaled, lambda t: _closed_length(exact, t)))
     return out
+
+
+#: The anytime table's instances: TSPLIB's from 400 to 5,000 cities held apart from tuning (the
+#: benchmark protocol's, bench/protocol.py, and rl1889), and 2,000 seeded uniform float points.
+ANYTIME_INSTANCES = ("rd400", "d493", "u574", "rl1323", "u1432", "vm1748", "rl1889", "fl3795")
+
+
+def anytime_cases(tsplib: str) -> list[Case]:
+    out = []
+    for name in ANYTIME_INSTANCES:
+        path = os.path.join(tsplib, "tsp", f"{name}.tsp")
+        instance = formica.read_tsplib(path)
+        matrix = _euc_2d(np.asarray(instance.coordinates, dtype=np.float64))
+        case = Case(name, path, matrix, lambda t, m=matrix: _closed_length(m, t))
+        case.reference = instance.optimum
+        out.append(case)
+    points = np.random.default_rng(2000).random((2000, 2))
+    exact = np.sqrt(((points[:, None, :] - points[None, :, :]) ** 2).sum(axis=2))
+    scaled = np.rint(exact * FLOAT_SCALE).astype(np.int64)
+    out.append(Case("uniform2000 float (seeded)", points, scaled, lambda t: _closed_length(exact, t)))
+    return out
+
+
+def anytime_table(args: argparse.Namespace) -> None:
+    """Median gap and wall time of formica and fast-tsp at each budget (module docstring)."""
+    import fast_tsp
+
+    budgets = [float(b) for b in args.budgets.split(",")]
+    head = " | ".join(f"{b:g} s: formica | {b:g} s: fast-tsp" for b in budgets)
+    print(f"| instance | n | {head} |")
+    print("|---|---|" + "---|---|" * len(budgets))
+    for case in anytime_cases(args.tsplib):
+        if args.only and not any(case.name.startswith(prefix) for prefix in args.only):
+            continue
+        rows = case.matrix.tolist()
+        runs: dict[tuple[str, float], list[tuple[float, float]]] = {}
+        for seed in range(1, args.seeds + 1):  # interleaved, so that a busier minute hits both alike
+            for budget in budgets:
+                seconds, result = _timed(
+                    lambda b=budget: formica.solve(case.problem, time_limit=b, seed=seed, threads=args.threads))
+                runs.setdefault(("formica", budget), []).append((seconds, case.measure(list(result.tour))))
+                seconds, tour = _timed(
+                    lambda b=budget: fast_tsp.find_tour(rows, duration_seconds=b, max_threads=args.threads))
+                runs.setdefault(("fast-tsp", budget), []).append((seconds, case.measure(tour)))
+        reference = case.reference or min(length for pairs in runs.values() for _, length in pairs)
+
+        def cell(key: tuple[str, float]) -> str:
+            gaps = [100 * (length - reference) / reference for _, length in runs[key]]
+            wall = statistics.median(seconds for seconds, _ in runs[key])
+            return f"{statistics.median(gaps):.3f} % ({wall:.2f} s)"
+
+        cells = " | ".join(f"{cell(('formica', b))} | {cell(('fast-tsp', b))}" for b in budgets)
+        print(f"| {case.name} | {len(case.matrix):,} | {cells} |", flush=True)
 
 
 def _timed(run: Callable[[], list[int]]) -> tuple[float, list[int]]:
@@ -178,7 +238,11 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=10.0)
     parser.add_argument("--tsplib", default=os.environ.get("FORMICA_TSPLIB_DIR", "../shared/tsplib"))
     parser.add_argument("--only", nargs="*", help="instances whose names start with these (default: all)")
+    parser.add_argument("--budgets", help="comma-separated seconds: the anytime table instead (module docstring)")
     args = parser.parse_args()
+    if args.budgets:
+        anytime_table(args)
+        return
     print("| instance | reference | formica | elkai (LKH-3) | fast-tsp | OR-Tools (GLS) | load before / after |")
     print("|---|---|---|---|---|---|---|")
     for case in cases(args.tsplib):
