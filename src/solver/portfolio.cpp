@@ -127,6 +127,10 @@ bool general_parameter(std::string_view name) {
   return false;
 }
 
+/// Parameters of GA-EAX itself: naming one sets up GA-EAX where auto runs it, and leaves what auto
+/// runs as it is.
+bool eax_parameter(std::string_view name) { return name == "population" || name.starts_with("eax-"); }
+
 /// Whether `config`'s time limit (a run not bounded by iterations) reaches eax_crossing on `threads`,
 /// on n cities from `min_cities`.
 bool eax_pays(const SolverConfig& config, int n, int threads, Backend backend, int min_cities = kEaxMinCities) {
@@ -139,11 +143,12 @@ bool eax_pays(const SolverConfig& config, int n, int threads, Backend backend, i
 bool ends_at_target(const SolverConfig& config, int n) { return config.target && n <= kEaxTargetMaxCities; }
 
 /// Whether GA-EAX alone on the CPU pays for `config` on n cities: its budget on the island's threads,
-/// and nobody chose anything of the colonies, Ant System, 2-opt, iterations or islands.
-/// docs/tuning.md#ga-eax-on-the-cpu
+/// and nobody chose anything of the colonies, Ant System, 2-opt, iterations or islands (GA-EAX's
+/// own parameters are welcome). docs/tuning.md#ga-eax-on-the-cpu
 bool host_alone_runs_eax(const SolverConfig& config, int n) {
   const SolverConfig defaults;
-  return config.islands == 1 && std::ranges::all_of(config.named, general_parameter) &&
+  const auto keeps_auto = [](std::string_view name) { return general_parameter(name) || eax_parameter(name); };
+  return config.islands == 1 && std::ranges::all_of(config.named, keeps_auto) &&
          config.colony == defaults.colony && config.ant_system == defaults.ant_system &&
          config.two_opt == defaults.two_opt &&
          eax_pays(config, n, threads_per_island(config), Backend::Cpu,

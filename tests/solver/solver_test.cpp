@@ -534,7 +534,13 @@ TEST(Solver, AutoJoinsGaEaxsSubtoursOverQuadrantListsOnSmallInstances) {
   EXPECT_EQ(beside.eax.lists, NeighbourShape::Quadrant);
   SolverConfig named = config;
   set_parameter(named, "eax-lists", "nearest");
-  EXPECT_EQ(resolve_config(named, 999, Backend::Cpu).eax.lists, NeighbourShape::Nearest);
+  const SolverConfig nearest = resolve_config(named, 999, Backend::Cpu);
+  EXPECT_EQ(nearest.eax.lists, NeighbourShape::Nearest);
+  // GA-EAX's own parameters set it up and leave auto's choice as it was: GA-EAX alone still.
+  EXPECT_EQ(nearest.algorithm, Algorithm::Eax);
+  set_parameter(named, "population", "30");
+  set_parameter(named, "eax-climb", "or-opt");
+  EXPECT_EQ(resolve_config(named, 999, Backend::Cpu).algorithm, Algorithm::Eax);
   EXPECT_THROW(set_parameter(named, "eax-lists", "alpha"), InputError);
 }
 
