@@ -161,6 +161,24 @@ __device__ bool make_child_on_warp(const eax::ParentView& a, const Args& args, c
   return ok;
 }
 
+/// The AB-cycles of the difference in w, traced, and the order in which the children are made of
+/// them, every draw at once (the host draws the same ones, in this order, for as many children as
+/// it tries); returns the fault (0 also when cut off by the stop, with no cycles then).
+__device__ int trace_in_order(eax::PairWork& w, RandomStream& rng, const volatile int* stop) {
+  if (!eax::ab_cycles(w, rng, stop)) {
+    w.cycles = 0;
+    return static_cast<int>(w.fault);
+  }
+  for (int i = 0; i < w.cycles; ++i) w.order[i] = i;
+  for (int i = 0; i < w.cycles; ++i) {
+    const int j = i + static_cast<int>(rng.below(static_cast<uint32_t>(w.cycles - i)));
+    const int32_t t = w.order[i];
+    w.order[i] = w.order[j];
+    w.order[j] = t;
+  }
+  return 0;
+}
+
 /// One pair per block: the difference found by every thread over its stretch of B's positions,
 /// listed in position order (a block scan of the counts); the AB-cycles traced by the first thread,
 /// with the order of the children drawn as the host draws it (eax::best_child_of_difference); then
@@ -201,18 +219,7 @@ __global__ void __launch_bounds__(Threads) pair_children_kernel(PairKernelArgs a
   if (threadIdx.x == 0) {
     w.added_count = totals[0];
     w.removed_count = totals[1];
-    const bool traced_all = eax::ab_cycles(w, rng, args.stop);
-    fault = traced_all ? 0 : static_cast<int>(w.fault);
-    if (!traced_all) w.cycles = 0;  // cut off by the stop (fault 0), or a fault: no children
-    // Every draw of the children's order at once: the host draws the same ones, in this order, for
-    // as many children as it tries.
-    for (int i = 0; i < w.cycles; ++i) w.order[i] = i;
-    for (int i = 0; i < w.cycles; ++i) {
-      const int j = i + static_cast<int>(rng.below(static_cast<uint32_t>(w.cycles - i)));
-      const int32_t t = w.order[i];
-      w.order[i] = w.order[j];
-      w.order[j] = t;
-    }
+    fault = trace_in_order(w, rng, args.stop);
     cycles = fault == 0 ? w.cycles : 0;
     made = 0;
     stopped = *args.stop != 0;
