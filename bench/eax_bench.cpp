@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   app.add_flag("--gpu-children", config.gpu_children,
                "the first stage's crossovers on the GPU (the same generations as on the host threads)");
   app.add_option("--gpu-makers", config.gpu_makers, "--gpu-children: warps of a pair's block making children at once")
-      ->check(CLI::Range(1, 8));
+      ->check(CLI::Range(1, population::kMaxGpuMakers));
   std::string climb = "or-opt";
   app.add_option("--climb", climb, "how the start tours are climbed")
       ->check(CLI::IsMember({"or-opt", "lin-kernighan"}));
