@@ -77,4 +77,10 @@ class RouteProblem {
   std::optional<AsymmetricTransform> directed_;
 };
 
+/// Whether a run of `config` on `backend` hands a path's dummy city to GPU kernels, which know no
+/// implicit path city, so that the path goes to the GPU as a dense (n + 1)^2 matrix: every
+/// algorithm on the CUDA backend but GA-EAX, whose search runs on the host threads (its GPU
+/// climbs skip a tour with a path city), unless its children run on the GPU.
+bool gpu_kernels_take_the_path(const SolverConfig& config, Backend backend);
+
 }  // namespace formica
