@@ -248,6 +248,13 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
   // GA-EAX beside the GPU's colonies as the host alone runs it (judged on the request, before the
   // colonies' fields below are filled in). docs/gpu-engine.md#never-behind
   const bool host_eax = eax == AutoEax::BesideColonies && gpu_runs_host_eax(config, n, backend);
+  // GA-EAX's climbs and lists as the host alone runs them, alone or beside the GPU's colonies.
+  const auto climbs_as_alone = [&] {
+    if (unset("eax-climb", config.eax.climb, defaults.eax.climb))
+      config.eax.climb = population::EaxClimb::LinKernighan;  // docs/tuning.md#ga-eax-lin-kernighan-climbs
+    if (n < kEaxQuadrantListsBelow && unset("eax-lists", config.eax.lists, defaults.eax.lists))
+      config.eax.lists = NeighbourShape::Quadrant;  // docs/tuning.md#eax-lists
+  };
   if (eax == AutoEax::Alone) {
     config.algorithm = Algorithm::Eax;
     const bool to_target = ends_at_target(config, n);
@@ -257,9 +264,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     if (to_target && config.asymmetric_form &&
         unset("eax-restart-apart", config.eax.restart_apart, defaults.eax.restart_apart))
       config.eax.restart_apart = true;
-    config.eax.climb = population::EaxClimb::LinKernighan;  // docs/tuning.md#ga-eax-lin-kernighan-climbs
-    if (n < kEaxQuadrantListsBelow && unset("eax-lists", config.eax.lists, defaults.eax.lists))
-      config.eax.lists = NeighbourShape::Quadrant;
+    climbs_as_alone();
     return config;
   }
   config.algorithm = Algorithm::Mmas;
@@ -299,10 +304,7 @@ SolverConfig apply_portfolio(SolverConfig config, int n, Backend backend) {
     if (config.asymmetric_form && unset("eax-restart-apart", config.eax.restart_apart, defaults.eax.restart_apart))
       config.eax.restart_apart = true;
   }
-  if (host_eax && unset("eax-climb", config.eax.climb, defaults.eax.climb))
-    config.eax.climb = population::EaxClimb::LinKernighan;
-  if (host_eax && n < kEaxQuadrantListsBelow && unset("eax-lists", config.eax.lists, defaults.eax.lists))
-    config.eax.lists = NeighbourShape::Quadrant;
+  if (host_eax) climbs_as_alone();
   // Beside the GPU's colonies, the start tours' first climbs on the GPU. docs/gpu-engine.md#start-climbs
   if (c.host_search == aco::HostSearch::Eax && backend == Backend::Cuda &&
       unset("eax-gpu-climbs", config.eax.gpu_climbs, defaults.eax.gpu_climbs))

@@ -540,7 +540,10 @@ TEST(Solver, AutoJoinsGaEaxsSubtoursOverQuadrantListsOnSmallInstances) {
   EXPECT_EQ(nearest.algorithm, Algorithm::Eax);
   set_parameter(named, "population", "30");
   set_parameter(named, "eax-climb", "or-opt");
-  EXPECT_EQ(resolve_config(named, 999, Backend::Cpu).algorithm, Algorithm::Eax);
+  const SolverConfig chosen = resolve_config(named, 999, Backend::Cpu);
+  EXPECT_EQ(chosen.algorithm, Algorithm::Eax);
+  EXPECT_EQ(chosen.eax.population, 30);
+  EXPECT_EQ(chosen.eax.climb, population::EaxClimb::OrOpt);  // kept, not auto's Lin-Kernighan
   EXPECT_THROW(set_parameter(named, "eax-lists", "alpha"), InputError);
 }
 
