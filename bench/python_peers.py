@@ -24,7 +24,7 @@ distances):
   that fell short. Symmetric matrices only.
 - OR-Tools: routing with guided local search for `limit` seconds, once (deterministic): reached
   or not, with its gap.
-With --budgets (the anytime table), every case of ANYTIME_CASES gets each budget B: formica.solve
+With --budgets (the anytime table), every case of anytime_cases() gets each budget B: formica.solve
 with time_limit=B and fast-tsp with duration_seconds=B, both on --threads threads, a fresh run per
 budget and seed; a cell is the median gap in % above the optimum (TSPLIB; for the float points the
 shortest tour any run found) and the wall time's median:
@@ -90,31 +90,39 @@ def cases(tsplib: str) -> list[Case]:
     asym = rng.integers(1, 1001, size=(200, 200))
     np.fill_diagonal(asym, 0)
     out.append(Case("atsp200 (seeded)", asym, asym, lambda t: _closed_length(asym, t), symmetric=False))
-    points = np.random.default_rng(1000).random((1000, 2))
-    exact = np.sqrt(((points[:, None, :] - points[None, :, :]) ** 2).sum(axis=2))
-    scaled = np.rint(exact * FLOAT_SCALE).astype(np.int64)
-    out.append(Case("uniform1000 float (seeded)", points, scaled, lambda t: _closed_length(exact, t)))
+    out.append(_float_points(1000))
     return out
 
 
-#: The anytime table's instances: TSPLIB's from 400 to 5,000 cities held apart from tuning (the
-#: benchmark protocol's, bench/protocol.py, and rl1889), and 2,000 seeded uniform float points.
-ANYTIME_INSTANCES = ("rd400", "d493", "u574", "rl1323", "u1432", "vm1748", "rl1889", "fl3795")
+def _float_points(count: int) -> Case:
+    """`count` uniform float points seeded by `count`: formica gets the points, the peers their
+    distances x FLOAT_SCALE rounded, lengths measured on the exact distances."""
+    points = np.random.default_rng(count).random((count, 2))
+    exact = np.sqrt(((points[:, None, :] - points[None, :, :]) ** 2).sum(axis=2))
+    scaled = np.rint(exact * FLOAT_SCALE).astype(np.int64)
+    return Case(f"uniform{count} float (seeded)", points, scaled, lambda t: _closed_length(exact, t))
+
+
+#: The anytime table's sizes: the benchmark protocol's held-apart instances (bench/protocol.py's
+#: SETS) and rl1889 within them, then 2,000 seeded uniform float points.
+ANYTIME_CITIES = (400, 5000)
 
 
 def anytime_cases(tsplib: str) -> list[Case]:
+    from protocol import SETS
+
     out = []
-    for name in ANYTIME_INSTANCES:
+    for name in [name for names in SETS.values() for name in names] + ["rl1889"]:
         path = os.path.join(tsplib, "tsp", f"{name}.tsp")
         instance = formica.read_tsplib(path)
+        if not ANYTIME_CITIES[0] <= instance.n <= ANYTIME_CITIES[1]:
+            continue
         matrix = _euc_2d(np.asarray(instance.coordinates, dtype=np.float64))
         case = Case(name, path, matrix, lambda t, m=matrix: _closed_length(m, t))
         case.reference = instance.optimum
         out.append(case)
-    points = np.random.default_rng(2000).random((2000, 2))
-    exact = np.sqrt(((points[:, None, :] - points[None, :, :]) ** 2).sum(axis=2))
-    scaled = np.rint(exact * FLOAT_SCALE).astype(np.int64)
-    out.append(Case("uniform2000 float (seeded)", points, scaled, lambda t: _closed_length(exact, t)))
+    out.sort(key=lambda case: len(case.matrix))
+    out.append(_float_points(2000))
     return out
 
 
