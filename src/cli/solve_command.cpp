@@ -263,6 +263,7 @@ void print_resolved(const SolveOptionsCli& o, const RouteProblem& problem, const
             << config.describe_algorithm() << ", seed " << config.seed << "\n";
   if (!gpu_plan.empty()) std::cerr << "formica: GPU " << gpu_plan << "\n";
   if (!resolved.threads_note.empty()) std::cerr << "formica: " << resolved.threads_note << "\n";
+  if (!resolved.backend_note.empty()) std::cerr << "formica: " << resolved.backend_note << "\n";
   if (!resolved.initial_tour.empty()) {
     const int64_t length = problem.length(resolved.initial_tour);
     std::cerr << "formica: starting from " << o.initial_tour << " (length " << length << format_gap(length, optimum)
@@ -314,11 +315,8 @@ int run_solve(const SolveOptionsCli& o, std::chrono::steady_clock::time_point st
                          : io::load_problem(o.instance);
   const PathEnds ends = path_ends(o);
   const auto* symmetric = std::get_if<Instance>(&loaded);
-  // The GPU reads a path's dummy city from a dense matrix, built here so that the plan counts it.
-  const bool on_gpu = resolve_backend(request.algorithm, request.backend) == Backend::Cuda;
   const RouteProblem problem =
-      symmetric ? RouteProblem(*symmetric, ends, {}, on_gpu ? PathForm::Dense : PathForm::Implicit)
-                : RouteProblem(std::get<AsymmetricMatrix>(loaded), ends);
+      symmetric ? RouteProblem(*symmetric, ends) : RouteProblem(std::get<AsymmetricMatrix>(loaded), ends);
   FORMICA_EXPECTS(!o.svg_out || (symmetric && io::drawing_coordinates(*symmetric)), "--svg: ",
                   problem.name(), " has no coordinates to draw (",
                   symmetric ? "an EXPLICIT instance without DISPLAY_DATA_SECTION" : "an asymmetric instance", ")");

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/memory.h"
 #include "cuda/device.h"
+#include "solver/route_solver.h"
 #include "solver/solver.h"
 
 namespace formica {
@@ -51,7 +52,8 @@ SearchBytes search_bytes(const Instance& instance, const SolverConfig& config, B
   const bool gpu = backend == Backend::Cuda;
   const size_t n = static_cast<size_t>(instance.n());
   // What one island's search allocates, on top of what the process holds now (the program, the
-  // instance, and the matrix of an asymmetric instance's symmetric form or of a path on the GPU).
+  // instance, and the matrix of an asymmetric instance's symmetric form), and the dense form of a
+  // path that the GPU's kernels take (built once, whatever the islands).
   size_t host = kListBytesPerCity * n + kThreadBytes * static_cast<size_t>(threads_per_island(config)), device = 0;
   std::string what;
   switch (a) {
@@ -93,9 +95,14 @@ void expect_islands_fit(const Instance& instance, const SolverConfig& config, Ba
 std::string memory_plan(const Instance& instance, const SolverConfig& config, Backend backend) {
   const bool gpu = backend == Backend::Cuda;
   const auto [host, device, what] = search_bytes(instance, config, backend);
-  const size_t islands = static_cast<size_t>(std::max(1, config.islands)), now = resident_bytes();
+  const size_t islands = static_cast<size_t>(std::max(1, config.islands));
+  // A path the GPU's kernels take is built in its dense form before the search (RouteProblem::solve).
+  const size_t dense = instance.has_path_city() && gpu_kernels_take_the_path(config, backend)
+                           ? dense_path_bytes(instance.n() - 1) : 0;
+  const size_t now = resident_bytes() + dense;
   const std::optional<size_t> available = available_host_memory();
-  std::string text = concat("host ", format_bytes(now + islands * host), " (", format_bytes(now), " in use, ",
+  std::string text = concat("host ", format_bytes(now + islands * host), " (", format_bytes(now),
+                            dense > 0 ? " in use with the path's dense matrix, " : " in use, ",
                             format_bytes(host), islands > 1 ? concat(" per island x ", islands) : std::string(),
                             " for the search)", available ? concat(" of ", format_bytes(*available), " available") : "");
   if (gpu && device > 0) {

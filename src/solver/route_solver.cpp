@@ -3,21 +3,23 @@
 #include "solver/route_solver.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "core/error.h"
+#include "core/memory.h"
 #include "core/tour.h"
 
 namespace formica {
 
-RouteProblem::RouteProblem(const Instance& instance, const PathEnds& ends, const PathEndNames& names, PathForm form)
+RouteProblem::RouteProblem(const Instance& instance, const PathEnds& ends, const PathEndNames& names)
     : instance_(&instance), names_(names), ends_(ends) {
   if (!instance.fixed_edges().empty()) {
     FORMICA_EXPECTS(!ends.any(), instance.name(), " has fixed edges (FIXED_EDGES_SECTION): formica keeps them in "
                     "closed tours only, not with ", names.start, ", ", names.end, " or an open path");
     fixed_.emplace(instance);
   }
-  if (ends.any()) path_.emplace(instance, ends, names, form);
+  if (ends.any()) path_.emplace(instance, ends, names);
 }
 
 RouteProblem::RouteProblem(const AsymmetricMatrix& matrix, const PathEnds& ends, const PathEndNames& names)
@@ -66,13 +68,43 @@ bool gpu_kernels_take_the_path(const SolverConfig& config, Backend backend) {
   return backend == Backend::Cuda && (config.algorithm != Algorithm::Eax || config.eax.gpu_children);
 }
 
+DensePath dense_path_verdict(double build_seconds, std::optional<double> time_limit, bool backend_named) {
+  if (!time_limit) return DensePath::Build;  // no deadline to keep: host and device memory decide
+  if (backend_named) return build_seconds <= kDensePathRefusedShare * *time_limit ? DensePath::Build : DensePath::Refuse;
+  return build_seconds <= kDensePathAutoShare * *time_limit ? DensePath::Build : DensePath::OnTheCpu;
+}
+
+double dense_path_seconds(int n) {
+  // One entry of the matrix is one distance and one 4-byte write: 7.6 ns a thread on the 2-core VM
+  // (20,001^2 entries in 1.5 s on 2 threads); the GPU then reads the matrix at the rate of a
+  // pageable host-to-device copy, taken as 5 GB/s.
+  constexpr double kEntrySeconds = 8e-9, kCopyBytesPerSecond = 5e9;
+  const double entries = (static_cast<double>(n) + 1) * (static_cast<double>(n) + 1);
+  return entries * kEntrySeconds / hardware_threads() + entries * sizeof(int32_t) / kCopyBytesPerSecond;
+}
+
 ResolvedRequest RouteProblem::resolve(const SolverConfig& request, std::vector<int32_t> initial_tour,
                                       std::string_view tour_source) const {
   if (!initial_tour.empty()) expect_closed_symmetric("--initial-tour");
   // Auto's rules differ on an asymmetric instance's form (docs/tuning.md): resolved as what runs.
   SolverConfig form = request;
   form.asymmetric_form = directed_.has_value();
-  return resolve_request(solved_instance(), form, std::move(initial_tour), tour_source);
+  ResolvedRequest resolved = resolve_request(solved_instance(), form, initial_tour, tour_source);
+  if (!path_ || !gpu_kernels_take_the_path(resolved.config, resolved.backend)) return resolved;
+  const double build = dense_path_seconds(n());
+  const DensePath verdict = dense_path_verdict(build, resolved.config.time_limit, request.backend == Backend::Cuda);
+  if (verdict == DensePath::Build) return resolved;
+  const double limit = *resolved.config.time_limit;
+  const std::string cost = concat("a path of ", n(), " cities reaches the GPU's kernels as a dense ", n() + 1,
+                                  " x ", n() + 1, " matrix (", format_bytes(dense_path_bytes(n())), ", about ",
+                                  std::ceil(build * 10) / 10, " s to build and copy)");
+  FORMICA_EXPECTS(verdict != DensePath::Refuse, "--backend cuda: ", cost, ", more than ",
+                  kDensePathRefusedShare * 100, " % of the ", limit, "-s time limit; use --backend cpu or auto");
+  form.backend = Backend::Cpu;
+  resolved = resolve_request(solved_instance(), form, std::move(initial_tour), tour_source);
+  resolved.backend_note = concat(cost, ", more than ", kDensePathAutoShare * 100, " % of the ", limit,
+                                 "-s time limit: it runs on the CPU");
+  return resolved;
 }
 
 Result RouteProblem::solve(const SolverConfig& request, const SolveOptions& options) const {

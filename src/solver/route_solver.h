@@ -6,6 +6,7 @@
 // command line and Python alike.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -23,13 +24,12 @@ namespace formica {
 
 class RouteProblem {
  public:
-  /// A symmetric instance: a closed tour when `ends` is empty, else a path, its dummy city held
-  /// in `form` (solve() on the GPU builds the dense form where it was not asked for: its kernels
-  /// read coordinates or a matrix). An instance with fixed edges is solved as FixedEdgeTransform's
+  /// A symmetric instance: a closed tour when `ends` is empty, else a path, its dummy city the
+  /// instance's implicit path city (solve() builds the dense form where the GPU's kernels take the
+  /// path: they read coordinates or a matrix). An instance with fixed edges is solved as FixedEdgeTransform's
   /// matrix, as a closed tour only (InputError with `ends`). `instance` must outlive this object.
   /// Throws as PathTransform and FixedEdgeTransform do.
-  RouteProblem(const Instance& instance, const PathEnds& ends, const PathEndNames& names = {},
-               PathForm form = PathForm::Implicit);
+  RouteProblem(const Instance& instance, const PathEnds& ends, const PathEndNames& names = {});
   /// An asymmetric matrix: a directed tour, or a directed path from start to end. `matrix` must
   /// outlive this object. Throws as with_path_ends and AsymmetricTransform do.
   RouteProblem(const AsymmetricMatrix& matrix, const PathEnds& ends, const PathEndNames& names = {});
@@ -51,7 +51,10 @@ class RouteProblem {
 
   /// `request` resolved for solved_instance() (resolve_request), in the problem's units: its target
   /// is a length of the route as given, which solve() converts. An initial tour is refused
-  /// (InputError) for a path or an asymmetric instance.
+  /// (InputError) for a path or an asymmetric instance. A path the GPU's kernels would take whose
+  /// dense form (dense_path_seconds) costs more than kDensePathAutoShare of the time limit runs on
+  /// the CPU under auto (backend_note says why); past kDensePathRefusedShare a named --backend
+  /// cuda is refused (InputError).
   ResolvedRequest resolve(const SolverConfig& request, std::vector<int32_t> initial_tour = {},
                           std::string_view tour_source = "--initial-tour") const;
 
@@ -82,5 +85,20 @@ class RouteProblem {
 /// algorithm on the CUDA backend but GA-EAX, whose search runs on the host threads (its GPU
 /// climbs skip a tour with a path city), unless its children run on the GPU.
 bool gpu_kernels_take_the_path(const SolverConfig& config, Backend backend);
+
+/// Host bytes of a path's dense form: the (n + 1)^2 matrix of n cities and the dummy city.
+inline size_t dense_path_bytes(int n) {
+  return (static_cast<size_t>(n) + 1) * (static_cast<size_t>(n) + 1) * sizeof(int32_t);
+}
+/// Seconds to build a path's dense form on this machine's cores and copy it to the GPU (an estimate).
+double dense_path_seconds(int n);
+/// The share of the time limit past which auto runs a path on the CPU rather than build its dense
+/// form, and past which a named --backend cuda is refused.
+inline constexpr double kDensePathAutoShare = 0.1, kDensePathRefusedShare = 0.5;
+/// What becomes of a path that the GPU's kernels would take as a dense form costing
+/// `build_seconds`: built (no time limit, or a small share of it), run on the CPU (auto), or
+/// refused (--backend cuda named).
+enum class DensePath { Build, OnTheCpu, Refuse };
+DensePath dense_path_verdict(double build_seconds, std::optional<double> time_limit, bool backend_named);
 
 }  // namespace formica

@@ -261,6 +261,9 @@ struct ResolvedRequest {
   /// One line when `request` asked for more CPU threads than this machine has (capped_threads), for
   /// the front ends to print; empty otherwise.
   std::string threads_note;
+  /// One line when auto's backend was moved to the CPU for this instance (RouteProblem::resolve:
+  /// a path whose dense form would cost a share of the limit), for the front ends to print.
+  std::string backend_note;
 
   /// The default solver on a budget nobody named (auto without iterations or a time limit, one
   /// island): such a run of one rank also stops when it stops improving and, up to kBoundedCities

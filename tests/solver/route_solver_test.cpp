@@ -87,6 +87,31 @@ TEST(RouteSolver, OnlyGpuKernelsTakeAPathAsADenseMatrix) {
   }
 }
 
+TEST(RouteSolver, ADensePathThatWouldEatTheLimitRunsOnTheCpuUnderAutoAndIsRefusedWhenCudaIsNamed) {
+  // No time limit: no deadline to keep, the dense form is built (memory decides).
+  EXPECT_EQ(dense_path_verdict(100.0, std::nullopt, false), DensePath::Build);
+  EXPECT_EQ(dense_path_verdict(100.0, std::nullopt, true), DensePath::Build);
+  // Auto gives it a tenth of the limit, a named --backend cuda half.
+  EXPECT_EQ(dense_path_verdict(0.09, 1.0, false), DensePath::Build);
+  EXPECT_EQ(dense_path_verdict(0.2, 1.0, false), DensePath::OnTheCpu);
+  EXPECT_EQ(dense_path_verdict(0.2, 1.0, true), DensePath::Build);
+  EXPECT_EQ(dense_path_verdict(0.6, 1.0, true), DensePath::Refuse);
+  // The estimate grows with the matrix: 50,000 cities (10 GB) is seconds on any machine, a
+  // thousand cities milliseconds.
+  EXPECT_EQ(dense_path_bytes(49'999), size_t{50'000} * 50'000 * 4);
+  EXPECT_GT(dense_path_seconds(50'000), 2.0);
+  EXPECT_LT(dense_path_seconds(1'000), 0.01);
+  EXPECT_LT(dense_path_seconds(1'000), dense_path_seconds(2'000));
+  // Off the GPU nothing changes: the path keeps its implicit city and no note is given.
+  const Instance instance = io::generate_instance(2'000, io::InstanceKind::Uniform, 3);
+  SolverConfig config;
+  config.backend = Backend::Cpu;
+  config.time_limit = 0.01;
+  const ResolvedRequest resolved = RouteProblem(instance, PathEnds{true, {}, {}}).resolve(config);
+  EXPECT_EQ(resolved.backend, Backend::Cpu);
+  EXPECT_TRUE(resolved.backend_note.empty());
+}
+
 TEST(RouteSolver, ClosedSymmetricToursAreSolvedAsGiven) {
   const Instance instance = io::generate_instance(9, io::InstanceKind::Uniform, 5);
   const RouteProblem problem(instance, PathEnds{});
