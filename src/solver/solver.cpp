@@ -151,15 +151,22 @@ void SolverConfig::validate() const {
   FORMICA_EXPECTS(island_interval >= 0 && island_interval <= kMaxTimeLimit, "--island-interval must be in [0, ",
                   number_text(kMaxTimeLimit), "] seconds, got ", number_text(island_interval));
   FORMICA_EXPECTS(islands >= 1 && islands <= 1024, "--islands must be in [1, 1024], got ", islands);
-  // --threads counts each island's threads: the islands together start no more than kMaxThreads.
-  FORMICA_EXPECTS(threads == 0 || int64_t{threads} * islands <= kMaxThreads, "--threads ", threads, " for each of --islands ",
-                  islands, " is ", int64_t{threads} * islands, " threads, more than the ", kMaxThreads,
+  // --threads counts each island's threads, which start no more than this machine's hardware
+  // threads (capped_threads): the islands together start no more than kMaxThreads.
+  const int hardware = hardware_threads();
+  const int64_t own = std::min(threads, hardware), lk = std::min(colony.lk_threads, hardware);
+  const auto capped = [hardware](int count) {
+    return count > hardware ? concat(" (", hardware, " on this machine)") : std::string();
+  };
+  FORMICA_EXPECTS(threads == 0 || own * islands <= kMaxThreads, "--threads ", threads, capped(threads),
+                  " for each of --islands ", islands, " is ", own * islands, " threads, more than the ", kMaxThreads,
                   " formica starts (0: an N-th of this machine's each)");
   // Named Lin-Kernighan threads run beside each island's own.
-  const int64_t started = (int64_t{threads} + colony.lk_threads) * islands;
+  const int64_t started = (own + lk) * islands;
   FORMICA_EXPECTS(colony.lk_threads == 0 || started <= kMaxThreads, "--lk-threads ", colony.lk_threads,
-                  threads > 0 ? concat(" beside --threads ", threads) : std::string(), " for each of --islands ", islands,
-                  " is ", started, " threads, more than the ", kMaxThreads, " formica starts");
+                  capped(colony.lk_threads), threads > 0 ? concat(" beside --threads ", threads, capped(threads)) : std::string(),
+                  " for each of --islands ", islands, " is ", started, " threads, more than the ", kMaxThreads,
+                  " formica starts");
   FORMICA_EXPECTS(gpus == kAllGpus || (gpus >= 0 && gpus <= 1024), "--gpus must be 'all' or in [0, 1024], got ", gpus);
   ant_system.validate();
   // Auto runs colonies unless it makes GA-EAX the whole run, which it does only while every colony
