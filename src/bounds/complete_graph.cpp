@@ -46,7 +46,8 @@ OneTree CompleteGraph::one_tree(std::span<const int64_t> pi, int threads, const 
     std::vector<Edge> tree = boruvka_->spanning_tree(pi, threads, abandon);
     if (!instance_.has_path_city())
       return one_tree_of(std::move(tree), instance_.n(),
-                         [&](int leaf, int excluded) { return boruvka_->lightest_edge(pi, leaf, excluded); }, threads);
+                         [&](int leaf, int excluded) { return boruvka_->lightest_edge(pi, leaf, excluded); }, threads,
+                         abandon);
     // The k-d tree holds the cities with coordinates; the path city's edges are looked at one by one.
     const int path_city = instance_.n() - 1;
     const auto second = [&](int leaf, int excluded) {
@@ -60,12 +61,12 @@ OneTree CompleteGraph::one_tree(std::span<const int64_t> pi, int threads, const 
       const Edge to_path_city = penalised_edge(instance_, pi, leaf, path_city);
       return excluded != path_city && lighter(to_path_city, best) ? to_path_city : best;
     };
-    return one_tree_of(with_path_city(instance_, pi, std::move(tree)), instance_.n(), second, threads);
+    return one_tree_of(with_path_city(instance_, pi, std::move(tree)), instance_.n(), second, threads, abandon);
   }
   std::vector<Edge> tree = dense_spanning_tree(instance_, pi, threads, abandon);
   return one_tree_of(std::move(tree), instance_.n(),
                      [&](int leaf, int excluded) { return dense_lightest_edge(instance_, pi, leaf, excluded); },
-                     threads);
+                     threads, abandon);
 }
 
 }  // namespace formica::bounds

@@ -2,6 +2,7 @@
 // The 1-tree of a minimum spanning tree (see one_tree.h).
 #include "bounds/one_tree.h"
 
+#include <atomic>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -25,7 +26,8 @@ std::vector<int32_t> OneTree::degrees(int n) const {
   return degree;
 }
 
-OneTree one_tree_of(std::vector<Edge> tree, int n, const std::function<Edge(int, int)>& second, int threads) {
+OneTree one_tree_of(std::vector<Edge> tree, int n, const std::function<Edge(int, int)>& second, int threads,
+                    const StopFlag* abandon) {
   if (static_cast<int>(tree.size()) != n - 1) throw std::logic_error("one_tree_of: not a spanning tree");
   std::vector<int32_t> degree(static_cast<size_t>(n), 0), neighbour(static_cast<size_t>(n), -1);
   for (const Edge& e : tree) {
@@ -36,8 +38,17 @@ OneTree one_tree_of(std::vector<Edge> tree, int n, const std::function<Edge(int,
   for (int i = 0; i < n; ++i)
     if (degree[i] == 1) leaves.push_back(i);
   std::vector<Edge> seconds(leaves.size(), kNoEdge);
+  std::atomic<bool> abandoned{false};
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
-  for (size_t l = 0; l < leaves.size(); ++l) seconds[l] = second(leaves[l], neighbour[leaves[l]]);
+  for (size_t l = 0; l < leaves.size(); ++l) {
+    if (abandoned.load(std::memory_order_relaxed)) continue;
+    if (abandon != nullptr && abandon->requested()) {
+      abandoned = true;
+      continue;
+    }
+    seconds[l] = second(leaves[l], neighbour[leaves[l]]);
+  }
+  if (abandoned) throw TreeAbandoned();
   // A leaf with no second edge (one neighbour in a sparse graph) cannot be special.
   size_t pick = leaves.size();
   for (size_t l = 0; l < leaves.size(); ++l)

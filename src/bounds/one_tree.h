@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bounds/penalised_edge.h"
+#include "core/search.h"
 
 namespace formica::bounds {
 
@@ -42,8 +43,11 @@ struct OneTree {
 /// The 1-tree of the minimum spanning tree `tree` of n cities. `second(leaf, neighbour)` is the
 /// leaf's lightest edge to a city other than its tree neighbour, over whatever graph the tree is
 /// minimal in; the leaf whose second edge is heaviest becomes special. Leaves are asked on
-/// `threads` threads; the result does not depend on it.
-OneTree one_tree_of(std::vector<Edge> tree, int n, const std::function<Edge(int, int)>& second, int threads);
+/// `threads` threads; the result does not depend on it. Throws TreeAbandoned once `abandon`
+/// (null: never) asks, looked at before every leaf's search: a star of cities at one point has
+/// n - 1 leaves, each a search of the whole k-d tree (50,000 such cities: 27 s).
+OneTree one_tree_of(std::vector<Edge> tree, int n, const std::function<Edge(int, int)>& second, int threads,
+                    const StopFlag* abandon = nullptr);
 
 /// w(pi) in scaled units: the 1-tree's weight less 2 * sum(pi).
 WeightSum scaled_value(const OneTree& one_tree, std::span<const int64_t> pi);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 
 #include "bounds/complete_graph.h"
 #include "bounds/dense_prim.h"
@@ -71,6 +72,34 @@ TEST(CompleteGraph, DenseTreeDoesNotDependOnThreads) {
   const Instance instance = test::random_instance(EdgeWeightType::Geo, 2500, 9, 0.0);
   const auto pi = random_penalties(instance.n(), 300, 4);
   EXPECT_EQ(dense_spanning_tree(instance, pi, 1), dense_spanning_tree(instance, pi, 2));
+}
+
+TEST(CompleteGraph, ALeafsSearchIsNotStartedOnceTheTreeIsAbandoned) {
+  // A star of cities at one point has n - 1 leaves, each a search of the whole k-d tree: the
+  // 1-tree looks at its stop before every leaf, not only while it builds the spanning tree.
+  std::vector<double> same(2000, 7.0);
+  const Instance instance("one point", EdgeWeightType::Euc2D, same, same);
+  KdBoruvka boruvka(instance);
+  const std::vector<int64_t> pi(static_cast<size_t>(instance.n()), 0);
+  std::vector<Edge> tree = boruvka.spanning_tree(pi, 2);
+  std::atomic<bool> asked{false};
+  StopFlag stop;
+  stop.interrupt = &asked;
+  std::atomic<int> searched{0};
+  const auto second = [&](int leaf, int excluded) {
+    // The first leaf's search asks to stop: no later leaf is searched.
+    asked = true;
+    ++searched;
+    return boruvka.lightest_edge(pi, leaf, excluded);
+  };
+  EXPECT_THROW(one_tree_of(tree, instance.n(), second, 1, &stop), TreeAbandoned);
+  EXPECT_EQ(searched.load(), 1);
+  // Not asked: the same tree gives its 1-tree.
+  asked = false;
+  const OneTree whole = one_tree_of(std::move(tree), instance.n(),
+                                    [&](int leaf, int excluded) { return boruvka.lightest_edge(pi, leaf, excluded); }, 2,
+                                    &stop);
+  EXPECT_EQ(whole.weight(), 0);
 }
 
 }  // namespace
