@@ -77,7 +77,9 @@ def lower_bound(
     ValueError). Float distances (non-integer coordinates, or metric="float") are bounded through
     the fixed-point form the solver sees: its bound B gives (B - n / 2) / scale, proven for the
     exact distances since each of a tour's n edges is rounded by at most half a unit. `time_limit` defaults to n / 2000
-    seconds, from 10 to 120; `threads` 0 uses every core. The GIL is released; Ctrl-C ends the
+    seconds, from 10 to 120, and holds for the whole computation (a 1-tree that cannot finish in
+    time gives way to a weaker bound, still proven), unless `iterations` is given without it;
+    `threads` 0 uses every core. The GIL is released; Ctrl-C ends the
     ascent and raises KeyboardInterrupt with the bound reached (still proven) as ``result``.
     """
     iterations = None if iterations is None else whole_number("iterations", iterations, *INT64)

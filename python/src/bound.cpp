@@ -32,6 +32,9 @@ nb::dict lower_bound(const Instance& instance, std::optional<int64_t> iterations
   bounds::BoundOptions options;
   options.iterations = iterations.value_or(0);
   options.time_limit = time_limit.value_or(bounds::default_bound_time(instance.n()));
+  // As the command line: the time limit, given or the default, holds for the 1-trees too, unless
+  // iterations are given without one.
+  options.hold_time_limit = time_limit.has_value() || !iterations.has_value();
   options.threads = threads;
   std::atomic<bool> interrupt{false};
   options.interrupt = &interrupt;

@@ -139,3 +139,15 @@ def test_a_gap_below_the_bound_is_a_value_error() -> None:
     assert bound.gap(bound.bound) == 0
     with pytest.raises(ValueError, match="shorter than the proven bound"):
         bound.gap(bound.bound - 1)
+
+
+def test_the_time_limit_holds_for_the_one_trees_too() -> None:
+    # 30,000 cities at one point: the minimum 1-tree is a star whose every leaf searches the whole
+    # k-d tree (about 10 s on two cores); a 1-s limit gives way to the nearest-neighbour bound.
+    import time
+
+    points = np.full((30_000, 2), 7.0)
+    start = time.monotonic()
+    bound = formica.lower_bound(points, time_limit=1.0, threads=2)
+    assert time.monotonic() - start < 1.7
+    assert bound.bound == 0
