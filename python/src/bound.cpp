@@ -29,13 +29,7 @@ nb::dict lower_bound(const Instance& instance, std::optional<int64_t> iterations
   FORMICA_EXPECTS(threads >= 0, "threads must not be negative, got ", threads);
   FORMICA_EXPECTS(threads <= kMaxThreads, "threads must be at most ", kMaxThreads, " (0: all of this machine's), got ",
                   threads);
-  bounds::BoundOptions options;
-  options.iterations = iterations.value_or(0);
-  options.time_limit = time_limit.value_or(bounds::default_bound_time(instance.n()));
-  // As the command line: the time limit, given or the default, holds for the 1-trees too, unless
-  // iterations are given without one.
-  options.hold_time_limit = time_limit.has_value() || !iterations.has_value();
-  options.threads = threads;
+  bounds::BoundOptions options = bounds::requested_bound(instance.n(), iterations, time_limit, threads);
   std::atomic<bool> interrupt{false};
   options.interrupt = &interrupt;
   auto [bound, signal] = run_interruptibly([&] { return bounds::lower_bound(instance, options); }, interrupt);

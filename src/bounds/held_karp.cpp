@@ -149,6 +149,15 @@ LowerBound lower_bound_of(const Instance& instance, const BoundOptions& options)
 
 double default_bound_time(int n) { return std::clamp(n / 2000.0, 10.0, 120.0); }
 
+BoundOptions requested_bound(int n, std::optional<int64_t> iterations, std::optional<double> time_limit, int threads) {
+  BoundOptions options;
+  options.iterations = iterations.value_or(0);
+  options.time_limit = time_limit.value_or(default_bound_time(n));
+  options.hold_time_limit = time_limit.has_value() || !iterations.has_value();
+  options.threads = threads;
+  return options;
+}
+
 int default_initial_period(int n) { return n <= 20000 ? std::clamp(n / 2, 100, 300) : 100; }
 
 LowerBound lower_bound(const Instance& instance, const BoundOptions& options) {

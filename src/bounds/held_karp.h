@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,7 +57,7 @@ struct BoundOptions {
   /// bound is the plain 1-tree's, for callers that drop an interrupted bound (a run that ends); an
   /// interrupt during a complete-graph tree leaves it at once, with bound 0.
   bool certify_when_interrupted = true;
-  /// true: the time limit holds for the complete-graph 1-trees too (`formica bound --time-limit`).
+  /// true: the time limit holds for the complete-graph 1-trees too (requested_bound).
   /// A final 1-tree it stops leaves the first one's bound; a first one it stops, on a coordinate
   /// instance without a path city, leaves the bound of every city's two nearest neighbours (half
   /// their sum: a tour has two edges at each city), stop reason "time limit": the first tree is
@@ -103,6 +104,13 @@ struct LowerBound {
 
 /// The time the command line gives the bound by default: n / 2000 s, from 10 to 120 s.
 double default_bound_time(int n);
+
+/// The options of a bound a user asks for (`formica bound`, `solve --bound`, formica.lower_bound)
+/// of n cities: `time_limit` (none: default_bound_time(n)) holds for the whole computation, its
+/// 1-trees too (hold_time_limit), unless `iterations` are given without a time limit, which then
+/// certifies whatever it takes. 200,000 cities at one point certified for minutes past a 100-s
+/// default while only a named limit held.
+BoundOptions requested_bound(int n, std::optional<int64_t> iterations, std::optional<double> time_limit, int threads);
 
 /// The threads BoundOptions::threads asks for: `requested`, or every hardware thread when 0.
 int thread_count(int requested);

@@ -24,16 +24,10 @@
 namespace formica::cli {
 
 bounds::LowerBound compute_bound(const Instance& instance, const BoundRequest& request) {
-  bounds::BoundOptions options;
-  options.iterations = request.iterations;
-  options.time_limit = request.time_limit > 0 ? request.time_limit : bounds::default_bound_time(instance.n());
-  options.threads = request.threads;
+  bounds::BoundOptions options = bounds::requested_bound(
+      instance.n(), request.iterations > 0 ? std::optional<int64_t>(request.iterations) : std::nullopt,
+      request.time_limit > 0 ? std::optional<double>(request.time_limit) : std::nullopt, request.threads);
   options.interrupt = request.interrupt;
-  // The time limit, named or the default (the time --help promises), holds for the whole
-  // computation, its 1-trees too: a tree that cannot finish in time gives way to a weaker bound
-  // (200,000 cities at one point certified for minutes past a 100-s default). Only a run of
-  // named --iterations and no named limit certifies whatever it takes.
-  options.hold_time_limit = request.time_limit > 0 || request.iterations == 0;
   options.start = request.start;
   return bounds::lower_bound(instance, options);
 }

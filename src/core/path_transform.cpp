@@ -89,7 +89,7 @@ PathTransform::Built PathTransform::build(const Instance& instance, const PathEn
   Instance implicit = Instance::with_path_city(instance, fixed, penalty);
   if (form == PathForm::Implicit) return {std::move(implicit), penalty};
   const size_t m = static_cast<size_t>(n) + 1;
-  expect_memory(m * m * sizeof(int32_t), available_host_memory(),
+  expect_memory(dense_path_bytes(n), available_host_memory(),
                 concat("the open path's ", m, " x ", m, " distance matrix (", instance.name(), " and one dummy city)"));
   std::vector<int32_t> weights(m * m, 0);
   // Row by row on every core, each row written in order (both halves: twice the distances, but

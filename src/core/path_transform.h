@@ -18,6 +18,7 @@
 // Called by solver/route_solver.cpp and batch/stretch_batch.cpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -65,6 +66,11 @@ int64_t longest_edge_bound(const Instance& instance);
 /// How the dummy city is held: as the instance's path city (O(n) memory), or in a dense (n + 1)^2
 /// EXPLICIT matrix with the same distances (for the GPU).
 enum class PathForm { Implicit, Dense };
+
+/// Host bytes of a path's dense form: the (n + 1)^2 matrix of n cities and the dummy city.
+inline size_t dense_path_bytes(int n) {
+  return (static_cast<size_t>(n) + 1) * (static_cast<size_t>(n) + 1) * sizeof(int32_t);
+}
 
 class PathTransform {
  public:

@@ -89,8 +89,10 @@ ResolvedRequest RouteProblem::resolve(const SolverConfig& request, std::vector<i
   // Auto's rules differ on an asymmetric instance's form (docs/tuning.md): resolved as what runs.
   SolverConfig form = request;
   form.asymmetric_form = directed_.has_value();
-  ResolvedRequest resolved = resolve_request(solved_instance(), form, initial_tour, tour_source);
-  if (!path_ || !gpu_kernels_take_the_path(resolved.config, resolved.backend)) return resolved;
+  if (!path_) return resolve_request(solved_instance(), form, std::move(initial_tour), tour_source);
+  // A path has no initial tour (refused above): it may be resolved twice below.
+  ResolvedRequest resolved = resolve_request(solved_instance(), form);
+  if (!gpu_kernels_take_the_path(resolved.config, resolved.backend)) return resolved;
   const double build = dense_path_seconds(n());
   const DensePath verdict = dense_path_verdict(build, resolved.config.time_limit, request.backend == Backend::Cuda);
   if (verdict == DensePath::Build) return resolved;
@@ -101,7 +103,7 @@ ResolvedRequest RouteProblem::resolve(const SolverConfig& request, std::vector<i
   FORMICA_EXPECTS(verdict != DensePath::Refuse, "--backend cuda: ", cost, ", more than ",
                   kDensePathRefusedShare * 100, " % of the ", limit, "-s time limit; use --backend cpu or auto");
   form.backend = Backend::Cpu;
-  resolved = resolve_request(solved_instance(), form, std::move(initial_tour), tour_source);
+  resolved = resolve_request(solved_instance(), form);
   resolved.backend_note = concat(cost, ", more than ", kDensePathAutoShare * 100, " % of the ", limit,
                                  "-s time limit: it runs on the CPU");
   return resolved;
@@ -133,7 +135,7 @@ Result RouteProblem::solve(const ResolvedRequest& resolved, const SolveOptions& 
     };
   // The GPU's kernels know no path city: there the dummy city goes into a dense matrix.
   std::optional<PathTransform> dense;
-  if (path_ && path_->instance().has_path_city() && gpu_kernels_take_the_path(resolved.config, resolved.backend))
+  if (path_ && gpu_kernels_take_the_path(resolved.config, resolved.backend))
     dense.emplace(*instance_, ends_, names_, PathForm::Dense);
   Result result = formica::solve(dense ? dense->instance() : solved_instance(), solved, inner);
   result.config.target = resolved.config.target;

@@ -6,7 +6,6 @@
 // command line and Python alike.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -86,10 +85,6 @@ class RouteProblem {
 /// climbs skip a tour with a path city), unless its children run on the GPU.
 bool gpu_kernels_take_the_path(const SolverConfig& config, Backend backend);
 
-/// Host bytes of a path's dense form: the (n + 1)^2 matrix of n cities and the dummy city.
-inline size_t dense_path_bytes(int n) {
-  return (static_cast<size_t>(n) + 1) * (static_cast<size_t>(n) + 1) * sizeof(int32_t);
-}
 /// Seconds to build a path's dense form on this machine's cores and copy it to the GPU (an estimate).
 double dense_path_seconds(int n);
 /// The share of the time limit past which auto runs a path on the CPU rather than build its dense
