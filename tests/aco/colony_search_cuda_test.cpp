@@ -9,9 +9,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <random>
+#include <string>
 
 #include "aco/candidate_set.h"
 #include "aco/colony_rules.h"
@@ -328,6 +330,44 @@ TEST(GpuFallback, TakesTheCpusCityOnEveryMetric) {
     }
     ASSERT_GT(past_the_list, 10) << to_string(type) << " n = " << n;
     EXPECT_EQ(cuda::device_fallback_cities(instance, set, from, flags), expected) << to_string(type) << " n = " << n;
+  }
+}
+
+// A first iteration longer than the time left is cut off inside its kernels: the construction (a
+// warp or 16 lanes per ant, a thread per ant, ACS's lockstep block) and the ants' climbs read the
+// stop while they run, and the step gives up long before the iteration would have ended. The next
+// step, with no deadline, runs whole and gives valid tours (the cut climbs' queues cleared).
+TEST(GpuColonies, AFirstIterationPastTheDeadlineIsCutShort) {
+  FORMICA_REQUIRE_CUDA();
+  using Clock = std::chrono::steady_clock;
+  const Instance instance = io::generate_instance(40000, io::InstanceKind::Uniform, 3);
+  struct Cut {
+    ColonyVariant variant;
+    AntConstruction construction;
+    localsearch::LocalSearchKind climb;
+  };
+  for (const Cut c : {Cut{ColonyVariant::Mmas, AntConstruction::WarpPerAnt, localsearch::LocalSearchKind::TwoOpt},
+                      Cut{ColonyVariant::Mmas, AntConstruction::HalfWarpPerAnt, localsearch::LocalSearchKind::None},
+                      Cut{ColonyVariant::Mmas, AntConstruction::ThreadPerAnt, localsearch::LocalSearchKind::None},
+                      Cut{ColonyVariant::Acs, AntConstruction::Auto, localsearch::LocalSearchKind::None}}) {
+    ColonyConfig config = gpu_config(c.variant, c.construction, 4);
+    config.candidates = 10;
+    config.ants = c.variant == ColonyVariant::Acs ? 16 : 256;
+    config.local_search = c.climb;
+    ColonySearchCuda search(instance, config);
+    StopFlag soon;
+    soon.deadline = Clock::now() + std::chrono::milliseconds(2);
+    const auto cut_at = Clock::now();
+    const bool completed = search.step(soon);
+    const double cut_ms = std::chrono::duration<double, std::milli>(Clock::now() - cut_at).count();
+    const auto whole_at = Clock::now();
+    ASSERT_TRUE(search.step(StopFlag{}));
+    const double whole_ms = std::chrono::duration<double, std::milli>(Clock::now() - whole_at).count();
+    const std::string label = std::string(to_string(c.construction)) + " variant " + std::to_string(static_cast<int>(c.variant));
+    ASSERT_GT(whole_ms, 30.0) << label << ": the iteration is too short to show a cut";
+    EXPECT_FALSE(completed) << label;
+    EXPECT_LT(cut_ms, whole_ms / 3) << label << ": cut after " << cut_ms << " ms, whole " << whole_ms << " ms";
+    check_search(instance, search);
   }
 }
 

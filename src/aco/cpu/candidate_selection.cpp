@@ -16,6 +16,7 @@ int select_fallback(const Instance& instance, const CandidateSet& set, int from,
     if (path.visited(j)) continue;
     const int64_t d = instance.distance(from, j);
     if (d < best_d) best_d = d, best = j;
+    if (d == 0) break;  // nothing is nearer, and later cities lose the tie (cities on one point)
   }
   return best;
 }

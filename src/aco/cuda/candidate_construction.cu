@@ -114,8 +114,18 @@ __device__ __forceinline__ unsigned long long lane_nearest_unvisited(VisitedBits
         best = key < best ? key : best;
       }
     }
+    // A city at distance 0 is the nearest, and every later word holds higher indices only: cities
+    // on one point would otherwise make every fallback a scan of all n.
+    if (__any_sync(kFullMask, best < (1ull << 32))) break;
   }
   return best;
+}
+
+/// Whether the stop (mapped host memory, or null) is raised, looked at every 64 steps by lane 0 and
+/// told to the whole warp, so that its lanes leave together. Call from every lane.
+__device__ __forceinline__ bool stop_seen_by_warp(const volatile int* stop, int p, int lane) {
+  if ((p & 63) != 0 || stop == nullptr) return false;
+  return __shfl_sync(kFullMask, lane == 0 ? *stop : 0, 0) != 0;
 }
 
 /// The fallback city of one ant (at `from`, bitmask `visited`), found by the whole warp: the
@@ -374,6 +384,7 @@ __global__ void __launch_bounds__((kStaged ? kWarpsStaged : kWarpsUnstaged) * kW
   int current = start;
   SlotDraws<S> draws(rng, 1, group.g);
   for (int p = 1; p <= a.n; ++p) {
+    if (stop_seen_by_warp(a.stop, p, lane)) return;
     int city = start;
     if (p < a.n) {
       bool greedy = false;
@@ -473,6 +484,7 @@ __global__ void construct_thread_kernel(CandidateConstructionArgs a, int ants) {
   long long length = 0;
   int current = start;
   for (int p = 1; p <= a.n; ++p) {
+    if ((p & 63) == 0 && a.stop != nullptr && *a.stop != 0) return;
     int city = start, slot = -1;
     long long d = 0;
     if (p < a.n) {
@@ -514,6 +526,7 @@ __global__ void construct_thread_kernel(CandidateConstructionArgs a, int ants) {
             if (seen(j)) continue;
             const long long dj = a.distance(current, j);
             if (dj < best_d) best_d = dj, city = j;
+            if (dj == 0) break;  // nothing is nearer, and later cities lose the tie
           }
         }
         d = a.distance(current, city);
@@ -558,7 +571,9 @@ __global__ void __launch_bounds__(1024) construct_lockstep_kernel(CandidateConst
   __syncwarp();
   long long length = 0;
   int current = start;
+  __shared__ int stop_raised;  // thread 0's look at the stop, read by the block between the barriers
   for (int p = 1; p <= a.n; ++p) {
+    if (threadIdx.x == 0) stop_raised = (p & 63) == 0 && a.stop != nullptr && *a.stop != 0;
     StepResult step;
     if (p < a.n) {
       step = warp_step(rows, a, current, visited, q0, rng, lane);
@@ -575,6 +590,8 @@ __global__ void __launch_bounds__(1024) construct_lockstep_kernel(CandidateConst
       if (p < a.n) visited.set(step.city), tour[p] = step.city;
     }
     __syncthreads();  // every ant has chosen on the pheromone of the previous step
+    // Read before the next barrier, which thread 0 passes before it writes the flag again.
+    const bool stopping = stop_raised != 0;
     const int t = static_cast<int>(threadIdx.x);
     if (t < 2 * warps) {
       const int e = entries[t];
@@ -588,6 +605,7 @@ __global__ void __launch_bounds__(1024) construct_lockstep_kernel(CandidateConst
       if (first) tau[e] = clamp_pheromone(local_update(tau[e], a.tau0, a.local_keep, count), bounds);
     }
     __syncthreads();  // the updates are visible to the next step
+    if (stopping) return;  // the whole block at once
     current = step.city;
   }
   if (lane == 0) a.lengths[ant] = length;

@@ -57,6 +57,10 @@ struct CandidateConstructionArgs {
   int visited_words = 0;               ///< (n + 31) / 32
   int max_ants_per_matrix = 0;        ///< ants of each matrix (the same for every matrix)
   int ants = 0;                       ///< all ants
+  /// Mapped host memory (cuda/mapped_stop.cuh), or null for never: non-zero stops every ant within
+  /// 64 steps, its tour left unfinished (the iteration is then abandoned). Past its candidate and
+  /// fallback lists a step scans every unvisited city, so a walk can be O(n^2).
+  const volatile int* stop = nullptr;
 };
 
 /// Launches one iteration's construction for every ant of every matrix: lockstep, else `lanes` (32,

@@ -25,6 +25,7 @@
 #include "cuda/buffer.cuh"
 #include "cuda/device_distance.cuh"
 #include "cuda/event.cuh"
+#include "cuda/mapped_stop.cuh"
 #include "localsearch/cuda/ant_local_search.cuh"
 
 namespace formica::aco {
@@ -77,6 +78,10 @@ struct ColonySearchCuda::State {
   DeviceBuffer<int> walk_edges_d;
   bool walk_edges_changed = false;
   ColonyRecord* pinned = nullptr;
+  // The stop as the construction and the ants' climbs read it while they run, in the iterations
+  // that guarded() picks; `cut` when the last one was stopped before its end.
+  formica::cuda::MappedStop flag;
+  bool cut = false;
 
   std::vector<ColonyRecord> records;
   Event start, constructed, searched, updated;
@@ -94,6 +99,16 @@ struct ColonySearchCuda::State {
 
   int ants_per_matrix() const { return layout.first_ant[layout.group]; }
   bool lockstep() const { return config.immediate_local_update(); }
+  /// Whether an iteration runs its long kernels under the stop: the first, whose length nothing
+  /// foretells (cities stacked on a few points make a walk O(n^2)), and any that may not end
+  /// before the deadline at four times the last one's length. The others wait for the stream with
+  /// no look at the stop, as a mapped read every 64 steps and a polled wait cost time.
+  bool guarded(const StopFlag& stop) const {
+    if (iteration == 0) return true;
+    if (stop.deadline == std::chrono::steady_clock::time_point::max()) return false;
+    const auto left = stop.deadline - std::chrono::steady_clock::now();
+    return left < std::chrono::duration<double, std::milli>(4 * times.total_ms + 1);
+  }
   void upload_records() {
     records_d.upload(std::span<const ColonyRecord>(records), stream);
   }
@@ -393,6 +408,14 @@ void ColonySearchCuda::State::build_update_args() {
 bool ColonySearchCuda::step(const StopFlag& stop) {
   State& s = *state_;
   if (stop.requested()) return false;
+  if (s.cut) {  // the climbs stopped before their end leave cities queued
+    CUDA_CHECK(cudaMemsetAsync(s.queued.data(), 0, s.queued.size() * sizeof(uint32_t), s.stream));
+    s.cut = false;
+  }
+  const bool guarded = s.guarded(stop);
+  if (guarded) s.flag.reset();
+  s.construct_args.stop = guarded ? s.flag.device() : nullptr;
+  s.search_args.stop = s.construct_args.stop;
   const int iteration = s.iteration + 1, matrices = s.layout.matrices;
   const bool gaco = s.config.variant == ColonyVariant::Gaco;
   CUDA_CHECK(cudaEventRecord(s.start.event, s.stream));
@@ -411,6 +434,12 @@ bool ColonySearchCuda::step(const StopFlag& stop) {
   CUDA_CHECK(cudaEventRecord(s.constructed.event, s.stream));
   if (s.local_search) localsearch::cuda::launch_ant_local_search(s.search_args, s.distances_view->view(), s.stream);
   CUDA_CHECK(cudaEventRecord(s.searched.event, s.stream));
+  // A guarded iteration waits here, looking at the stop every 200 us; a stopped one is abandoned
+  // before anything reads its unfinished tours.
+  if (guarded && !s.flag.wait(s.stream, &stop, std::chrono::microseconds(200))) {
+    s.cut = s.local_search;
+    return false;
+  }
   cuda::launch_colony_best(s.best_args, s.stream);
   if (gaco) cuda::launch_dynamic_neighbours(s.dynamic_args, s.stream);
   cuda::launch_candidate_update(s.update_args, s.stream);
