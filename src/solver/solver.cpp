@@ -524,13 +524,17 @@ Islands start_islands(const Instance& instance, const ResolvedRequest& resolved,
 
 /// The search's best tour once it has finished (the nearest-neighbour start tour when it stopped
 /// before it had one), with the history's last point and the ledger of who found it.
-void take_final_tour(const Instance& instance, Search& search, uint64_t seed, const Stopwatch& clock, Result& result,
-                     std::vector<int32_t>& tour, int64_t& length) {
+void take_final_tour(const Instance& instance, Search& search, uint64_t seed, const Stopwatch& clock,
+                     const StopFlag& stop, Result& result, std::vector<int32_t>& tour, int64_t& length) {
   search.finish();
   tour = search.best_tour();
   length = search.best_length();
-  if (tour.empty()) {  // stopped before the search had a tour
-    tour = localsearch::start_tour(instance, localsearch::StartKind::NearestNeighbour, seed, 0);
+  if (tour.empty()) {
+    // Stopped before the search had a tour: the nearest-neighbour tour, or past the deadline the
+    // space-filling curve's, a sort instead of n k-d tree queries (200,000 cities: 0.22 s on 2 cores).
+    const bool late = std::chrono::steady_clock::now() >= stop.deadline;
+    tour = localsearch::start_tour(
+        instance, late ? localsearch::StartKind::SpaceFillingCurve : localsearch::StartKind::NearestNeighbour, seed, 0);
     length = tour_length(instance, tour);
   }
   // The history has at least one point: a run stopped before its first iteration has its start tour.
@@ -645,11 +649,11 @@ SolveOptions options_after_context(const ResolvedRequest& resolved, Backend back
 /// The final tour of the search into `tour` and `length` (take_final_tour); with `islands`, the
 /// shortest of every rank's. A failed search may not answer any more: its rank sends no tour and
 /// takes rank 0's word.
-void final_tour(const Instance& instance, Search& search, uint64_t seed, const Stopwatch& clock, Islands* islands,
-                Result& result, std::vector<int32_t>& tour, int64_t& length) {
+void final_tour(const Instance& instance, Search& search, uint64_t seed, const Stopwatch& clock, const StopFlag& stop,
+                Islands* islands, Result& result, std::vector<int32_t>& tour, int64_t& length) {
   if (!result.failure) {
     try {
-      take_final_tour(instance, search, seed, clock, result, tour, length);
+      take_final_tour(instance, search, seed, clock, stop, result, tour, length);
     } catch (...) {
       if (!islands) throw;
       result.failure = std::current_exception();
@@ -748,7 +752,7 @@ Result run_search(const Instance& instance, const ResolvedRequest& resolved, con
   result.phase_seconds.search = searched_until - set_up_at;
   std::vector<int32_t> tour;
   int64_t length = 0;
-  final_tour(instance, *search, searched.seed, clock, islands ? &*islands : nullptr, result, tour, length);
+  final_tour(instance, *search, searched.seed, clock, stop, islands ? &*islands : nullptr, result, tour, length);
   const double finished_at = clock.seconds();
   result.phase_seconds.finish = finished_at - searched_until;
   polish_and_validate(instance, config, threads, stops.polish, clock, result, std::move(tour), length);

@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "core/memory.h"
 #include "core/nearest_neighbour.h"
+#include "core/space_filling_curve.h"
 #include "core/tour.h"
 #include "io/generator.h"
 #include "localsearch/cpu/iterated_lin_kernighan.h"
@@ -772,6 +773,23 @@ TEST(Solver, TimeLimitSpentBeforeTheSearchStartsReturnsTheStartTour) {
   config.time_limit.reset();
   config.iterations = 1;
   EXPECT_LT(solve(instance, config).tour.length(), late.tour.length());
+}
+
+/// A search that has no tour when its time runs out (2-opt restarts in their first climbs) ends on
+/// the space-filling curve's tour, a sort, instead of the nearest-neighbour tour's n k-d tree
+/// queries after the deadline (200,000 cities: 0.22 s past a 1-s limit on 2 cores).
+TEST(Solver, ASearchWithoutATourAtItsDeadlineEndsOnTheSpaceFillingCurvesTour) {
+  const Instance instance = io::generate_instance(20000, io::InstanceKind::Uniform, 7);
+  SolverConfig config;
+  config.backend = Backend::Cpu;
+  config.algorithm = Algorithm::TwoOpt;
+  config.time_limit = 0.2;
+  config.polish = false;
+  const Result result = solve(instance, config);
+  ASSERT_EQ(result.iterations, 0) << "a restart's climb ended within the limit: the case needs more cities";
+  EXPECT_EQ(result.stop_reason, "time limit");
+  EXPECT_EQ(result.tour.length(), tour_length(instance, space_filling_curve_tour(instance, 0, config.seed)));
+  EXPECT_LT(result.phase_seconds.finish, 0.05 * test::time_scale());
 }
 
 /// The phases of a run (set-up, iterations, finish, polish) follow each other and together take
