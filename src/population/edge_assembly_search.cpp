@@ -134,6 +134,19 @@ class EdgeAssemblySearch::EdgeFrequency {
   std::vector<std::vector<std::pair<int32_t, int32_t>>> slots_;
 };
 
+// Under the stop: a city's count is a list of the neighbours it has in the population, so P tours
+// that no climb changed (every distance tied, cities on one point) give lists of 2P and a count of
+// O(n P^2), seconds at 200,000 cities.
+std::unique_ptr<EdgeAssemblySearch::EdgeFrequency> EdgeAssemblySearch::count_edges(
+    int n, const std::vector<std::vector<int32_t>>& tours, const StopFlag& stop) {
+  auto frequency = std::make_unique<EdgeFrequency>(n);
+  for (const auto& tour : tours) {
+    if (stop.requested()) return nullptr;
+    frequency->add_tour(tour, 1);
+  }
+  return frequency;
+}
+
 namespace {
 
 /// `config` once its values are in range and its first population fits in host memory: checked
@@ -355,20 +368,8 @@ bool EdgeAssemblySearch::build_population(const StopFlag& stop) {
   }
   tours.resize(kept);
   lengths.resize(kept);
-  // The entropy selection's edge counts, under the stop: a city's count is a list of the neighbours
-  // it has in the population, so P tours that no climb changed (every distance tied, cities on one
-  // point) give lists of 2P and a count of O(n P^2), seconds at 200,000 cities.
   std::unique_ptr<EdgeFrequency> frequency;
-  if (!cut && config_.selection == EaxSelection::Entropy) {
-    frequency = std::make_unique<EdgeFrequency>(n);
-    for (const auto& tour : tours) {
-      if (stop.requested()) {
-        cut = true;
-        break;
-      }
-      frequency->add_tour(tour, 1);
-    }
-  }
+  if (!cut && config_.selection == EaxSelection::Entropy && !(frequency = count_edges(n, tours, stop))) cut = true;
   if (cut) {
     // Stopped while building: the shortest tour climbed so far is the search's best.
     const auto shortest = std::min_element(lengths.begin(), lengths.end());

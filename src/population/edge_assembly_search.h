@@ -147,6 +147,10 @@ class EdgeAssemblySearch final : public Search {
   std::vector<std::unique_ptr<EdgeAssembly>> assembly_;  // one per thread
   std::vector<std::unique_ptr<MergeBase>> bases_;        // one per thread: parent A of its pair
   class EdgeFrequency;
+  /// The entropy selection's edge counts of `tours`, or null once `stop` asks (looked at between
+  /// tours: see the definition).
+  static std::unique_ptr<EdgeFrequency> count_edges(int n, const std::vector<std::vector<int32_t>>& tours,
+                                                    const StopFlag& stop);
   std::unique_ptr<EdgeFrequency> frequency_;  // how many tours of the population hold each edge
   std::vector<AssembledChild> taken_;         // per tour, the child that replaces it this generation
   std::vector<std::vector<int32_t>> tours_, next_;
