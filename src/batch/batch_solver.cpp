@@ -13,7 +13,6 @@
 #include "core/error.h"
 #include "core/number_text.h"
 #include "core/search.h"
-#include "core/space_filling_curve.h"
 #include "cuda/device.h"
 #include "localsearch/double_bridge.h"
 #include "localsearch/start_tour.h"
@@ -255,18 +254,7 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
 
 std::vector<int32_t> walk_start(const PlannedInstance& instance, int walk, const StopFlag* stop) {
   if (!instance.start.empty()) return instance.start;
-  if (stop == nullptr)
-    return localsearch::start_tour(*instance.instance, localsearch::StartKind::NearestNeighbour, instance.seed, walk);
-  try {
-    if (stop->requested()) throw SetupStopped();  // before the nearest-neighbour tour's k-d tree
-    return localsearch::start_tour(*instance.instance, localsearch::StartKind::NearestNeighbour, instance.seed, walk,
-                                   stop);
-  } catch (const SetupStopped&) {
-    if (instance.instance->has_coordinates()) return space_filling_curve_tour(*instance.instance);
-    std::vector<int32_t> order(static_cast<size_t>(instance.instance->n()));
-    std::iota(order.begin(), order.end(), 0);
-    return order;
-  }
+  return localsearch::start_tour_in_time(*instance.instance, instance.seed, walk, stop);
 }
 
 }  // namespace formica::batch

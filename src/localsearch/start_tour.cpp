@@ -3,9 +3,11 @@
 #include "localsearch/start_tour.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "core/nearest_neighbour.h"
 #include "core/rng.h"
+#include "core/search.h"
 #include "core/space_filling_curve.h"
 
 namespace formica::localsearch {
@@ -38,6 +40,19 @@ std::vector<int32_t> start_tour(const Instance& instance, StartKind kind, uint64
       return space_filling_curve_tour(instance, static_cast<uint64_t>(restart), seed);
   }
   return {};
+}
+
+std::vector<int32_t> start_tour_in_time(const Instance& instance, uint64_t seed, int64_t restart,
+                                        const StopFlag* stop) {
+  try {
+    if (stop != nullptr && stop->requested()) throw SetupStopped();  // before the k-d tree
+    return start_tour(instance, StartKind::NearestNeighbour, seed, restart, stop);
+  } catch (const SetupStopped&) {
+    if (instance.has_display_coordinates()) return space_filling_curve_tour(instance);
+    std::vector<int32_t> order(static_cast<size_t>(instance.n()));
+    std::iota(order.begin(), order.end(), 0);
+    return order;
+  }
 }
 
 std::vector<int32_t> start_tours(const Instance& instance, StartKind kind, uint64_t seed, int64_t first,

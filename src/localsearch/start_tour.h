@@ -34,6 +34,12 @@ std::vector<int32_t> random_start(int n, uint64_t seed, int64_t restart);
 std::vector<int32_t> start_tour(const Instance& instance, StartKind kind, uint64_t seed, int64_t restart,
                                 const StopFlag* stop = nullptr);
 
+/// The nearest-neighbour start of restart `restart` while `stop` (null: never) allows it, else at
+/// once a start that needs no k-d tree: the space-filling curve's tour where the cities have
+/// coordinates, the identity otherwise. For a tour that must exist by a deadline.
+std::vector<int32_t> start_tour_in_time(const Instance& instance, uint64_t seed, int64_t restart,
+                                        const StopFlag* stop);
+
 /// The start tours of restarts first .. first + count - 1, one after another (count x n cities),
 /// built by `threads` threads.
 std::vector<int32_t> start_tours(const Instance& instance, StartKind kind, uint64_t seed, int64_t first,

@@ -522,19 +522,17 @@ Islands start_islands(const Instance& instance, const ResolvedRequest& resolved,
   return islands;
 }
 
-/// The search's best tour once it has finished (the nearest-neighbour start tour when it stopped
-/// before it had one), with the history's last point and the ledger of who found it.
+/// The search's best tour once it has finished (when it stopped before it had one, a start tour
+/// built within `stop`: start_tour_in_time), with the history's last point and the ledger of who found it.
 void take_final_tour(const Instance& instance, Search& search, uint64_t seed, const Stopwatch& clock,
                      const StopFlag& stop, Result& result, std::vector<int32_t>& tour, int64_t& length) {
   search.finish();
   tour = search.best_tour();
   length = search.best_length();
   if (tour.empty()) {
-    // Stopped before the search had a tour: the nearest-neighbour tour, or past the deadline the
-    // space-filling curve's, a sort instead of n k-d tree queries (200,000 cities: 0.22 s on 2 cores).
-    const bool late = std::chrono::steady_clock::now() >= stop.deadline;
-    tour = localsearch::start_tour(
-        instance, late ? localsearch::StartKind::SpaceFillingCurve : localsearch::StartKind::NearestNeighbour, seed, 0);
+    // Stopped before the search had a tour: the nearest-neighbour tour while the stop allows, else
+    // one that needs no k-d tree (200,000 cities: 0.22 s past the deadline on 2 cores, now 0.02 s).
+    tour = localsearch::start_tour_in_time(instance, seed, 0, &stop);
     length = tour_length(instance, tour);
   }
   // The history has at least one point: a run stopped before its first iteration has its start tour.

@@ -2,7 +2,11 @@
 // Start tours: each kind gives a permutation fixed by (seed, restart), and restarts differ.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <vector>
+
 #include "core/nearest_neighbour.h"
+#include "core/search.h"
 #include "core/space_filling_curve.h"
 #include "core/tour.h"
 #include "io/generator.h"
@@ -26,6 +30,19 @@ TEST(StartTour, RestartZeroOfTheDeterministicStartsIsTheClassicTour) {
   EXPECT_EQ(start_tour(instance, StartKind::NearestNeighbour, 5, 0), nearest_neighbour_tour(instance, 0));
   EXPECT_EQ(start_tour(instance, StartKind::SpaceFillingCurve, 5, 0), space_filling_curve_tour(instance));
   EXPECT_EQ(start_tour(instance, StartKind::Random, 5, 3), random_start(100, 5, 3));
+}
+
+// A start tour due by a deadline: the nearest-neighbour tour while the stop allows, else at once
+// the space-filling curve's, or the identity for cities without coordinates (a matrix).
+TEST(StartTour, InTimeIsTheNearestNeighbourTourUntilTheStopAsks) {
+  const Instance instance = io::generate_instance(300, io::InstanceKind::Uniform, 4);
+  StopFlag late;
+  late.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  EXPECT_EQ(start_tour_in_time(instance, 5, 0, nullptr), nearest_neighbour_tour(instance, 0));
+  EXPECT_EQ(start_tour_in_time(instance, 5, 0, &late), space_filling_curve_tour(instance));
+  const Instance matrix = Instance::from_matrix("matrix", 4, std::vector<int32_t>{0, 1, 2, 3, 1, 0, 4, 5, 2, 4, 0, 6,
+                                                                                  3, 5, 6, 0});
+  EXPECT_EQ(start_tour_in_time(matrix, 5, 0, &late), (std::vector<int32_t>{0, 1, 2, 3}));
 }
 
 TEST(StartTour, RandomStartsAreTheKeyedPermutation) {
