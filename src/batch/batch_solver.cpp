@@ -161,6 +161,7 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
   const int count = static_cast<int>(instances.size()), threads = thread_count(config);
   batch.walks = resolve_walks(config, count, batch.backend);
 
+  const double reserve = options.write_reserve + (batch.backend == Backend::Cuda ? options.gpu_exit_seconds : 0.0);
   // Every instance's limits and lists, built in parallel (an instance a thread).
   std::vector<PlannedInstance> planned(static_cast<size_t>(count));
   std::atomic<int> next{0};
@@ -176,8 +177,7 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
       const std::optional<int64_t> kicks = l.kicks ? l.kicks : config.kicks;
       if (time_limit)
         p.deadline = options.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                         std::chrono::duration<double>(
-                                             *time_limit - std::min(options.write_reserve, *time_limit / 2)));
+                                         std::chrono::duration<double>(*time_limit - std::min(reserve, *time_limit / 2)));
       if (kicks)
         p.kicks = *kicks;
       else if (!time_limit)

@@ -102,6 +102,9 @@ struct BatchOptions {
   /// Time kept after every time limit for writing the results: the walks stop this much sooner (at
   /// most half the limit).
   double write_reserve = 0.0;
+  /// Kept too when the walks run on the GPU: the time the driver takes to release the context as
+  /// the process ends (cuda::kContextReleaseSeconds for the command line; 0 in process, Python).
+  double gpu_exit_seconds = 0.0;
   std::function<void(const BatchProgress&)> on_progress;  ///< called from the calling thread
 };
 

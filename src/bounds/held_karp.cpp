@@ -29,7 +29,7 @@ int thread_count(int requested) {
 namespace {
 
 /// The ascent's graph: the nearest and quadrant neighbours of every city and the edges of `tree`.
-/// Throws SetupStopped when `stop` asks before the lists are built.
+/// Throws SetupStopped when `stop` asks before the graph is built.
 SparseGraph ascent_graph(const Instance& instance, int neighbours, int threads, const OneTree& tree,
                          const StopFlag& stop) {
   std::vector<std::pair<int32_t, int32_t>> pairs;
@@ -43,7 +43,7 @@ SparseGraph ascent_graph(const Instance& instance, int neighbours, int threads, 
     add_lists(NeighbourShape::Quadrant);
   for (const Edge& e : tree.tree) pairs.emplace_back(e.a, e.b);
   pairs.emplace_back(tree.extra.a, tree.extra.b);
-  return SparseGraph(instance, std::move(pairs));
+  return SparseGraph(instance, pairs, threads, &stop);
 }
 
 struct Evaluation {
@@ -251,6 +251,10 @@ std::vector<int64_t> subgradient_ascent(const SparseGraph& graph, const BoundOpt
   const int initial_period = options.initial_period > 0 ? options.initial_period : default_initial_period(n);
 
   std::vector<int64_t> pi(static_cast<size_t>(n), 0);
+  if (stop()) {  // not even the first sparse 1-tree: the penalties stay 0
+    out.stop_reason = options.interrupt && options.interrupt->load() ? "interrupted" : "time limit";
+    return pi;
+  }
   Evaluation now = evaluate(graph, pi);
   WeightSum best = now.value;
   std::vector<int64_t> best_pi = pi;

@@ -3,6 +3,7 @@
 #include "bounds/sparse_graph.h"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <stdexcept>
 
@@ -10,8 +11,12 @@
 
 namespace formica::bounds {
 
-SparseGraph::SparseGraph(const Instance& instance, std::vector<std::pair<int32_t, int32_t>> pairs) {
+SparseGraph::SparseGraph(const Instance& instance, std::span<const std::pair<int32_t, int32_t>> pairs, int threads,
+                         const StopFlag* stop) {
   const int n = instance.n();
+  const auto check_stop = [&] {
+    if (stop != nullptr && stop->requested()) throw SetupStopped();
+  };
   city_.resize(static_cast<size_t>(n));
   if (instance.has_display_coordinates())
     city_ = space_filling_curve_tour(instance);
@@ -19,23 +24,45 @@ SparseGraph::SparseGraph(const Instance& instance, std::vector<std::pair<int32_t
     std::iota(city_.begin(), city_.end(), 0);
   local_.resize(static_cast<size_t>(n));
   for (int l = 0; l < n; ++l) local_[city_[l]] = l;
-  const size_t given = pairs.size();
-  pairs.reserve(2 * given);  // no reallocation below: the loop reads the pairs it copies
-  for (size_t p = 0; p < given; ++p) {
-    pairs[p] = {local_[pairs[p].first], local_[pairs[p].second]};
-    pairs.emplace_back(pairs[p].second, pairs[p].first);
+  check_stop();
+  // Both directions of every pair bucketed by their first city (a counting sort, O(E): a
+  // comparison sort of the millions of pairs of 200,000 cities took most of a second), then each
+  // city's short row sorted and its repeats dropped.
+  std::vector<int64_t> start(static_cast<size_t>(n) + 1, 0);
+  for (const auto& [a, b] : pairs) ++start[local_[a] + 1], ++start[local_[b] + 1];
+  for (int i = 0; i < n; ++i) start[i + 1] += start[i];
+  std::vector<int32_t> row(static_cast<size_t>(start[n]));
+  {
+    std::vector<int64_t> fill(start.begin(), start.end() - 1);
+    for (const auto& [a, b] : pairs) {
+      const int32_t la = local_[a], lb = local_[b];
+      row[fill[la]++] = lb;
+      row[fill[lb]++] = la;
+    }
   }
-  std::sort(pairs.begin(), pairs.end());
-  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  check_stop();
+  std::vector<int64_t> kept(static_cast<size_t>(n), 0);
+  std::atomic<bool> stopped{false};
+#pragma omp parallel for schedule(dynamic, kStopCheckRows) num_threads(threads) if (threads > 1)
+  for (int i = 0; i < n; ++i) {
+    if (i % kStopCheckRows == 0 && stop != nullptr && stop->requested()) stopped.store(true, std::memory_order_relaxed);
+    if (stopped.load(std::memory_order_relaxed)) continue;
+    const auto first = row.begin() + start[i], last = row.begin() + start[i + 1];
+    std::sort(first, last);
+    kept[i] = std::unique(first, last) - first;
+  }
+  if (stopped.load()) throw SetupStopped();
   offset_.assign(static_cast<size_t>(n) + 1, 0);
-  target_.resize(pairs.size());
-  distance_.resize(pairs.size());
-  for (size_t p = 0; p < pairs.size(); ++p) {
-    ++offset_[pairs[p].first + 1];
-    target_[p] = pairs[p].second;
-    distance_[p] = kPenaltyScale * instance.distance(city_[pairs[p].first], city_[pairs[p].second]);
-  }
-  for (int i = 0; i < n; ++i) offset_[i + 1] += offset_[i];
+  for (int i = 0; i < n; ++i) offset_[i + 1] = offset_[i] + kept[i];
+  target_.resize(static_cast<size_t>(offset_[n]));
+  distance_.resize(target_.size());
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+  for (int i = 0; i < n; ++i)
+    for (int64_t e = 0; e < kept[i]; ++e) {
+      const int32_t v = row[start[i] + e];
+      target_[offset_[i] + e] = v;
+      distance_[offset_[i] + e] = kPenaltyScale * instance.distance(city_[i], city_[v]);
+    }
 }
 
 OneTree SparseGraph::one_tree(std::span<const int64_t> instance_pi) const {

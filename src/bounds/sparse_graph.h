@@ -13,14 +13,17 @@
 
 #include "bounds/one_tree.h"
 #include "core/instance.h"
+#include "core/search.h"  // StopFlag
 
 namespace formica::bounds {
 
 class SparseGraph {
  public:
-  /// The graph of the undirected `pairs` (either order, repeats allowed). one_tree() throws
-  /// std::logic_error if it is not connected.
-  SparseGraph(const Instance& instance, std::vector<std::pair<int32_t, int32_t>> pairs);
+  /// The graph of the undirected `pairs` (either order, repeats allowed), built on `threads`
+  /// threads. Throws SetupStopped when `stop` (null: never) asks before it is built. one_tree()
+  /// throws std::logic_error if it is not connected.
+  SparseGraph(const Instance& instance, std::span<const std::pair<int32_t, int32_t>> pairs, int threads = 1,
+              const StopFlag* stop = nullptr);
 
   int n() const { return static_cast<int>(offset_.size()) - 1; }
   int64_t edges() const { return static_cast<int64_t>(target_.size()) / 2; }
@@ -29,6 +32,8 @@ class SparseGraph {
   OneTree one_tree(std::span<const int64_t> pi) const;
 
  private:
+  /// Rows sorted between two looks at the stop.
+  static constexpr int kStopCheckRows = 4096;
   // Inside, cities are numbered along a space-filling curve (when the instance has coordinates), so
   // that a city's neighbours and their keys sit close in memory: at 200,000 cities this halves a
   // 1-tree's time. Edges leave with the instance's numbering.

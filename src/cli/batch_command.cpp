@@ -23,6 +23,7 @@
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "core/error.h"
+#include "cuda/device.h"  // kContextReleaseSeconds
 #include "io/batch_input.h"
 #include "io/known_optima.h"
 #include "io/line_reader.h"
@@ -237,6 +238,7 @@ int run_solve_batch(const BatchOptionsCli& o) {
   options.interrupt = interrupt_guard->flag();
   options.start = command_start;
   options.write_reserve = kWriteSecondsPerFile * static_cast<double>(tour_files.size() + (summary ? 1 : 0));
+  options.gpu_exit_seconds = cuda::kContextReleaseSeconds;
   double last_print = -kProgressEvery;
   if (!o.quiet)
     options.on_progress = [&](const batch::BatchProgress& p) {

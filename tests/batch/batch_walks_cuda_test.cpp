@@ -128,6 +128,27 @@ TEST(BatchWalksCuda, ManyInstancesAtOnceAndLimits) {
   EXPECT_EQ(batch.results[0].stop_reason, "time limit");
 }
 
+TEST(BatchWalksCuda, TheStartToursAndClimbsOfALargeInstanceKeepTheTimeLimit) {
+  FORMICA_REQUIRE_CUDA();
+  // 64 walks of 200,000 cities: their nearest-neighbour tours and first climbs alone take seconds,
+  // so the start tours give way to the space-filling curve's and the climbs are cut off.
+  const std::vector<Instance> instances = uniform_batch({200'000, 60}, 5);
+  BatchConfig config;
+  config.backend = Backend::Cuda;
+  const double limit = 0.5 * formica::test::time_scale();
+  config.time_limit = limit;
+  const auto start = std::chrono::steady_clock::now();
+  const Batch batch = solve_batch(instances, config);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(batch.walks, 64);
+  EXPECT_LT(seconds, 1.2 * limit + 0.3);
+  for (size_t i = 0; i < instances.size(); ++i) {
+    validate_permutation(batch.results[i].tour.order(), instances[i].n());
+    EXPECT_EQ(batch.results[i].tour.length(), tour_length(instances[i], batch.results[i].tour.order()));
+  }
+  EXPECT_EQ(batch.results[0].stop_reason, "time limit");
+}
+
 TEST(BatchWalksCuda, AStretchRoundOnTheGpuGivesTheCpusTourAndItsExactGain) {
   FORMICA_REQUIRE_CUDA();
   // The tour's stretches as a batch of closed instances (a dummy city fixing each path's ends),

@@ -8,6 +8,7 @@
 
 #include "bounds/complete_graph.h"
 #include "bounds/held_karp.h"
+#include "bounds/sparse_graph.h"
 #include "core/fixed_edges.h"
 #include "core/tour.h"
 #include "io/known_optima.h"
@@ -137,6 +138,38 @@ TEST(HeldKarp, TimeLimitIsKept) {
   EXPECT_EQ(bound.stop_reason, "time limit");
   EXPECT_LT(bound.seconds, 1.2 * options.time_limit);
   EXPECT_GT(bound.bound, 0);
+}
+
+TEST(SparseGraph, TheSameGraphWhateverThePairsOrderRepeatsAndThreads) {
+  const Instance instance = test::random_instance(EdgeWeightType::Euc2D, 3000, 8, 1e5);
+  std::vector<std::pair<int32_t, int32_t>> pairs;
+  for (int i = 0; i < instance.n(); ++i)
+    for (const int step : {1, 2, 7, 500}) pairs.emplace_back(i, (i + step) % instance.n());
+  std::vector<std::pair<int32_t, int32_t>> shuffled = pairs;
+  for (auto& [a, b] : shuffled) std::swap(a, b);
+  shuffled.insert(shuffled.end(), pairs.begin(), pairs.begin() + 1000);  // repeats, both ways
+  std::reverse(shuffled.begin(), shuffled.end());
+  const SparseGraph one(instance, pairs, 1);
+  const SparseGraph other(instance, shuffled, 2);
+  EXPECT_EQ(one.edges(), 4 * instance.n());
+  EXPECT_EQ(other.edges(), one.edges());
+  std::vector<int64_t> pi(static_cast<size_t>(instance.n()));
+  for (int i = 0; i < instance.n(); ++i) pi[i] = (i * 37 % 11 - 5) * kPenaltyScale;
+  const OneTree a = one.one_tree(pi), b = other.one_tree(pi);
+  EXPECT_EQ(scaled_value(a, pi), scaled_value(b, pi));
+  EXPECT_EQ(a.degrees(instance.n()), b.degrees(instance.n()));
+}
+
+TEST(SparseGraph, StopsWhenAsked) {
+  const Instance instance = test::random_instance(EdgeWeightType::Euc2D, 2000, 9, 1e5);
+  std::vector<std::pair<int32_t, int32_t>> pairs;
+  for (int i = 0; i < instance.n(); ++i) pairs.emplace_back(i, (i + 1) % instance.n());
+  StopFlag past;
+  past.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  EXPECT_THROW((void)SparseGraph(instance, pairs, 2, &past), SetupStopped);
+  std::atomic<bool> interrupt{true};
+  const StopFlag interrupted{&interrupt};
+  EXPECT_THROW((void)SparseGraph(instance, pairs, 1, &interrupted), SetupStopped);
 }
 
 }  // namespace

@@ -21,12 +21,14 @@
 #include <vector>
 
 #include "batch/cuda/batch_walks_cuda.h"
+#include "batch/cuda/host_batch.cuh"
 #include "core/error.h"
 #include "core/memory.h"
 #include "core/tour.h"
 #include "cuda/buffer.cuh"
 #include "cuda/check.cuh"
 #include "cuda/device_distance.cuh"
+#include "cuda/mapped_stop.cuh"
 #include "localsearch/cuda/warp_climb.cuh"
 #include "localsearch/double_bridge.h"
 
@@ -41,6 +43,8 @@ using localsearch::cuda::WarpTour;
 constexpr int kWarpsPerBlock = 4;
 constexpr double kLaunchTargetMs = 20.0;
 constexpr int kMaxKicksPerLaunch = 4096;
+/// How often the host looks at the deadline while the start climbs run.
+constexpr std::chrono::microseconds kClimbPoll{200};
 /// Blocks of kWarpsPerBlock warps an SM should hold: caps the climb's registers at 80 (unbounded it
 /// takes 142, which leaves 12 walks per SM). H100, 10,000 x 100 cities, 2,000 kicks a walk: 3.7 s
 /// with 4 blocks (128 registers), 3.1 s with 6 (spills to L1), 4.5 s with 8 (64 registers).
@@ -68,6 +72,9 @@ struct WalkArgs {
   const long long* target = nullptr;  ///< per instance
   const unsigned long long* seed = nullptr;  ///< per instance
   int* done = nullptr;  ///< per instance: set by the host (deadline, interrupt) or a walk (target)
+  /// The start climbs' stop (cuda::MappedStop): raised once every instance's deadline has passed or
+  /// the run is interrupted; a climb cut off keeps the moves it made.
+  const volatile int* stop = nullptr;
 };
 
 /// Where a warp keeps its walk while a kernel runs: in shared memory when the launch's largest
@@ -288,7 +295,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocks) climb_starts_
   const auto distance = metric_of<kMetric>(w);
   const int count = localsearch::cuda::warp_queue_all(w.t, w.ring, w.bits);
   const long long gain =
-      localsearch::cuda::warp_climb<kOrOpt, kThreeOpt>(w.t, distance, w.lists, w.k, w.ring, w.bits, 0, count);
+      localsearch::cuda::warp_climb<kOrOpt, kThreeOpt>(w.t, distance, w.lists, w.k, w.ring, w.bits, 0, count, a.stop);
   copy_tour(w.t.tour_, w.kept, nullptr, w.t);
   if (layout.cities > 0) stage_out(w, global);
   if (group.lane == 0) {
@@ -484,95 +491,8 @@ Launch choose_launch(int cities, int list_ints, int coordinates, int max_k, bool
   return best;
 }
 
-/// Packed host copies of the batch's instances and walks. Each instance's distances are its
-/// coordinates (GEO in radians, as cuda::DeviceDistances keeps them) or its matrix, one after
-/// another in a few arrays, so the whole batch takes a handful of allocations.
-struct HostBatch {
-  std::vector<const Instance*> instances;
-  std::vector<size_t> distance_offset;  ///< per instance, into matrices (EXPLICIT) or x, y and z
-  std::vector<double> x, y, z;
-  std::vector<int32_t> matrices;
-  std::vector<int> n, k;
-  std::vector<long long> list_offset, slot_offset, bits_offset, budget, target;
-  std::vector<unsigned long long> seed;
-  std::vector<int32_t> lists, tours;
-  std::vector<long long> lengths;
-  long long slot_total = 0, bits_total = 0;  ///< cities of every walk's tour, and words of their bits
-
-  void add_distances(const Instance& instance) {
-    instances.push_back(&instance);
-    if (instance.type() == EdgeWeightType::Explicit) {
-      distance_offset.push_back(matrices.size());
-      matrices.insert(matrices.end(), instance.matrix().begin(), instance.matrix().end());
-      return;
-    }
-    distance_offset.push_back(x.size());
-    const bool geo = instance.type() == EdgeWeightType::Geo;
-    for (int c = 0; c < instance.n(); ++c) {
-      x.push_back(geo ? tsplib::geo_radians(instance.x()[c]) : instance.x()[c]);
-      y.push_back(geo ? tsplib::geo_radians(instance.y()[c]) : instance.y()[c]);
-      z.push_back(instance.z().empty() ? 0.0 : instance.z()[c]);
-    }
-  }
-
-  /// Every instance's view into the device copies of x, y, z and matrices.
-  std::vector<DistanceView> views(const double* dx, const double* dy, const double* dz, const int32_t* dm) const {
-    std::vector<DistanceView> out;
-    for (size_t i = 0; i < instances.size(); ++i) {
-      const size_t at = distance_offset[i];
-      const bool matrix = instances[i]->type() == EdgeWeightType::Explicit;
-      out.push_back({instances[i]->type(), instances[i]->n(), matrix ? nullptr : dx + at, matrix ? nullptr : dy + at,
-                     matrix ? nullptr : dz + at, matrix ? dm + at : nullptr});
-    }
-    return out;
-  }
-};
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-/// The instances and every walk's start tour packed for the device; the start tours are built on
-/// `threads` host threads.
-HostBatch pack_batch(std::span<const PlannedInstance> instances, int walks, int threads) {
-  const int slots = static_cast<int>(instances.size()) * walks;
-  HostBatch b;
-  long long list_total = 0, slot_total = 0, bits_total = 0;
-  for (const PlannedInstance& p : instances) {
-    const int n = p.instance->n();
-    b.add_distances(*p.instance);
-    b.n.push_back(n);
-    b.k.push_back(p.lists.k());
-    b.list_offset.push_back(list_total);
-    list_total += static_cast<long long>(n) * p.lists.k();
-    b.lists.insert(b.lists.end(), p.lists.data().begin(), p.lists.data().end());
-    for (int w = 0; w < walks; ++w) {
-      b.slot_offset.push_back(slot_total);
-      b.bits_offset.push_back(bits_total);
-      slot_total += n;
-      bits_total += (n + 31) / 32;
-    }
-    b.budget.push_back(p.kicks);
-    b.target.push_back(p.target);
-    b.seed.push_back(p.seed);
-  }
-  b.tours.resize(static_cast<size_t>(slot_total));
-  b.lengths.resize(static_cast<size_t>(slots));
-  b.slot_total = slot_total;
-  b.bits_total = bits_total;
-  std::atomic<int> next{0};
-  std::vector<std::thread> workers;
-  for (int t = 0; t < std::min(std::max(threads, 1), slots); ++t)
-    workers.emplace_back([&] {
-      for (int s; (s = next.fetch_add(1)) < slots;) {
-        const PlannedInstance& p = instances[s / walks];
-        const std::vector<int32_t> start = walk_start(p, s % walks);
-        std::copy(start.begin(), start.end(), b.tours.begin() + b.slot_offset[s]);
-        b.lengths[s] = tour_length(*p.instance, start);
-      }
-    });
-  for (std::thread& worker : workers) worker.join();
-  return b;
 }
 
 /// A packed batch on the device, with the walks' working memory zeroed, and the kernels'
@@ -756,7 +676,7 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   expect_memory(walks_bytes(instances, walks), capped_memory(free_bytes) / 10 * 9,
                 concat("the batch's ", slots, " walks on the GPU"));
-  const HostBatch b = pack_batch(instances, walks, plan.threads);
+  const HostBatch b = pack_batch(instances, walks, plan.threads, plan.interrupt);
   DeviceBatch d(b, slots);
   const Launch launch = batch_launch(instances, b, plan, slots);
   if (layout_note != nullptr) *layout_note = launch.describe();
@@ -766,10 +686,20 @@ std::vector<WalkOutcome> run_walks(std::span<const PlannedInstance> instances, c
 
   // Every walk climbs its start tour, then kicks in launches of per_launch kicks each (doubled or
   // halved towards kLaunchTargetMs a launch) until every instance is done.
+  // The start climbs of a million cities' walks take seconds in one launch: they read a stop in
+  // mapped memory, raised at the last instance's deadline (or an interrupt), when every instance is
+  // done anyway and no kick follows (WalkLedger::finish).
   WalkLedger ledger(count, slots);
-  launch.kernels.climb<<<blocks, kWarpsPerBlock * 32, shared_bytes>>>(args, launch.layout);
+  formica::cuda::MappedStop climb_stop;
+  const auto last_deadline = std::max_element(instances.begin(), instances.end(), [](const auto& a, const auto& b) {
+                               return a.deadline < b.deadline;
+                             })->deadline;
+  const StopFlag until_last{plan.interrupt, last_deadline};
+  WalkArgs climb_args = args;
+  climb_args.stop = climb_stop.device();
+  launch.kernels.climb<<<blocks, kWarpsPerBlock * 32, shared_bytes>>>(climb_args, launch.layout);
   CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
+  climb_stop.wait(nullptr, &until_last, kClimbPoll);
   ledger.record(d, plan);
   int per_launch = 1;
   for (;;) {
