@@ -185,11 +185,12 @@ Batch solve_batch(std::span<const Instance> instances, const BatchConfig& config
       if (l.target) p.target = *l.target, p.target_named = true;
       p.start = l.start;
       if (instance.n() >= localsearch::kMinKickCities) {
-        // On the CPU the lists keep half the time left at most (preparation_stop): an instance
-        // whose lists cannot be built in time walks no kicks, its start tour is its result (a
-        // million cities at a 2-s limit took 36 s). The GPU's walks need the lists.
+        // The lists keep half the time left at most (preparation_stop): an instance whose lists
+        // cannot be built in time walks no kicks on the CPU, its start tour is its result (a
+        // million cities at a 2-s limit took 36 s); on the GPU its walks climb nothing (no
+        // candidates) and keep their start tours.
         const StopFlag until{options.interrupt, p.deadline};
-        const StopFlag lists_stop = preparation_stop(batch.backend == Backend::Cpu ? &until : nullptr);
+        const StopFlag lists_stop = preparation_stop(&until);
         try {
           p.lists = build_candidate_lists(instance, config.neighbours, 1, config.neighbour_lists, &lists_stop);
         } catch (const SetupStopped&) {

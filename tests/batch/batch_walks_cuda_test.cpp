@@ -149,6 +149,21 @@ TEST(BatchWalksCuda, TheStartToursAndClimbsOfALargeInstanceKeepTheTimeLimit) {
   EXPECT_EQ(batch.results[0].stop_reason, "time limit");
 }
 
+TEST(BatchWalksCuda, WalksWhoseListsWereNotBuiltInTimeKeepValidTours) {
+  FORMICA_REQUIRE_CUDA();
+  // 50,000 cities' lists take longer than half of 20 ms: the walks run without candidates.
+  const std::vector<Instance> instances = uniform_batch({50'000, 40}, 9);
+  BatchConfig config;
+  config.backend = Backend::Cuda;
+  config.time_limit = 0.02;
+  const Batch batch = solve_batch(instances, config);
+  for (size_t i = 0; i < instances.size(); ++i) {
+    validate_permutation(batch.results[i].tour.order(), instances[i].n());
+    EXPECT_EQ(batch.results[i].tour.length(), tour_length(instances[i], batch.results[i].tour.order()));
+  }
+  EXPECT_EQ(batch.results[0].stop_reason, "time limit");
+}
+
 TEST(BatchWalksCuda, AStretchRoundOnTheGpuGivesTheCpusTourAndItsExactGain) {
   FORMICA_REQUIRE_CUDA();
   // The tour's stretches as a batch of closed instances (a dummy city fixing each path's ends),

@@ -91,17 +91,20 @@ inline HostBatch pack_batch(std::span<const PlannedInstance> instances, int walk
   b.lengths.resize(static_cast<size_t>(slots));
   b.slot_total = slot_total;
   b.bits_total = bits_total;
+  // As on the CPU, the start tours keep half the time left at most, counted once for all of an
+  // instance's walks (a million cities: seconds each for the nearest-neighbour tour, 64 walks of it).
+  std::vector<StopFlag> start_stops;
+  for (const PlannedInstance& p : instances) {
+    const StopFlag until{interrupt, p.deadline};
+    start_stops.push_back(preparation_stop(&until));
+  }
   std::atomic<int> next{0};
   std::vector<std::thread> workers;
   for (int t = 0; t < std::min(std::max(threads, 1), slots); ++t)
     workers.emplace_back([&] {
       for (int s; (s = next.fetch_add(1)) < slots;) {
         const PlannedInstance& p = instances[s / walks];
-        // As on the CPU, the start tour keeps half the time left at most (a million cities: seconds
-        // each for the nearest-neighbour tour, 64 walks of it).
-        const StopFlag until{interrupt, p.deadline};
-        const StopFlag start_stop = preparation_stop(&until);
-        const std::vector<int32_t> start = walk_start(p, s % walks, &start_stop);
+        const std::vector<int32_t> start = walk_start(p, s % walks, &start_stops[s / walks]);
         std::copy(start.begin(), start.end(), b.tours.begin() + b.slot_offset[s]);
         b.lengths[s] = tour_length(*p.instance, start);
       }

@@ -115,17 +115,17 @@ inline constexpr int kStopPollCities = 32;
 
 /// Climbs `t` until its queue is empty: `ring` (capacity n) holds `count` cities from `head`, their
 /// bits set in `bits` (all clear when it returns), or until `*stop` (when given) is non-zero, looked
-/// at every kStopPollCities cities: the queue then keeps what is left. Returns the total gain
+/// at every `poll` cities: the queue then keeps what is left. Returns the total gain
 /// (exact), the same on every lane.
 template <bool kOrOpt, bool kThreeOpt, class Distance>
 __device__ long long warp_climb(WarpTour& t, const Distance& distance, const int32_t* lists, int k,
                                 int32_t* ring, uint32_t* bits, int head, int count,
-                                const volatile int* stop = nullptr) {
+                                const volatile int* stop = nullptr, int poll = kStopPollCities) {
   const int lane = t.lane, n = t.n();
   long long total = 0;
   int taken = 0;
   while (count > 0) {
-    if (stop != nullptr && ++taken % kStopPollCities == 0 && group_shuffle(t, lane == 0 ? *stop : 0, 0) != 0) break;
+    if (stop != nullptr && ++taken % poll == 0 && group_shuffle(t, lane == 0 ? *stop : 0, 0) != 0) break;
     int city = 0;
     if (lane == 0) {
       city = ring[head];
