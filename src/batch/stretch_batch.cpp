@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "batch/walks.h"  // for_each_index
 #include "core/error.h"
 #include "core/path_transform.h"
 #include "core/rng.h"
@@ -21,19 +22,6 @@ constexpr uint64_t kOffsetStreams = 0x0FF5E7BA7C000000ull;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-/// Runs body(s) for s in [0, count) on `threads` threads (the calling one among them).
-template <class Body>
-void for_each_index(int count, int threads, const Body& body) {
-  std::atomic<int> next{0};
-  const auto work = [&] {
-    for (int s; (s = next.fetch_add(1)) < count;) body(s);
-  };
-  std::vector<std::thread> workers;
-  for (int t = 1; t < std::min(threads, count); ++t) workers.emplace_back(work);
-  work();
-  for (std::thread& worker : workers) worker.join();
 }
 
 }  // namespace

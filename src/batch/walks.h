@@ -4,11 +4,13 @@
 // types, so the CPU build and the front ends never see the CUDA side.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <thread>
 #include <vector>
 
 #include "core/distance.h"  // FORMICA_HD
@@ -20,6 +22,20 @@
 #include "solver/solver.h"  // HistoryPoint
 
 namespace formica::batch {
+
+/// Runs body(i) for i in [0, count) on `threads` threads (the calling one among them), each taking
+/// the next index as it finishes one.
+template <class Body>
+void for_each_index(int count, int threads, const Body& body) {
+  std::atomic<int> next{0};
+  const auto work = [&] {
+    for (int i; (i = next.fetch_add(1)) < count;) body(i);
+  };
+  std::vector<std::thread> workers;
+  for (int t = 1; t < std::min(threads, count); ++t) workers.emplace_back(work);
+  work();
+  for (std::thread& worker : workers) worker.join();
+}
 
 /// One instance as the walks see it.
 struct PlannedInstance {

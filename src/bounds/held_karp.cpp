@@ -248,11 +248,12 @@ std::vector<int64_t> subgradient_ascent(const SparseGraph& graph, const BoundOpt
     return (options.interrupt != nullptr && options.interrupt->load(std::memory_order_relaxed)) ||
            clock.seconds() >= ascent_end;
   };
+  const auto stop_reason = [&] { return options.interrupt && options.interrupt->load() ? "interrupted" : "time limit"; };
   const int initial_period = options.initial_period > 0 ? options.initial_period : default_initial_period(n);
 
   std::vector<int64_t> pi(static_cast<size_t>(n), 0);
   if (stop()) {  // not even the first sparse 1-tree: the penalties stay 0
-    out.stop_reason = options.interrupt && options.interrupt->load() ? "interrupted" : "time limit";
+    out.stop_reason = stop_reason();
     return pi;
   }
   Evaluation now = evaluate(graph, pi);
@@ -278,7 +279,7 @@ std::vector<int64_t> subgradient_ascent(const SparseGraph& graph, const BoundOpt
         break;
       }
       if (stop()) {
-        out.stop_reason = options.interrupt && options.interrupt->load() ? "interrupted" : "time limit";
+        out.stop_reason = stop_reason();
         break;
       }
       // The move blends this degree excess with the last one (7:3, as LKH does) to damp zigzags.

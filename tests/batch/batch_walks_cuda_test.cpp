@@ -20,6 +20,14 @@ namespace {
 using test::matrix_instance;
 using test::uniform_batch;
 
+/// Every result a permutation of its instance's cities, its length exact.
+void expect_valid_tours(const Batch& batch, const std::vector<Instance>& instances) {
+  for (size_t i = 0; i < instances.size(); ++i) {
+    validate_permutation(batch.results[i].tour.order(), instances[i].n());
+    EXPECT_EQ(batch.results[i].tour.length(), tour_length(instances[i], batch.results[i].tour.order()));
+  }
+}
+
 /// The GPU batch, after checking that it matched the CPU's tour for tour.
 Batch expect_same_on_both(const std::vector<Instance>& instances, BatchConfig config) {
   config.backend = Backend::Cpu;
@@ -83,10 +91,7 @@ TEST(BatchWalksCuda, AnInstanceWhoseMatrixWouldOverflowAnIntStaysInGlobalMemory)
   config.walks = 1;
   const Batch batch = solve_batch(instances, config);
   EXPECT_NE(batch.layout.find("global memory"), std::string::npos) << batch.layout;
-  for (size_t i = 0; i < instances.size(); ++i) {
-    validate_permutation(batch.results[i].tour.order(), instances[i].n());
-    EXPECT_EQ(batch.results[i].tour.length(), tour_length(instances[i], batch.results[i].tour.order()));
-  }
+  expect_valid_tours(batch, instances);
 }
 
 TEST(BatchWalksCuda, EveryMoveSetAndMatricesMatchTheCpu) {
@@ -119,10 +124,7 @@ TEST(BatchWalksCuda, ManyInstancesAtOnceAndLimits) {
   const Batch batch = solve_batch(instances, config, limits);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(seconds, 3.0 * formica::test::time_scale());
-  for (size_t i = 0; i < instances.size(); ++i) {
-    validate_permutation(batch.results[i].tour.order(), instances[i].n());
-    EXPECT_EQ(batch.results[i].tour.length(), tour_length(instances[i], batch.results[i].tour.order()));
-  }
+  expect_valid_tours(batch, instances);
   EXPECT_EQ(batch.results[5].kicks, 7 * batch.walks);
   EXPECT_EQ(batch.results[6].stop_reason, "target");
   EXPECT_EQ(batch.results[0].stop_reason, "time limit");
@@ -142,10 +144,7 @@ TEST(BatchWalksCuda, TheStartToursAndClimbsOfALargeInstanceKeepTheTimeLimit) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(batch.walks, 64);
   EXPECT_LT(seconds, 1.2 * limit + 0.3);
-  for (size_t i = 0; i < instances.size(); ++i) {
-    validate_permutation(batch.results[i].tour.order(), instances[i].n());
-    EXPECT_EQ(batch.results[i].tour.length(), tour_length(instances[i], batch.results[i].tour.order()));
-  }
+  expect_valid_tours(batch, instances);
   EXPECT_EQ(batch.results[0].stop_reason, "time limit");
 }
 
@@ -157,10 +156,7 @@ TEST(BatchWalksCuda, WalksWhoseListsWereNotBuiltInTimeKeepValidTours) {
   config.backend = Backend::Cuda;
   config.time_limit = 0.02;
   const Batch batch = solve_batch(instances, config);
-  for (size_t i = 0; i < instances.size(); ++i) {
-    validate_permutation(batch.results[i].tour.order(), instances[i].n());
-    EXPECT_EQ(batch.results[i].tour.length(), tour_length(instances[i], batch.results[i].tour.order()));
-  }
+  expect_valid_tours(batch, instances);
   EXPECT_EQ(batch.results[0].stop_reason, "time limit");
 }
 

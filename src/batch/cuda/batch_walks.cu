@@ -18,7 +18,6 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "batch/cuda/batch_walks_cuda.h"
@@ -646,26 +645,19 @@ struct WalkLedger {
     const std::vector<int32_t> kept = d.kept.download();
     // Every tour's length checked on the host threads (64 walks of 200,000 cities: 13 million
     // distances, after the deadline); a mismatch is thrown from this thread.
-    std::atomic<int64_t> next{0}, wrong{-1};
-    const auto check = [&] {
-      for (int64_t s; (s = next.fetch_add(1)) < static_cast<int64_t>(outcomes.size());) {
-        const int i = static_cast<int>(s / walks), n = b.n[i];
-        WalkOutcome& o = outcomes[s];
-        o.tour.assign(kept.begin() + b.slot_offset[s], kept.begin() + b.slot_offset[s] + n);
-        o.length = lengths[s];
-        o.kicks = kicks[s];
-        o.interrupted = interrupted[i] != 0;
-        o.timed_out = timed_out[i] != 0;
-        o.seconds = ended[i];
-        if (tour_length(*instances[i].instance, o.tour) != o.length) wrong.store(s);
-      }
-    };
-    std::vector<std::thread> workers;
-    for (int t = 1; t < std::min<int64_t>(std::max(threads, 1), static_cast<int64_t>(outcomes.size())); ++t)
-      workers.emplace_back(check);
-    check();
-    for (std::thread& worker : workers) worker.join();
-    if (const int64_t s = wrong.load(); s >= 0)
+    std::atomic<int> wrong{-1};
+    for_each_index(static_cast<int>(outcomes.size()), std::max(threads, 1), [&](int s) {
+      const int i = s / walks, n = b.n[i];
+      WalkOutcome& o = outcomes[s];
+      o.tour.assign(kept.begin() + b.slot_offset[s], kept.begin() + b.slot_offset[s] + n);
+      o.length = lengths[s];
+      o.kicks = kicks[s];
+      o.interrupted = interrupted[i] != 0;
+      o.timed_out = timed_out[i] != 0;
+      o.seconds = ended[i];
+      if (tour_length(*instances[i].instance, o.tour) != o.length) wrong.store(s);
+    });
+    if (const int s = wrong.load(); s >= 0)
       throw std::logic_error(concat("the GPU walk's length does not match its tour (instance ", s / walks, ", walk ",
                                     s % walks, ")"));
     return std::move(outcomes);

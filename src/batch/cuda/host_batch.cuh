@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <atomic>
 #include <span>
-#include <thread>
 #include <vector>
 
 #include "batch/walks.h"
@@ -98,18 +97,12 @@ inline HostBatch pack_batch(std::span<const PlannedInstance> instances, int walk
     const StopFlag until{interrupt, p.deadline};
     start_stops.push_back(preparation_stop(&until));
   }
-  std::atomic<int> next{0};
-  std::vector<std::thread> workers;
-  for (int t = 0; t < std::min(std::max(threads, 1), slots); ++t)
-    workers.emplace_back([&] {
-      for (int s; (s = next.fetch_add(1)) < slots;) {
-        const PlannedInstance& p = instances[s / walks];
-        const std::vector<int32_t> start = walk_start(p, s % walks, &start_stops[s / walks]);
-        std::copy(start.begin(), start.end(), b.tours.begin() + b.slot_offset[s]);
-        b.lengths[s] = tour_length(*p.instance, start);
-      }
-    });
-  for (std::thread& worker : workers) worker.join();
+  for_each_index(slots, std::max(threads, 1), [&](int s) {
+    const PlannedInstance& p = instances[s / walks];
+    const std::vector<int32_t> start = walk_start(p, s % walks, &start_stops[s / walks]);
+    std::copy(start.begin(), start.end(), b.tours.begin() + b.slot_offset[s]);
+    b.lengths[s] = tour_length(*p.instance, start);
+  });
   return b;
 }
 
